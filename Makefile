@@ -1,0 +1,56 @@
+# gpu-advisor: `make serve` builds and serves the app, `make test` runs every test.
+# Both install whatever is missing first (tools/install.sh is idempotent and pinned).
+
+SHELL := /bin/bash
+TOOLS_BIN := $(HOME)/.cache/gpu-advisor/tools/bin
+export PATH := $(CURDIR)/node_modules/.bin:$(TOOLS_BIN):$(HOME)/.cargo/bin:$(PATH)
+export TRUNK_OFFLINE := true
+export TRUNK_SKIP_VERSION_CHECK := true
+export CHROMEDRIVER := /usr/bin/chromedriver
+export WASM_BINDGEN_TEST_TIMEOUT := 120
+
+.PHONY: all install install-build serve dist test test-native test-wasm test-e2e size clippy clean
+
+all: dist
+
+install:
+	@tools/install.sh all
+
+install-build:
+	@tools/install.sh build
+
+## serve: build and serve at http://127.0.0.1:8080 with live reload
+serve: install-build
+	trunk serve --offline
+
+## dist: release bundle in dist/ (wasm-opt -Oz)
+dist: install-build
+	trunk build --release --offline --dist dist
+
+## test: native cargo tests, wasm-bindgen tests in headless Chromium, Playwright end to end
+test: install
+	$(MAKE) --no-print-directory test-native
+	$(MAKE) --no-print-directory test-wasm
+	$(MAKE) --no-print-directory dist
+	$(MAKE) --no-print-directory test-e2e
+
+test-native:
+	cargo test --locked
+
+test-wasm:
+	cargo test --locked --target wasm32-unknown-unknown --test web
+
+test-e2e:
+	node --test --test-reporter=spec e2e/
+
+## size: raw, gzip and brotli bytes of every file in dist/
+size:
+	@test -d dist || $(MAKE) --no-print-directory dist
+	@node tools/size.mjs dist
+
+clippy:
+	cargo clippy --locked --all-targets -- -D warnings
+
+clean:
+	cargo clean
+	rm -rf dist dist-single

@@ -1,0 +1,136 @@
+//! The GPU and model catalogs, compiled into the binary.
+//!
+//! `build.rs` parses and validates `data/*.toml` and packs them with postcard; this module unpacks
+//! them once, on first use, into a [`Catalog`]. Bad data fails the build, so the running app never
+//! sees it. Lookups by id and "did you mean" suggestions for unknown ids live here too.
+
+pub mod schema;
+
+pub use schema::{
+    Arch, Attention, ClassicSpec, CloudPrice, DiffusionComponent, DiffusionSpec, Gpu, LlmSpec, ModelKind,
+    Segment, Vendor,
+};
+
+use std::sync::LazyLock;
+
+static PACKED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/catalog.bin"));
+
+/// Every bundled card and model preset.
+#[derive(Debug, Default)]
+pub struct Catalog {
+    pub gpus: Vec<Gpu>,
+    pub llms: Vec<LlmSpec>,
+    pub diffusion: Vec<DiffusionSpec>,
+    pub classic: Vec<ClassicSpec>,
+}
+
+type Packed = (Vec<Gpu>, Vec<LlmSpec>, Vec<DiffusionSpec>, Vec<ClassicSpec>);
+
+static CATALOG: LazyLock<Catalog> = LazyLock::new(|| {
+    // The bytes were written by build.rs from the same schema, so this cannot fail short of a
+    // build bug; `tests/catalog.rs` proves it decodes. An empty catalog is the panic-free fallback.
+    match postcard::from_bytes::<Packed>(PACKED) {
+        Ok((gpus, llms, diffusion, classic)) => Catalog { gpus, llms, diffusion, classic },
+        Err(_) => Catalog::default(),
+    }
+});
+
+/// The bundled catalog.
+pub fn catalog() -> &'static Catalog {
+    &CATALOG
+}
+
+/// All GPUs, in catalog order.
+pub fn gpus() -> &'static [Gpu] {
+    &CATALOG.gpus
+}
+
+/// The GPU with this id.
+pub fn gpu(id: &str) -> Option<&'static Gpu> {
+    CATALOG.gpus.iter().find(|g| g.id == id)
+}
+
+/// The LLM (or encoder) preset with this id.
+pub fn llm(id: &str) -> Option<&'static LlmSpec> {
+    CATALOG.llms.iter().find(|m| m.id == id)
+}
+
+/// The diffusion preset with this id.
+pub fn diffusion(id: &str) -> Option<&'static DiffusionSpec> {
+    CATALOG.diffusion.iter().find(|m| m.id == id)
+}
+
+/// The classic vision/NLP/speech preset with this id.
+pub fn classic(id: &str) -> Option<&'static ClassicSpec> {
+    CATALOG.classic.iter().find(|m| m.id == id)
+}
+
+/// Every model preset id, across the three model files.
+pub fn model_ids() -> impl Iterator<Item = &'static str> {
+    CATALOG
+        .llms
+        .iter()
+        .map(|m| m.id.as_str())
+        .chain(CATALOG.diffusion.iter().map(|m| m.id.as_str()))
+        .chain(CATALOG.classic.iter().map(|m| m.id.as_str()))
+}
+
+/// The newest date among all street and cloud prices (`YYYY-MM`), for "prices as of …".
+pub fn prices_as_of() -> Option<&'static str> {
+    CATALOG
+        .gpus
+        .iter()
+        .flat_map(|g| g.street_price_date.iter().map(String::as_str).chain(g.cloud.iter().map(|c| c.date.as_str())))
+        .max()
+}
+
+/// Levenshtein edit distance between two short strings.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// Up to three ids nearest to `query`: substring matches first, then by edit distance.
+pub fn nearest<'a>(query: &str, ids: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let q = query.to_ascii_lowercase();
+    let mut scored: Vec<(usize, &'a str)> = ids
+        .map(|id| {
+            let d = if id.contains(q.as_str()) || (!id.is_empty() && q.contains(id)) { 0 } else { edit_distance(&q, id) };
+            (d, id)
+        })
+        .collect();
+    scored.sort();
+    scored.into_iter().take(3).map(|(_, id)| id).collect()
+}
+
+impl Gpu {
+    /// The best dense 16-bit tensor rate for mixed-precision training (FP32 accumulate):
+    /// BF16 where present, else FP16, else the FP32 vector rate.
+    pub fn train_16bit_tflops(&self) -> Option<f64> {
+        self.bf16_tflops.or(self.fp16_tflops).or(self.fp32_tflops)
+    }
+
+    /// True when the card may be deployed in a datacenter under its licence (not GeForce).
+    pub fn datacenter_licence(&self) -> bool {
+        !(self.vendor == Vendor::Nvidia && self.segment == Segment::Consumer)
+    }
+
+    /// True when the card is sold new in `region` (`global` or `cn`); no list means global only.
+    pub fn available_in(&self, region: &str) -> bool {
+        if self.regions.is_empty() {
+            region == "global"
+        } else {
+            self.regions.iter().any(|r| r == region)
+        }
+    }
+}

@@ -1,0 +1,512 @@
+//! The catalog's data schema, shared by `build.rs` (which parses `data/*.toml`, validates every
+//! entry and packs the result with postcard) and the library (which unpacks it at start-up).
+//!
+//! This file is included by path from `build.rs`, so it uses nothing but `serde` and `std`.
+//! Units are in the field names. A value that is unknown or does not apply is `None`, never zero.
+//! Tensor figures are always *dense* (without 2:4 sparsity); a datasheet's sparse figure may be
+//! kept in a `*_sparse_*` field only so that a check can prove the dense one is half of it.
+
+use serde::{Deserialize, Serialize};
+
+/// Who makes the card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Vendor {
+    Nvidia,
+    Amd,
+    Intel,
+    Apple,
+}
+
+/// Market segment, which also decides licence rules (GeForce EULA) and host assumptions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Segment {
+    Consumer,
+    Workstation,
+    Datacenter,
+}
+
+/// One on-demand rental price for one GPU.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CloudPrice {
+    pub provider: String,
+    pub usd_per_hour: f64,
+    /// `YYYY-MM` or `YYYY-MM-DD`.
+    pub date: String,
+    pub source: String,
+}
+
+/// One GPU (or accelerator, or Apple SoC) as published by its vendor.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Gpu {
+    pub id: String,
+    pub name: String,
+    pub vendor: Vendor,
+    pub architecture: String,
+    pub release_year: u16,
+    pub segment: Segment,
+    pub memory_gib: f64,
+    #[serde(default)]
+    pub memory_type: Option<String>,
+    pub memory_bandwidth_gb_s: f64,
+    /// Apple SoCs: memory shared with the CPU.
+    #[serde(default)]
+    pub unified_memory: bool,
+    #[serde(default)]
+    pub fp32_tflops: Option<f64>,
+    #[serde(default)]
+    pub fp64_tflops: Option<f64>,
+    /// Dense tensor TF32.
+    #[serde(default)]
+    pub tf32_tflops: Option<f64>,
+    /// Dense tensor FP16 with FP32 accumulate (half rate on GeForce).
+    #[serde(default)]
+    pub fp16_tflops: Option<f64>,
+    /// Dense tensor FP16 with FP16 accumulate, where it differs (GeForce).
+    #[serde(default)]
+    pub fp16_acc16_tflops: Option<f64>,
+    #[serde(default)]
+    pub bf16_tflops: Option<f64>,
+    #[serde(default)]
+    pub fp8_tflops: Option<f64>,
+    #[serde(default)]
+    pub int8_tops: Option<f64>,
+    #[serde(default)]
+    pub fp4_tflops: Option<f64>,
+    /// The datasheet's 2:4-sparse FP16 (FP32-accumulate) figure, as printed; only used to check
+    /// that `fp16_tflops` is the dense one.
+    #[serde(default)]
+    pub fp16_sparse_tflops: Option<f64>,
+    #[serde(default)]
+    pub tdp_w: Option<f64>,
+    pub nvlink: bool,
+    #[serde(default)]
+    pub nvlink_gb_s: Option<f64>,
+    /// Free text for non-NVLink scale-up links (Infinity Fabric, RoCE).
+    #[serde(default)]
+    pub interconnect: Option<String>,
+    #[serde(default)]
+    pub pcie_gen: Option<u8>,
+    #[serde(default)]
+    pub ecc: Option<bool>,
+    #[serde(default)]
+    pub form_factor: Option<String>,
+    #[serde(default)]
+    pub slots: Option<u8>,
+    #[serde(default)]
+    pub launch_price_usd: Option<f64>,
+    #[serde(default)]
+    pub street_price_usd: Option<f64>,
+    #[serde(default)]
+    pub street_price_date: Option<String>,
+    #[serde(default)]
+    pub price_source: Option<String>,
+    /// Where the card is sold new: `global`, `cn`.
+    #[serde(default)]
+    pub regions: Vec<String>,
+    #[serde(default)]
+    pub notes: Vec<String>,
+    pub sources: Vec<String>,
+    #[serde(default)]
+    pub cloud: Vec<CloudPrice>,
+}
+
+/// The top of `data/gpus.toml`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GpuFile {
+    pub gpu: Vec<Gpu>,
+}
+
+/// `true` for a lowercase kebab-case id (dots allowed inside, as in `qwen2.5-7b`).
+pub fn is_kebab_id(id: &str) -> bool {
+    !id.is_empty()
+        && !id.starts_with('-')
+        && !id.ends_with('-')
+        && !id.contains("--")
+        && id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
+}
+
+fn in_range(errors: &mut Vec<String>, id: &str, field: &str, value: Option<f64>, lo: f64, hi: f64) {
+    if let Some(v) = value {
+        if !v.is_finite() || v < lo || v > hi {
+            errors.push(format!("gpu `{id}`: {field} = {v} is outside the plausible range {lo}..={hi}"));
+        }
+    }
+}
+
+fn is_date(s: &str) -> bool {
+    let parts: Vec<&str> = s.split('-').collect();
+    let digits = |p: &str, n: usize| p.len() == n && p.chars().all(|c| c.is_ascii_digit());
+    match parts.as_slice() {
+        [y, m] => digits(y, 4) && digits(m, 2),
+        [y, m, d] => digits(y, 4) && digits(m, 2) && digits(d, 2),
+        _ => false,
+    }
+}
+
+/// Every invariant the GPU catalog must hold. Returns one message per broken rule, naming the card.
+pub fn validate_gpus(gpus: &[Gpu]) -> Vec<String> {
+    let mut errors = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for g in gpus {
+        let id = g.id.as_str();
+        if !is_kebab_id(id) {
+            errors.push(format!("gpu `{id}`: id must be lowercase kebab-case"));
+        }
+        if !seen.insert(id.to_string()) {
+            errors.push(format!("gpu `{id}`: duplicate id"));
+        }
+        if g.name.trim().is_empty() || g.architecture.trim().is_empty() {
+            errors.push(format!("gpu `{id}`: name and architecture are required"));
+        }
+        if !(2010..=2030).contains(&g.release_year) {
+            errors.push(format!("gpu `{id}`: release_year {} is implausible", g.release_year));
+        }
+        in_range(&mut errors, id, "memory_gib", Some(g.memory_gib), 4.0, 1024.0);
+        in_range(&mut errors, id, "memory_bandwidth_gb_s", Some(g.memory_bandwidth_gb_s), 50.0, 20_000.0);
+        in_range(&mut errors, id, "fp32_tflops", g.fp32_tflops, 1.0, 200.0);
+        in_range(&mut errors, id, "fp64_tflops", g.fp64_tflops, 0.01, 200.0);
+        in_range(&mut errors, id, "tf32_tflops", g.tf32_tflops, 1.0, 5_000.0);
+        in_range(&mut errors, id, "fp16_tflops", g.fp16_tflops, 1.0, 10_000.0);
+        in_range(&mut errors, id, "fp16_acc16_tflops", g.fp16_acc16_tflops, 1.0, 10_000.0);
+        in_range(&mut errors, id, "bf16_tflops", g.bf16_tflops, 1.0, 10_000.0);
+        in_range(&mut errors, id, "fp8_tflops", g.fp8_tflops, 1.0, 20_000.0);
+        in_range(&mut errors, id, "int8_tops", g.int8_tops, 1.0, 20_000.0);
+        in_range(&mut errors, id, "fp4_tflops", g.fp4_tflops, 1.0, 40_000.0);
+        in_range(&mut errors, id, "tdp_w", g.tdp_w, 10.0, 2_000.0);
+        in_range(&mut errors, id, "nvlink_gb_s", g.nvlink_gb_s, 10.0, 5_000.0);
+        in_range(&mut errors, id, "launch_price_usd", g.launch_price_usd, 50.0, 100_000.0);
+        in_range(&mut errors, id, "street_price_usd", g.street_price_usd, 50.0, 100_000.0);
+        if g.vendor != Vendor::Apple && g.tdp_w.is_none() {
+            errors.push(format!("gpu `{id}`: tdp_w is required for discrete cards"));
+        }
+        // Dense precision ordering: bf16 <= fp8 <= int8 where present.
+        let order = [("bf16_tflops", g.bf16_tflops), ("fp8_tflops", g.fp8_tflops), ("int8_tops", g.int8_tops)];
+        let present: Vec<(&str, f64)> = order.iter().filter_map(|(n, v)| v.map(|v| (*n, v))).collect();
+        for pair in present.windows(2) {
+            if pair[0].1 > pair[1].1 * 1.001 {
+                errors.push(format!(
+                    "gpu `{id}`: {} ({}) must not exceed {} ({})",
+                    pair[0].0, pair[0].1, pair[1].0, pair[1].1
+                ));
+            }
+        }
+        if let (Some(sparse), Some(dense)) = (g.fp16_sparse_tflops, g.fp16_tflops) {
+            // 2:4 sparsity doubles the peak on every part that has it; both figures are the
+            // FP32-accumulate rate (GeForce whitepapers print that one beside the FP16-acc one).
+            let ratio = sparse / dense;
+            if !(1.96..=2.04).contains(&ratio) {
+                errors.push(format!(
+                    "gpu `{id}`: fp16_tflops must be dense: the sparse figure {sparse} is {ratio:.2}x it, not 2x"
+                ));
+            }
+        }
+        if g.nvlink && g.nvlink_gb_s.is_none() {
+            errors.push(format!("gpu `{id}`: nvlink = true needs nvlink_gb_s"));
+        }
+        if !g.nvlink && g.nvlink_gb_s.is_some() {
+            errors.push(format!("gpu `{id}`: nvlink_gb_s given but nvlink = false"));
+        }
+        if g.street_price_usd.is_some() {
+            match &g.street_price_date {
+                Some(d) if is_date(d) => {}
+                _ => errors.push(format!("gpu `{id}`: street_price_usd needs street_price_date (YYYY-MM)")),
+            }
+        }
+        if (g.street_price_usd.is_some() || g.launch_price_usd.is_some()) && g.price_source.is_none() {
+            errors.push(format!("gpu `{id}`: prices need a price_source"));
+        }
+        if g.sources.is_empty() || g.sources.iter().any(|s| !s.starts_with("https://") && !s.starts_with("http://")) {
+            errors.push(format!("gpu `{id}`: needs at least one source, each a URL"));
+        }
+        for r in &g.regions {
+            if r != "global" && r != "cn" {
+                errors.push(format!("gpu `{id}`: unknown region `{r}`"));
+            }
+        }
+        for c in &g.cloud {
+            if !(0.01..=100.0).contains(&c.usd_per_hour) {
+                errors.push(format!("gpu `{id}`: cloud price {} $/h from {} is implausible", c.usd_per_hour, c.provider));
+            }
+            if !is_date(&c.date) {
+                errors.push(format!("gpu `{id}`: cloud price from {} needs a date (YYYY-MM)", c.provider));
+            }
+            if c.source.is_empty() {
+                errors.push(format!("gpu `{id}`: cloud price from {} needs a source", c.provider));
+            }
+        }
+    }
+    errors
+}
+
+/// What a preset is, as listed by `gpu-advisor models --json` (`kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ModelKind {
+    Llm,
+    Diffusion,
+    Vision,
+    Nlp,
+    Speech,
+}
+
+/// Transformer layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Arch {
+    Decoder,
+    Encoder,
+    EncoderDecoder,
+}
+
+/// Attention kind, which decides the KV-cache size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Attention {
+    Mha,
+    Gqa,
+    Mqa,
+    Mla,
+}
+
+/// One transformer language model, with the shape from its Hugging Face `config.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LlmSpec {
+    pub id: String,
+    pub name: String,
+    pub kind: ModelKind,
+    pub family: String,
+    pub arch: Arch,
+    pub params_total_b: f64,
+    #[serde(default)]
+    pub params_active_b: Option<f64>,
+    pub layers: u32,
+    #[serde(default)]
+    pub encoder_layers: Option<u32>,
+    pub hidden_size: u32,
+    #[serde(default)]
+    pub intermediate_size: Option<u32>,
+    pub attention_heads: u32,
+    pub kv_heads: u32,
+    pub head_dim: u32,
+    pub vocab_size: u32,
+    pub max_context: u32,
+    #[serde(default)]
+    pub tied_embeddings: bool,
+    pub attention: Attention,
+    #[serde(default)]
+    pub sliding_window: Option<u32>,
+    #[serde(default)]
+    pub sliding_window_layers_fraction: Option<f64>,
+    #[serde(default)]
+    pub kv_lora_rank: Option<u32>,
+    #[serde(default)]
+    pub q_lora_rank: Option<u32>,
+    #[serde(default)]
+    pub qk_rope_head_dim: Option<u32>,
+    #[serde(default)]
+    pub qk_nope_head_dim: Option<u32>,
+    #[serde(default)]
+    pub v_head_dim: Option<u32>,
+    #[serde(default)]
+    pub experts_total: Option<u32>,
+    #[serde(default)]
+    pub experts_active: Option<u32>,
+    #[serde(default)]
+    pub shared_experts: Option<u32>,
+    #[serde(default)]
+    pub moe_intermediate_size: Option<u32>,
+    #[serde(default)]
+    pub dense_layers: Option<u32>,
+    #[serde(default)]
+    pub activation: Option<String>,
+    #[serde(default)]
+    pub gated_ffn: Option<bool>,
+    #[serde(default)]
+    pub released: Option<String>,
+    pub source: String,
+}
+
+/// The top of `data/models.toml`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelFile {
+    pub model: Vec<LlmSpec>,
+}
+
+/// One component of a diffusion pipeline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiffusionComponent {
+    /// `denoiser`, `text_encoder` or `vae`.
+    pub role: String,
+    pub name: String,
+    pub params_b: f64,
+}
+
+/// One image-generation pipeline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiffusionSpec {
+    pub id: String,
+    pub name: String,
+    pub family: String,
+    pub denoiser: String,
+    pub native_resolution_px: u32,
+    pub latent_channels: u32,
+    pub vae_downscale: u32,
+    pub default_steps: u32,
+    pub cfg: bool,
+    #[serde(default)]
+    pub refiner: Option<String>,
+    pub component: Vec<DiffusionComponent>,
+    pub step_tflops_at_native: f64,
+    #[serde(default)]
+    pub step_flops_source: Option<String>,
+    pub attn_fraction_at_native: f64,
+    pub vae_decode_tflops_at_native: f64,
+    pub text_encoder_gflops: f64,
+    #[serde(default)]
+    pub released: Option<String>,
+    pub sources: Vec<String>,
+}
+
+/// The top of `data/diffusion.toml`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiffusionFile {
+    pub diffusion: Vec<DiffusionSpec>,
+}
+
+/// One classic vision, NLP or speech network.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassicSpec {
+    pub id: String,
+    pub name: String,
+    pub kind: ModelKind,
+    pub task: String,
+    pub params_m: f64,
+    pub input: String,
+    #[serde(default)]
+    pub input_px: Option<u32>,
+    #[serde(default)]
+    pub seq_len: Option<u32>,
+    pub forward_gflops: f64,
+    #[serde(default)]
+    pub flops_source: Option<String>,
+    #[serde(default)]
+    pub activation_mib_per_sample: Option<f64>,
+    /// `pixels` or `tokens`.
+    pub scales_with: String,
+    #[serde(default)]
+    pub released: Option<String>,
+    pub sources: Vec<String>,
+}
+
+/// The top of `data/classic.toml`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassicFile {
+    pub classic: Vec<ClassicSpec>,
+}
+
+/// Every invariant of the model presets, across all three files (ids are unique across them).
+pub fn validate_models(llms: &[LlmSpec], diffusion: &[DiffusionSpec], classic: &[ClassicSpec]) -> Vec<String> {
+    let mut errors = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    let ids = llms
+        .iter()
+        .map(|m| &m.id)
+        .chain(diffusion.iter().map(|m| &m.id))
+        .chain(classic.iter().map(|m| &m.id));
+    for id in ids {
+        if !is_kebab_id(id) {
+            errors.push(format!("model `{id}`: id must be lowercase kebab-case"));
+        }
+        if !seen.insert(id.clone()) {
+            errors.push(format!("model `{id}`: duplicate id"));
+        }
+    }
+    for m in llms {
+        let id = &m.id;
+        if !(0.01..=3000.0).contains(&m.params_total_b) {
+            errors.push(format!("model `{id}`: params_total_b {} is implausible", m.params_total_b));
+        }
+        if m.layers == 0 || m.hidden_size == 0 || m.attention_heads == 0 || m.kv_heads == 0 || m.head_dim == 0 {
+            errors.push(format!("model `{id}`: layers, hidden_size, heads, kv_heads and head_dim must be positive"));
+        }
+        if m.kv_heads > m.attention_heads {
+            errors.push(format!("model `{id}`: kv_heads exceeds attention_heads"));
+        }
+        let expected_kind = match m.attention {
+            Attention::Mha => m.kv_heads == m.attention_heads,
+            Attention::Mqa => m.kv_heads == 1,
+            Attention::Gqa => m.kv_heads > 1 && m.kv_heads < m.attention_heads,
+            Attention::Mla => m.kv_lora_rank.is_some() && m.qk_rope_head_dim.is_some(),
+        };
+        if !expected_kind {
+            errors.push(format!("model `{id}`: attention {:?} does not match kv_heads {} / heads {}", m.attention, m.kv_heads, m.attention_heads));
+        }
+        let moe = m.experts_total.is_some();
+        if moe && (m.experts_active.is_none() || m.params_active_b.is_none() || m.moe_intermediate_size.is_none()) {
+            errors.push(format!("model `{id}`: MoE presets need experts_active, params_active_b and moe_intermediate_size"));
+        }
+        if let Some(a) = m.params_active_b {
+            if a > m.params_total_b {
+                errors.push(format!("model `{id}`: params_active_b exceeds params_total_b"));
+            }
+        }
+        if m.arch == Arch::EncoderDecoder && m.encoder_layers.is_none() {
+            errors.push(format!("model `{id}`: encoder-decoder presets need encoder_layers"));
+        }
+        if !m.source.starts_with("https://") {
+            errors.push(format!("model `{id}`: source must be the config.json link"));
+        }
+    }
+    for d in diffusion {
+        let id = &d.id;
+        if !d.component.iter().any(|c| c.role == "denoiser") || !d.component.iter().any(|c| c.role == "vae") {
+            errors.push(format!("diffusion `{id}`: needs a denoiser and a vae component"));
+        }
+        for c in &d.component {
+            if !["denoiser", "text_encoder", "vae"].contains(&c.role.as_str()) || !(0.001..=50.0).contains(&c.params_b) {
+                errors.push(format!("diffusion `{id}`: component `{}` has a bad role or size", c.name));
+            }
+        }
+        if !(0.01..=1000.0).contains(&d.step_tflops_at_native) || !(0.0..=0.9).contains(&d.attn_fraction_at_native) {
+            errors.push(format!("diffusion `{id}`: step FLOPs or attention fraction out of range"));
+        }
+        if let Some(r) = &d.refiner {
+            if !diffusion.iter().any(|x| &x.id == r) {
+                errors.push(format!("diffusion `{id}`: refiner `{r}` is not a preset"));
+            }
+        }
+        if d.sources.is_empty() {
+            errors.push(format!("diffusion `{id}`: needs a source"));
+        }
+    }
+    for c in classic {
+        let id = &c.id;
+        if !(0.1..=10_000.0).contains(&c.params_m) || !(0.01..=100_000.0).contains(&c.forward_gflops) {
+            errors.push(format!("classic `{id}`: params_m or forward_gflops out of range"));
+        }
+        if c.scales_with != "pixels" && c.scales_with != "tokens" {
+            errors.push(format!("classic `{id}`: scales_with must be pixels or tokens"));
+        }
+        if c.scales_with == "pixels" && c.input_px.is_none() || c.scales_with == "tokens" && c.seq_len.is_none() {
+            errors.push(format!("classic `{id}`: needs input_px (pixels) or seq_len (tokens)"));
+        }
+        if c.sources.is_empty() {
+            errors.push(format!("classic `{id}`: needs a source"));
+        }
+    }
+    errors
+}

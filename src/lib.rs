@@ -1,0 +1,13 @@
+//! gpu-advisor: an in-browser GPU advisor.
+//!
+//! Dependencies flow one way: [`catalog`] (bundled GPU and model data) → [`model`] (sizing
+//! formulas) → [`recommend`] (cost model and ranking) → [`state`] (the app's inputs and their URL
+//! form) → `ui` (Yew components). Everything below `ui` is plain Rust, tested natively and shared
+//! with the `gpu-advisor` command line ([`cli`]).
+
+pub mod catalog;
+pub mod cli;
+pub mod model;
+pub mod recommend;
+pub mod state;
+pub mod ui;

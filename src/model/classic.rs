@@ -1,0 +1,1 @@
+//! Classic vision/NLP/speech sizing (to be written).

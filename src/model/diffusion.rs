@@ -1,0 +1,1 @@
+//! Image-generation sizing (to be written).

@@ -1,0 +1,1 @@
+//! Transformer LLM sizing (to be written).

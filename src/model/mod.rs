@@ -1,0 +1,16 @@
+//! The sizing engine: memory, GPU count and throughput for a job on a card.
+//!
+//! Pure Rust, no web dependencies. Every formula and constant is written down, with its source,
+//! in `docs/MODEL.md`. Submodules:
+//! - [`types`]: the result types (`Estimate`, `Band`, …) and the error type;
+//! - [`precision`]: weight and KV-cache number formats and their real bits per weight;
+//! - [`llm`]: transformer LLM sizing (inference, training, fine-tuning);
+//! - [`diffusion`]: image generation; [`classic`]: vision/NLP/speech training and inference.
+
+pub mod classic;
+pub mod diffusion;
+pub mod llm;
+pub mod precision;
+pub mod types;
+
+pub use types::{Band, Estimate, EstimateError, MemoryBreakdown, Throughput, GIB};

@@ -1,0 +1,123 @@
+//! The engine's shared result types: a low/mid/high band, the memory breakdown, throughput and
+//! one [`Estimate`], whose serde form is the `gpu-advisor estimate --json` contract, plus the
+//! engine's error type, which always names the offending field.
+
+use serde::Serialize;
+
+/// A low / mid / high band around an estimate.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Band {
+    pub low: f64,
+    pub mid: f64,
+    pub high: f64,
+}
+
+impl Band {
+    /// A band of `mid` scaled by `low_factor` and `high_factor` (e.g. 0.75 and 1.25).
+    pub fn around(mid: f64, low_factor: f64, high_factor: f64) -> Band {
+        Band { low: mid * low_factor, mid, high: mid * high_factor }
+    }
+
+    /// Every bound multiplied by `k`.
+    pub fn scale(self, k: f64) -> Band {
+        Band { low: self.low * k, mid: self.mid * k, high: self.high * k }
+    }
+
+    /// `1 / band`, with low and high swapped (for turning a rate into a time).
+    pub fn recip(self) -> Band {
+        Band { low: 1.0 / self.high, mid: 1.0 / self.mid, high: 1.0 / self.low }
+    }
+
+    /// True when every bound is finite and `low <= mid <= high`.
+    pub fn is_sane(&self) -> bool {
+        self.low.is_finite() && self.mid.is_finite() && self.high.is_finite() && self.low <= self.mid && self.mid <= self.high
+    }
+}
+
+/// Memory by term, in GiB, summed over all GPUs of the job (`total_gib`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct MemoryBreakdown {
+    pub weights_gib: f64,
+    pub kv_cache_gib: f64,
+    pub activations_gib: f64,
+    pub gradients_gib: f64,
+    pub optimizer_gib: f64,
+    pub overhead_gib: f64,
+    pub total_gib: f64,
+}
+
+/// Throughput figures; each is `None` (JSON null) where it does not apply.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Throughput {
+    pub decode_tokens_per_s: Option<Band>,
+    pub prefill_tokens_per_s: Option<Band>,
+    pub serving_tokens_per_s: Option<Band>,
+    pub train_tokens_per_s: Option<Band>,
+    pub seconds_per_image: Option<Band>,
+    pub train_samples_per_s: Option<Band>,
+}
+
+/// One job on one card type: the `estimate --json` object.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Estimate {
+    /// Model preset id (or `custom`).
+    pub model: String,
+    /// GPU id.
+    pub gpu: String,
+    /// GPUs the estimate was computed for.
+    pub gpus: u32,
+    pub memory: MemoryBreakdown,
+    /// Memory each GPU holds at `gpus` GPUs.
+    pub per_gpu_gib: f64,
+    /// The smallest number of this card that holds the job.
+    pub gpus_needed: u32,
+    /// True when the job fits on `gpus` of this card.
+    pub fits: bool,
+    pub throughput: Throughput,
+    pub assumptions: Vec<String>,
+}
+
+/// An input the engine cannot size. The message names the field and what is allowed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EstimateError {
+    #[error("{field}: {message}")]
+    Invalid { field: &'static str, message: String },
+    #[error("{field}: unknown `{value}`{}", suggest(.suggestions))]
+    Unknown { field: &'static str, value: String, suggestions: Vec<String> },
+}
+
+fn suggest(s: &[String]) -> String {
+    if s.is_empty() {
+        String::new()
+    } else {
+        format!(" (did you mean {}?)", s.join(", "))
+    }
+}
+
+impl EstimateError {
+    /// The field this error is about.
+    pub fn field(&self) -> &'static str {
+        match self {
+            EstimateError::Invalid { field, .. } | EstimateError::Unknown { field, .. } => field,
+        }
+    }
+
+    /// Shorthand for [`EstimateError::Invalid`].
+    pub fn invalid(field: &'static str, message: impl Into<String>) -> Self {
+        EstimateError::Invalid { field, message: message.into() }
+    }
+}
+
+/// Checks that `value` is finite and within `lo..=hi`, naming `field` otherwise.
+pub fn check_range(field: &'static str, value: f64, lo: f64, hi: f64) -> Result<f64, EstimateError> {
+    if !value.is_finite() {
+        return Err(EstimateError::invalid(field, "must be a finite number"));
+    }
+    if value < lo || value > hi {
+        return Err(EstimateError::invalid(field, format!("must be between {lo} and {hi}, got {value}")));
+    }
+    Ok(value)
+}
+
+/// Bytes per GiB.
+pub const GIB: f64 = 1024.0 * 1024.0 * 1024.0;

@@ -1,0 +1,1 @@
+//! recommend layer (see lib.rs).

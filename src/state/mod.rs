@@ -1,0 +1,184 @@
+//! The app's inputs, the actions that change them, and their URL form.
+//!
+//! The reducer ([`AppState::apply`]) is a pure function: no storage, no URL, no browser. The UI
+//! wraps it in a Yew `Reducible` and does side effects in effects. Results are never stored here;
+//! the UI derives them from these inputs.
+
+pub mod fields;
+pub mod format;
+pub mod url;
+
+use crate::catalog::{self, Gpu, Segment, Vendor};
+
+/// At most this many cards in the compare view.
+pub const MAX_COMPARE: usize = 4;
+
+/// Which page is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum View {
+    #[default]
+    Catalog,
+    Compare,
+}
+
+impl View {
+    /// The URL value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            View::Catalog => "catalog",
+            View::Compare => "compare",
+        }
+    }
+
+    /// Parses the URL value.
+    pub fn parse(s: &str) -> Option<View> {
+        match s {
+            "catalog" => Some(View::Catalog),
+            "compare" => Some(View::Compare),
+            _ => None,
+        }
+    }
+}
+
+/// The catalog's search and filters.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CatalogFilter {
+    /// Free-text search over name, id and architecture.
+    pub query: String,
+    pub vendor: Option<Vendor>,
+    pub segment: Option<Segment>,
+    pub min_memory_gib: Option<f64>,
+    pub nvlink_only: bool,
+}
+
+impl CatalogFilter {
+    /// True when `gpu` passes every filter.
+    pub fn matches(&self, gpu: &Gpu) -> bool {
+        let q = self.query.trim().to_lowercase();
+        let text_ok = q.is_empty()
+            || q.split_whitespace().all(|w| {
+                gpu.name.to_lowercase().contains(w) || gpu.id.contains(w) || gpu.architecture.to_lowercase().contains(w)
+            });
+        text_ok
+            && self.vendor.is_none_or(|v| gpu.vendor == v)
+            && self.segment.is_none_or(|s| gpu.segment == s)
+            && self.min_memory_gib.is_none_or(|m| gpu.memory_gib >= m)
+            && (!self.nvlink_only || gpu.nvlink)
+    }
+}
+
+/// The sort order of the catalog table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sort {
+    /// `name` or a [`fields::Field`] key.
+    pub key: String,
+    pub descending: bool,
+}
+
+impl Default for Sort {
+    fn default() -> Self {
+        Sort { key: "memory".into(), descending: true }
+    }
+}
+
+/// Everything the user chose.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AppState {
+    pub view: View,
+    pub filter: CatalogFilter,
+    pub sort: Sort,
+    /// Card ids in the compare view, in order, at most [`MAX_COMPARE`].
+    pub compare: Vec<String>,
+    /// The card whose detail panel is open.
+    pub detail: Option<String>,
+}
+
+/// One user action.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    SetView(View),
+    SetQuery(String),
+    SetVendor(Option<Vendor>),
+    SetSegment(Option<Segment>),
+    SetMinMemory(Option<f64>),
+    SetNvlinkOnly(bool),
+    /// Sort by this key; the same key again flips the direction.
+    SortBy(String),
+    /// Add or remove a card from the comparison.
+    ToggleCompare(String),
+    /// Replace the comparison.
+    SetCompare(Vec<String>),
+    ShowDetail(Option<String>),
+    /// Replace the whole state (from the URL, on back/forward).
+    Replace(Box<AppState>),
+}
+
+impl AppState {
+    /// The state after `action`.
+    pub fn apply(mut self, action: Action) -> AppState {
+        match action {
+            Action::SetView(v) => self.view = v,
+            Action::SetQuery(q) => self.filter.query = q,
+            Action::SetVendor(v) => self.filter.vendor = v,
+            Action::SetSegment(s) => self.filter.segment = s,
+            Action::SetMinMemory(m) => self.filter.min_memory_gib = m.filter(|m| m.is_finite() && *m > 0.0),
+            Action::SetNvlinkOnly(b) => self.filter.nvlink_only = b,
+            Action::SortBy(key) => {
+                if self.sort.key == key {
+                    self.sort.descending = !self.sort.descending;
+                } else {
+                    self.sort = Sort { descending: key != "name", key };
+                }
+            }
+            Action::ToggleCompare(id) => {
+                if let Some(pos) = self.compare.iter().position(|c| *c == id) {
+                    self.compare.remove(pos);
+                } else if self.compare.len() < MAX_COMPARE && catalog::gpu(&id).is_some() {
+                    self.compare.push(id);
+                }
+            }
+            Action::SetCompare(ids) => {
+                let mut out: Vec<String> = Vec::new();
+                for id in ids {
+                    if catalog::gpu(&id).is_some() && !out.contains(&id) && out.len() < MAX_COMPARE {
+                        out.push(id);
+                    }
+                }
+                self.compare = out;
+            }
+            Action::ShowDetail(id) => self.detail = id.filter(|id| catalog::gpu(id).is_some()),
+            Action::Replace(s) => return *s,
+        }
+        self
+    }
+
+    /// The catalog rows to show: filtered, then sorted (missing values last, ties by id).
+    pub fn visible_gpus(&self) -> Vec<&'static Gpu> {
+        let mut rows: Vec<&'static Gpu> = catalog::gpus().iter().filter(|g| self.filter.matches(g)).collect();
+        let field = fields::field(&self.sort.key);
+        rows.sort_by(|a, b| {
+            let ord = match field {
+                Some(f) => match ((f.get)(a), (f.get)(b)) {
+                    (Some(x), Some(y)) => {
+                        let o = x.total_cmp(&y);
+                        if self.sort.descending { o.reverse() } else { o }
+                    }
+                    (Some(_), None) => std::cmp::Ordering::Less,
+                    (None, Some(_)) => std::cmp::Ordering::Greater,
+                    (None, None) => std::cmp::Ordering::Equal,
+                },
+                None => {
+                    let o = a.name.to_lowercase().cmp(&b.name.to_lowercase());
+                    if self.sort.descending { o.reverse() } else { o }
+                }
+            };
+            ord.then_with(|| a.id.cmp(&b.id))
+        });
+        rows
+    }
+
+    /// The cards being compared, resolved.
+    pub fn compared_gpus(&self) -> Vec<&'static Gpu> {
+        self.compare.iter().filter_map(|id| catalog::gpu(id)).collect()
+    }
+}

@@ -1,0 +1,168 @@
+//! The URL form of [`AppState`]: a typed round trip. [`render`] writes only what differs from
+//! the defaults; [`parse`] reads it back, and anything unknown, malformed or too long falls back to
+//! the default with a note that says what was ignored. Parsing never panics.
+
+use super::{AppState, CatalogFilter, Sort, View, MAX_COMPARE};
+use crate::catalog::{self, Segment, Vendor};
+
+/// Longest value accepted for any parameter (characters).
+pub const MAX_VALUE_CHARS: usize = 200;
+
+/// The result of reading a query string.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Parsed {
+    pub state: AppState,
+    /// One line per ignored or corrected parameter, safe to show (values are shortened).
+    pub notes: Vec<String>,
+}
+
+fn short(v: &str) -> String {
+    let mut s: String = v.chars().filter(|c| !c.is_control()).take(24).collect();
+    if v.chars().count() > 24 {
+        s.push('…');
+    }
+    s
+}
+
+fn vendor_str(v: Vendor) -> &'static str {
+    match v {
+        Vendor::Nvidia => "nvidia",
+        Vendor::Amd => "amd",
+        Vendor::Intel => "intel",
+        Vendor::Apple => "apple",
+    }
+}
+
+fn segment_str(s: Segment) -> &'static str {
+    match s {
+        Segment::Consumer => "consumer",
+        Segment::Workstation => "workstation",
+        Segment::Datacenter => "datacenter",
+    }
+}
+
+/// Parses a vendor name as written in the URL.
+pub fn parse_vendor(s: &str) -> Option<Vendor> {
+    [Vendor::Nvidia, Vendor::Amd, Vendor::Intel, Vendor::Apple].into_iter().find(|v| vendor_str(*v) == s)
+}
+
+/// Parses a segment name as written in the URL.
+pub fn parse_segment(s: &str) -> Option<Segment> {
+    [Segment::Consumer, Segment::Workstation, Segment::Datacenter].into_iter().find(|v| segment_str(*v) == s)
+}
+
+/// Reads a query string (with or without the leading `?`).
+pub fn parse(query: &str) -> Parsed {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    let mut out = Parsed::default();
+    let pairs: Vec<(String, String)> = match serde_urlencoded::from_str(query) {
+        Ok(p) => p,
+        Err(_) => {
+            out.notes.push("The link's parameters could not be read; showing defaults.".into());
+            return out;
+        }
+    };
+    let st = &mut out.state;
+    let notes = &mut out.notes;
+    for (key, value) in pairs {
+        if value.chars().count() > MAX_VALUE_CHARS {
+            notes.push(format!("Ignored `{}`: the value is too long.", short(&key)));
+            continue;
+        }
+        let bad = |notes: &mut Vec<String>| notes.push(format!("Ignored `{}={}`: not a valid value.", short(&key), short(&value)));
+        match key.as_str() {
+            "view" => match View::parse(&value) {
+                Some(v) => st.view = v,
+                None => bad(notes),
+            },
+            "gpus" => {
+                let mut ids = Vec::new();
+                for id in value.split(',').filter(|s| !s.is_empty()) {
+                    if catalog::gpu(id).is_none() {
+                        notes.push(format!("Ignored unknown GPU `{}`.", short(id)));
+                    } else if ids.len() >= MAX_COMPARE {
+                        notes.push(format!("Compare shows at most {MAX_COMPARE} cards; ignored `{}`.", short(id)));
+                    } else if !ids.iter().any(|x: &String| x == id) {
+                        ids.push(id.to_string());
+                    }
+                }
+                st.compare = ids;
+            }
+            "q" => st.filter.query = value.chars().filter(|c| !c.is_control()).collect(),
+            "vendor" => match parse_vendor(&value) {
+                Some(v) => st.filter.vendor = Some(v),
+                None => bad(notes),
+            },
+            "segment" => match parse_segment(&value) {
+                Some(s) => st.filter.segment = Some(s),
+                None => bad(notes),
+            },
+            "min_mem" => match value.parse::<f64>() {
+                Ok(m) if m.is_finite() && m > 0.0 && m <= 4096.0 => st.filter.min_memory_gib = Some(m),
+                _ => bad(notes),
+            },
+            "nvlink" => match value.as_str() {
+                "1" | "true" => st.filter.nvlink_only = true,
+                "0" | "false" => st.filter.nvlink_only = false,
+                _ => bad(notes),
+            },
+            "sort" => {
+                if value == "name" || super::fields::field(&value).is_some() {
+                    st.sort.key = value;
+                } else {
+                    bad(notes)
+                }
+            }
+            "dir" => match value.as_str() {
+                "asc" => st.sort.descending = false,
+                "desc" => st.sort.descending = true,
+                _ => bad(notes),
+            },
+            "gpu" => match catalog::gpu(&value) {
+                Some(_) => st.detail = Some(value),
+                None => notes.push(format!("Ignored unknown GPU `{}`.", short(&value))),
+            },
+            _ => notes.push(format!("Ignored unknown parameter `{}`.", short(&key))),
+        }
+    }
+    out
+}
+
+/// Writes the state as a query string (without `?`); defaults are left out.
+pub fn render(state: &AppState) -> String {
+    let mut pairs: Vec<(&str, String)> = Vec::new();
+    if state.view != View::default() {
+        pairs.push(("view", state.view.as_str().into()));
+    }
+    if !state.compare.is_empty() {
+        pairs.push(("gpus", state.compare.join(",")));
+    }
+    let f = &state.filter;
+    let d = CatalogFilter::default();
+    if f.query != d.query {
+        pairs.push(("q", f.query.clone()));
+    }
+    if let Some(v) = f.vendor {
+        pairs.push(("vendor", vendor_str(v).into()));
+    }
+    if let Some(s) = f.segment {
+        pairs.push(("segment", segment_str(s).into()));
+    }
+    if let Some(m) = f.min_memory_gib {
+        pairs.push(("min_mem", format!("{m}")));
+    }
+    if f.nvlink_only {
+        pairs.push(("nvlink", "1".into()));
+    }
+    let ds = Sort::default();
+    if state.sort.key != ds.key {
+        pairs.push(("sort", state.sort.key.clone()));
+    }
+    if state.sort.descending != ds.descending || state.sort.key != ds.key {
+        pairs.push(("dir", if state.sort.descending { "desc" } else { "asc" }.into()));
+    }
+    if let Some(id) = &state.detail {
+        pairs.push(("gpu", id.clone()));
+    }
+    serde_urlencoded::to_string(&pairs).unwrap_or_default()
+}

@@ -1,0 +1,104 @@
+//! The compare view: 2 to 4 cards side by side, every field, the best value of each row
+//! highlighted, and ratio sentences against the first card.
+
+use crate::state::fields::{best_index, ratio_sentences, FIELDS};
+use crate::state::format::opt_number;
+use crate::state::Action;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct CompareViewProps {
+    pub ids: Vec<String>,
+    pub dispatch: Callback<Action>,
+}
+
+/// Side-by-side comparison.
+#[function_component(CompareView)]
+pub fn compare_view(props: &CompareViewProps) -> Html {
+    let gpus: Vec<&'static crate::catalog::Gpu> = props.ids.iter().filter_map(|id| crate::catalog::gpu(id)).collect();
+    let add = props.dispatch.reform(|e: Event| {
+        let sel = e.target_unchecked_into::<HtmlSelectElement>();
+        let id = sel.value();
+        sel.set_value("");
+        Action::ToggleCompare(id)
+    });
+    let picker = html! {
+        <label class="compare-view__add">
+            <span class="compare-view__add-label">{ "Add a card" }</span>
+            <select class="compare-view__select" onchange={add} disabled={gpus.len() >= crate::state::MAX_COMPARE}>
+                <option value="">{ "Choose…" }</option>
+                { for crate::catalog::gpus().iter().filter(|g| !props.ids.contains(&g.id)).map(|g| html! {
+                    <option value={g.id.clone()}>{ &g.name }</option>
+                }) }
+            </select>
+        </label>
+    };
+    if gpus.len() < 2 {
+        return html! {
+            <section class="compare-view">
+                <h1 class="compare-view__title">{ "Compare cards" }</h1>
+                <p class="compare-view__hint">{ "Pick 2 to 4 cards: tick them in the catalog, or add them here." }</p>
+                { picker }
+                <ul class="compare-view__picked">
+                    { for gpus.iter().map(|g| html! { <li>{ &g.name }</li> }) }
+                </ul>
+            </section>
+        };
+    }
+    let ratios: Vec<String> = FIELDS
+        .iter()
+        .filter(|f| matches!(f.key, "memory" | "bandwidth" | "bf16" | "fp16" | "fp8" | "tdp" | "launch"))
+        .flat_map(|f| ratio_sentences(f, &gpus))
+        .collect();
+    html! {
+        <section class="compare-view">
+            <h1 class="compare-view__title">{ "Compare cards" }</h1>
+            { picker }
+            <div class="compare-view__scroll">
+                <table class="compare-view__table">
+                    <thead>
+                        <tr>
+                            <th scope="col" class="compare-view__corner">{ "Field" }</th>
+                            { for gpus.iter().map(|g| {
+                                let remove = props.dispatch.reform({ let id = g.id.clone(); move |_| Action::ToggleCompare(id.clone()) });
+                                html! {
+                                    <th scope="col" class="compare-view__card" data-gpu={g.id.clone()}>
+                                        { &g.name }
+                                        <button type="button" class="compare-view__remove" onclick={remove} aria-label={format!("Remove {}", g.name)}>{ "×" }</button>
+                                    </th>
+                                }
+                            }) }
+                        </tr>
+                    </thead>
+                    <tbody>
+                        { for FIELDS.iter().filter(|f| gpus.iter().any(|g| (f.get)(g).is_some())).map(|f| {
+                            let best = best_index(f, &gpus);
+                            html! {
+                                <tr class="compare-view__row" data-field={f.key}>
+                                    <th scope="row" class="compare-view__field">{ f.label }<span class="compare-view__unit">{ f.unit }</span></th>
+                                    { for gpus.iter().enumerate().map(|(i, g)| {
+                                        let is_best = best == Some(i);
+                                        let text = if f.key == "ecc" { (f.get)(g).map_or("—", |v| if v > 0.0 { "yes" } else { "no" }).to_string() } else { opt_number((f.get)(g), f.decimals) };
+                                        html! {
+                                            <td class={classes!("compare-view__value", is_best.then_some("compare-view__value--best"))}
+                                                data-gpu={g.id.clone()}>
+                                                { text }
+                                                if is_best { <span class="visually-hidden">{ " (best)" }</span> }
+                                            </td>
+                                        }
+                                    }) }
+                                </tr>
+                            }
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+            <h2 class="compare-view__sub">{ "In ratios" }</h2>
+            <ul class="compare-view__ratios">
+                { for ratios.iter().map(|r| html! { <li class="compare-view__ratio">{ r }</li> }) }
+            </ul>
+            <p class="compare-view__note">{ "Tensor figures are dense (without 2:4 sparsity). GeForce cards run FP16/BF16 with FP32 accumulate at half the FP16-accumulate rate; both are shown." }</p>
+        </section>
+    }
+}

@@ -1,0 +1,76 @@
+//! The detail panel of one card: every field with its unit, notes, cloud prices, and the sources
+//! behind the values.
+
+use crate::state::fields::FIELDS;
+use crate::state::format::{number, opt_number};
+use crate::state::Action;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct GpuDetailProps {
+    pub id: AttrValue,
+    pub dispatch: Callback<Action>,
+}
+
+/// A side panel (a dialog on phones) for one card.
+#[function_component(GpuDetail)]
+pub fn gpu_detail(props: &GpuDetailProps) -> Html {
+    let Some(g) = crate::catalog::gpu(&props.id) else { return html! {} };
+    let close = props.dispatch.reform(|_| Action::ShowDetail(None));
+    let onkeydown = {
+        let d = props.dispatch.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                d.emit(Action::ShowDetail(None));
+            }
+        })
+    };
+    let compare = props.dispatch.reform({ let id = g.id.clone(); move |_| Action::ToggleCompare(id.clone()) });
+    html! {
+        <aside class="gpu-detail" role="dialog" aria-modal="false" aria-labelledby="gpu-detail-title" {onkeydown}>
+            <div class="gpu-detail__head">
+                <h2 class="gpu-detail__title" id="gpu-detail-title">{ &g.name }</h2>
+                <button type="button" class="gpu-detail__close" onclick={close} aria-label="Close">{ "×" }</button>
+            </div>
+            <p class="gpu-detail__meta">{ format!("{} · {} · {} · {}", g.architecture, g.release_year,
+                g.memory_type.as_deref().unwrap_or("memory type not published"), g.form_factor.as_deref().unwrap_or("")) }</p>
+            <dl class="gpu-detail__fields">
+                { for FIELDS.iter().filter_map(|f| (f.get)(g).map(|v| html! {
+                    <>
+                        <dt class="gpu-detail__key">{ f.label }</dt>
+                        <dd class="gpu-detail__value">
+                            { if f.key == "ecc" { if v > 0.0 { "yes".to_string() } else { "no".to_string() } } else { format!("{} {}", opt_number(Some(v), f.decimals), f.unit) } }
+                        </dd>
+                    </>
+                })) }
+                if let Some(i) = &g.interconnect {
+                    <dt class="gpu-detail__key">{ "Interconnect" }</dt><dd class="gpu-detail__value">{ i }</dd>
+                }
+                if let Some(d) = &g.street_price_date {
+                    <dt class="gpu-detail__key">{ "Street price date" }</dt><dd class="gpu-detail__value">{ d }</dd>
+                }
+            </dl>
+            if !g.notes.is_empty() {
+                <h3 class="gpu-detail__sub">{ "Notes" }</h3>
+                <ul class="gpu-detail__notes">{ for g.notes.iter().map(|n| html! { <li>{ n }</li> }) }</ul>
+            }
+            if !g.cloud.is_empty() {
+                <h3 class="gpu-detail__sub">{ "Cloud prices (on demand, per GPU)" }</h3>
+                <ul class="gpu-detail__cloud">
+                    { for g.cloud.iter().map(|c| html! {
+                        <li>{ format!("{}: ${}/h ({}) ", c.provider, number(c.usd_per_hour, 2), c.date) }
+                            <a href={c.source.clone()} target="_blank" rel="noopener noreferrer">{ "source" }</a></li>
+                    }) }
+                </ul>
+            }
+            <h3 class="gpu-detail__sub">{ "Sources" }</h3>
+            <ul class="gpu-detail__sources">
+                { for g.sources.iter().map(|s| html! { <li><a href={s.clone()} target="_blank" rel="noopener noreferrer">{ s }</a></li> }) }
+                if let Some(p) = &g.price_source {
+                    <li>{ "Prices: " }<a href={p.clone()} target="_blank" rel="noopener noreferrer">{ p }</a></li>
+                }
+            </ul>
+            <button type="button" class="gpu-detail__compare" onclick={compare}>{ "Add to / remove from compare" }</button>
+        </aside>
+    }
+}
