@@ -1,0 +1,82 @@
+// End to end against the release build in dist/: the compare view of issue 2, the catalog,
+// same-origin-only network traffic, and the README screenshot.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, serve, browser, watchErrors } from './harness.mjs';
+
+const DIST = process.env.E2E_DIST || join(ROOT, 'dist');
+const BASE_PATH = process.env.E2E_BASE_PATH || '';
+let server, ctx;
+
+before(async () => {
+  server = await serve(process.env.E2E_SERVE_ROOT || DIST);
+  ctx = await browser();
+});
+after(async () => {
+  await ctx?.close();
+  server?.close();
+});
+
+const url = (q = '') => `${server.url}${BASE_PATH}${q}`;
+
+test('compare view reads 768 and 1008 GB/s for the RTX A5000 and RTX 4090', async () => {
+  const page = await ctx.newPage();
+  const errors = watchErrors(page);
+  await page.goto(url('?view=compare&gpus=rtx-a5000,rtx-4090'));
+  const row = page.locator('.compare-view__row[data-field=bandwidth]');
+  await row.waitFor();
+  const a5000 = (await row.locator('[data-gpu=rtx-a5000]').innerText()).replace(/,/g, '');
+  const r4090 = (await row.locator('[data-gpu=rtx-4090]').innerText()).replace(/,/g, '');
+  // RTX A5000 datasheet: 768 GB/s; Ada whitepaper, RTX 4090: 1,008 GB/s.
+  assert.match(a5000, /\b768\b/);
+  assert.match(r4090, /\b1008\b/);
+  // The better bandwidth is highlighted, and the ratio is written out: 1008 / 768 = 1.3125.
+  assert.ok(await row.locator('[data-gpu=rtx-4090].compare-view__value--best').count() === 1);
+  assert.match(await page.locator('.compare-view__ratios').innerText(), /1\.31× the bandwidth of RTX A5000/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('catalog lists every card, filters, and keeps its state in the URL', async () => {
+  const page = await ctx.newPage();
+  await page.goto(url());
+  await page.locator('.catalog-table__row').first().waitFor();
+  assert.ok((await page.locator('.catalog-table__row').count()) >= 60);
+  await page.fill('input[type=search]', 'H100');
+  await page.waitForFunction(() => document.querySelectorAll('.catalog-table__row').length <= 5);
+  assert.match(page.url(), /q=H100/);
+  await page.locator('.catalog-table__row[data-gpu=h100-sxm] .catalog-table__name').click();
+  const detail = page.locator('.gpu-detail');
+  await detail.waitFor();
+  assert.match(await detail.innerText(), /nvidia\.com/i, 'the detail panel lists its sources');
+  await page.close();
+});
+
+test('every request stays on the page origin', async () => {
+  const page = await ctx.newPage();
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto(url('?view=compare&gpus=h100-sxm,rtx-4090,l40s'));
+  await page.locator('.compare-view__row').first().waitFor();
+  await page.goto(url());
+  await page.locator('.catalog-table__row').first().waitFor();
+  const origin = new URL(server.url).origin;
+  const foreign = requests.filter((u) => !u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:'));
+  assert.ok(requests.length > 3, `saw ${requests.length} requests`);
+  assert.deepEqual(foreign, []);
+  await page.close();
+});
+
+test('screenshot of the real app for the README', async () => {
+  const page = await ctx.newPage();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(url('?view=compare&gpus=rtx-a5000,rtx-4090,h100-sxm'));
+  await page.locator('.compare-view__row').first().waitFor();
+  mkdirSync(join(ROOT, 'e2e/out'), { recursive: true });
+  const out = join(ROOT, 'e2e/out/screenshot.png');
+  await page.screenshot({ path: out });
+  if (process.env.UPDATE_SCREENSHOT === '1') copyFileSync(out, join(ROOT, 'docs/screenshot.png'));
+  await page.close();
+});

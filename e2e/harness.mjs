@@ -1,0 +1,61 @@
+// Shared end-to-end harness: serves a built folder on 127.0.0.1 with Python's http.server and
+// drives Debian's Chromium through playwright-core (never a downloaded browser).
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { chromium } from 'playwright-core';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const ROOT = new URL('..', import.meta.url).pathname;
+
+const ARGS = [
+  '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+];
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+/** Serves `dir` (absolute) at http://127.0.0.1:PORT/. Returns { url, close }. */
+export async function serve(dir) {
+  const port = await freePort();
+  const proc = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', dir], {
+    stdio: ['ignore', 'ignore', 'ignore'],
+  });
+  const url = `http://127.0.0.1:${port}/`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      const r = await fetch(url);
+      if (r.ok || r.status === 404) break;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, close: () => proc.kill() };
+}
+
+/** Launches Chromium with a fresh profile. */
+export async function browser() {
+  return chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'gpu-advisor-e2e-')), {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1280, height: 900 },
+  });
+}
+
+/** Collects console errors and page errors of `page`. */
+export function watchErrors(page) {
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return errors;
+}

@@ -1,0 +1,81 @@
+//! The URL form of the app state: a typed round trip, and hostile input never panics and is noted.
+#![cfg(not(target_arch = "wasm32"))]
+
+use gpu_advisor::catalog::{Segment, Vendor};
+use gpu_advisor::state::{url, Action, AppState, View};
+use proptest::prelude::*;
+
+#[test]
+fn compare_link_from_issue_2_reproduces_the_view() {
+    let p = url::parse("?view=compare&gpus=rtx-a5000,rtx-4090");
+    assert!(p.notes.is_empty(), "{:?}", p.notes);
+    assert_eq!(p.state.view, View::Compare);
+    assert_eq!(p.state.compare, vec!["rtx-a5000", "rtx-4090"]);
+    assert_eq!(url::render(&p.state), "view=compare&gpus=rtx-a5000%2Crtx-4090");
+}
+
+#[test]
+fn round_trip_of_a_full_state() {
+    let s = AppState::default()
+        .apply(Action::SetView(View::Compare))
+        .apply(Action::SetQuery("ada 48 gb".into()))
+        .apply(Action::SetVendor(Some(Vendor::Nvidia)))
+        .apply(Action::SetSegment(Some(Segment::Datacenter)))
+        .apply(Action::SetMinMemory(Some(40.0)))
+        .apply(Action::SetNvlinkOnly(true))
+        .apply(Action::SortBy("bandwidth".into()))
+        .apply(Action::ToggleCompare("h100-sxm".into()))
+        .apply(Action::ToggleCompare("l40s".into()))
+        .apply(Action::ShowDetail(Some("l4".into())));
+    let back = url::parse(&url::render(&s));
+    assert!(back.notes.is_empty(), "{:?}", back.notes);
+    assert_eq!(back.state, s);
+    assert_eq!(url::parse(&url::render(&AppState::default())).state, AppState::default());
+}
+
+#[test]
+fn bad_parameters_fall_back_with_a_note() {
+    let p = url::parse("view=nope&gpus=rtx-4090,not-a-gpu,<script>&min_mem=-5&zzz=1&sort=__proto__");
+    assert_eq!(p.state.view, View::Catalog);
+    assert_eq!(p.state.compare, vec!["rtx-4090"]);
+    assert_eq!(p.state.filter.min_memory_gib, None);
+    assert_eq!(p.notes.len(), 6, "{:?}", p.notes);
+    let long = format!("q={}", "a".repeat(5000));
+    assert_eq!(url::parse(&long).notes.len(), 1);
+}
+
+#[test]
+fn compare_holds_at_most_four_known_cards() {
+    let mut s = AppState::default();
+    for id in ["h100-sxm", "l4", "l40s", "rtx-4090", "rtx-3090", "rtx-4090", "nope"] {
+        s = s.apply(Action::ToggleCompare(id.into()));
+    }
+    // Five toggles of distinct real cards: the fifth is refused; the second 4090 toggle removes it.
+    assert_eq!(s.compare, vec!["h100-sxm", "l4", "l40s"]);
+}
+
+#[test]
+fn filters_and_sorting() {
+    let s = AppState::default().apply(Action::SetNvlinkOnly(true)).apply(Action::SetMinMemory(Some(80.0)));
+    let rows = s.visible_gpus();
+    assert!(!rows.is_empty());
+    assert!(rows.iter().all(|g| g.nvlink && g.memory_gib >= 80.0));
+    assert!(rows.windows(2).all(|w| w[0].memory_gib >= w[1].memory_gib), "default sort: memory, descending");
+    let s = AppState::default().apply(Action::SetQuery("4090".into()));
+    let ids: Vec<&str> = s.visible_gpus().iter().map(|g| g.id.as_str()).collect();
+    assert!(ids.contains(&"rtx-4090") && ids.contains(&"rtx-4090d"), "{ids:?}");
+}
+
+proptest! {
+    #[test]
+    fn parse_never_panics(q in ".{0,300}") {
+        let _ = url::parse(&q);
+    }
+
+    #[test]
+    fn parse_never_panics_on_known_keys(k in "(view|gpus|q|vendor|segment|min_mem|nvlink|sort|dir|gpu)", v in ".{0,80}") {
+        let p = url::parse(&format!("{k}={v}"));
+        // Whatever was read must render and read back to the same state.
+        prop_assert_eq!(url::parse(&url::render(&p.state)).state, p.state);
+    }
+}

@@ -1,0 +1,57 @@
+//! Browser tests (wasm-bindgen-test in headless Chromium): the app mounts, renders the catalog
+//! and reacts to input. They wait by polling the DOM, never with a fixed sleep.
+#![cfg(target_arch = "wasm32")]
+
+use std::time::Duration;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn mount() -> web_sys::Element {
+    // Tests share one page: start each from a clean URL (the app writes its state there).
+    gpu_advisor::ui::dom::replace_query("");
+    let document = gloo::utils::document();
+    let root = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    yew::Renderer::<gpu_advisor::ui::app::App>::with_root(root.clone()).render();
+    root
+}
+
+/// Polls until `selector` matches at least `min` elements, for up to 5 s.
+async fn wait_for(root: &web_sys::Element, selector: &str, min: u32) -> web_sys::NodeList {
+    for _ in 0..250 {
+        let list = root.query_selector_all(selector).unwrap();
+        if list.length() >= min {
+            return list;
+        }
+        yew::platform::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("timed out waiting for {min} × `{selector}`");
+}
+
+#[wasm_bindgen_test]
+async fn catalog_renders_every_card() {
+    let root = mount();
+    let rows = wait_for(&root, ".catalog-table__row", 60).await;
+    assert_eq!(rows.length() as usize, gpu_advisor::catalog::gpus().len());
+    assert!(root.text_content().unwrap().contains("GeForce RTX 4090"));
+}
+
+#[wasm_bindgen_test]
+async fn search_filters_the_table() {
+    let root = mount();
+    wait_for(&root, ".catalog-table__row", 60).await;
+    let input: web_sys::HtmlInputElement = root.query_selector("input[type=search]").unwrap().unwrap().dyn_into().unwrap();
+    input.set_value("a5000");
+    input.dispatch_event(&web_sys::InputEvent::new("input").unwrap()).unwrap();
+    for _ in 0..250 {
+        let n = root.query_selector_all(".catalog-table__row").unwrap().length();
+        if n == 1 {
+            assert!(root.query_selector("[data-gpu=rtx-a5000]").unwrap().is_some());
+            return;
+        }
+        yew::platform::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("search did not narrow the table to the RTX A5000");
+}
