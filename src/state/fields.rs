@@ -59,6 +59,18 @@ pub const FIELDS: &[Field] = &[
     Field { key: "gb_per_usd", label: "Memory per $1000", unit: "GiB", get: gib_per_kusd, better: Better::Higher, decimals: 1, in_table: false, noun: "memory per dollar" },
 ];
 
+impl Field {
+    /// The value as shown: grouped digits, except for years and generations; ECC as yes/no.
+    pub fn display(&self, v: Option<f64>) -> String {
+        match (self.key, v) {
+            (_, None) => "—".into(),
+            ("ecc", Some(v)) => if v > 0.0 { "yes".into() } else { "no".into() },
+            ("year" | "pcie", Some(v)) => format!("{v:.0}"),
+            (_, Some(v)) => super::format::number(v, self.decimals),
+        }
+    }
+}
+
 /// The cheapest listed on-demand price per GPU-hour.
 pub fn cheapest_rent(g: &Gpu) -> Option<f64> {
     g.cloud.iter().map(|c| c.usd_per_hour).fold(None, |acc: Option<f64>, p| Some(acc.map_or(p, |a| a.min(p))))
@@ -107,6 +119,9 @@ pub fn ratio_sentences(field: &Field, gpus: &[&Gpu]) -> Vec<String> {
     rest.iter()
         .filter_map(|g| {
             let v = (field.get)(g)?;
+            if (v / base - 1.0).abs() < 0.005 {
+                return Some(format!("{}: the same {} as {}", g.name, field.noun, first.name));
+            }
             Some(format!("{}: {:.2}× the {} of {}", g.name, v / base, field.noun, first.name))
         })
         .collect()

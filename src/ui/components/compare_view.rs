@@ -2,7 +2,6 @@
 //! highlighted, and ratio sentences against the first card.
 
 use crate::state::fields::{best_index, ratio_sentences, FIELDS};
-use crate::state::format::opt_number;
 use crate::state::Action;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -27,7 +26,7 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
         <label class="compare-view__add">
             <span class="compare-view__add-label">{ "Add a card" }</span>
             <select class="compare-view__select" onchange={add} disabled={gpus.len() >= crate::state::MAX_COMPARE}>
-                <option value="">{ "Choose…" }</option>
+                <option value="" selected=true>{ "Choose…" }</option>
                 { for crate::catalog::gpus().iter().filter(|g| !props.ids.contains(&g.id)).map(|g| html! {
                     <option value={g.id.clone()}>{ &g.name }</option>
                 }) }
@@ -79,7 +78,7 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
                                     <th scope="row" class="compare-view__field">{ f.label }<span class="compare-view__unit">{ f.unit }</span></th>
                                     { for gpus.iter().enumerate().map(|(i, g)| {
                                         let is_best = best == Some(i);
-                                        let text = if f.key == "ecc" { (f.get)(g).map_or("—", |v| if v > 0.0 { "yes" } else { "no" }).to_string() } else { opt_number((f.get)(g), f.decimals) };
+                                        let text = f.display((f.get)(g));
                                         html! {
                                             <td class={classes!("compare-view__value", is_best.then_some("compare-view__value--best"))}
                                                 data-gpu={g.id.clone()}>

@@ -2,7 +2,7 @@
 //! behind the values.
 
 use crate::state::fields::FIELDS;
-use crate::state::format::{number, opt_number};
+use crate::state::format::number;
 use crate::state::Action;
 use yew::prelude::*;
 
@@ -39,7 +39,7 @@ pub fn gpu_detail(props: &GpuDetailProps) -> Html {
                     <>
                         <dt class="gpu-detail__key">{ f.label }</dt>
                         <dd class="gpu-detail__value">
-                            { if f.key == "ecc" { if v > 0.0 { "yes".to_string() } else { "no".to_string() } } else { format!("{} {}", opt_number(Some(v), f.decimals), f.unit) } }
+                            { format!("{} {}", f.display(Some(v)), f.unit) }
                         </dd>
                     </>
                 })) }
