@@ -9,7 +9,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export CHROMEDRIVER := /usr/bin/chromedriver
 export WASM_BINDGEN_TEST_TIMEOUT := 120
 
-.PHONY: all install install-build serve dist test test-native test-wasm test-e2e size clippy clean
+.PHONY: all install install-build serve dist single-file test test-native test-wasm test-e2e test-e2e-sub size clippy clean
 
 all: dist
 
@@ -23,9 +23,15 @@ install-build:
 serve: install-build
 	trunk serve --offline
 
-## dist: release bundle in dist/ (wasm-opt -Oz)
+## dist: release bundle in dist/ (wasm-opt -Oz), with its CSP, service worker list and one-file copy
 dist: install-build
 	trunk build --release --offline --dist dist
+	node tools/postbuild.mjs dist
+	node tools/single_file.mjs dist dist-single/gpu-advisor.html
+	cp dist-single/gpu-advisor.html dist/gpu-advisor.html
+
+## single-file: dist-single/gpu-advisor.html, the whole app in one file that works from file://
+single-file: dist
 
 ## test: native cargo tests, wasm-bindgen tests in headless Chromium, Playwright end to end
 test: install
@@ -42,6 +48,12 @@ test-wasm:
 
 test-e2e:
 	node --test --test-reporter=spec e2e/
+	$(MAKE) --no-print-directory test-e2e-sub
+
+## test-e2e-sub: the end-to-end suite against dist/ served under /gpu-advisor/ (GitHub Pages)
+test-e2e-sub:
+	rm -rf dist-sub && mkdir -p dist-sub && cp -r dist dist-sub/gpu-advisor
+	E2E_SERVE_ROOT=$(CURDIR)/dist-sub E2E_BASE_PATH=gpu-advisor/ node --test --test-reporter=spec e2e/
 
 ## size: raw, gzip and brotli bytes of every file in dist/
 size:

@@ -1,10 +1,37 @@
-//! Criterion benchmarks of the engine (filled in by the sizing and recommender work).
+//! Criterion benchmarks of the engine: one LLM estimate (the web UI runs one per card on every
+//! keystroke, so it must take microseconds), and the same estimate over every card.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use gpu_advisor::catalog;
+use gpu_advisor::model::llm::{estimate_llm, LlmJob};
+use gpu_advisor::model::precision::Precision;
+use std::hint::black_box;
 
-fn catalog_lookup(c: &mut Criterion) {
-    c.bench_function("catalog_lookup", |b| b.iter(|| gpu_advisor::catalog::gpu(std::hint::black_box("rtx-4090"))));
+fn one_estimate(c: &mut Criterion) {
+    let Some(spec) = catalog::llm("llama-3-70b") else { return };
+    let Some(gpu) = catalog::gpu("rtx-4090") else { return };
+    let job = LlmJob { precision: Precision::Q4KM, ..LlmJob::for_preset(spec) };
+    c.bench_function("estimate_llm llama-3-70b q4_k_m on rtx-4090", |b| {
+        b.iter(|| estimate_llm(black_box(&job), black_box(gpu), black_box(2)))
+    });
+    c.bench_function("estimate_llm llama-3-70b q4_k_m on every card", |b| {
+        b.iter(|| catalog::gpus().iter().map(|g| estimate_llm(black_box(&job), g, 1).map(|e| e.gpus_needed)).count())
+    });
 }
 
-criterion_group!(benches, catalog_lookup);
+/// A full `recommend` over the whole catalog, as the web UI runs it on every keystroke: an 8B
+/// model that fits almost every card at every count (the most estimates), and a 70B model.
+fn recommend_catalog(c: &mut Criterion) {
+    use gpu_advisor::recommend::{recommend, Job, Mode, RecommendInput};
+    for (id, mode) in [("llama-3-8b", Mode::Buy), ("llama-3-8b", Mode::Rent), ("llama-3-70b", Mode::Buy)] {
+        let Some(spec) = catalog::llm(id) else { return };
+        let mut input = RecommendInput::new(Job::Llm(Box::new(LlmJob::for_preset(spec))));
+        input.mode = mode;
+        c.bench_function(&format!("recommend {id} {} whole catalog", mode.as_str()), |b| {
+            b.iter(|| recommend(black_box(&input)).map(|r| r.feasible.len()))
+        });
+    }
+}
+
+criterion_group!(benches, one_estimate, recommend_catalog);
 criterion_main!(benches);

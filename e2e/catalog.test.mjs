@@ -41,7 +41,7 @@ test('compare view reads 768 and 1008 GB/s for the RTX A5000 and RTX 4090', asyn
 
 test('catalog lists every card, filters, and keeps its state in the URL', async () => {
   const page = await ctx.newPage();
-  await page.goto(url());
+  await page.goto(url('?view=catalog'));
   await page.locator('.catalog-table__row').first().waitFor();
   assert.ok((await page.locator('.catalog-table__row').count()) >= 60);
   await page.fill('input[type=search]', 'H100');
@@ -61,7 +61,7 @@ test('every request stays on the page origin', async () => {
   await page.goto(url('?view=compare&gpus=h100-sxm,rtx-4090,l40s'));
   await page.locator('.compare-view__row').first().waitFor();
   await page.goto(url());
-  await page.locator('.catalog-table__row').first().waitFor();
+  await page.locator('.sizing-table__row').first().waitFor();
   const origin = new URL(server.url).origin;
   const foreign = requests.filter((u) => !u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:'));
   assert.ok(requests.length > 3, `saw ${requests.length} requests`);

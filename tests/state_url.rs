@@ -36,7 +36,7 @@ fn round_trip_of_a_full_state() {
 #[test]
 fn bad_parameters_fall_back_with_a_note() {
     let p = url::parse("view=nope&gpus=rtx-4090,not-a-gpu,<script>&min_mem=-5&zzz=1&sort=__proto__");
-    assert_eq!(p.state.view, View::Catalog);
+    assert_eq!(p.state.view, View::Advisor, "the advisor is the main page");
     assert_eq!(p.state.compare, vec!["rtx-4090"]);
     assert_eq!(p.state.filter.min_memory_gib, None);
     assert_eq!(p.notes.len(), 6, "{:?}", p.notes);

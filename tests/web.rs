@@ -9,8 +9,8 @@ use wasm_bindgen_test::*;
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn mount() -> web_sys::Element {
-    // Tests share one page: start each from a clean URL (the app writes its state there).
-    gpu_advisor::ui::dom::replace_query("");
+    // Tests share one page: start each from the same URL (the app writes its state there).
+    gpu_advisor::ui::dom::replace_query("view=catalog");
     let document = gloo::utils::document();
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();

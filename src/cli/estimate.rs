@@ -1,10 +1,327 @@
-//! `gpu-advisor estimate`: sizes one job on one card (filled in by the sizing-engine work).
+//! `gpu-advisor estimate`: sizes one job on one card and prints a table or, with `--json`, the
+//! [`Estimate`](crate::model::Estimate) object (the contract of issue 3 §8). LLM jobs go to
+//! [`crate::model::llm`]; diffusion and classic presets go to
+//! [`crate::model::media::estimate_media`]. Bad input is one line and exit code 2.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
-use super::CliError;
+use super::{write_str, CliError};
+use crate::catalog;
+use crate::model::llm::{self, config_json, custom, Checkpointing, Engine, LlmJob, ModelArch, Optimizer, Workload};
+use crate::model::precision::{KvPrecision, Precision};
+use crate::model::{Band, Estimate, EstimateError};
 use std::ffi::OsString;
 use std::io::Write;
 
+const HELP: &str = "\
+gpu-advisor estimate: size one job on one card.
+
+USAGE:
+  gpu-advisor estimate --gpu <id> [--gpus N]
+    (--model <preset-id> | --params <e.g. 13b, 350m> | --config <path to config.json>)
+    [--workload inference|training|finetune-full|lora|qlora]
+    [--precision fp32|tf32|fp16|bf16|fp8|int8|int4|nf4|q2_k|q3_k_m|q4_0|q4_k_m|q5_k_m|q6_k|q8_0]
+    [--kv-precision fp16|fp8|q8_0|q4_0] [--engine transformers|vllm|trt-llm|llama.cpp|exllamav2|mlc]
+    [--context TOKENS] [--prompt-tokens N --output-tokens N] [--batch N] [--seq-len TOKENS]
+    [--optimizer adamw|adamw-8bit|paged-adamw-8bit|sgd|adafactor]
+    [--grad-checkpointing none|selective|full] [--lora-rank R] [--zero 0|1|2|3] [--json]
+  Image generation and classic models (diffusion / vision / NLP / speech presets):
+    --model <preset-id> --workload image-generation|training|inference
+    [--resolution WxH] [--steps N] [--batch N] [--precision fp32|tf32|fp16|bf16|fp8]
+
+DEFAULTS:
+  --gpus 1
+  --workload inference
+  --precision fp16 for inference, bf16 for training and fine-tuning, nf4 for qlora
+  --kv-precision fp16
+  --engine llama.cpp for GGUF precisions (q*_*) and Apple GPUs, otherwise vllm
+  --context 4096 (capped at the model's maximum context, never below prompt + output)
+  --prompt-tokens 512, --output-tokens 256
+  --batch 1 (inference: concurrent sequences; training: micro-batch per GPU)
+  --seq-len 2048 (capped at the model's maximum context)
+  --optimizer adamw, --grad-checkpointing none, --lora-rank 16 (all linear layers), --zero 0
+  Training assumes mixed precision with fp32 master weights and FlashAttention.
+
+OUTPUT:
+  A table, or with --json one object: model, gpu, gpus, memory{weights_gib, kv_cache_gib,
+  activations_gib, gradients_gib, optimizer_gib, overhead_gib, total_gib}, per_gpu_gib,
+  gpus_needed, fits, throughput{decode_tokens_per_s, prefill_tokens_per_s,
+  serving_tokens_per_s, train_tokens_per_s, seconds_per_image, train_samples_per_s}
+  (each null or {low, mid, high}) and assumptions[].
+";
+
+#[derive(Default)]
+struct Args {
+    gpu: Option<String>,
+    gpus: Option<u32>,
+    model: Option<String>,
+    params: Option<String>,
+    config: Option<String>,
+    workload: Option<String>,
+    precision: Option<String>,
+    kv_precision: Option<String>,
+    engine: Option<String>,
+    context: Option<u32>,
+    prompt_tokens: Option<u32>,
+    output_tokens: Option<u32>,
+    batch: Option<u32>,
+    seq_len: Option<u32>,
+    optimizer: Option<String>,
+    grad_checkpointing: Option<String>,
+    lora_rank: Option<u32>,
+    zero: Option<u32>,
+    resolution: Option<(u32, u32)>,
+    steps: Option<u32>,
+    json: bool,
+}
+
+fn value(parser: &mut lexopt::Parser, flag: &str) -> Result<String, CliError> {
+    let v = parser.value().map_err(|_| CliError(format!("--{flag} needs a value")))?;
+    v.into_string().map_err(|_| CliError(format!("--{flag}: the value is not valid UTF-8")))
+}
+
+fn number(parser: &mut lexopt::Parser, flag: &str) -> Result<u32, CliError> {
+    let s = value(parser, flag)?;
+    let t = s.trim().replace('_', "");
+    t.parse::<u32>().or_else(|_| {
+        // Accept 1e3-style integers.
+        match t.parse::<f64>() {
+            Ok(f) if f.is_finite() && f >= 0.0 && f.fract() == 0.0 && f <= f64::from(u32::MAX) => Ok(f as u32),
+            Ok(f) if f.is_finite() && f > f64::from(u32::MAX) => Err(CliError(format!("--{flag}: {s} is too large"))),
+            _ => Err(CliError(format!("--{flag}: `{s}` is not a whole number"))),
+        }
+    })
+}
+
+fn resolution(s: &str) -> Result<(u32, u32), CliError> {
+    let bad = || CliError(format!("--resolution: `{s}` is not WxH (e.g. 1024x1024)"));
+    let lower = s.trim().to_ascii_lowercase();
+    let (w, h) = lower.split_once(['x', '×']).ok_or_else(bad)?;
+    let w: u32 = w.trim().parse().map_err(|_| bad())?;
+    let h: u32 = h.trim().parse().map_err(|_| bad())?;
+    if w == 0 || h == 0 || w > 16_384 || h > 16_384 {
+        return Err(CliError(format!("--resolution: {w}x{h} is out of range (1..=16384 per side)")));
+    }
+    Ok((w, h))
+}
+
+fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, CliError> {
+    use lexopt::prelude::*;
+    let mut p = lexopt::Parser::from_args(args);
+    let mut a = Args::default();
+    while let Some(arg) = p.next()? {
+        match arg {
+            Long("help") | Short('h') => {
+                write_str(out, HELP)?;
+                return Ok(None);
+            }
+            Long("json") => a.json = true,
+            Long("gpu") => a.gpu = Some(value(&mut p, "gpu")?),
+            Long("gpus") => a.gpus = Some(number(&mut p, "gpus")?),
+            Long("model") => a.model = Some(value(&mut p, "model")?),
+            Long("params") => a.params = Some(value(&mut p, "params")?),
+            Long("config") => a.config = Some(value(&mut p, "config")?),
+            Long("workload") => a.workload = Some(value(&mut p, "workload")?),
+            Long("precision") => a.precision = Some(value(&mut p, "precision")?),
+            Long("kv-precision") => a.kv_precision = Some(value(&mut p, "kv-precision")?),
+            Long("engine") => a.engine = Some(value(&mut p, "engine")?),
+            Long("context") => a.context = Some(number(&mut p, "context")?),
+            Long("prompt-tokens") => a.prompt_tokens = Some(number(&mut p, "prompt-tokens")?),
+            Long("output-tokens") => a.output_tokens = Some(number(&mut p, "output-tokens")?),
+            Long("batch") => a.batch = Some(number(&mut p, "batch")?),
+            Long("seq-len") => a.seq_len = Some(number(&mut p, "seq-len")?),
+            Long("optimizer") => a.optimizer = Some(value(&mut p, "optimizer")?),
+            Long("grad-checkpointing") => a.grad_checkpointing = Some(value(&mut p, "grad-checkpointing")?),
+            Long("lora-rank") => a.lora_rank = Some(number(&mut p, "lora-rank")?),
+            Long("zero") => a.zero = Some(number(&mut p, "zero")?),
+            Long("resolution") => a.resolution = Some(resolution(&value(&mut p, "resolution")?)?),
+            Long("steps") => a.steps = Some(number(&mut p, "steps")?),
+            other => return Err(other.unexpected().into()),
+        }
+    }
+    Ok(Some(a))
+}
+
+fn choices<T: Copy>(all: &[T], name: fn(T) -> &'static str) -> String {
+    all.iter().map(|x| name(*x)).collect::<Vec<_>>().join("|")
+}
+
+fn unknown(flag: &str, value: &str, ids: impl Iterator<Item = &'static str>) -> CliError {
+    let near = catalog::nearest(value, ids);
+    if near.is_empty() {
+        CliError(format!("--{flag}: unknown `{value}`"))
+    } else {
+        CliError(format!("--{flag}: unknown `{value}` (did you mean {}?)", near.join(", ")))
+    }
+}
+
+fn engine_error(e: EstimateError) -> CliError {
+    let field = e.field().replace('_', "-");
+    match e {
+        EstimateError::Invalid { message, .. } => CliError(format!("--{field}: {message}")),
+        other => CliError(other.to_string()),
+    }
+}
+
 /// Parses the estimate flags and prints the estimate.
-pub fn cmd_estimate(_args: Vec<OsString>, _out: &mut dyn Write) -> Result<(), CliError> {
-    Err(CliError("estimate is not built yet".into()))
+pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
+    let Some(a) = parse_args(args, out)? else { return Ok(()) };
+    let gpu_id = a.gpu.as_deref().ok_or_else(|| CliError("--gpu is required (see `gpu-advisor gpus`)".into()))?;
+    let gpu = catalog::gpu(gpu_id).ok_or_else(|| unknown("gpu", gpu_id, catalog::gpus().iter().map(|g| g.id.as_str())))?;
+    let gpus = a.gpus.unwrap_or(1);
+    if gpus == 0 || gpus > llm::MAX_GPUS {
+        return Err(CliError(format!("--gpus: must be between 1 and {}, got {gpus}", llm::MAX_GPUS)));
+    }
+    let sources = [a.model.is_some(), a.params.is_some(), a.config.is_some()].iter().filter(|x| **x).count();
+    if sources != 1 {
+        return Err(CliError("give exactly one of --model, --params or --config".into()));
+    }
+    let precision = match &a.precision {
+        Some(s) => Some(Precision::parse(s).ok_or_else(|| {
+            CliError(format!("--precision: unknown `{s}` (expected {})", choices(&Precision::ALL, Precision::as_str)))
+        })?),
+        None => None,
+    };
+
+    // Diffusion and classic presets go to the media engine.
+    if let Some(id) = &a.model {
+        if catalog::llm(id).is_none() {
+            let workload = a.workload.as_deref().unwrap_or("inference");
+            if let Some(result) =
+                crate::model::media::estimate_media(id, workload, precision, a.resolution, a.steps, a.batch, gpu, gpus)
+            {
+                let est = result.map_err(engine_error)?;
+                return print(&est, a.json, out);
+            }
+            return Err(unknown("model", id, catalog::model_ids()));
+        }
+    }
+    if a.resolution.is_some() || a.steps.is_some() {
+        return Err(CliError("--resolution and --steps apply to image-generation and classic presets only".into()));
+    }
+
+    let model: ModelArch = if let Some(id) = &a.model {
+        catalog::llm(id).map(ModelArch::from_spec).ok_or_else(|| unknown("model", id, catalog::model_ids()))?
+    } else if let Some(p) = &a.params {
+        let n = custom::parse_param_count(p).map_err(engine_error)?;
+        custom::arch_from_params(n).map_err(engine_error)?
+    } else if let Some(path) = &a.config {
+        let text = std::fs::read_to_string(path).map_err(|e| CliError(format!("--config: cannot read {path}: {e}")))?;
+        config_json::arch_from_config_json(&text).map_err(engine_error)?
+    } else {
+        return Err(CliError("give exactly one of --model, --params or --config".into()));
+    };
+
+    let workload = match &a.workload {
+        Some(s) => Workload::parse(s).ok_or_else(|| {
+            CliError(format!("--workload: unknown `{s}` (expected {})", choices(&Workload::ALL, Workload::as_str)))
+        })?,
+        None => Workload::Inference,
+    };
+    let precision = precision.unwrap_or(match workload {
+        Workload::Inference => Precision::Fp16,
+        Workload::Qlora => Precision::Nf4,
+        _ => Precision::Bf16,
+    });
+    let kv_precision = match &a.kv_precision {
+        Some(s) => KvPrecision::parse(s).ok_or_else(|| {
+            CliError(format!("--kv-precision: unknown `{s}` (expected {})", choices(&KvPrecision::ALL, KvPrecision::as_str)))
+        })?,
+        None => KvPrecision::Fp16,
+    };
+    let engine = match &a.engine {
+        Some(s) => Some(Engine::parse(s).ok_or_else(|| {
+            CliError(format!("--engine: unknown `{s}` (expected {})", choices(&Engine::ALL, Engine::as_str)))
+        })?),
+        None => None,
+    };
+    let optimizer = match &a.optimizer {
+        Some(s) => Optimizer::parse(s).ok_or_else(|| {
+            CliError(format!("--optimizer: unknown `{s}` (expected {})", choices(&Optimizer::ALL, Optimizer::as_str)))
+        })?,
+        None => Optimizer::AdamW,
+    };
+    let grad_checkpointing = match &a.grad_checkpointing {
+        Some(s) => Checkpointing::parse(s).ok_or_else(|| {
+            CliError(format!(
+                "--grad-checkpointing: unknown `{s}` (expected {})",
+                choices(&Checkpointing::ALL, Checkpointing::as_str)
+            ))
+        })?,
+        None => Checkpointing::None,
+    };
+    let zero = a.zero.unwrap_or(0);
+    if zero > 3 {
+        return Err(CliError(format!("--zero: must be 0, 1, 2 or 3, got {zero}")));
+    }
+    let prompt_tokens = a.prompt_tokens.unwrap_or(512);
+    let output_tokens = a.output_tokens.unwrap_or(256);
+    let context = a.context.unwrap_or_else(|| {
+        4096u32.min(model.max_context.max(1)).max(prompt_tokens.saturating_add(output_tokens))
+    });
+    let seq_len = a.seq_len.unwrap_or_else(|| 2048u32.min(model.max_context.max(1)));
+
+    let job = LlmJob {
+        model,
+        workload,
+        precision,
+        kv_precision,
+        engine,
+        context_tokens: context,
+        prompt_tokens,
+        output_tokens,
+        batch: a.batch.unwrap_or(1),
+        seq_len,
+        optimizer,
+        grad_checkpointing,
+        lora_rank: a.lora_rank.unwrap_or(16),
+        zero: u8::try_from(zero).unwrap_or(3),
+        ..LlmJob::default()
+    };
+    let est = llm::estimate_llm(&job, gpu, gpus).map_err(engine_error)?;
+    print(&est, a.json, out)
+}
+
+fn fmt_band(b: Option<Band>, unit: &str) -> String {
+    match b {
+        Some(b) => format!("{:.1} ({:.1}–{:.1}) {unit}", b.mid, b.low, b.high),
+        None => "—".into(),
+    }
+}
+
+fn print(est: &Estimate, json: bool, out: &mut dyn Write) -> Result<(), CliError> {
+    if json {
+        let text = serde_json::to_string_pretty(est).map_err(|e| CliError(e.to_string()))?;
+        return write_str(out, &format!("{text}\n"));
+    }
+    let m = &est.memory;
+    let t = &est.throughput;
+    let mut s = format!("{} on {} × {}\n", est.model, est.gpus, est.gpu);
+    s.push_str(&format!(
+        "memory (GiB, all GPUs): weights {:.2}, KV cache {:.2}, activations {:.2}, gradients {:.2}, optimizer {:.2}, overhead {:.2}, total {:.2}\n",
+        m.weights_gib, m.kv_cache_gib, m.activations_gib, m.gradients_gib, m.optimizer_gib, m.overhead_gib, m.total_gib
+    ));
+    s.push_str(&format!(
+        "per GPU: {:.2} GiB — {}; GPUs needed: {}\n",
+        est.per_gpu_gib,
+        if est.fits { "fits" } else { "does not fit" },
+        est.gpus_needed
+    ));
+    let rows = [
+        ("decode", t.decode_tokens_per_s, "tokens/s per sequence"),
+        ("prefill", t.prefill_tokens_per_s, "tokens/s"),
+        ("serving", t.serving_tokens_per_s, "output tokens/s"),
+        ("training", t.train_tokens_per_s, "tokens/s"),
+        ("image", t.seconds_per_image, "s/image"),
+        ("training", t.train_samples_per_s, "samples/s"),
+    ];
+    for (name, band, unit) in rows {
+        if band.is_some() {
+            s.push_str(&format!("{name:<9} {}\n", fmt_band(band, unit)));
+        }
+    }
+    s.push_str("assumptions:\n");
+    for a in &est.assumptions {
+        s.push_str(&format!("  - {a}\n"));
+    }
+    write_str(out, &s)
 }

@@ -4,6 +4,7 @@
 //! Commands: `gpus`, `models`, `estimate` (see [`estimate`]), and `help`.
 
 pub mod estimate;
+pub mod recommend;
 
 use crate::catalog::{self, Gpu, ModelKind};
 use serde::Serialize;
@@ -28,6 +29,7 @@ USAGE:
   gpu-advisor gpus [--json]        the GPU catalog (tensor figures dense, without sparsity)
   gpu-advisor models [--json]      the model presets
   gpu-advisor estimate --help      size one job on one card
+  gpu-advisor recommend --help     which cards and how many, under a budget
   gpu-advisor help                 this text
 ";
 
@@ -52,6 +54,7 @@ fn dispatch(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
         Some("gpus") => cmd_gpus(rest, out),
         Some("models") => cmd_models(rest, out),
         Some("estimate") => estimate::cmd_estimate(rest, out),
+        Some("recommend") => recommend::cmd_recommend(rest, out),
         Some("help" | "--help" | "-h") => write_str(out, USAGE),
         Some(other) => Err(CliError(format!(
             "unknown command `{other}` (expected gpus, models, estimate or help)"

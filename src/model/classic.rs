@@ -1,1 +1,386 @@
-//! Classic vision/NLP/speech sizing (to be written).
+//! Classic vision, NLP and speech sizing: memory against batch size, samples per second for
+//! training and inference, data-parallel scaling over NVLink or PCIe, and the largest batch that
+//! fits on a card.
+//!
+//! Inputs come from `data/classic.toml` (parameters and forward FLOPs of one sample at the default
+//! input). Training memory is `params * (weights + gradients + optimizer bytes) + batch * activations
+//! per sample`; a training step costs `3 * forward FLOPs` per sample (forward, input gradients,
+//! weight gradients) at the effective rate of [`crate::model::media::effective_rate`]. Every constant
+//! is written down, with its source, in `docs/MODEL.md`.
+
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+use crate::catalog::{ClassicSpec, Gpu, ModelKind};
+use crate::model::media::{self, allreduce_link_gb_s, allreduce_s, band_half_width, effective_rate, KernelMix, Math, StackGain};
+use crate::model::precision::Precision;
+use crate::model::types::{Band, Estimate, EstimateError, MemoryBreakdown, Throughput, GIB};
+
+/// Fixed time per training step (optimizer kernels, launches, loss scaling), seconds.
+pub const TRAIN_STEP_LATENCY_S: f64 = 0.003;
+/// Fixed time per inference call, seconds.
+pub const INFER_CALL_LATENCY_S: f64 = 0.0005;
+/// Share of a step's compute that hides the gradient all-reduce (PyTorch DDP overlaps bucketed
+/// all-reduces with the backward pass, about two thirds of the step; Li et al., "PyTorch
+/// Distributed", VLDB 13(12), 2020).
+pub const ALLREDUCE_OVERLAP: f64 = 0.6;
+/// Forward FLOPs per byte of activations saved for backward, 16-bit, convolutional networks.
+/// ResNet-50 then keeps 48 MB per 224 px image, under the 51 MB per image that Lambda's largest AMP
+/// batches imply (448 images on a 24 GiB RTX 3090, `training.csv`).
+pub const CONV_SAVED_FLOP_PER_BYTE: f64 = 170.0;
+/// The same for transformer encoders. BERT-large at 384 tokens then keeps 616 MB per sequence;
+/// Korthikanti et al. (arXiv 2205.05198, eq. 1), `s h (34 + 5 a s / h)` bytes per layer, gives
+/// 604 MB (24 layers, h 1024, a 16).
+pub const TRANSFORMER_SAVED_FLOP_PER_BYTE: f64 = 400.0;
+/// Inference keeps only the live tensors: this share of the training activations per sample.
+pub const INFER_ACTIVATION_SHARE: f64 = 0.1;
+/// Default batch cap when the caller gives none: training and inference.
+pub const DEFAULT_TRAIN_BATCH: u32 = 256;
+pub const DEFAULT_INFER_BATCH: u32 = 32;
+
+/// Train or run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClassicMode {
+    Train,
+    Infer,
+}
+
+/// Number format: automatic mixed precision (FP16/BF16 math, FP32 master weights), FP32, or TF32.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClassicPrecision {
+    Amp,
+    Fp32,
+    Tf32,
+}
+
+impl ClassicPrecision {
+    /// FP16/BF16 mean AMP; FP32 and TF32 map to themselves; other formats are not classic.
+    pub fn from_precision(p: Precision) -> Option<ClassicPrecision> {
+        match p {
+            Precision::Fp16 | Precision::Bf16 => Some(ClassicPrecision::Amp),
+            Precision::Fp32 => Some(ClassicPrecision::Fp32),
+            Precision::Tf32 => Some(ClassicPrecision::Tf32),
+            _ => None,
+        }
+    }
+
+    fn math(self) -> Math {
+        match self {
+            ClassicPrecision::Amp => Math::Half,
+            ClassicPrecision::Fp32 => Math::Fp32,
+            ClassicPrecision::Tf32 => Math::Tf32,
+        }
+    }
+
+    fn activation_bytes(self) -> f64 {
+        match self {
+            ClassicPrecision::Amp => 2.0,
+            ClassicPrecision::Fp32 | ClassicPrecision::Tf32 => 4.0,
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            ClassicPrecision::Amp => "AMP (FP16/BF16)",
+            ClassicPrecision::Fp32 => "FP32",
+            ClassicPrecision::Tf32 => "TF32",
+        }
+    }
+}
+
+/// One classic training or inference job.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassicJob {
+    /// Classic preset id.
+    pub model: String,
+    pub mode: ClassicMode,
+    /// Global batch, split over the GPUs; `None` picks the largest that fits, capped at
+    /// [`DEFAULT_TRAIN_BATCH`] / [`DEFAULT_INFER_BATCH`].
+    pub batch: Option<u32>,
+    pub precision: ClassicPrecision,
+    /// Input side in pixels for vision presets (default: the preset's).
+    pub input_px: Option<u32>,
+    /// Input length in tokens for text and speech presets (default: the preset's).
+    pub seq_len: Option<u32>,
+}
+
+impl ClassicJob {
+    /// The preset's defaults in `mode`: AMP, default input, automatic batch.
+    pub fn for_spec(spec: &ClassicSpec, mode: ClassicMode) -> ClassicJob {
+        ClassicJob { model: spec.id.clone(), mode, batch: None, precision: ClassicPrecision::Amp, input_px: None, seq_len: None }
+    }
+
+    /// [`ClassicJob::for_spec`] for a preset id.
+    pub fn new(model_id: &str, mode: ClassicMode) -> Result<ClassicJob, EstimateError> {
+        lookup(model_id).map(|s| ClassicJob::for_spec(s, mode))
+    }
+}
+
+fn lookup(model_id: &str) -> Result<&'static ClassicSpec, EstimateError> {
+    crate::catalog::classic(model_id).ok_or_else(|| EstimateError::Unknown {
+        field: "model",
+        value: model_id.to_string(),
+        suggestions: crate::catalog::nearest(model_id, crate::catalog::catalog().classic.iter().map(|c| c.id.as_str()))
+            .into_iter()
+            .map(str::to_string)
+            .collect(),
+    })
+}
+
+/// Transformer presets (all NLP and speech ones, ViT and CLIP) use the transformer kernel mix and
+/// AdamW; the rest (ResNet, YOLO, Mask R-CNN) the convolutional mix and SGD with momentum.
+pub fn is_transformer(spec: &ClassicSpec) -> bool {
+    matches!(spec.kind, ModelKind::Nlp | ModelKind::Speech | ModelKind::Llm)
+        || spec.id.starts_with("vit")
+        || spec.id.starts_with("clip")
+}
+
+fn mix(spec: &ClassicSpec) -> KernelMix {
+    if is_transformer(spec) {
+        KernelMix::Transformer
+    } else {
+        KernelMix::ConvNet
+    }
+}
+
+/// Optimizer state bytes per parameter: AdamW two FP32 moments (8), SGD momentum one (4).
+pub fn optimizer_bytes_per_param(spec: &ClassicSpec) -> f64 {
+    if is_transformer(spec) {
+        8.0
+    } else {
+        4.0
+    }
+}
+
+/// How much bigger than the preset's default input the job's input is (FLOPs and activations scale
+/// linearly with it: pixel count for vision, token count for text and speech).
+fn input_scale(job: &ClassicJob, spec: &ClassicSpec) -> Result<f64, EstimateError> {
+    if spec.scales_with == "pixels" {
+        let base = f64::from(spec.input_px.unwrap_or(224).max(1));
+        let px = match job.input_px {
+            Some(px) if !(16..=8192).contains(&px) => {
+                return Err(EstimateError::invalid("resolution", format!("input side must be between 16 and 8192 px, got {px}")))
+            }
+            Some(px) => f64::from(px),
+            None => base,
+        };
+        Ok((px / base).powi(2))
+    } else {
+        let base = f64::from(spec.seq_len.unwrap_or(512).max(1));
+        let s = match job.seq_len {
+            Some(s) if !(1..=65_536).contains(&s) => {
+                return Err(EstimateError::invalid("seq_len", format!("must be between 1 and 65536 tokens, got {s}")))
+            }
+            Some(s) => f64::from(s),
+            None => base,
+        };
+        Ok(s / base)
+    }
+}
+
+/// Forward GFLOPs of one sample at the job's input.
+pub fn forward_gflops(job: &ClassicJob, spec: &ClassicSpec) -> Result<f64, EstimateError> {
+    Ok(spec.forward_gflops * input_scale(job, spec)?)
+}
+
+/// Activation bytes per sample (saved for backward in training, live tensors in inference).
+fn activation_bytes_per_sample(job: &ClassicJob, spec: &ClassicSpec) -> Result<f64, EstimateError> {
+    let scale = input_scale(job, spec)?;
+    let amp_bytes = match spec.activation_mib_per_sample {
+        Some(mib) => mib * 1024.0 * 1024.0 * scale,
+        None => {
+            let per_byte = if is_transformer(spec) { TRANSFORMER_SAVED_FLOP_PER_BYTE } else { CONV_SAVED_FLOP_PER_BYTE };
+            spec.forward_gflops * 1e9 * scale / per_byte
+        }
+    };
+    let bytes = amp_bytes * job.precision.activation_bytes() / 2.0;
+    Ok(match job.mode {
+        ClassicMode::Train => bytes,
+        ClassicMode::Infer => bytes * INFER_ACTIVATION_SHARE,
+    })
+}
+
+/// Memory of one card holding `per_gpu_batch` samples (GiB by term).
+fn memory_at(job: &ClassicJob, spec: &ClassicSpec, per_gpu_batch: f64) -> Result<MemoryBreakdown, EstimateError> {
+    let params = spec.params_m * 1e6;
+    let mut m = MemoryBreakdown::default();
+    match job.mode {
+        ClassicMode::Train => {
+            // FP32 master weights, plus the FP16 copies autocast caches under AMP.
+            let weight_bytes = if job.precision == ClassicPrecision::Amp { 6.0 } else { 4.0 };
+            m.weights_gib = params * weight_bytes / GIB;
+            m.gradients_gib = params * 4.0 / GIB;
+            m.optimizer_gib = params * optimizer_bytes_per_param(spec) / GIB;
+        }
+        ClassicMode::Infer => {
+            m.weights_gib = params * job.precision.activation_bytes() / GIB;
+        }
+    }
+    m.activations_gib = per_gpu_batch * activation_bytes_per_sample(job, spec)? / GIB;
+    let tensors = m.weights_gib + m.activations_gib + m.gradients_gib + m.optimizer_gib;
+    m.overhead_gib = crate::model::diffusion::CONTEXT_GIB + crate::model::diffusion::FRAGMENTATION * tensors;
+    m.total_gib = tensors + m.overhead_gib;
+    Ok(m)
+}
+
+/// The largest per-card batch of `job` (ignoring `job.batch`) that fits in `gpu`'s memory; 0 when
+/// not even one sample fits.
+pub fn max_batch_that_fits(job: &ClassicJob, gpu: &Gpu) -> Result<u32, EstimateError> {
+    let spec = lookup(&job.model)?;
+    media::check_gpu(gpu)?;
+    max_batch_for(job, spec, gpu)
+}
+
+fn max_batch_for(job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu) -> Result<u32, EstimateError> {
+    // total(b) = fixed + b * slope is linear in b: solve, then step down past rounding.
+    let fixed = memory_at(job, spec, 0.0)?.total_gib;
+    let slope = memory_at(job, spec, 1.0)?.total_gib - fixed;
+    if fixed > gpu.memory_gib || slope <= 0.0 {
+        return Ok(0);
+    }
+    let guess = ((gpu.memory_gib - fixed) / slope).floor().clamp(0.0, 1.0e6);
+    let mut b = guess as u32;
+    while b > 0 && memory_at(job, spec, f64::from(b))?.total_gib > gpu.memory_gib {
+        b -= 1;
+    }
+    Ok(b)
+}
+
+/// Resolves the global batch: the job's, or the largest that fits per card times `gpus`, capped.
+fn resolve_batch(job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpus: u32) -> Result<(u32, bool), EstimateError> {
+    match job.batch {
+        Some(b) if !(1..=1_000_000).contains(&b) => {
+            Err(EstimateError::invalid("batch", format!("must be between 1 and 1000000, got {b}")))
+        }
+        Some(b) => Ok((b, false)),
+        None => {
+            let cap = match job.mode {
+                ClassicMode::Train => DEFAULT_TRAIN_BATCH,
+                ClassicMode::Infer => DEFAULT_INFER_BATCH,
+            };
+            let per_gpu = max_batch_for(job, spec, gpu)?.clamp(1, cap);
+            Ok((per_gpu.saturating_mul(gpus), true))
+        }
+    }
+}
+
+/// Samples per second of `job` on `gpus` cards of `gpu` (training or inference) as a band, with
+/// assumption lines.
+fn rate_for(job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpus: u32, batch: u32) -> Result<(Band, Vec<String>), EstimateError> {
+    let rate = effective_rate(gpu, job.precision.math(), mix(spec), StackGain::EAGER)?;
+    let fwd_tflop = forward_gflops(job, spec)? / 1000.0;
+    let per_gpu = f64::from(batch.div_ceil(gpus));
+    let mut notes = Vec::new();
+    let (step_s, flops_note) = match job.mode {
+        ClassicMode::Train => (TRAIN_STEP_LATENCY_S + per_gpu * 3.0 * fwd_tflop / rate.tflops, "3x forward FLOPs per sample"),
+        ClassicMode::Infer => (INFER_CALL_LATENCY_S + per_gpu * fwd_tflop / rate.tflops, "forward FLOPs per sample"),
+    };
+    let mut exposed = 0.0;
+    if job.mode == ClassicMode::Train && gpus > 1 {
+        let (link, name) = allreduce_link_gb_s(gpu);
+        let comm = allreduce_s(spec.params_m * 1e6 * 4.0, gpus, link);
+        exposed = (comm - ALLREDUCE_OVERLAP * step_s).max(0.0);
+        let eff = step_s / (step_s + exposed);
+        notes.push(format!(
+            "data parallel over {gpus} cards: FP32 gradient all-reduce over {name} ({link:.0} GB/s per direction), {:.0} ms exposed per step, scaling efficiency {:.0}%",
+            exposed * 1000.0,
+            eff * 100.0
+        ));
+    }
+    let mid = per_gpu * f64::from(gpus) / (step_s + exposed);
+    let w = band_half_width(rate.calibrated);
+    notes.insert(
+        0,
+        format!("{} on {:.1} effective TFLOPS per card ({:.0} peak), {flops_note}", job.precision.label(), rate.tflops, rate.peak_tflops),
+    );
+    if !rate.calibrated {
+        notes.push("no calibration rows for this card family: band widened to +/-35%".into());
+    }
+    Ok((Band::around(mid, 1.0 - w, 1.0 + w), notes))
+}
+
+/// Samples per second of `job` (training or inference) on `gpus` cards, as a band.
+pub fn classic_samples_per_s(job: &ClassicJob, gpu: &Gpu, gpus: u32) -> Result<Band, EstimateError> {
+    let spec = lookup(&job.model)?;
+    check_gpus(gpus)?;
+    let (batch, _) = resolve_batch(job, spec, gpu, gpus)?;
+    Ok(rate_for(job, spec, gpu, gpus, batch)?.0)
+}
+
+fn check_gpus(gpus: u32) -> Result<(), EstimateError> {
+    if !(1..=1024).contains(&gpus) {
+        return Err(EstimateError::invalid("gpus", format!("must be between 1 and 1024, got {gpus}")));
+    }
+    Ok(())
+}
+
+/// Sizes one classic training or inference job on `gpus` cards of `gpu` (data parallel; the batch
+/// is global). Training fills `throughput.train_samples_per_s`; inference leaves every throughput
+/// key null and states its samples per second in the assumptions (use [`classic_samples_per_s`] for
+/// the number).
+pub fn estimate_classic(job: &ClassicJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, EstimateError> {
+    let spec = lookup(&job.model)?;
+    check_gpus(gpus)?;
+    media::check_gpu(gpu)?;
+    input_scale(job, spec)?;
+    let (batch, chosen) = resolve_batch(job, spec, gpu, gpus)?;
+    let per_gpu = batch.div_ceil(gpus);
+    let memory = memory_at(job, spec, f64::from(per_gpu))?;
+    let (band, mut notes) = rate_for(job, spec, gpu, gpus, batch)?;
+    let mut throughput = Throughput::default();
+    match job.mode {
+        ClassicMode::Train => throughput.train_samples_per_s = Some(band),
+        ClassicMode::Infer => notes.insert(
+            0,
+            format!("inference: {:.0} samples/s (band {:.0}-{:.0}) at batch {batch}", band.mid, band.low, band.high),
+        ),
+    }
+    if job.mode == ClassicMode::Train {
+        notes.push(format!(
+            "{} with FP32 master weights and gradients; activations {:.1} MiB per sample",
+            if is_transformer(spec) { "AdamW" } else { "SGD with momentum" },
+            memory.activations_gib * 1024.0 / f64::from(per_gpu.max(1))
+        ));
+    }
+    if spec.kind == ModelKind::Speech && job.mode == ClassicMode::Infer {
+        notes.push("speech inference counts one teacher-forced decoder pass; token-by-token decoding is slower".into());
+    }
+    if chosen {
+        notes.push(format!("batch {batch}: the largest that fits per card, capped at the default"));
+    }
+    let max_fit = max_batch_for(job, spec, gpu)?;
+    notes.push(format!("largest batch that fits on one {}: {max_fit}", gpu.name));
+    let fits = memory.total_gib <= gpu.memory_gib;
+    let gpus_needed = if max_fit == 0 { 0 } else { batch.div_ceil(max_fit) };
+    let k = f64::from(gpus);
+    let total = MemoryBreakdown {
+        weights_gib: memory.weights_gib * k,
+        kv_cache_gib: 0.0,
+        activations_gib: memory.activations_gib * k,
+        gradients_gib: memory.gradients_gib * k,
+        optimizer_gib: memory.optimizer_gib * k,
+        overhead_gib: memory.overhead_gib * k,
+        total_gib: memory.total_gib * k,
+    };
+    Ok(Estimate {
+        model: spec.id.clone(),
+        gpu: gpu.id.clone(),
+        gpus,
+        memory: total,
+        per_gpu_gib: memory.total_gib,
+        gpus_needed,
+        fits,
+        throughput,
+        assumptions: notes,
+    })
+}
+
+/// Memory of one card for `job` at its batch (global batch split over `gpus`).
+pub fn classic_memory(job: &ClassicJob, gpu: &Gpu, gpus: u32) -> Result<MemoryBreakdown, EstimateError> {
+    let spec = lookup(&job.model)?;
+    check_gpus(gpus)?;
+    media::check_gpu(gpu)?;
+    let (batch, _) = resolve_batch(job, spec, gpu, gpus)?;
+    memory_at(job, spec, f64::from(batch.div_ceil(gpus)))
+}

@@ -1,1 +1,567 @@
-//! Image-generation sizing (to be written).
+//! Image-generation sizing: memory and seconds per image for a diffusion pipeline on a card, and
+//! the memory and speed of fine-tuning one (DreamBooth, full, LoRA).
+//!
+//! Inputs come from the presets in `data/diffusion.toml` (component sizes, FLOPs of one denoiser
+//! pass at the native resolution and its attention share). Time per image is
+//! `steps * (L + n * F_step(r) / eff) / batch + VAE + text encoders`, with `n = batch * (2 if CFG)`,
+//! `F_step(r) = F_native * ((1 - a) r + a r^2)` (r = pixels / native pixels, a = attention share),
+//! `eff` from [`crate::model::media::effective_rate`] and `L` a fixed per-step launch latency that
+//! a bigger batch amortises. Memory is the resident weights plus the larger of the denoising and
+//! the VAE-decode working sets. Every constant is written down, with its source, in `docs/MODEL.md`.
+
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+use crate::catalog::{DiffusionSpec, Gpu};
+use crate::model::media::{self, allreduce_link_gb_s, allreduce_s, band_half_width, effective_rate, KernelMix, Math, StackGain};
+use crate::model::precision::Precision;
+use crate::model::types::{Band, Estimate, EstimateError, MemoryBreakdown, Throughput, GIB};
+
+/// CUDA context, cuBLAS/cuDNN workspaces and allocator reserve, in GiB (PyTorch's context alone is
+/// 0.3-0.5 GiB; `torch.cuda.memory_reserved` adds the caching allocator's slack).
+pub const CONTEXT_GIB: f64 = 0.75;
+/// Allocator fragmentation on top of tensors, as a fraction of them.
+pub const FRAGMENTATION: f64 = 0.08;
+/// Per-step launch latency of a diffusers eager pipeline for an 0.86 B UNet, in seconds: the
+/// intercept of step time against batch in the RTX 3090, RTX 4090 and T4 rows of `diffusion.csv`
+/// (about 7 ms each; the A100 host's 30 ms is an outlier). Scales with sqrt(denoiser params).
+pub const EAGER_STEP_LATENCY_S: f64 = 0.008;
+/// Live channel-equivalents per latent position while the denoiser runs (inference), hand count:
+/// SD 1.5 at 64x64 latents keeps 1,600 channels of skip connections plus a 2,560-wide GEGLU and
+/// three 320-wide residual tensors in its first transformer block, about 5,000 in all.
+pub const DENOISE_LIVE_CHANNELS: f64 = 5000.0;
+/// Live channel-equivalents per output pixel during VAE decode, hand count: at full resolution the
+/// last up block holds a 256-channel input, its 256-channel GroupNorm output and two 128-channel
+/// conv outputs (768), doubled for cuDNN workspaces and allocator slack.
+pub const VAE_DECODE_LIVE_CHANNELS: f64 = 1536.0;
+/// Saved activations of a UNet for backward, FLOPs of the forward pass per byte saved. Hand count for
+/// SD 1.5 at 512 px: about 1 GB per sample in 16 bits (transformer blocks at 4096 tokens about
+/// 20 kB per token each, ResNet blocks six 320-channel maps) against 0.80 TFLOPs.
+pub const UNET_SAVED_FLOP_PER_BYTE: f64 = 800.0;
+/// Share of activations kept with gradient checkpointing: block inputs only (2 of 34 bytes per
+/// token and channel in Korthikanti et al., arXiv 2205.05198, eq. 1) plus one block's recompute.
+pub const CHECKPOINT_KEEP: f64 = 0.12;
+/// LoRA adapter size as a share of the denoiser's parameters (rank 16 on the attention projections).
+pub const LORA_PARAM_SHARE: f64 = 0.005;
+/// Effective CPU throughput for text encoders run on the host, in TFLOPS (a 16-core AVX2 desktop).
+pub const CPU_TFLOPS: f64 = 0.5;
+/// Image-to-image strength of the SDXL refiner in diffusers (`strength = 0.3`): it runs this share
+/// of the steps.
+pub const REFINER_STEP_SHARE: f64 = 0.3;
+
+/// Where the denoiser's attention happens and how wide the network is, by preset family.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Geometry {
+    /// Image tokens at the first attention level = latent positions / this.
+    pub token_divisor: f64,
+    /// Text tokens that join the image tokens in joint attention (MMDiT).
+    pub joint_text_tokens: f64,
+    /// Heads at the first attention level.
+    pub heads: f64,
+    /// Transformer width for DiTs (saved activations 34 * width bytes per token and block); 0 for UNets.
+    pub dit_width: f64,
+    /// DiT blocks.
+    pub dit_blocks: f64,
+}
+
+/// The attention geometry of a preset, from its family (diffusers configs: SD 1.x 8 heads at 64x64
+/// latents; SD 2.x 64-dim heads at 320 channels = 5; SDXL no attention at the top level, 10 heads at
+/// 640 channels; SD3 Medium 24 heads, 1536 wide, 24 blocks, 333 text tokens; FLUX 24 heads, 3072 wide,
+/// 57 blocks, 512 text tokens; PixArt-Σ 16 heads, 1152 wide, 28 blocks).
+pub fn geometry(spec: &DiffusionSpec) -> Geometry {
+    let unet = |token_divisor, heads| Geometry { token_divisor, joint_text_tokens: 0.0, heads, dit_width: 0.0, dit_blocks: 0.0 };
+    let dit = |joint_text_tokens, heads, dit_width, dit_blocks| Geometry { token_divisor: 4.0, joint_text_tokens, heads, dit_width, dit_blocks };
+    match spec.family.as_str() {
+        "sd1" => unet(1.0, 8.0),
+        "sd2" => unet(1.0, 5.0),
+        "sdxl" => unet(4.0, 10.0),
+        "sd3" => dit(333.0, 24.0, 1536.0, 24.0),
+        "flux" => dit(if spec.id.contains("schnell") { 256.0 } else { 512.0 }, 24.0, 3072.0, 57.0),
+        "pixart" => dit(0.0, 16.0, 1152.0, 28.0),
+        _ if spec.denoiser == "unet" => unet(1.0, 8.0),
+        _ => dit(0.0, 24.0, 1536.0, 28.0),
+    }
+}
+
+/// The software that runs the pipeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Stack {
+    /// diffusers with PyTorch 2 SDPA, no compilation (the calibration baseline).
+    DiffusersEager,
+    /// diffusers with `torch.compile(mode="reduce-overhead")`.
+    DiffusersCompile,
+    /// A TensorRT engine for the denoiser.
+    TensorRt,
+}
+
+impl Stack {
+    /// Gain over eager, and the share of the eager per-step latency that remains.
+    /// Compile: op fusion cuts DRAM traffic (intensity x1.4 reproduces the 1.13-1.26x speed-ups of the
+    /// compile column of diffusers' torch2.0 benchmark at batch 4 and 16) and CUDA graphs remove most
+    /// launch latency. TensorRT: not calibrated; NVIDIA reports about 2x over PyTorch for SD UNets, which
+    /// compute x1.4 and intensity x2 reproduce on an A100.
+    pub fn gain(self) -> (StackGain, f64, bool) {
+        match self {
+            Stack::DiffusersEager => (StackGain::EAGER, 1.0, true),
+            Stack::DiffusersCompile => (StackGain { compute: 1.0, intensity: 1.4 }, 0.15, true),
+            Stack::TensorRt => (StackGain { compute: 1.4, intensity: 2.0 }, 0.1, false),
+        }
+    }
+
+    /// A short name for assumption lines.
+    pub fn label(self) -> &'static str {
+        match self {
+            Stack::DiffusersEager => "diffusers eager (PyTorch SDPA)",
+            Stack::DiffusersCompile => "diffusers + torch.compile",
+            Stack::TensorRt => "TensorRT",
+        }
+    }
+}
+
+/// Fine-tuning recipe, or none for plain generation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Finetune {
+    None,
+    /// Full denoiser fine-tune with prior preservation (diffusers `train_dreambooth.py
+    /// --with_prior_preservation`: every step also trains on a class image, doubling the batch).
+    DreamBooth,
+    /// Full denoiser fine-tune, AdamW with FP32 master weights.
+    Full,
+    /// LoRA adapters on a frozen 16-bit denoiser.
+    Lora,
+}
+
+/// One image-generation or diffusion fine-tuning job.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImageJob {
+    /// Diffusion preset id.
+    pub model: String,
+    /// Number format of the denoiser weights and math.
+    pub precision: Precision,
+    pub width_px: u32,
+    pub height_px: u32,
+    /// Denoising steps (ignored for fine-tuning).
+    pub steps: u32,
+    /// Images per call (global; split over GPUs). For fine-tuning, the training batch.
+    pub batch: u32,
+    /// Classifier-free guidance; `None` follows the preset.
+    pub cfg: Option<bool>,
+    pub stack: Stack,
+    /// SDPA / xFormers attention; without it the full attention matrix is materialised.
+    pub memory_efficient_attention: bool,
+    /// Run the text encoders on the CPU: they leave GPU memory and cost CPU time per prompt.
+    pub cpu_offload_text_encoders: bool,
+    /// Add the preset's refiner (SDXL), run on `REFINER_STEP_SHARE` of the steps.
+    pub refiner: bool,
+    pub finetune: Finetune,
+    pub gradient_checkpointing: bool,
+}
+
+impl ImageJob {
+    /// The preset's defaults: native square resolution, its default steps, batch 1, FP16 (BF16 for
+    /// FLUX and SD3, as their model cards use), eager diffusers with SDPA.
+    pub fn for_spec(spec: &DiffusionSpec) -> ImageJob {
+        let precision = if matches!(spec.family.as_str(), "flux" | "sd3") { Precision::Bf16 } else { Precision::Fp16 };
+        ImageJob {
+            model: spec.id.clone(),
+            precision,
+            width_px: spec.native_resolution_px,
+            height_px: spec.native_resolution_px,
+            steps: spec.default_steps,
+            batch: 1,
+            cfg: None,
+            stack: Stack::DiffusersEager,
+            memory_efficient_attention: true,
+            cpu_offload_text_encoders: false,
+            refiner: false,
+            finetune: Finetune::None,
+            gradient_checkpointing: false,
+        }
+    }
+
+    /// [`ImageJob::for_spec`] for a preset id.
+    pub fn new(model_id: &str) -> Result<ImageJob, EstimateError> {
+        lookup(model_id).map(ImageJob::for_spec)
+    }
+}
+
+fn lookup(model_id: &str) -> Result<&'static DiffusionSpec, EstimateError> {
+    crate::catalog::diffusion(model_id).ok_or_else(|| EstimateError::Unknown {
+        field: "model",
+        value: model_id.to_string(),
+        suggestions: crate::catalog::nearest(model_id, crate::catalog::catalog().diffusion.iter().map(|d| d.id.as_str()))
+            .into_iter()
+            .map(str::to_string)
+            .collect(),
+    })
+}
+
+/// Bytes per weight of a number format ([`Precision::bytes_per_weight`], shared with the LLM engine).
+pub fn bytes_per_weight(p: Precision) -> f64 {
+    p.bytes_per_weight()
+}
+
+/// Bytes per activation value: 4 in FP32/TF32, else 2 (quantised weights still compute in 16 bits).
+fn act_bytes(p: Precision) -> f64 {
+    if matches!(p, Precision::Fp32 | Precision::Tf32) {
+        4.0
+    } else {
+        2.0
+    }
+}
+
+fn math_for(p: Precision, stack: Stack) -> Math {
+    match p {
+        Precision::Fp32 => Math::Fp32,
+        Precision::Tf32 => Math::Tf32,
+        Precision::Fp8 if stack == Stack::TensorRt => Math::Fp8,
+        _ => Math::Half,
+    }
+}
+
+/// Weight-only quantisation formats dequantise on the fly: time factor on the denoiser.
+/// 1.3 is an assumption (bitsandbytes/GGUF kernels in diffusers and ComfyUI), not calibrated.
+fn dequant_slowdown(p: Precision) -> f64 {
+    if p.is_quantized() && p != Precision::Fp8 {
+        1.3
+    } else {
+        1.0
+    }
+}
+
+/// Largest image side the engine accepts, in pixels.
+pub const MAX_SIDE_PX: u32 = 8192;
+
+/// Checks a job's numbers, naming the first bad field.
+pub fn validate(job: &ImageJob, gpus: u32) -> Result<(), EstimateError> {
+    for (v, what) in [(job.width_px, "width"), (job.height_px, "height")] {
+        if !(64..=MAX_SIDE_PX).contains(&v) {
+            return Err(EstimateError::invalid("resolution", format!("{what} must be between 64 and {MAX_SIDE_PX} px, got {v}")));
+        }
+    }
+    if job.finetune == Finetune::None && !(1..=1000).contains(&job.steps) {
+        return Err(EstimateError::invalid("steps", format!("must be between 1 and 1000, got {}", job.steps)));
+    }
+    if !(1..=1024).contains(&job.batch) {
+        return Err(EstimateError::invalid("batch", format!("must be between 1 and 1024, got {}", job.batch)));
+    }
+    if !(1..=1024).contains(&gpus) {
+        return Err(EstimateError::invalid("gpus", format!("must be between 1 and 1024, got {gpus}")));
+    }
+    Ok(())
+}
+
+/// Step FLOPs of one denoiser pass of one sample at `pixels`, in TFLOPs.
+pub fn step_tflops(spec: &DiffusionSpec, pixels: f64) -> f64 {
+    let native = f64::from(spec.native_resolution_px) * f64::from(spec.native_resolution_px);
+    let r = pixels / native;
+    let a = spec.attn_fraction_at_native.clamp(0.0, 0.95);
+    spec.step_tflops_at_native * ((1.0 - a) * r + a * r * r)
+}
+
+/// Seconds per image and its parts, for generation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ImageTiming {
+    /// Denoising (all steps, base and refiner), per image, seconds (mid).
+    pub denoise_s: f64,
+    /// VAE decode per image, seconds (mid).
+    pub vae_s: f64,
+    /// Text encoding per image, seconds (mid).
+    pub text_s: f64,
+    /// Whole pipeline per image as a band.
+    pub total_s: Band,
+    /// Denoising alone as a band (what `diffusion.csv` measures).
+    pub denoise_band_s: Band,
+    /// True when the card family and stack have calibration rows.
+    pub calibrated: bool,
+}
+
+struct Ctx<'a> {
+    spec: &'a DiffusionSpec,
+    refiner: Option<&'a DiffusionSpec>,
+    cfg: bool,
+    pixels: f64,
+    per_gpu_batch: f64,
+}
+
+fn context<'a>(job: &ImageJob, spec: &'a DiffusionSpec, gpus: u32) -> Ctx<'a> {
+    let refiner = if job.refiner { spec.refiner.as_deref().and_then(crate::catalog::diffusion) } else { None };
+    Ctx {
+        spec,
+        refiner,
+        cfg: job.cfg.unwrap_or(spec.cfg),
+        pixels: f64::from(job.width_px) * f64::from(job.height_px),
+        per_gpu_batch: f64::from(job.batch.div_ceil(gpus.max(1))),
+    }
+}
+
+fn params_of(spec: &DiffusionSpec, role: &str) -> f64 {
+    spec.component.iter().filter(|c| c.role == role).map(|c| c.params_b * 1e9).sum()
+}
+
+/// Generation timing of `job` on `gpus` cards of `gpu` (images spread over the cards).
+pub fn image_timing(job: &ImageJob, gpu: &Gpu, gpus: u32) -> Result<ImageTiming, EstimateError> {
+    let spec = lookup(&job.model)?;
+    timing_for(job, spec, gpu, gpus)
+}
+
+fn timing_for(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> Result<ImageTiming, EstimateError> {
+    validate(job, gpus)?;
+    let c = context(job, spec, gpus);
+    let (gain, latency_share, stack_calibrated) = job.stack.gain();
+    let rate = effective_rate(gpu, math_for(job.precision, job.stack), KernelMix::Diffusion, gain)?;
+    let text_rate = effective_rate(gpu, Math::Half, KernelMix::Transformer, StackGain::EAGER)?;
+    let cfg_mult = if c.cfg { 2.0 } else { 1.0 };
+    let n = c.per_gpu_batch * cfg_mult;
+    let slow = dequant_slowdown(job.precision);
+
+    let step_s = |s: &DiffusionSpec| -> f64 {
+        let latency = EAGER_STEP_LATENCY_S * latency_share * (params_of(s, "denoiser") / 0.86e9).max(0.01).sqrt();
+        latency + n * step_tflops(s, c.pixels) * slow / rate.tflops
+    };
+    let steps = f64::from(job.steps);
+    let mut denoise_call_s = steps * step_s(c.spec);
+    if let Some(r) = c.refiner {
+        denoise_call_s += (steps * REFINER_STEP_SHARE).round().max(1.0) * step_s(r);
+    }
+    let native = f64::from(spec.native_resolution_px) * f64::from(spec.native_resolution_px);
+    let vae_call_s = c.per_gpu_batch * spec.vae_decode_tflops_at_native * c.pixels / native / rate.tflops;
+    let text_tflop = spec.text_encoder_gflops / 1000.0 * cfg_mult * c.per_gpu_batch;
+    let text_call_s = if job.cpu_offload_text_encoders { text_tflop / CPU_TFLOPS } else { text_tflop / text_rate.tflops };
+
+    // Per image: a call makes per_gpu_batch images on each of the gpus cards at once.
+    let images_per_call = c.per_gpu_batch * f64::from(gpus);
+    let denoise_s = denoise_call_s / images_per_call;
+    let vae_s = vae_call_s / images_per_call;
+    let text_s = text_call_s / images_per_call;
+    let calibrated = rate.calibrated && stack_calibrated;
+    let w = band_half_width(calibrated);
+    let total = denoise_s + vae_s + text_s;
+    Ok(ImageTiming {
+        denoise_s,
+        vae_s,
+        text_s,
+        total_s: Band::around(total, 1.0 - w, 1.0 + w),
+        denoise_band_s: Band::around(denoise_s, 1.0 - w, 1.0 + w),
+        calibrated,
+    })
+}
+
+/// Memory of one card for `job`, with the assumption lines that explain it.
+fn memory_for(job: &ImageJob, spec: &DiffusionSpec, gpus: u32) -> (MemoryBreakdown, Vec<String>) {
+    let c = context(job, spec, gpus);
+    let geo = geometry(spec);
+    let mut notes = Vec::new();
+    let wbytes = bytes_per_weight(job.precision);
+    let abytes = act_bytes(job.precision);
+    let side_bytes = if abytes > 2.0 { 4.0 } else { 2.0 }; // text encoders and VAE stay in 16 bits
+    let denoiser_params = params_of(spec, "denoiser") + c.refiner.map_or(0.0, |r| params_of(r, "denoiser"));
+    let text_params = params_of(spec, "text_encoder");
+    let vae_params = params_of(spec, "vae");
+    let cfg_mult = if c.cfg { 2.0 } else { 1.0 };
+    let latent_positions = c.pixels / f64::from(spec.vae_downscale.max(1)).powi(2);
+
+    let training = job.finetune != Finetune::None;
+    let mut m = MemoryBreakdown::default();
+    let text_gib = if job.cpu_offload_text_encoders { 0.0 } else { text_params * side_bytes / GIB };
+    if job.cpu_offload_text_encoders {
+        notes.push("text encoders run on the CPU: not in GPU memory".to_string());
+    }
+
+    if !training {
+        m.weights_gib = denoiser_params * wbytes / GIB + text_gib + vae_params * side_bytes / GIB;
+        let samples = c.per_gpu_batch * cfg_mult;
+        let linear = samples * DENOISE_LIVE_CHANNELS * latent_positions * abytes;
+        let tokens = latent_positions / geo.token_divisor + geo.joint_text_tokens;
+        let attention = if job.memory_efficient_attention {
+            0.0
+        } else {
+            // Scores and softmax output of one layer, all heads: 2 * n * heads * T^2 values.
+            2.0 * samples * geo.heads * tokens * tokens * abytes
+        };
+        let denoise = linear + attention;
+        let vae = c.per_gpu_batch * VAE_DECODE_LIVE_CHANNELS * c.pixels * side_bytes;
+        m.activations_gib = denoise.max(vae) / GIB;
+        notes.push(format!(
+            "activations: the larger of denoising ({:.2} GiB{}) and VAE decode at full resolution ({:.2} GiB)",
+            denoise / GIB,
+            if job.memory_efficient_attention { ", SDPA/xFormers attention" } else { ", incl. the full attention matrix" },
+            vae / GIB
+        ));
+    } else {
+        let samples = c.per_gpu_batch * if job.finetune == Finetune::DreamBooth { 2.0 } else { 1.0 };
+        let frozen_side = (text_gib * GIB + vae_params * side_bytes) / GIB;
+        match job.finetune {
+            Finetune::Lora => {
+                let lora = denoiser_params * LORA_PARAM_SHARE;
+                m.weights_gib = denoiser_params * wbytes / GIB + lora * 4.0 / GIB + frozen_side;
+                m.gradients_gib = lora * 4.0 / GIB;
+                m.optimizer_gib = lora * 8.0 / GIB;
+                notes.push("LoRA: frozen denoiser, adapters 0.5% of its parameters with FP32 master weights, gradients and AdamW".into());
+            }
+            _ => {
+                m.weights_gib = denoiser_params * 4.0 / GIB + frozen_side;
+                m.gradients_gib = denoiser_params * 4.0 / GIB;
+                m.optimizer_gib = denoiser_params * 8.0 / GIB;
+                notes.push("full fine-tune: FP32 master weights, FP32 gradients, AdamW (8 bytes/param); text encoders and VAE frozen".into());
+            }
+        }
+        let fwd_tflop = step_tflops(spec, c.pixels);
+        let per_sample = if geo.dit_width > 0.0 {
+            // Korthikanti et al. (arXiv 2205.05198): 34 * width bytes per token and block with 16-bit
+            // activations and memory-efficient attention.
+            let tokens = latent_positions / geo.token_divisor + geo.joint_text_tokens;
+            34.0 * geo.dit_width * tokens * geo.dit_blocks * abytes / 2.0
+        } else {
+            fwd_tflop * 1e12 / UNET_SAVED_FLOP_PER_BYTE * abytes / 2.0
+        };
+        let keep = if job.gradient_checkpointing { CHECKPOINT_KEEP } else { 1.0 };
+        let attention = if job.memory_efficient_attention {
+            0.0
+        } else {
+            let tokens = latent_positions / geo.token_divisor + geo.joint_text_tokens;
+            2.0 * samples * geo.heads * tokens * tokens * abytes
+        };
+        m.activations_gib = (samples * per_sample * keep + attention) / GIB;
+        if job.finetune == Finetune::DreamBooth {
+            notes.push("DreamBooth with prior preservation: each step also trains on a class image (2x samples)".into());
+        }
+        notes.push(format!(
+            "saved activations {:.2} GiB per sample{}",
+            per_sample * keep / GIB,
+            if job.gradient_checkpointing { " with gradient checkpointing" } else { " without gradient checkpointing" }
+        ));
+    }
+    let tensors = m.weights_gib + m.activations_gib + m.gradients_gib + m.optimizer_gib;
+    m.overhead_gib = CONTEXT_GIB + FRAGMENTATION * tensors;
+    m.total_gib = tensors + m.overhead_gib;
+    (m, notes)
+}
+
+/// Memory of one card for `job` (GiB by term; `total_gib` is one card's total).
+pub fn image_memory(job: &ImageJob, gpus: u32) -> Result<MemoryBreakdown, EstimateError> {
+    let spec = lookup(&job.model)?;
+    validate(job, gpus)?;
+    Ok(memory_for(job, spec, gpus).0)
+}
+
+/// Training throughput of a diffusion fine-tune, in samples (images) per second, as a band.
+fn finetune_rate(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> Result<(Band, Vec<String>), EstimateError> {
+    let c = context(job, spec, gpus);
+    let (gain, _, stack_calibrated) = job.stack.gain();
+    let rate = effective_rate(gpu, math_for(job.precision, job.stack), KernelMix::Diffusion, gain)?;
+    let fwd = step_tflops(spec, c.pixels);
+    // Forward + backward: 3 F for full training (weight and input gradients), 2 F for LoRA (input
+    // gradients only); checkpointing recomputes one forward. Plus one VAE encode (half a decode) and
+    // the text encoders per sample.
+    let mut per_sample = fwd * if job.finetune == Finetune::Lora { 2.0 } else { 3.0 };
+    if job.gradient_checkpointing {
+        per_sample += fwd;
+    }
+    let native = f64::from(spec.native_resolution_px) * f64::from(spec.native_resolution_px);
+    per_sample += 0.5 * spec.vae_decode_tflops_at_native * c.pixels / native + spec.text_encoder_gflops / 1000.0;
+    let samples_per_gpu = c.per_gpu_batch * if job.finetune == Finetune::DreamBooth { 2.0 } else { 1.0 };
+    let compute_s = crate::model::classic::TRAIN_STEP_LATENCY_S + samples_per_gpu * per_sample / rate.tflops;
+    let trainable = params_of(spec, "denoiser") * if job.finetune == Finetune::Lora { LORA_PARAM_SHARE } else { 1.0 };
+    let (link, link_name) = allreduce_link_gb_s(gpu);
+    let comm = allreduce_s(trainable * 4.0, gpus, link);
+    let exposed = (comm - crate::model::classic::ALLREDUCE_OVERLAP * compute_s).max(0.0);
+    // Instance images per second (DreamBooth's class images are not counted).
+    let mid = c.per_gpu_batch * f64::from(gpus) / (compute_s + exposed);
+    let w = band_half_width(rate.calibrated && stack_calibrated);
+    let mut notes = vec![format!("{:.1} effective TFLOPS per card on the denoiser", rate.tflops)];
+    if gpus > 1 {
+        notes.push(format!("data parallel over {gpus} cards, gradient all-reduce over {link_name}: {:.0} ms exposed per step", exposed * 1000.0));
+    }
+    Ok((Band::around(mid, 1.0 - w, 1.0 + w), notes))
+}
+
+/// Sizes one image-generation or diffusion fine-tuning job on `gpus` cards of `gpu`.
+///
+/// Generation spreads the batch over the cards (data parallel; each holds the whole pipeline) and
+/// reports `throughput.seconds_per_image`. Fine-tuning is data parallel too and reports
+/// `throughput.train_samples_per_s` (instance images per second).
+pub fn estimate_image(job: &ImageJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, EstimateError> {
+    let spec = lookup(&job.model)?;
+    validate(job, gpus)?;
+    media::check_gpu(gpu)?;
+    if job.refiner && spec.refiner.is_none() {
+        return Err(EstimateError::invalid("refiner", format!("`{}` has no refiner", spec.id)));
+    }
+    let (memory, mut notes) = memory_for(job, spec, gpus);
+    let mut throughput = Throughput::default();
+    if job.finetune == Finetune::None {
+        let t = timing_for(job, spec, gpu, gpus)?;
+        throughput.seconds_per_image = Some(t.total_s);
+        notes.insert(
+            0,
+            format!(
+                "{} steps{} at {}x{} px, batch {}, {}: denoise {:.2} s + VAE {:.2} s + text {:.2} s per image",
+                job.steps,
+                if context(job, spec, gpus).cfg { " with CFG (2 denoiser passes each)" } else { "" },
+                job.width_px,
+                job.height_px,
+                job.batch,
+                job.stack.label(),
+                t.denoise_s,
+                t.vae_s,
+                t.text_s
+            ),
+        );
+        if !t.calibrated {
+            notes.push("no calibration rows for this card family or stack: band widened to +/-35%".into());
+        }
+    } else {
+        let (band, more) = finetune_rate(job, spec, gpu, gpus)?;
+        throughput.train_samples_per_s = Some(band);
+        notes.extend(more);
+    }
+    if gpus > 1 {
+        notes.push(format!("{gpus} cards each hold the whole pipeline and take ceil(batch / {gpus}) images"));
+    }
+    let fits = memory.total_gib <= gpu.memory_gib;
+    let gpus_needed = gpus_needed(job, spec, gpu);
+    if !fits {
+        notes.push(format!("needs {:.1} GiB per card, the card has {:.0} GiB", memory.total_gib, gpu.memory_gib));
+    }
+    let mut total = memory;
+    let k = f64::from(gpus);
+    total.weights_gib *= k;
+    total.activations_gib *= k;
+    total.gradients_gib *= k;
+    total.optimizer_gib *= k;
+    total.overhead_gib *= k;
+    total.total_gib *= k;
+    Ok(Estimate {
+        model: spec.id.clone(),
+        gpu: gpu.id.clone(),
+        gpus,
+        memory: total,
+        per_gpu_gib: memory.total_gib,
+        gpus_needed,
+        fits,
+        throughput,
+        assumptions: notes,
+    })
+}
+
+/// The smallest card count whose per-card share of the batch fits; 0 when even one image per card
+/// does not fit (the model is replicated, so more cards cannot help).
+fn gpus_needed(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu) -> u32 {
+    let fits = |n: u32| memory_for(job, spec, n).0.total_gib <= gpu.memory_gib;
+    if !fits(job.batch) {
+        return 0;
+    }
+    // Memory falls as n grows (smaller share); binary search the smallest n in 1..=batch that fits.
+    let (mut lo, mut hi) = (1u32, job.batch);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if fits(mid) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    lo
+}

@@ -10,6 +10,7 @@
 pub mod classic;
 pub mod diffusion;
 pub mod llm;
+pub mod media;
 pub mod precision;
 pub mod types;
 

@@ -1,1 +1,437 @@
-//! recommend layer (see lib.rs).
+//! The recommender: which cards to buy or rent, how many, and why, for one job under a budget.
+//!
+//! [`recommend`] sizes the job on every (card, count) candidate of the catalog, drops the ones
+//! that do not fit (with the user's headroom), break a constraint or exceed the budget, prices the
+//! rest with the cost model ([`cost`]) and ranks them by an [`Objective`]. Every option carries
+//! its reasons and "how this was computed" lines; popular cards that were left out get a why-not
+//! note. The web UI calls it on every keystroke, so it estimates each card only at the counts that
+//! can hold the job and pass the budget, and builds strings only for the rows it shows
+//! ([`rank`] has the details). Ties are broken by card id, then count, so the output is
+//! deterministic. The cost assumptions are listed in `docs/COST.md`.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+pub mod cost;
+pub mod rank;
+
+pub use cost::{
+    CostFigures, CostSettings, Currency, EnergySettings, HostEstimate, HostKind, PriceBasis, PriceOverride,
+    PriceOverrideError, PriceOverrides, Purchase, RentBasis,
+};
+
+use crate::catalog::{self, Gpu};
+use crate::model::llm::{self, LlmJob};
+use crate::model::precision::Precision;
+use crate::model::{Band, Estimate, EstimateError};
+
+/// The job to size: an LLM job, or a diffusion / classic preset for the media engine.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Job {
+    /// A transformer LLM (or encoder) job for [`crate::model::llm`].
+    Llm(Box<LlmJob>),
+    /// A diffusion or classic preset for [`crate::model::media::estimate_media`].
+    Media(MediaJob),
+}
+
+/// The inputs of an image-generation or classic job, as [`crate::model::media::estimate_media`]
+/// takes them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MediaJob {
+    pub model_id: String,
+    /// `image-generation`, `finetune-full`, `dreambooth`, `lora`, `training` or `inference`.
+    pub workload: String,
+    pub precision: Option<Precision>,
+    pub resolution: Option<(u32, u32)>,
+    pub steps: Option<u32>,
+    pub batch: Option<u32>,
+}
+
+impl Job {
+    /// Sizes this job on `gpus` of `gpu`.
+    pub fn estimate(&self, gpu: &Gpu, gpus: u32) -> Result<Estimate, EstimateError> {
+        match self {
+            Job::Llm(job) => llm::estimate_llm(job, gpu, gpus),
+            Job::Media(m) => crate::model::media::estimate_media(
+                &m.model_id,
+                &m.workload,
+                m.precision,
+                m.resolution,
+                m.steps,
+                m.batch,
+                gpu,
+                gpus,
+            )
+            .unwrap_or_else(|| Err(EstimateError::invalid("model", format!("unknown preset `{}`", m.model_id)))),
+        }
+    }
+
+    /// The smallest count of `gpu` that holds the job (0: none up to the engine's limit).
+    pub fn gpus_needed(&self, gpu: &Gpu) -> Result<u32, EstimateError> {
+        match self {
+            Job::Llm(job) => llm::gpus_needed(job, gpu),
+            Job::Media(_) => self.estimate(gpu, 1).map(|e| e.gpus_needed),
+        }
+    }
+
+    /// Memory one GPU may use for this job, GiB: the LLM engine's usable share (e.g. vLLM's 90%),
+    /// or the whole card for the media engine (which compares against `memory_gib`).
+    pub fn capacity_gib(&self, gpu: &Gpu) -> f64 {
+        match self {
+            Job::Llm(job) => llm::parallel::usable_gib(gpu, job.engine_for(gpu)),
+            Job::Media(_) => gpu.memory_gib,
+        }
+    }
+
+    /// True for jobs whose headline speed is tokens per second.
+    pub fn is_llm(&self) -> bool {
+        matches!(self, Job::Llm(_))
+    }
+
+    /// True for training and fine-tuning jobs (LLM or media).
+    pub fn is_training(&self) -> bool {
+        match self {
+            Job::Llm(job) => job.workload.is_training(),
+            Job::Media(m) => !matches!(m.workload.as_str(), "image-generation" | "inference"),
+        }
+    }
+
+    /// Tokens of one training run (LLM training jobs only).
+    pub fn train_tokens(&self) -> Option<f64> {
+        match self {
+            Job::Llm(job) if job.workload.is_training() => Some(job.train_tokens),
+            _ => None,
+        }
+    }
+}
+
+/// Buy the cards, or rent them by the hour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Mode {
+    #[default]
+    Buy,
+    Rent,
+}
+
+impl Mode {
+    /// CLI / URL name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Buy => "buy",
+            Mode::Rent => "rent",
+        }
+    }
+
+    /// Parses a CLI / URL name.
+    pub fn parse(s: &str) -> Option<Mode> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "buy" => Some(Mode::Buy),
+            "rent" => Some(Mode::Rent),
+            _ => None,
+        }
+    }
+}
+
+/// The budget, in USD. A budget of one kind applies in either mode:
+/// - `PurchaseUsd`: buying, the purchase total (cards + host); renting, the rent over the period;
+/// - `HourlyUsd`: renting, the hourly price of all cards; buying, the TCO per hour of use;
+/// - `MonthlyUsd`: the TCO over the period divided by its months.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum Budget {
+    #[default]
+    Unlimited,
+    PurchaseUsd(f64),
+    HourlyUsd(f64),
+    MonthlyUsd(f64),
+}
+
+impl Budget {
+    /// The budget amount in USD (`None` when unlimited).
+    pub fn amount_usd(self) -> Option<f64> {
+        match self {
+            Budget::Unlimited => None,
+            Budget::PurchaseUsd(v) | Budget::HourlyUsd(v) | Budget::MonthlyUsd(v) => Some(v),
+        }
+    }
+}
+
+/// What "best" means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Objective {
+    /// The lowest TCO over the period that holds the job.
+    #[default]
+    Cheapest,
+    /// The highest throughput within the budget.
+    Fastest,
+    /// The most throughput per dollar of TCO.
+    Value,
+    /// The lowest $ per million tokens (images, samples for media jobs).
+    CostPerToken,
+    /// The shortest time to train `train_tokens` (LLM training; otherwise the fastest).
+    TimeToTrain,
+}
+
+impl Objective {
+    /// Every objective, in CLI order.
+    pub const ALL: [Objective; 5] =
+        [Objective::Cheapest, Objective::Fastest, Objective::Value, Objective::CostPerToken, Objective::TimeToTrain];
+
+    /// CLI / URL name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Objective::Cheapest => "cheapest",
+            Objective::Fastest => "fastest",
+            Objective::Value => "value",
+            Objective::CostPerToken => "cost-per-token",
+            Objective::TimeToTrain => "time-to-train",
+        }
+    }
+
+    /// Parses a CLI / URL name.
+    pub fn parse(s: &str) -> Option<Objective> {
+        let lower = s.trim().to_ascii_lowercase().replace('_', "-");
+        Objective::ALL.into_iter().find(|o| o.as_str() == lower)
+    }
+}
+
+/// Hard constraints on the candidates.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Constraints {
+    /// At most this many cards in total.
+    pub max_gpus: Option<u32>,
+    /// Every option must link its cards by NVLink: SXM baseboards at any count, NVLink-bridge
+    /// cards (RTX 3090, RTX A6000, H100 PCIe, …) only as a bridged pair (4 for the H200 NVL).
+    pub require_nvlink: bool,
+    /// Only cards whose licence allows datacenter deployment (no GeForce).
+    pub datacenter_only: bool,
+    /// At most this many watts of GPU board power in total.
+    pub max_watts: Option<f64>,
+    /// Only cards sold new in this region (`global` or `cn`).
+    pub region: Option<String>,
+    /// Datacenter cards may span several 8-GPU nodes when one node cannot hold the job.
+    pub allow_multi_node: bool,
+}
+
+impl Default for Constraints {
+    fn default() -> Self {
+        Constraints {
+            max_gpus: None,
+            require_nvlink: false,
+            datacenter_only: false,
+            max_watts: None,
+            region: None,
+            allow_multi_node: true,
+        }
+    }
+}
+
+/// Everything [`recommend`] needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecommendInput {
+    pub job: Job,
+    pub budget: Budget,
+    pub mode: Mode,
+    pub objective: Objective,
+    pub constraints: Constraints,
+    pub cost: CostSettings,
+    /// Memory left free on each GPU, as a fraction of what it may use (0.10 = 10%).
+    pub headroom: f64,
+    /// How many options to return.
+    pub top: usize,
+    /// Show each card once, at its best count (the chart still gets every count).
+    pub one_per_card: bool,
+}
+
+impl RecommendInput {
+    /// An input for `job` with every other setting at its default: buy, no budget, cheapest,
+    /// 10% headroom, top 10, one row per card.
+    pub fn new(job: Job) -> RecommendInput {
+        RecommendInput {
+            job,
+            budget: Budget::Unlimited,
+            mode: Mode::Buy,
+            objective: Objective::Cheapest,
+            constraints: Constraints::default(),
+            cost: CostSettings::default(),
+            headroom: 0.10,
+            top: 10,
+            one_per_card: true,
+        }
+    }
+}
+
+/// What a throughput figure counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RateKind {
+    /// Output tokens per second of a serving deployment (all sequences).
+    ServingTokens,
+    /// Decode tokens per second (when no serving figure exists).
+    DecodeTokens,
+    /// Training tokens per second.
+    TrainTokens,
+    /// Images per second.
+    Images,
+    /// Training samples per second.
+    Samples,
+}
+
+impl RateKind {
+    /// Unit label, e.g. `output tokens/s`.
+    pub fn unit(self) -> &'static str {
+        match self {
+            RateKind::ServingTokens => "output tokens/s",
+            RateKind::DecodeTokens => "tokens/s",
+            RateKind::TrainTokens => "training tokens/s",
+            RateKind::Images => "images/s",
+            RateKind::Samples => "samples/s",
+        }
+    }
+
+    /// What one unit is, for "$ per million …".
+    pub fn noun(self) -> &'static str {
+        match self {
+            RateKind::ServingTokens => "output tokens",
+            RateKind::DecodeTokens | RateKind::TrainTokens => "tokens",
+            RateKind::Images => "images",
+            RateKind::Samples => "samples",
+        }
+    }
+
+    /// True for token rates.
+    pub fn is_tokens(self) -> bool {
+        matches!(self, RateKind::ServingTokens | RateKind::DecodeTokens | RateKind::TrainTokens)
+    }
+}
+
+/// One "how this was computed" line: which number, and its formula with the values used.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Explain {
+    /// The number explained, e.g. `purchase`.
+    pub label: &'static str,
+    /// The formula with its values, e.g. `8 × $2,000 (street, 2025-06) + $15,000 host = $31,000`.
+    pub formula: String,
+}
+
+/// One recommended build.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OptionRow {
+    /// Card id.
+    pub gpu: String,
+    /// Card name.
+    pub gpu_name: String,
+    /// Cards in total.
+    pub count: u32,
+    /// Chassis (nodes) of the build.
+    pub nodes: u32,
+    /// The engine's estimate at `count` cards (memory breakdown, per-GPU memory, throughput).
+    pub estimate: Estimate,
+    /// Memory one GPU may use, GiB.
+    pub capacity_gib: f64,
+    /// Fraction of `capacity_gib` left free on the busiest GPU.
+    pub headroom: f64,
+    /// The headline throughput and what it counts.
+    pub rate: Option<(Band, RateKind)>,
+    /// Every cost figure, USD.
+    pub cost: CostFigures,
+    /// TCO over the period in the chosen mode, USD.
+    pub tco_usd: f64,
+    /// `tco_usd / months`.
+    pub monthly_usd: f64,
+    /// TCO per hour of use, USD (renting: the hourly price).
+    pub effective_hourly_usd: Option<f64>,
+    /// USD per million units of `rate` (tokens for LLMs) at the mid throughput.
+    pub usd_per_million: Option<f64>,
+    /// Hours to train `train_tokens` (LLM training).
+    pub training_hours: Option<f64>,
+    /// USD of one training run: `training_hours × effective_hourly_usd`.
+    pub usd_per_training_run: Option<f64>,
+    /// Sort key of the objective (lower is better).
+    pub score: f64,
+    /// Plain-language reasons, in the display currency.
+    pub reasons: Vec<String>,
+    /// "How this was computed", one line per number.
+    pub explain: Vec<Explain>,
+}
+
+impl OptionRow {
+    /// The build's purchase total, USD, where the card has a price.
+    pub fn purchase_usd(&self) -> Option<f64> {
+        self.cost.purchase.map(|p| p.total_usd)
+    }
+
+    /// The build's rental price, USD per hour, where the card has one.
+    pub fn hourly_usd(&self) -> Option<f64> {
+        self.cost.rent_hourly_usd
+    }
+}
+
+/// One feasible (card, count), for the throughput-against-cost chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Point {
+    pub gpu: String,
+    pub count: u32,
+    /// Mid throughput in the unit of the job's [`RateKind`] (0 when the engine gives none).
+    pub throughput_mid: f64,
+    /// TCO over the period in the chosen mode, USD.
+    pub cost_usd: f64,
+    /// True when no other point is both cheaper (or as cheap) and faster (or as fast).
+    pub pareto: bool,
+}
+
+/// The result of [`recommend`].
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Recommendation {
+    /// The best options, best first (at most `top`).
+    pub options: Vec<OptionRow>,
+    /// Why popular cards are not among the options.
+    pub why_not: Vec<String>,
+    /// Every feasible (card, count), sorted by cost then throughput, with the Pareto front marked.
+    pub feasible: Vec<Point>,
+    /// Notes about the input (e.g. an objective that does not apply).
+    pub notes: Vec<String>,
+    /// What the throughput figures count (`None` when no option has one).
+    pub rate_kind: Option<RateKind>,
+    /// Number of (card, count) estimates run.
+    pub estimates_run: usize,
+}
+
+/// Checks the input's numbers, naming the first bad field.
+pub fn validate(input: &RecommendInput) -> Result<(), EstimateError> {
+    use crate::model::types::check_range;
+    check_range("headroom", input.headroom, 0.0, 0.9)?;
+    if let Some(v) = input.budget.amount_usd() {
+        check_range("budget", v, 0.0, 1e12)?;
+    }
+    if let Some(w) = input.constraints.max_watts {
+        check_range("max_watts", w, 0.0, 1e9)?;
+    }
+    if let Some(n) = input.constraints.max_gpus {
+        check_range("max_gpus", f64::from(n), 1.0, f64::from(llm::MAX_GPUS))?;
+    }
+    let c = &input.cost;
+    check_range("months", c.months, 0.0, 600.0)?;
+    check_range("hours_per_day", c.hours_per_day, 0.0, 24.0)?;
+    check_range("utilisation", c.energy.utilisation, 0.0, 1.0)?;
+    check_range("usd_per_kwh", c.energy.usd_per_kwh, 0.0, 100.0)?;
+    check_range("pue", c.energy.pue_desk, 1.0, 5.0)?;
+    check_range("pue", c.energy.pue_server, 1.0, 5.0)?;
+    if let Some(r) = c.rate_per_usd {
+        check_range("rate", r, 1e-6, 1e9)?;
+    }
+    if let Some(r) = &input.constraints.region {
+        if r != "global" && r != "cn" {
+            return Err(EstimateError::invalid("region", format!("unknown `{r}` (expected global or cn)")));
+        }
+    }
+    Ok(())
+}
+
+/// Ranks every (card, count) of the bundled catalog for `input`. Errors name the bad field
+/// (input numbers, or a job the engine rejects on every card).
+pub fn recommend(input: &RecommendInput) -> Result<Recommendation, EstimateError> {
+    recommend_in(input, catalog::gpus())
+}
+
+/// [`recommend`] over a given list of cards (tests, or a filtered catalog).
+pub fn recommend_in(input: &RecommendInput, gpus: &[Gpu]) -> Result<Recommendation, EstimateError> {
+    validate(input)?;
+    rank::run(input, gpus)
+}

@@ -14,7 +14,7 @@ pub fn number_with(v: f64, decimals: usize, sep: &str, dec: &str) -> String {
     let digits: Vec<char> = int.chars().collect();
     let mut grouped = String::new();
     for (i, c) in digits.iter().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             grouped.push_str(sep);
         }
         grouped.push(*c);

@@ -4,8 +4,10 @@
 //! wraps it in a Yew `Reducible` and does side effects in effects. Results are never stored here;
 //! the UI derives them from these inputs.
 
+pub mod advisor;
 pub mod fields;
 pub mod format;
+pub mod sizing;
 pub mod url;
 
 use crate::catalog::{self, Gpu, Segment, Vendor};
@@ -17,6 +19,7 @@ pub const MAX_COMPARE: usize = 4;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum View {
     #[default]
+    Advisor,
     Catalog,
     Compare,
 }
@@ -25,6 +28,7 @@ impl View {
     /// The URL value.
     pub fn as_str(self) -> &'static str {
         match self {
+            View::Advisor => "advisor",
             View::Catalog => "catalog",
             View::Compare => "compare",
         }
@@ -33,6 +37,7 @@ impl View {
     /// Parses the URL value.
     pub fn parse(s: &str) -> Option<View> {
         match s {
+            "advisor" => Some(View::Advisor),
             "catalog" => Some(View::Catalog),
             "compare" => Some(View::Compare),
             _ => None,
@@ -91,6 +96,14 @@ pub struct AppState {
     pub compare: Vec<String>,
     /// The card whose detail panel is open.
     pub detail: Option<String>,
+    /// The advisor's inputs.
+    pub advisor: advisor::AdvisorInputs,
+    /// Embedded in another page (`?embed=1`): compact, no site chrome.
+    pub embed: bool,
+    /// Accent colour for embeds, six hex digits without `#`.
+    pub accent: Option<String>,
+    /// Interface language chosen in the URL (`en`, `zh`, `ru`).
+    pub lang: Option<String>,
 }
 
 /// One user action.
@@ -109,6 +122,14 @@ pub enum Action {
     /// Replace the comparison.
     SetCompare(Vec<String>),
     ShowDetail(Option<String>),
+    /// Set one advisor input (text as typed).
+    SetInput(advisor::Field, String),
+    /// Paste (or clear) a Hugging Face `config.json` for a custom model.
+    SetConfigJson(String),
+    SetNeedNvlink(bool),
+    SetDatacenterOnly(bool),
+    /// Choose the interface language.
+    SetLang(String),
     /// Replace the whole state (from the URL, on back/forward).
     Replace(Box<AppState>),
 }
@@ -147,9 +168,41 @@ impl AppState {
                 self.compare = out;
             }
             Action::ShowDetail(id) => self.detail = id.filter(|id| catalog::gpu(id).is_some()),
+            Action::SetInput(field, value) => {
+                if field == advisor::Field::Model {
+                    self.adjust_workload_to_model(&value);
+                }
+                self.advisor.set(field, value);
+            }
+            Action::SetConfigJson(text) => {
+                self.advisor.config_json = text;
+                if !self.advisor.config_json.trim().is_empty() {
+                    self.advisor.set(advisor::Field::Model, "custom".into());
+                }
+            }
+            Action::SetNeedNvlink(b) => self.advisor.need_nvlink = b,
+            Action::SetDatacenterOnly(b) => self.advisor.datacenter_only = b,
+            Action::SetLang(l) => self.lang = Some(l).filter(|l| ["en", "zh", "ru"].contains(&l.as_str())),
             Action::Replace(s) => return *s,
         }
         self
+    }
+
+    /// A new model keeps the workload when it applies to the model's kind, else picks the kind's
+    /// natural one (image generation for diffusion, training for classic, inference for LLMs).
+    fn adjust_workload_to_model(&mut self, model: &str) {
+        use crate::catalog::ModelKind;
+        let kind = if model == "custom" { Some(ModelKind::Llm) } else { advisor::model_kind(model) };
+        let current = self.advisor.get(advisor::Field::Workload).to_string();
+        let llm_like = crate::catalog::llm(model).is_some() || model == "custom";
+        let workload = match kind {
+            Some(ModelKind::Diffusion) if !["image-generation", "finetune-full", "lora"].contains(&current.as_str()) => "image-generation",
+            Some(ModelKind::Diffusion) => return,
+            Some(_) if llm_like && current == "image-generation" => "inference",
+            Some(_) if !llm_like && !["training", "inference"].contains(&current.as_str()) => "training",
+            _ => return,
+        };
+        self.advisor.set(advisor::Field::Workload, workload.into());
     }
 
     /// The catalog rows to show: filtered, then sorted (missing values last, ties by id).

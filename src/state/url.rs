@@ -2,7 +2,7 @@
 //! the defaults; [`parse`] reads it back, and anything unknown, malformed or too long falls back to
 //! the default with a note that says what was ignored. Parsing never panics.
 
-use super::{AppState, CatalogFilter, Sort, View, MAX_COMPARE};
+use super::{advisor, AppState, CatalogFilter, Sort, View, MAX_COMPARE};
 use crate::catalog::{self, Segment, Vendor};
 
 /// Longest value accepted for any parameter (characters).
@@ -122,7 +122,34 @@ pub fn parse(query: &str) -> Parsed {
                 Some(_) => st.detail = Some(value),
                 None => notes.push(format!("Ignored unknown GPU `{}`.", short(&value))),
             },
-            _ => notes.push(format!("Ignored unknown parameter `{}`.", short(&key))),
+            "need_nvlink" | "dc_only" => match value.as_str() {
+                "1" | "true" | "0" | "false" => {
+                    let on = value == "1" || value == "true";
+                    if key == "need_nvlink" { st.advisor.need_nvlink = on } else { st.advisor.datacenter_only = on }
+                }
+                _ => bad(notes),
+            },
+            "embed" => match value.as_str() {
+                "1" | "true" => st.embed = true,
+                "0" | "false" => st.embed = false,
+                _ => bad(notes),
+            },
+            "accent" => {
+                let hex = value.trim_start_matches('#');
+                if hex.len() == 6 && hex.chars().all(|c| c.is_ascii_hexdigit()) {
+                    st.accent = Some(hex.to_ascii_lowercase());
+                } else {
+                    bad(notes)
+                }
+            }
+            "lang" => match value.as_str() {
+                "en" | "zh" | "ru" => st.lang = Some(value),
+                _ => bad(notes),
+            },
+            other => match advisor::Field::from_key(other) {
+                Some(field) => st.advisor.set(field, value.chars().filter(|c| !c.is_control()).collect()),
+                None => notes.push(format!("Ignored unknown parameter `{}`.", short(&key))),
+            },
         }
     }
     out
@@ -163,6 +190,27 @@ pub fn render(state: &AppState) -> String {
     }
     if let Some(id) = &state.detail {
         pairs.push(("gpu", id.clone()));
+    }
+    for field in advisor::Field::ALL {
+        let v = state.advisor.get(field);
+        if v != field.default_value() {
+            pairs.push((field.key(), v.to_string()));
+        }
+    }
+    if state.advisor.need_nvlink {
+        pairs.push(("need_nvlink", "1".into()));
+    }
+    if state.advisor.datacenter_only {
+        pairs.push(("dc_only", "1".into()));
+    }
+    if state.embed {
+        pairs.push(("embed", "1".into()));
+    }
+    if let Some(a) = &state.accent {
+        pairs.push(("accent", a.clone()));
+    }
+    if let Some(l) = &state.lang {
+        pairs.push(("lang", l.clone()));
     }
     serde_urlencoded::to_string(&pairs).unwrap_or_default()
 }

@@ -3,7 +3,7 @@
 
 use crate::state::{url, Action, AppState, View};
 use crate::ui::components::{
-    catalog_filters::CatalogFilters, catalog_table::CatalogTable, compare_view::CompareView, gpu_detail::GpuDetail,
+    advisor_view::AdvisorView, catalog_filters::CatalogFilters, catalog_table::CatalogTable, compare_view::CompareView, gpu_detail::GpuDetail,
     header::Header, url_notes::UrlNotes,
 };
 use crate::ui::dom;
@@ -33,6 +33,7 @@ pub fn app() -> Html {
     use_effect_with((*state).clone(), |s| dom::replace_query(&url::render(s)));
 
     let body = match state.view {
+        View::Advisor => html! { <AdvisorView inputs={state.advisor.clone()} dispatch={dispatch.clone()} /> },
         View::Catalog => html! {
             <>
                 <CatalogFilters filter={state.filter.clone()} dispatch={dispatch.clone()} />

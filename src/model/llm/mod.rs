@@ -1,1 +1,431 @@
-//! Transformer LLM sizing (to be written).
+//! Transformer LLM sizing: memory by term, the number of cards a job needs, and decode, prefill,
+//! serving and training throughput, for inference, full training/fine-tuning, LoRA and QLoRA.
+//!
+//! The web UI calls [`estimate_llm`] for every card on every keystroke, so one call is pure
+//! arithmetic on a [`LlmJob`] (no allocation besides the assumption strings). Every formula,
+//! constant and efficiency factor is written down with its source in `docs/MODEL.md`.
+//! Submodules: [`arch`] (the model's shape), [`custom`] (shape from a parameter count),
+//! [`config_json`] (shape from a Hugging Face config), [`engines`] (engine overheads and fitted
+//! efficiencies), [`memory`] (memory terms), [`parallel`] (multi-GPU layout and GPUs needed),
+//! [`throughput`] (speed).
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+pub mod arch;
+pub mod config_json;
+pub mod custom;
+pub mod engines;
+pub mod memory;
+pub mod parallel;
+pub mod throughput;
+
+pub use arch::ModelArch;
+pub use engines::{Engine, GpuFamily};
+
+use crate::catalog::Gpu;
+use crate::model::precision::{KvPrecision, Precision};
+use crate::model::types::{check_range, Estimate, EstimateError, MemoryBreakdown, Throughput};
+
+/// What the job does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Workload {
+    /// Serving / generation.
+    Inference,
+    /// Pre-training from scratch (same memory as a full fine-tune).
+    Training,
+    /// Full fine-tune: every weight trainable.
+    FinetuneFull,
+    /// LoRA adapters on frozen 16-bit weights.
+    Lora,
+    /// LoRA adapters on frozen NF4 weights (QLoRA).
+    Qlora,
+}
+
+impl Workload {
+    /// Every workload, in CLI order.
+    pub const ALL: [Workload; 5] =
+        [Workload::Inference, Workload::Training, Workload::FinetuneFull, Workload::Lora, Workload::Qlora];
+
+    /// CLI name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Workload::Inference => "inference",
+            Workload::Training => "training",
+            Workload::FinetuneFull => "finetune-full",
+            Workload::Lora => "lora",
+            Workload::Qlora => "qlora",
+        }
+    }
+
+    /// Parses a CLI name.
+    pub fn parse(s: &str) -> Option<Workload> {
+        let lower = s.trim().to_ascii_lowercase();
+        Workload::ALL.into_iter().find(|w| w.as_str() == lower)
+    }
+
+    /// True for every workload that runs a backward pass.
+    pub fn is_training(self) -> bool {
+        self != Workload::Inference
+    }
+
+    /// True for LoRA and QLoRA.
+    pub fn is_adapter(self) -> bool {
+        matches!(self, Workload::Lora | Workload::Qlora)
+    }
+}
+
+/// Optimizer, which sets the bytes of state per trainable parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Optimizer {
+    /// AdamW with fp32 first and second moments: 8 B/param.
+    AdamW,
+    /// bitsandbytes 8-bit AdamW (block-wise quantized moments): 2 B/param.
+    AdamW8bit,
+    /// bitsandbytes paged 8-bit AdamW: 2 B/param in unified memory that pages to the host.
+    PagedAdamW8bit,
+    /// SGD with momentum: 4 B/param.
+    Sgd,
+    /// Adafactor (factored second moment, no first moment): about 4·(rows+cols) B per matrix.
+    Adafactor,
+}
+
+impl Optimizer {
+    /// Every optimizer, in CLI order.
+    pub const ALL: [Optimizer; 5] =
+        [Optimizer::AdamW, Optimizer::AdamW8bit, Optimizer::PagedAdamW8bit, Optimizer::Sgd, Optimizer::Adafactor];
+
+    /// CLI name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Optimizer::AdamW => "adamw",
+            Optimizer::AdamW8bit => "adamw-8bit",
+            Optimizer::PagedAdamW8bit => "paged-adamw-8bit",
+            Optimizer::Sgd => "sgd",
+            Optimizer::Adafactor => "adafactor",
+        }
+    }
+
+    /// Parses a CLI name.
+    pub fn parse(s: &str) -> Option<Optimizer> {
+        let lower = s.trim().to_ascii_lowercase().replace('_', "-");
+        let alias = match lower.as_str() {
+            "adam" => "adamw",
+            "adamw8bit" | "adam-8bit" => "adamw-8bit",
+            "paged-adamw8bit" | "paged-adamw" => "paged-adamw-8bit",
+            other => other,
+        };
+        Optimizer::ALL.into_iter().find(|o| o.as_str() == alias)
+    }
+}
+
+/// Activation (gradient) checkpointing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Checkpointing {
+    /// Keep every activation.
+    None,
+    /// Recompute attention internals only (Korthikanti et al. 2022 §4.2).
+    Selective,
+    /// Keep each layer's input only and recompute the layer in backward.
+    Full,
+}
+
+impl Checkpointing {
+    /// Every mode, in CLI order.
+    pub const ALL: [Checkpointing; 3] = [Checkpointing::None, Checkpointing::Selective, Checkpointing::Full];
+
+    /// CLI name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Checkpointing::None => "none",
+            Checkpointing::Selective => "selective",
+            Checkpointing::Full => "full",
+        }
+    }
+
+    /// Parses a CLI name.
+    pub fn parse(s: &str) -> Option<Checkpointing> {
+        let lower = s.trim().to_ascii_lowercase();
+        Checkpointing::ALL.into_iter().find(|c| c.as_str() == lower)
+    }
+}
+
+/// Which linear layers get LoRA adapters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LoraTargets {
+    /// q_proj and v_proj (the LoRA paper's choice, PEFT's default for Llama).
+    AttentionQv,
+    /// q, k, v and o projections.
+    Attention,
+    /// Every attention and FFN projection (QLoRA paper's choice).
+    AllLinear,
+}
+
+/// One LLM job, independent of the card. `Default` is Llama-3-8B-shaped inference in fp16.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LlmJob {
+    /// The model's shape.
+    pub model: ModelArch,
+    pub workload: Workload,
+    /// Weight format. QLoRA always stores base weights in NF4.
+    pub precision: Precision,
+    /// Overrides the weight format's bits per weight (e.g. EXL2 at 4.0 bpw). Embeddings and the
+    /// LM head then stay in 16 bits.
+    pub bits_per_weight_override: Option<f64>,
+    pub kv_precision: KvPrecision,
+    /// Inference engine; `None` picks one per card (llama.cpp for GGUF or Apple, else vLLM).
+    pub engine: Option<Engine>,
+    /// Inference: tokens of KV cache allocated per sequence.
+    pub context_tokens: u32,
+    /// Inference: prompt length (prefill and serving).
+    pub prompt_tokens: u32,
+    /// Inference: generated tokens per request (decode and serving).
+    pub output_tokens: u32,
+    /// Inference: concurrent sequences. Training: micro-batch per GPU.
+    pub batch: u32,
+    /// Training: sequence length.
+    pub seq_len: u32,
+    pub optimizer: Optimizer,
+    pub grad_checkpointing: Checkpointing,
+    /// FlashAttention (or SDPA memory-efficient attention): no s×s score matrices kept.
+    pub flash_attention: bool,
+    pub lora_rank: u32,
+    pub lora_targets: LoraTargets,
+    /// ZeRO stage 0–3 (3 = FSDP full sharding).
+    pub zero: u8,
+    /// Optimizer step fused into backward (torchtune `optimizer_in_bwd`): one gradient at a time.
+    pub optimizer_in_backward: bool,
+    /// Mixed precision keeps an fp32 master copy of 16-bit trainable weights (ZeRO paper's K=12
+    /// for Adam includes it); false for pure-bf16 training.
+    pub master_weights: bool,
+    /// Training tokens D for the time-to-train figure.
+    pub train_tokens: f64,
+    /// Training MFU override (default: per GPU family, see docs/MODEL.md).
+    pub train_mfu: Option<f64>,
+}
+
+impl Default for LlmJob {
+    fn default() -> Self {
+        let model = crate::catalog::llm("llama-3-8b")
+            .map(ModelArch::from_spec)
+            .or_else(|| custom::arch_from_params(8.03e9).ok())
+            .unwrap_or_else(fallback_arch);
+        LlmJob {
+            model,
+            workload: Workload::Inference,
+            precision: Precision::Fp16,
+            bits_per_weight_override: None,
+            kv_precision: KvPrecision::Fp16,
+            engine: None,
+            context_tokens: 4096,
+            prompt_tokens: 512,
+            output_tokens: 256,
+            batch: 1,
+            seq_len: 2048,
+            optimizer: Optimizer::AdamW,
+            grad_checkpointing: Checkpointing::None,
+            flash_attention: true,
+            lora_rank: 16,
+            lora_targets: LoraTargets::AllLinear,
+            zero: 0,
+            optimizer_in_backward: false,
+            master_weights: true,
+            train_tokens: 1e9,
+            train_mfu: None,
+        }
+    }
+}
+
+/// A tiny valid shape, only used if the catalog were empty.
+fn fallback_arch() -> ModelArch {
+    ModelArch {
+        id: "custom".into(),
+        arch: crate::catalog::Arch::Decoder,
+        params_total: 8.03e9,
+        params_active: 8.03e9,
+        layers: 32,
+        encoder_layers: 0,
+        hidden_size: 4096,
+        intermediate_size: 14336,
+        attention_heads: 32,
+        kv_heads: 8,
+        head_dim: 128,
+        vocab_size: 128_256,
+        max_context: 8192,
+        tied_embeddings: false,
+        attention: crate::catalog::Attention::Gqa,
+        sliding_window: None,
+        sliding_window_layers_fraction: 0.0,
+        kv_lora_rank: 0,
+        qk_rope_head_dim: 0,
+        experts_total: 0,
+        experts_active: 0,
+        moe_intermediate_size: 0,
+        dense_layers: 0,
+        gated_ffn: true,
+    }
+}
+
+/// Largest GPU count the engine considers.
+pub const MAX_GPUS: u32 = 1024;
+
+impl LlmJob {
+    /// A job for a catalog preset with every other setting at its default.
+    pub fn for_preset(spec: &crate::catalog::LlmSpec) -> LlmJob {
+        LlmJob { model: ModelArch::from_spec(spec), ..LlmJob::default() }
+    }
+
+    /// The weight format actually stored (QLoRA forces NF4).
+    pub fn effective_precision(&self) -> Precision {
+        if self.workload == Workload::Qlora {
+            Precision::Nf4
+        } else {
+            self.precision
+        }
+    }
+
+    /// The engine used on `gpu`: the job's, or llama.cpp for GGUF weights and Apple GPUs,
+    /// else vLLM.
+    pub fn engine_for(&self, gpu: &Gpu) -> Engine {
+        match self.engine {
+            Some(e) => e,
+            None if self.effective_precision().is_gguf() || GpuFamily::of(gpu) == GpuFamily::Apple => Engine::LlamaCpp,
+            None => Engine::Vllm,
+        }
+    }
+
+    /// Checks every field, naming the first bad one.
+    pub fn validate(&self) -> Result<(), EstimateError> {
+        let m = &self.model;
+        check_range("params", m.params_total, 1e6, 1e13)?;
+        check_range("params_active", m.params_active, 1e5, m.params_total.max(1e5) * 1.0001)?;
+        check_range("layers", f64::from(m.layers), 1.0, 1000.0)?;
+        check_range("hidden_size", f64::from(m.hidden_size), 16.0, 131_072.0)?;
+        check_range("attention_heads", f64::from(m.attention_heads), 1.0, 4096.0)?;
+        check_range("kv_heads", f64::from(m.kv_heads), 1.0, f64::from(m.attention_heads.max(1)))?;
+        check_range("head_dim", f64::from(m.head_dim), 1.0, 4096.0)?;
+        check_range("vocab_size", f64::from(m.vocab_size), 1.0, 10_000_000.0)?;
+        check_range("intermediate_size", f64::from(m.intermediate_size), 1.0, 1_000_000.0)?;
+        check_range("context", f64::from(self.context_tokens), 1.0, 10_485_760.0)?;
+        check_range("prompt_tokens", f64::from(self.prompt_tokens), 1.0, 10_485_760.0)?;
+        check_range("output_tokens", f64::from(self.output_tokens), 1.0, 10_485_760.0)?;
+        check_range("batch", f64::from(self.batch), 1.0, 65_536.0)?;
+        check_range("seq_len", f64::from(self.seq_len), 1.0, 10_485_760.0)?;
+        check_range("zero", f64::from(self.zero), 0.0, 3.0)?;
+        check_range("train_tokens", self.train_tokens, 1.0, 1e16)?;
+        if self.workload.is_adapter() {
+            check_range("lora_rank", f64::from(self.lora_rank), 1.0, 65_536.0)?;
+        }
+        if let Some(b) = self.bits_per_weight_override {
+            check_range("bits_per_weight", b, 1.0, 32.0)?;
+        }
+        if let Some(mfu) = self.train_mfu {
+            check_range("mfu", mfu, 0.01, 1.0)?;
+        }
+        if self.workload.is_training() && self.workload != Workload::Qlora && !self.precision.is_trainable() {
+            return Err(EstimateError::invalid(
+                "precision",
+                format!(
+                    "{} weights cannot be trained directly; use fp32, tf32, fp16 or bf16, or --workload qlora",
+                    self.precision
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Checks the card's figures the engine divides by.
+fn validate_gpu(gpu: &Gpu, gpus: u32) -> Result<(), EstimateError> {
+    check_range("gpus", f64::from(gpus), 1.0, f64::from(MAX_GPUS))?;
+    check_range("gpu.memory_gib", gpu.memory_gib, 0.5, 100_000.0)?;
+    check_range("gpu.memory_bandwidth_gb_s", gpu.memory_bandwidth_gb_s, 1.0, 1e6)?;
+    Ok(())
+}
+
+/// Sizes `job` on `gpus` of `gpu`: memory by term, GPUs needed, fit, throughput and the
+/// assumptions made. Errors name the field that is out of range.
+pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, EstimateError> {
+    job.validate()?;
+    validate_gpu(gpu, gpus)?;
+    let engine = job.engine_for(gpu);
+    let mut assumptions = Vec::with_capacity(12);
+
+    let terms = memory::terms(job, gpu, engine);
+    let needed = parallel::gpus_needed_for(job, gpu, engine, &terms);
+    let layout = parallel::layout(job, gpu, engine, gpus);
+    let per_gpu = parallel::per_gpu_gib(job, gpu, engine, &terms, &layout);
+    let capacity = parallel::usable_gib(gpu, engine);
+    let fits = per_gpu <= capacity;
+
+    let n_f = f64::from(gpus);
+    let overhead = terms.context_gib * n_f + terms.slack_gib;
+    let total = terms.weights_gib + terms.kv_gib + terms.activations_gib * layout.activation_copies(gpus)
+        + terms.gradients_gib
+        + terms.optimizer_gib
+        + overhead;
+    let memory = MemoryBreakdown {
+        weights_gib: terms.weights_gib,
+        kv_cache_gib: terms.kv_gib,
+        activations_gib: terms.activations_gib * layout.activation_copies(gpus),
+        gradients_gib: terms.gradients_gib,
+        optimizer_gib: terms.optimizer_gib,
+        overhead_gib: overhead,
+        total_gib: total,
+    };
+
+    // Throughput at the requested count if it fits, else at the count that holds the job.
+    let speed_gpus = if fits || needed == 0 { gpus } else { needed.max(gpus) };
+    let speed_layout = parallel::layout(job, gpu, engine, speed_gpus);
+    let throughput = throughput::throughput(job, gpu, engine, &terms, &speed_layout, speed_gpus);
+
+    memory::describe(job, gpu, engine, &terms, &mut assumptions);
+    assumptions.push(format!(
+        "layout at {gpus} GPU(s): {}; each GPU may use {:.1} GiB of {:.0} GiB",
+        layout.describe(),
+        capacity,
+        gpu.memory_gib
+    ));
+    if needed == 0 {
+        assumptions.push(format!("no count up to {MAX_GPUS} of this card holds the job with this layout"));
+    } else {
+        let nl = parallel::layout(job, gpu, engine, needed);
+        assumptions.push(format!("needs {needed} GPU(s) ({})", nl.describe()));
+    }
+    if speed_gpus != gpus {
+        assumptions.push(format!("throughput is given at {speed_gpus} GPUs, the count that holds the job"));
+    }
+    throughput::describe(job, gpu, engine, &speed_layout, &mut assumptions);
+
+    Ok(Estimate {
+        model: job.model.id.clone(),
+        gpu: gpu.id.clone(),
+        gpus,
+        memory,
+        per_gpu_gib: per_gpu,
+        gpus_needed: needed,
+        fits,
+        throughput: sanitize(throughput),
+        assumptions,
+    })
+}
+
+/// The smallest number of `gpu` that holds `job` (0 when no count up to [`MAX_GPUS`] does).
+pub fn gpus_needed(job: &LlmJob, gpu: &Gpu) -> Result<u32, EstimateError> {
+    job.validate()?;
+    validate_gpu(gpu, 1)?;
+    let engine = job.engine_for(gpu);
+    let terms = memory::terms(job, gpu, engine);
+    Ok(parallel::gpus_needed_for(job, gpu, engine, &terms))
+}
+
+/// Drops any band that is not finite and ordered (never expected; a guard for the UI).
+fn sanitize(t: Throughput) -> Throughput {
+    let ok = |b: Option<crate::model::types::Band>| b.filter(|b| b.is_sane() && b.low >= 0.0);
+    Throughput {
+        decode_tokens_per_s: ok(t.decode_tokens_per_s),
+        prefill_tokens_per_s: ok(t.prefill_tokens_per_s),
+        serving_tokens_per_s: ok(t.serving_tokens_per_s),
+        train_tokens_per_s: ok(t.train_tokens_per_s),
+        seconds_per_image: ok(t.seconds_per_image),
+        train_samples_per_s: ok(t.train_samples_per_s),
+    }
+}

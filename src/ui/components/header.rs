@@ -32,6 +32,7 @@ pub fn header(props: &HeaderProps) -> Html {
                 <span class="header__name">{ "gpu-advisor" }</span>
             </div>
             <nav class="header__nav" aria-label="Views">
+                { tab(View::Advisor, "Advisor".into()) }
                 { tab(View::Catalog, "Catalog".into()) }
                 { tab(View::Compare, format!("Compare ({})", props.compare_count)) }
             </nav>

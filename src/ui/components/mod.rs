@@ -1,8 +1,13 @@
 //! One Yew component per file, each with its own BEM-named stylesheet in `styles/`.
 
+pub mod advisor_form;
+pub mod advisor_view;
 pub mod catalog_filters;
 pub mod catalog_table;
 pub mod compare_view;
+pub mod field_row;
 pub mod gpu_detail;
 pub mod header;
+pub mod memory_bar;
+pub mod sizing_table;
 pub mod url_notes;

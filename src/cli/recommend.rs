@@ -1,0 +1,531 @@
+//! `gpu-advisor recommend`: ranks cards and counts for one job under a budget and prints a table
+//! or, with `--json`, an array best first (the contract of issue 5 §4: `gpu`, `count`, `fits`,
+//! `per_gpu_gib`, `purchase_usd`, `hourly_usd`, `throughput`, `reasons`, plus extra keys).
+//!
+//! The sizing flags are the `estimate` command's; `estimate.rs` keeps its parser private, so the
+//! few lines that turn flags into a job are repeated here. Bad input is one line and exit code 2.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+use super::{write_str, CliError};
+use crate::catalog;
+use crate::model::llm::{config_json, custom, Checkpointing, Engine, LlmJob, ModelArch, Optimizer, Workload};
+use crate::model::precision::{KvPrecision, Precision};
+use crate::model::{EstimateError, Throughput};
+use crate::recommend::{
+    self, Budget, Currency, Job, MediaJob, Mode, Objective, OptionRow, PriceBasis, PriceOverrides, RecommendInput,
+    RentBasis,
+};
+use serde::Serialize;
+use std::ffi::OsString;
+use std::io::Write;
+
+const HELP: &str = "\
+gpu-advisor recommend: which cards, how many, and why, for one job under a budget.
+
+USAGE:
+  gpu-advisor recommend
+    (--model <preset-id> | --params <e.g. 70b> | --config <config.json>) [--workload …]
+    [every sizing flag of `gpu-advisor estimate`, and --train-tokens N for time to train]
+    (--budget-usd N | --budget-usd-per-hour N | --budget-usd-per-month N)
+    [--mode buy|rent] [--objective cheapest|fastest|value|cost-per-token|time-to-train]
+    [--max-gpus N] [--require-nvlink] [--datacenter-only] [--max-watts W] [--region global|cn]
+    [--headroom PERCENT] [--top N] [--all-counts] [--json]
+  Cost settings:
+    [--months N] [--hours-per-day H] [--usd-per-kwh X] [--utilisation 0..1] [--pue X]
+    [--price-basis street|launch] [--rent-basis cheapest|median|<provider name>]
+    [--prices 'rtx-4090:buy=1800;hour=0.5,h100-sxm:hour=2.1'] [--currency usd|cny|rub|eur] [--rate N]
+
+DEFAULTS:
+  no budget; --mode buy with --budget-usd, rent with --budget-usd-per-hour; --objective cheapest;
+  --headroom 10; --top 5; --months 24; --hours-per-day 8; --usd-per-kwh 0.15; --utilisation 0.7;
+  PUE 1.0 for desktops and 1.3 for servers (--pue sets both); --price-basis street;
+  --rent-basis cheapest; --currency usd at a June 2025 rate.
+
+OUTPUT:
+  A table, or with --json an array best first; each item has gpu, count, fits, per_gpu_gib,
+  purchase_usd, hourly_usd (null without a price), throughput (as `estimate --json`), reasons[],
+  and gpu_name, nodes, headroom, tco_usd, monthly_usd, energy_usd_per_month,
+  usd_per_million_tokens, training_hours, usd_per_training_run, break_even_month.
+  Budgets and all *_usd keys are in USD whatever --currency is; reasons use --currency.
+";
+
+#[derive(Default)]
+struct Args {
+    model: Option<String>,
+    params: Option<String>,
+    config: Option<String>,
+    workload: Option<String>,
+    precision: Option<String>,
+    kv_precision: Option<String>,
+    engine: Option<String>,
+    context: Option<u32>,
+    prompt_tokens: Option<u32>,
+    output_tokens: Option<u32>,
+    batch: Option<u32>,
+    seq_len: Option<u32>,
+    optimizer: Option<String>,
+    grad_checkpointing: Option<String>,
+    lora_rank: Option<u32>,
+    zero: Option<u32>,
+    resolution: Option<(u32, u32)>,
+    steps: Option<u32>,
+    train_tokens: Option<f64>,
+    budgets: Vec<Budget>,
+    mode: Option<Mode>,
+    objective: Option<Objective>,
+    max_gpus: Option<u32>,
+    require_nvlink: bool,
+    datacenter_only: bool,
+    max_watts: Option<f64>,
+    region: Option<String>,
+    headroom_pct: Option<f64>,
+    top: Option<u32>,
+    all_counts: bool,
+    months: Option<f64>,
+    hours_per_day: Option<f64>,
+    usd_per_kwh: Option<f64>,
+    utilisation: Option<f64>,
+    pue: Option<f64>,
+    price_basis: Option<PriceBasis>,
+    rent_basis: Option<RentBasis>,
+    prices: Option<PriceOverrides>,
+    currency: Option<Currency>,
+    rate: Option<f64>,
+    json: bool,
+}
+
+fn value(parser: &mut lexopt::Parser, flag: &str) -> Result<String, CliError> {
+    let v = parser.value().map_err(|_| CliError(format!("--{flag} needs a value")))?;
+    v.into_string().map_err(|_| CliError(format!("--{flag}: the value is not valid UTF-8")))
+}
+
+fn number(parser: &mut lexopt::Parser, flag: &str) -> Result<u32, CliError> {
+    let s = value(parser, flag)?;
+    let t = s.trim().replace('_', "");
+    t.parse::<u32>().or_else(|_| match t.parse::<f64>() {
+        Ok(f) if f.is_finite() && f >= 0.0 && f.fract() == 0.0 && f <= f64::from(u32::MAX) => Ok(f as u32),
+        _ => Err(CliError(format!("--{flag}: `{s}` is not a whole number"))),
+    })
+}
+
+fn real(parser: &mut lexopt::Parser, flag: &str, lo: f64, hi: f64) -> Result<f64, CliError> {
+    let s = value(parser, flag)?;
+    let v: f64 = s
+        .trim()
+        .replace([',', '_'], "")
+        .parse()
+        .map_err(|_| CliError(format!("--{flag}: `{s}` is not a number")))?;
+    if !v.is_finite() || v < lo || v > hi {
+        return Err(CliError(format!("--{flag}: must be between {lo} and {hi}, got {s}")));
+    }
+    Ok(v)
+}
+
+/// `1e9`, `1b`, `500m`, `2t` → a count.
+fn count_value(parser: &mut lexopt::Parser, flag: &str) -> Result<f64, CliError> {
+    let s = value(parser, flag)?;
+    let t = s.trim().to_ascii_lowercase().replace('_', "");
+    let (num, mult) = match t.chars().last() {
+        Some('t') => (t.trim_end_matches('t'), 1e12),
+        Some('b') => (t.trim_end_matches('b'), 1e9),
+        Some('m') => (t.trim_end_matches('m'), 1e6),
+        Some('k') => (t.trim_end_matches('k'), 1e3),
+        _ => (t.as_str(), 1.0),
+    };
+    let v: f64 = num.parse().map_err(|_| CliError(format!("--{flag}: `{s}` is not a count (try 1e9 or 2b)")))?;
+    let v = v * mult;
+    if !v.is_finite() || !(1.0..=1e16).contains(&v) {
+        return Err(CliError(format!("--{flag}: must be between 1 and 1e16, got {s}")));
+    }
+    Ok(v)
+}
+
+fn resolution(s: &str) -> Result<(u32, u32), CliError> {
+    let bad = || CliError(format!("--resolution: `{s}` is not WxH (e.g. 1024x1024)"));
+    let lower = s.trim().to_ascii_lowercase();
+    let (w, h) = lower.split_once(['x', '×']).ok_or_else(bad)?;
+    let w: u32 = w.trim().parse().map_err(|_| bad())?;
+    let h: u32 = h.trim().parse().map_err(|_| bad())?;
+    if w == 0 || h == 0 || w > 16_384 || h > 16_384 {
+        return Err(CliError(format!("--resolution: {w}x{h} is out of range (1..=16384 per side)")));
+    }
+    Ok((w, h))
+}
+
+fn choices<T: Copy>(all: &[T], name: fn(T) -> &'static str) -> String {
+    all.iter().map(|x| name(*x)).collect::<Vec<_>>().join("|")
+}
+
+fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, CliError> {
+    use lexopt::prelude::*;
+    let mut p = lexopt::Parser::from_args(args);
+    let mut a = Args::default();
+    while let Some(arg) = p.next()? {
+        match arg {
+            Long("help") | Short('h') => {
+                write_str(out, HELP)?;
+                return Ok(None);
+            }
+            Long("json") => a.json = true,
+            Long("model") => a.model = Some(value(&mut p, "model")?),
+            Long("params") => a.params = Some(value(&mut p, "params")?),
+            Long("config") => a.config = Some(value(&mut p, "config")?),
+            Long("workload") => a.workload = Some(value(&mut p, "workload")?),
+            Long("precision") => a.precision = Some(value(&mut p, "precision")?),
+            Long("kv-precision") => a.kv_precision = Some(value(&mut p, "kv-precision")?),
+            Long("engine") => a.engine = Some(value(&mut p, "engine")?),
+            Long("context") => a.context = Some(number(&mut p, "context")?),
+            Long("prompt-tokens") => a.prompt_tokens = Some(number(&mut p, "prompt-tokens")?),
+            Long("output-tokens") => a.output_tokens = Some(number(&mut p, "output-tokens")?),
+            Long("batch") => a.batch = Some(number(&mut p, "batch")?),
+            Long("seq-len") => a.seq_len = Some(number(&mut p, "seq-len")?),
+            Long("optimizer") => a.optimizer = Some(value(&mut p, "optimizer")?),
+            Long("grad-checkpointing") => a.grad_checkpointing = Some(value(&mut p, "grad-checkpointing")?),
+            Long("lora-rank") => a.lora_rank = Some(number(&mut p, "lora-rank")?),
+            Long("zero") => a.zero = Some(number(&mut p, "zero")?),
+            Long("resolution") => a.resolution = Some(resolution(&value(&mut p, "resolution")?)?),
+            Long("steps") => a.steps = Some(number(&mut p, "steps")?),
+            Long("train-tokens") => a.train_tokens = Some(count_value(&mut p, "train-tokens")?),
+            Long("budget-usd") => a.budgets.push(Budget::PurchaseUsd(real(&mut p, "budget-usd", 0.0, 1e12)?)),
+            Long("budget-usd-per-hour") => {
+                a.budgets.push(Budget::HourlyUsd(real(&mut p, "budget-usd-per-hour", 0.0, 1e9)?))
+            }
+            Long("budget-usd-per-month") => {
+                a.budgets.push(Budget::MonthlyUsd(real(&mut p, "budget-usd-per-month", 0.0, 1e11)?))
+            }
+            Long("mode") => {
+                let s = value(&mut p, "mode")?;
+                a.mode = Some(Mode::parse(&s).ok_or_else(|| CliError(format!("--mode: unknown `{s}` (expected buy|rent)")))?);
+            }
+            Long("objective") => {
+                let s = value(&mut p, "objective")?;
+                a.objective = Some(Objective::parse(&s).ok_or_else(|| {
+                    CliError(format!("--objective: unknown `{s}` (expected {})", choices(&Objective::ALL, Objective::as_str)))
+                })?);
+            }
+            Long("max-gpus") => a.max_gpus = Some(number(&mut p, "max-gpus")?),
+            Long("require-nvlink") => a.require_nvlink = true,
+            Long("datacenter-only") => a.datacenter_only = true,
+            Long("max-watts") => a.max_watts = Some(real(&mut p, "max-watts", 1.0, 1e9)?),
+            Long("region") => {
+                let s = value(&mut p, "region")?.trim().to_ascii_lowercase();
+                if s != "global" && s != "cn" {
+                    return Err(CliError(format!("--region: unknown `{s}` (expected global|cn)")));
+                }
+                a.region = Some(s);
+            }
+            Long("headroom") => a.headroom_pct = Some(real(&mut p, "headroom", 0.0, 90.0)?),
+            Long("top") => a.top = Some(number(&mut p, "top")?),
+            Long("all-counts") => a.all_counts = true,
+            Long("months") => a.months = Some(real(&mut p, "months", 0.0, 600.0)?),
+            Long("hours-per-day") => a.hours_per_day = Some(real(&mut p, "hours-per-day", 0.0, 24.0)?),
+            Long("usd-per-kwh") => a.usd_per_kwh = Some(real(&mut p, "usd-per-kwh", 0.0, 100.0)?),
+            Long("utilisation" | "utilization") => a.utilisation = Some(real(&mut p, "utilisation", 0.0, 1.0)?),
+            Long("pue") => a.pue = Some(real(&mut p, "pue", 1.0, 5.0)?),
+            Long("price-basis") => {
+                let s = value(&mut p, "price-basis")?;
+                a.price_basis = Some(
+                    PriceBasis::parse(&s)
+                        .ok_or_else(|| CliError(format!("--price-basis: unknown `{s}` (expected street|launch)")))?,
+                );
+            }
+            Long("rent-basis") => {
+                let s = value(&mut p, "rent-basis")?;
+                a.rent_basis = Some(match s.trim().to_ascii_lowercase().as_str() {
+                    "cheapest" => RentBasis::Cheapest,
+                    "median" => RentBasis::Median,
+                    "" => return Err(CliError("--rent-basis: empty (expected cheapest|median|<provider>)".into())),
+                    other => RentBasis::Provider(other.to_string()),
+                });
+            }
+            Long("prices") => {
+                let s = value(&mut p, "prices")?;
+                a.prices = Some(PriceOverrides::parse(&s).map_err(|e| CliError(format!("--prices: {e}")))?);
+            }
+            Long("currency") => {
+                let s = value(&mut p, "currency")?;
+                a.currency = Some(
+                    Currency::parse(&s)
+                        .ok_or_else(|| CliError(format!("--currency: unknown `{s}` (expected usd|cny|rub|eur)")))?,
+                );
+            }
+            Long("rate") => a.rate = Some(real(&mut p, "rate", 1e-6, 1e9)?),
+            other => return Err(other.unexpected().into()),
+        }
+    }
+    Ok(Some(a))
+}
+
+fn unknown(flag: &str, value: &str, ids: impl Iterator<Item = &'static str>) -> CliError {
+    let near = catalog::nearest(value, ids);
+    if near.is_empty() {
+        CliError(format!("--{flag}: unknown `{value}`"))
+    } else {
+        CliError(format!("--{flag}: unknown `{value}` (did you mean {}?)", near.join(", ")))
+    }
+}
+
+fn engine_error(e: EstimateError) -> CliError {
+    let field = e.field().replace('_', "-");
+    match e {
+        EstimateError::Invalid { message, .. } => CliError(format!("--{field}: {message}")),
+        other => CliError(other.to_string()),
+    }
+}
+
+fn parse_enum<T>(flag: &str, v: &Option<String>, parse: fn(&str) -> Option<T>, expected: String) -> Result<Option<T>, CliError> {
+    match v {
+        Some(s) => parse(s).map(Some).ok_or_else(|| CliError(format!("--{flag}: unknown `{s}` (expected {expected})"))),
+        None => Ok(None),
+    }
+}
+
+/// Builds the job from the sizing flags, with the `estimate` command's defaults.
+fn job_from(a: &Args) -> Result<Job, CliError> {
+    let sources = [a.model.is_some(), a.params.is_some(), a.config.is_some()].iter().filter(|x| **x).count();
+    if sources != 1 {
+        return Err(CliError("give exactly one of --model, --params or --config".into()));
+    }
+    let precision =
+        parse_enum("precision", &a.precision, Precision::parse, choices(&Precision::ALL, Precision::as_str))?;
+    if let Some(id) = &a.model {
+        if catalog::llm(id).is_none() {
+            if catalog::diffusion(id).is_none() && catalog::classic(id).is_none() {
+                return Err(unknown("model", id, catalog::model_ids()));
+            }
+            let default_workload = if catalog::diffusion(id).is_some() { "image-generation" } else { "inference" };
+            return Ok(Job::Media(MediaJob {
+                model_id: id.clone(),
+                workload: a.workload.clone().unwrap_or_else(|| default_workload.to_string()),
+                precision,
+                resolution: a.resolution,
+                steps: a.steps,
+                batch: a.batch,
+            }));
+        }
+    }
+    if a.resolution.is_some() || a.steps.is_some() {
+        return Err(CliError("--resolution and --steps apply to image-generation and classic presets only".into()));
+    }
+    let model: ModelArch = if let Some(id) = &a.model {
+        catalog::llm(id).map(ModelArch::from_spec).ok_or_else(|| unknown("model", id, catalog::model_ids()))?
+    } else if let Some(p) = &a.params {
+        let n = custom::parse_param_count(p).map_err(engine_error)?;
+        custom::arch_from_params(n).map_err(engine_error)?
+    } else if let Some(path) = &a.config {
+        let text = std::fs::read_to_string(path).map_err(|e| CliError(format!("--config: cannot read {path}: {e}")))?;
+        config_json::arch_from_config_json(&text).map_err(engine_error)?
+    } else {
+        return Err(CliError("give exactly one of --model, --params or --config".into()));
+    };
+    let workload = parse_enum("workload", &a.workload, Workload::parse, choices(&Workload::ALL, Workload::as_str))?
+        .unwrap_or(Workload::Inference);
+    let precision = precision.unwrap_or(match workload {
+        Workload::Inference => Precision::Fp16,
+        Workload::Qlora => Precision::Nf4,
+        _ => Precision::Bf16,
+    });
+    let kv_precision =
+        parse_enum("kv-precision", &a.kv_precision, KvPrecision::parse, choices(&KvPrecision::ALL, KvPrecision::as_str))?
+            .unwrap_or(KvPrecision::Fp16);
+    let engine = parse_enum("engine", &a.engine, Engine::parse, choices(&Engine::ALL, Engine::as_str))?;
+    let optimizer = parse_enum("optimizer", &a.optimizer, Optimizer::parse, choices(&Optimizer::ALL, Optimizer::as_str))?
+        .unwrap_or(Optimizer::AdamW);
+    let grad_checkpointing = parse_enum(
+        "grad-checkpointing",
+        &a.grad_checkpointing,
+        Checkpointing::parse,
+        choices(&Checkpointing::ALL, Checkpointing::as_str),
+    )?
+    .unwrap_or(Checkpointing::None);
+    let zero = a.zero.unwrap_or(0);
+    if zero > 3 {
+        return Err(CliError(format!("--zero: must be 0, 1, 2 or 3, got {zero}")));
+    }
+    let prompt_tokens = a.prompt_tokens.unwrap_or(512);
+    let output_tokens = a.output_tokens.unwrap_or(256);
+    let context = a
+        .context
+        .unwrap_or_else(|| 4096u32.min(model.max_context.max(1)).max(prompt_tokens.saturating_add(output_tokens)));
+    let seq_len = a.seq_len.unwrap_or_else(|| 2048u32.min(model.max_context.max(1)));
+    let defaults = LlmJob::default();
+    let job = LlmJob {
+        model,
+        workload,
+        precision,
+        kv_precision,
+        engine,
+        context_tokens: context,
+        prompt_tokens,
+        output_tokens,
+        batch: a.batch.unwrap_or(1),
+        seq_len,
+        optimizer,
+        grad_checkpointing,
+        lora_rank: a.lora_rank.unwrap_or(16),
+        zero: u8::try_from(zero).unwrap_or(3),
+        train_tokens: a.train_tokens.unwrap_or(defaults.train_tokens),
+        ..defaults
+    };
+    job.validate().map_err(engine_error)?;
+    Ok(Job::Llm(Box::new(job)))
+}
+
+/// Builds the recommender input from the parsed flags.
+fn input_from(a: &Args, job: Job) -> Result<RecommendInput, CliError> {
+    let budget = match a.budgets.as_slice() {
+        [] => Budget::Unlimited,
+        [b] => *b,
+        _ => return Err(CliError("give at most one of --budget-usd, --budget-usd-per-hour, --budget-usd-per-month".into())),
+    };
+    let mode = a.mode.unwrap_or(match budget {
+        Budget::HourlyUsd(_) => Mode::Rent,
+        _ => Mode::Buy,
+    });
+    let mut input = RecommendInput::new(job);
+    input.budget = budget;
+    input.mode = mode;
+    input.objective = a.objective.unwrap_or_default();
+    input.constraints.max_gpus = match a.max_gpus {
+        Some(0) => return Err(CliError("--max-gpus: must be at least 1".into())),
+        other => other,
+    };
+    input.constraints.require_nvlink = a.require_nvlink;
+    input.constraints.datacenter_only = a.datacenter_only;
+    input.constraints.max_watts = a.max_watts;
+    input.constraints.region = a.region.clone();
+    input.headroom = a.headroom_pct.map_or(0.10, |p| p / 100.0);
+    input.top = a.top.map_or(5, |t| t.max(1) as usize);
+    input.one_per_card = !a.all_counts;
+    let c = &mut input.cost;
+    if let Some(v) = a.months {
+        c.months = v;
+    }
+    if let Some(v) = a.hours_per_day {
+        c.hours_per_day = v;
+    }
+    if let Some(v) = a.usd_per_kwh {
+        c.energy.usd_per_kwh = v;
+    }
+    if let Some(v) = a.utilisation {
+        c.energy.utilisation = v;
+    }
+    if let Some(v) = a.pue {
+        c.energy.pue_desk = v;
+        c.energy.pue_server = v;
+    }
+    if let Some(v) = a.price_basis {
+        c.price_basis = v;
+    }
+    if let Some(v) = &a.rent_basis {
+        c.rent_basis = v.clone();
+    }
+    if let Some(v) = &a.prices {
+        if let Some(id) = v.unknown_ids(catalog::gpus()).next() {
+            return Err(unknown("prices", id, catalog::gpus().iter().map(|g| g.id.as_str())));
+        }
+        c.overrides = v.clone();
+    }
+    if let Some(v) = a.currency {
+        c.currency = v;
+    }
+    c.rate_per_usd = a.rate;
+    Ok(input)
+}
+
+/// One option as `recommend --json` prints it. The first eight keys are the contract.
+#[derive(Debug, Serialize)]
+pub struct RecommendRow<'a> {
+    pub gpu: &'a str,
+    pub count: u32,
+    pub fits: bool,
+    pub per_gpu_gib: f64,
+    pub purchase_usd: Option<f64>,
+    pub hourly_usd: Option<f64>,
+    pub throughput: &'a Throughput,
+    pub reasons: &'a [String],
+    pub gpu_name: &'a str,
+    pub nodes: u32,
+    pub headroom: f64,
+    pub mode: &'static str,
+    pub tco_usd: f64,
+    pub monthly_usd: f64,
+    pub energy_usd_per_month: f64,
+    pub usd_per_million_tokens: Option<f64>,
+    pub training_hours: Option<f64>,
+    pub usd_per_training_run: Option<f64>,
+    pub break_even_month: Option<f64>,
+}
+
+impl<'a> RecommendRow<'a> {
+    fn new(o: &'a OptionRow, mode: Mode) -> Self {
+        RecommendRow {
+            gpu: &o.gpu,
+            count: o.count,
+            fits: o.estimate.fits,
+            per_gpu_gib: o.estimate.per_gpu_gib,
+            purchase_usd: o.purchase_usd(),
+            hourly_usd: o.hourly_usd(),
+            throughput: &o.estimate.throughput,
+            reasons: &o.reasons,
+            gpu_name: &o.gpu_name,
+            nodes: o.nodes,
+            headroom: o.headroom,
+            mode: mode.as_str(),
+            tco_usd: o.tco_usd,
+            monthly_usd: o.monthly_usd,
+            energy_usd_per_month: o.cost.energy_usd_per_month,
+            usd_per_million_tokens: o.rate.filter(|(_, k)| k.is_tokens()).and(o.usd_per_million),
+            training_hours: o.training_hours,
+            usd_per_training_run: o.usd_per_training_run,
+            break_even_month: o.cost.break_even_month,
+        }
+    }
+}
+
+/// Parses the recommend flags and prints the ranking.
+pub fn cmd_recommend(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
+    let Some(a) = parse_args(args, out)? else { return Ok(()) };
+    let job = job_from(&a)?;
+    let input = input_from(&a, job)?;
+    let rec = recommend::recommend(&input).map_err(engine_error)?;
+    if a.json {
+        let rows: Vec<RecommendRow> = rec.options.iter().map(|o| RecommendRow::new(o, input.mode)).collect();
+        let text = serde_json::to_string_pretty(&rows).map_err(|e| CliError(e.to_string()))?;
+        return write_str(out, &format!("{text}\n"));
+    }
+    let s = &input.cost;
+    let mut t = String::new();
+    for n in &rec.notes {
+        t.push_str(&format!("note: {n}\n"));
+    }
+    if rec.options.is_empty() {
+        t.push_str("No option fits within the budget and constraints.\n");
+    }
+    for (i, o) in rec.options.iter().enumerate() {
+        let rate = o.rate.map_or_else(|| "—".to_string(), |(b, k)| format!("{:.1} {}", b.mid, k.unit()));
+        let price = match input.mode {
+            Mode::Buy => o.purchase_usd().map_or_else(|| "—".into(), |v| s.money(v)),
+            Mode::Rent => o.hourly_usd().map_or_else(|| "—".into(), |v| format!("{}/h", s.money(v))),
+        };
+        t.push_str(&format!(
+            "{}. {} × {}  {}  {}  TCO {}\n",
+            i + 1,
+            o.count,
+            o.gpu_name,
+            price,
+            rate,
+            s.money(o.tco_usd)
+        ));
+        for r in &o.reasons {
+            t.push_str(&format!("     - {r}\n"));
+        }
+    }
+    if !rec.why_not.is_empty() {
+        t.push_str("why not:\n");
+        for w in &rec.why_not {
+            t.push_str(&format!("  - {w}\n"));
+        }
+    }
+    write_str(out, &t)
+}

@@ -1,0 +1,163 @@
+//! The shape of one transformer, reduced to what sizing needs, and the parameter counts derived
+//! from it (embeddings, LM head, per-expert weights). Built from a catalog preset
+//! ([`ModelArch::from_spec`]), from a parameter count ([`super::custom`]) or from a Hugging Face
+//! `config.json` ([`super::config_json`]).
+
+use crate::catalog::{Arch, Attention, LlmSpec};
+use serde::Serialize;
+
+/// A transformer's shape. Counts are plain numbers (not billions).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ModelArch {
+    /// Preset id, or `custom`.
+    pub id: String,
+    /// Decoder-only, encoder-only or encoder-decoder.
+    pub arch: Arch,
+    /// All parameters (every expert of an MoE).
+    pub params_total: f64,
+    /// Parameters used per token (MoE: shared + routed experts in use; dense: all).
+    pub params_active: f64,
+    /// Decoder layers (encoder-only: encoder layers).
+    pub layers: u32,
+    /// Encoder layers of an encoder-decoder model (0 otherwise).
+    pub encoder_layers: u32,
+    pub hidden_size: u32,
+    /// Dense FFN width (MoE models: the dense layers' width).
+    pub intermediate_size: u32,
+    pub attention_heads: u32,
+    pub kv_heads: u32,
+    pub head_dim: u32,
+    pub vocab_size: u32,
+    pub max_context: u32,
+    pub tied_embeddings: bool,
+    pub attention: Attention,
+    /// Sliding-window size of the local-attention layers, if any.
+    pub sliding_window: Option<u32>,
+    /// Fraction of layers that use the sliding window (0 when none).
+    pub sliding_window_layers_fraction: f64,
+    /// MLA: compressed KV width and the decoupled RoPE key width.
+    pub kv_lora_rank: u32,
+    pub qk_rope_head_dim: u32,
+    /// MoE: routed experts, experts per token, per-expert FFN width, leading dense layers.
+    pub experts_total: u32,
+    pub experts_active: u32,
+    pub moe_intermediate_size: u32,
+    pub dense_layers: u32,
+    /// SwiGLU/GeGLU FFN (three matrices) rather than two.
+    pub gated_ffn: bool,
+}
+
+impl ModelArch {
+    /// The shape of a catalog preset.
+    pub fn from_spec(s: &LlmSpec) -> ModelArch {
+        let total = s.params_total_b * 1e9;
+        ModelArch {
+            id: s.id.clone(),
+            arch: s.arch,
+            params_total: total,
+            params_active: s.params_active_b.map_or(total, |a| a * 1e9),
+            layers: s.layers,
+            encoder_layers: s.encoder_layers.unwrap_or(0),
+            hidden_size: s.hidden_size,
+            intermediate_size: s.intermediate_size.unwrap_or(s.hidden_size.saturating_mul(4)),
+            attention_heads: s.attention_heads,
+            kv_heads: s.kv_heads,
+            head_dim: s.head_dim,
+            vocab_size: s.vocab_size,
+            max_context: s.max_context,
+            tied_embeddings: s.tied_embeddings,
+            attention: s.attention,
+            sliding_window: s.sliding_window,
+            sliding_window_layers_fraction: if s.sliding_window.is_some() {
+                s.sliding_window_layers_fraction.unwrap_or(1.0)
+            } else {
+                0.0
+            },
+            kv_lora_rank: s.kv_lora_rank.unwrap_or(0),
+            qk_rope_head_dim: s.qk_rope_head_dim.unwrap_or(0),
+            experts_total: s.experts_total.unwrap_or(0),
+            experts_active: s.experts_active.unwrap_or(0),
+            moe_intermediate_size: s.moe_intermediate_size.unwrap_or(0),
+            dense_layers: s.dense_layers.unwrap_or(0),
+            gated_ffn: s.gated_ffn.unwrap_or(true),
+        }
+    }
+
+    /// Input embedding parameters (vocab × hidden). Only one row per token is read at decode.
+    pub fn embedding_params(&self) -> f64 {
+        f64::from(self.vocab_size) * f64::from(self.hidden_size)
+    }
+
+    /// LM-head parameters: vocab × hidden when untied, 0 when tied to the embedding.
+    pub fn head_params(&self) -> f64 {
+        if self.tied_embeddings {
+            0.0
+        } else {
+            self.embedding_params()
+        }
+    }
+
+    /// Parameters outside the embedding table and LM head, clamped at 0.
+    pub fn body_params(&self) -> f64 {
+        (self.params_total - self.embedding_params() - self.head_params()).max(0.0)
+    }
+
+    /// Active parameters outside the embedding table (the LM head is counted: it is read).
+    pub fn active_compute_params(&self) -> f64 {
+        (self.params_active - self.embedding_params()).max(self.params_active * 0.05)
+    }
+
+    /// True for mixture-of-experts models.
+    pub fn is_moe(&self) -> bool {
+        self.experts_total > 1 && self.experts_active > 0
+    }
+
+    /// Parameters of one routed expert in one layer (3 or 2 matrices of hidden × moe width).
+    pub fn params_per_expert(&self) -> f64 {
+        let mats = if self.gated_ffn { 3.0 } else { 2.0 };
+        mats * f64::from(self.hidden_size) * f64::from(self.moe_intermediate_size.max(1))
+    }
+
+    /// All routed-expert parameters (experts × per-expert × MoE layers), at most the body.
+    pub fn routed_expert_params(&self) -> f64 {
+        if !self.is_moe() {
+            return 0.0;
+        }
+        let moe_layers = f64::from(self.layers.saturating_sub(self.dense_layers));
+        (self.params_per_expert() * f64::from(self.experts_total) * moe_layers).min(self.body_params())
+    }
+
+    /// Transformer layers that hold a KV cache (decoder layers; encoder-only models: all).
+    pub fn kv_layers(&self) -> u32 {
+        self.layers
+    }
+
+    /// KV-cache elements per token per layer: 2·kv_heads·head_dim (MHA/GQA/MQA), or
+    /// kv_lora_rank + qk_rope_head_dim for MLA (DeepSeek-V2 paper §2.1.2, the cached
+    /// compressed latent plus the decoupled RoPE key).
+    pub fn kv_elements_per_token_layer(&self) -> f64 {
+        match self.attention {
+            Attention::Mla if self.kv_lora_rank > 0 => f64::from(self.kv_lora_rank) + f64::from(self.qk_rope_head_dim),
+            _ => 2.0 * f64::from(self.kv_heads) * f64::from(self.head_dim),
+        }
+    }
+
+    /// KV elements cached for a sequence of `tokens`, over all layers; sliding-window layers
+    /// cap their tokens at the window.
+    pub fn kv_elements(&self, tokens: f64) -> f64 {
+        let per = self.kv_elements_per_token_layer();
+        let layers = f64::from(self.kv_layers());
+        match self.sliding_window {
+            Some(w) if self.sliding_window_layers_fraction > 0.0 => {
+                let f = self.sliding_window_layers_fraction.clamp(0.0, 1.0);
+                per * layers * ((1.0 - f) * tokens + f * tokens.min(f64::from(w)))
+            }
+            _ => per * layers * tokens,
+        }
+    }
+
+    /// Width of the attention output (heads × head_dim), for attention FLOPs.
+    pub fn attention_width(&self) -> f64 {
+        f64::from(self.attention_heads) * f64::from(self.head_dim)
+    }
+}

@@ -1,0 +1,327 @@
+//! Inference engines and GPU families: each engine's memory overheads and multi-GPU behaviour,
+//! and the efficiency factors fitted per (engine, GPU family) on `../shared/calibration/`.
+//!
+//! Every constant is listed, with its source or the calibration rows it was fitted on, in
+//! `docs/MODEL.md` ("Engines" and "Calibration"). Factors for pairs without measurements are
+//! carried over from the nearest measured family and say so in the estimate's assumptions.
+
+use crate::catalog::{Gpu, Segment, Vendor};
+
+/// An inference engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Engine {
+    Transformers,
+    Vllm,
+    TrtLlm,
+    LlamaCpp,
+    Exllamav2,
+    Mlc,
+}
+
+impl Engine {
+    /// Every engine, in CLI order.
+    pub const ALL: [Engine; 6] =
+        [Engine::Transformers, Engine::Vllm, Engine::TrtLlm, Engine::LlamaCpp, Engine::Exllamav2, Engine::Mlc];
+
+    /// CLI name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Engine::Transformers => "transformers",
+            Engine::Vllm => "vllm",
+            Engine::TrtLlm => "trt-llm",
+            Engine::LlamaCpp => "llama.cpp",
+            Engine::Exllamav2 => "exllamav2",
+            Engine::Mlc => "mlc",
+        }
+    }
+
+    /// Parses a CLI name (`ollama` counts as llama.cpp, `tensorrt-llm` as trt-llm).
+    pub fn parse(s: &str) -> Option<Engine> {
+        let lower = s.trim().to_ascii_lowercase();
+        let alias = match lower.as_str() {
+            "ollama" | "llamacpp" | "llama-cpp" => "llama.cpp",
+            "tensorrt-llm" | "trtllm" | "tensorrt" => "trt-llm",
+            "hf" | "huggingface" | "pytorch" => "transformers",
+            "exllama" | "exl2" => "exllamav2",
+            "mlc-llm" => "mlc",
+            other => other,
+        };
+        Engine::ALL.into_iter().find(|e| e.as_str() == alias)
+    }
+
+    /// True when the engine splits each layer across GPUs (tensor parallelism) by default;
+    /// false when it assigns whole layers to GPUs (layer split / pipeline).
+    pub fn tensor_parallel(self) -> bool {
+        matches!(self, Engine::Vllm | Engine::TrtLlm | Engine::Mlc)
+    }
+
+    /// Fraction of each GPU's memory the engine lets itself use. vLLM pre-allocates
+    /// `gpu_memory_utilization = 0.9` (vLLM docs, `EngineArgs`); TensorRT-LLM gives 90% of the
+    /// memory left after weights to the KV cache (`kv_cache_free_gpu_mem_fraction = 0.9`), which
+    /// is the same budget for sizing. The others allocate on demand.
+    pub fn memory_utilization(self) -> f64 {
+        match self {
+            Engine::Vllm | Engine::TrtLlm => 0.9,
+            _ => 1.0,
+        }
+    }
+
+    /// Per-GPU runtime memory outside the allocator, GiB: the CUDA context with cuBLAS/cuDNN
+    /// kernels (~0.3–0.5 GiB measured with `nvidia-smi` on an idle PyTorch process), plus CUDA
+    /// graphs for vLLM/TRT-LLM.
+    pub fn context_gib(self, apple: bool) -> f64 {
+        if apple {
+            return 0.25;
+        }
+        match self {
+            Engine::Transformers | Engine::Exllamav2 => 0.5,
+            Engine::Vllm => 0.5 + 0.5,
+            Engine::TrtLlm => 0.5 + 0.3,
+            Engine::LlamaCpp | Engine::Mlc => 0.3,
+        }
+    }
+
+    /// Allocator slack (fragmentation) as a fraction of the dynamic allocations (PyTorch's
+    /// caching allocator; 0 for engines that plan one static arena).
+    pub fn allocator_slack(self) -> f64 {
+        match self {
+            Engine::Transformers | Engine::Exllamav2 => 0.05,
+            Engine::Vllm | Engine::TrtLlm | Engine::Mlc => 0.02,
+            Engine::LlamaCpp => 0.0,
+        }
+    }
+
+    /// Largest number of sequences the engine batches by default (vLLM `max_num_seqs` 256;
+    /// TensorRT-LLM `max_batch_size` 2048 in `trtllm-bench`; others: the request's batch).
+    pub fn max_batch(self) -> Option<u32> {
+        match self {
+            Engine::Vllm => Some(256),
+            Engine::TrtLlm => Some(2048),
+            _ => None,
+        }
+    }
+
+    /// Tokens of one prefill chunk the engine sizes its compute buffers for (llama.cpp
+    /// `n_ubatch` 512; vLLM `max_num_batched_tokens` 2048 with chunked prefill; TRT-LLM
+    /// `max_num_tokens` 8192; MLC and exllamav2 prefill chunks of 2048). `None`: the whole
+    /// prompt at once (transformers).
+    pub fn prefill_chunk_tokens(self) -> Option<f64> {
+        match self {
+            Engine::LlamaCpp => Some(512.0),
+            Engine::Vllm | Engine::Mlc | Engine::Exllamav2 => Some(2048.0),
+            Engine::TrtLlm => Some(8192.0),
+            Engine::Transformers => None,
+        }
+    }
+}
+
+/// GPU families that share efficiency factors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GpuFamily {
+    /// NVIDIA GeForce and workstation cards with GDDR memory (Turing … Blackwell).
+    NvidiaGddr,
+    /// NVIDIA datacenter cards with HBM (V100, A100, H100, H200, B200).
+    NvidiaHbm,
+    /// Apple M-series (unified memory, Metal).
+    Apple,
+    /// AMD Instinct and Radeon (ROCm).
+    Amd,
+    /// Anything else (Intel Gaudi …).
+    Other,
+}
+
+impl GpuFamily {
+    /// The family of a card.
+    pub fn of(gpu: &Gpu) -> GpuFamily {
+        match gpu.vendor {
+            Vendor::Apple => GpuFamily::Apple,
+            Vendor::Amd => GpuFamily::Amd,
+            Vendor::Intel => GpuFamily::Other,
+            Vendor::Nvidia => {
+                let hbm = gpu.memory_type.as_deref().is_some_and(|t| t.to_ascii_uppercase().contains("HBM"));
+                if hbm || (gpu.memory_type.is_none() && gpu.segment == Segment::Datacenter) {
+                    GpuFamily::NvidiaHbm
+                } else {
+                    GpuFamily::NvidiaGddr
+                }
+            }
+        }
+    }
+
+    /// Short name for assumptions.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GpuFamily::NvidiaGddr => "NVIDIA GDDR",
+            GpuFamily::NvidiaHbm => "NVIDIA HBM",
+            GpuFamily::Apple => "Apple",
+            GpuFamily::Amd => "AMD",
+            GpuFamily::Other => "other",
+        }
+    }
+}
+
+/// Efficiency factors of one engine on one GPU family.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Efficiency {
+    /// Achieved / datasheet memory bandwidth when streaming 16-bit weights at batch 1.
+    pub weight_bw: f64,
+    /// Multiplier on `weight_bw` for quantized weights (dequantization cost).
+    pub quant_bw: f64,
+    /// Effective bandwidth fraction of the attention kernel reading the KV cache at batch 1
+    /// (unfused attention is far below streaming bandwidth).
+    pub attention_bw: f64,
+    /// Fixed time per layer per decode step, ms (kernel launches, norms, sync).
+    pub layer_ms: f64,
+    /// Prefill: achieved / peak dense tensor FLOPS for the GEMMs.
+    pub prefill_mfu: f64,
+    /// Multiplier on `prefill_mfu` for quantized weights.
+    pub quant_prefill: f64,
+    /// Attention FLOPs run this much slower than the GEMMs during prefill.
+    pub attention_flops: f64,
+    /// Fixed time per layer per prefill chunk, ms.
+    pub prefill_layer_ms: f64,
+    /// Decode at large batch (compute-bound): achieved / peak FLOPS.
+    pub decode_mfu: f64,
+    /// Latency of handing activations to the next GPU in a layer split, ms.
+    pub hop_ms: f64,
+    /// True when these factors were fitted on measurements (false: carried over).
+    pub measured: bool,
+}
+
+const LLAMA_CPP_GDDR: Efficiency = Efficiency {
+    weight_bw: 0.90,
+    quant_bw: 1.0,
+    attention_bw: 0.20,
+    layer_ms: 0.10,
+    prefill_mfu: 0.53,
+    quant_prefill: 0.75,
+    attention_flops: 0.15,
+    prefill_layer_ms: 0.3,
+    decode_mfu: 0.3,
+    hop_ms: 0.1,
+    measured: true,
+};
+const LLAMA_CPP_HBM: Efficiency = Efficiency {
+    weight_bw: 0.70,
+    quant_bw: 1.0,
+    attention_bw: 0.40,
+    layer_ms: 0.12,
+    prefill_mfu: 0.31,
+    quant_prefill: 0.65,
+    attention_flops: 0.10,
+    prefill_layer_ms: 0.3,
+    decode_mfu: 0.2,
+    hop_ms: 0.3,
+    measured: true,
+};
+const LLAMA_CPP_APPLE: Efficiency = Efficiency {
+    weight_bw: 0.85,
+    quant_bw: 0.9,
+    attention_bw: 0.10,
+    layer_ms: 0.15,
+    prefill_mfu: 0.70,
+    quant_prefill: 0.8,
+    attention_flops: 0.5,
+    prefill_layer_ms: 1.0,
+    decode_mfu: 0.4,
+    hop_ms: 0.3,
+    measured: true,
+};
+
+/// The efficiency of `engine` on `family`.
+pub fn efficiency(engine: Engine, family: GpuFamily) -> Efficiency {
+    use GpuFamily as F;
+    match (engine, family) {
+        (Engine::LlamaCpp, F::NvidiaGddr) => LLAMA_CPP_GDDR,
+        (Engine::LlamaCpp, F::NvidiaHbm) => LLAMA_CPP_HBM,
+        (Engine::LlamaCpp, F::Apple) => LLAMA_CPP_APPLE,
+        (Engine::LlamaCpp, _) => Efficiency { measured: false, ..LLAMA_CPP_HBM },
+        // exllamav2 on RTX 4090: fitted on the five turboderp/exllamav2 README rows.
+        (Engine::Exllamav2, fam) => Efficiency {
+            weight_bw: 0.85,
+            quant_bw: 1.0,
+            attention_bw: 0.5,
+            layer_ms: 0.03,
+            prefill_mfu: 0.5,
+            quant_prefill: 0.8,
+            attention_flops: 0.5,
+            prefill_layer_ms: 0.1,
+            decode_mfu: 0.35,
+            hop_ms: 0.1,
+            measured: fam == F::NvidiaGddr,
+        },
+        // TensorRT-LLM on H100 SXM: fitted on the NVIDIA perf-overview serving rows.
+        (Engine::TrtLlm, fam) => Efficiency {
+            weight_bw: 0.80,
+            quant_bw: 1.0,
+            attention_bw: 0.7,
+            layer_ms: 0.008,
+            prefill_mfu: 0.6,
+            quant_prefill: 1.0,
+            attention_flops: 0.6,
+            prefill_layer_ms: 0.02,
+            decode_mfu: 0.5,
+            hop_ms: 0.05,
+            measured: fam == F::NvidiaHbm,
+        },
+        // vLLM: no rows in the calibration set; set a little below TensorRT-LLM (CUDA graphs,
+        // paged attention) and flagged as carried over.
+        (Engine::Vllm, _) => Efficiency {
+            weight_bw: 0.75,
+            quant_bw: 0.9,
+            attention_bw: 0.6,
+            layer_ms: 0.012,
+            prefill_mfu: 0.55,
+            quant_prefill: 0.8,
+            attention_flops: 0.5,
+            prefill_layer_ms: 0.03,
+            decode_mfu: 0.45,
+            hop_ms: 0.05,
+            measured: false,
+        },
+        (Engine::Mlc, _) => Efficiency {
+            weight_bw: 0.85,
+            quant_bw: 0.95,
+            attention_bw: 0.5,
+            layer_ms: 0.02,
+            prefill_mfu: 0.45,
+            quant_prefill: 0.8,
+            attention_flops: 0.4,
+            prefill_layer_ms: 0.05,
+            decode_mfu: 0.35,
+            hop_ms: 0.05,
+            measured: false,
+        },
+        // transformers (eager PyTorch, `generate`): Python and launch overhead dominate small
+        // models at batch 1.
+        (Engine::Transformers, _) => Efficiency {
+            weight_bw: 0.70,
+            quant_bw: 0.6,
+            attention_bw: 0.5,
+            layer_ms: 0.4,
+            prefill_mfu: 0.45,
+            quant_prefill: 0.6,
+            attention_flops: 0.5,
+            prefill_layer_ms: 0.1,
+            decode_mfu: 0.35,
+            hop_ms: 0.1,
+            measured: false,
+        },
+    }
+}
+
+/// Dense tensor peak (TFLOPS) an inference engine computes at with `precision` weights.
+/// llama.cpp runs its F16 GEMMs with FP16 accumulation (`CUBLAS_COMPUTE_16F`), which on
+/// GeForce is twice the FP32-accumulate rate; FP8 weights use the FP8 rate where the card has
+/// one; Apple GPUs run FP16 at their FP32 rate. Falls back to FP32, then to 1 TFLOPS.
+pub fn inference_peak_tflops(gpu: &Gpu, engine: Engine, fp8: bool) -> f64 {
+    let fp16 = gpu.fp16_tflops.or(gpu.bf16_tflops);
+    let base = if fp8 {
+        gpu.fp8_tflops.or(fp16)
+    } else if engine == Engine::LlamaCpp {
+        gpu.fp16_acc16_tflops.or(fp16)
+    } else {
+        fp16
+    };
+    base.or(gpu.fp32_tflops).filter(|v| v.is_finite() && *v > 0.0).unwrap_or(1.0)
+}

@@ -1,0 +1,308 @@
+//! Memory terms of one job, in GiB, before they are spread over GPUs: weights, KV cache,
+//! activations / compute buffers, gradients, optimizer states and per-engine overhead.
+//!
+//! Sources: KV cache = 2·layers·kv_heads·head_dim·tokens·batch·bytes (MLA: latent + RoPE key);
+//! training activations after Korthikanti et al. 2022 ("Reducing Activation Recomputation in
+//! Large Transformer Models", §4.1, eq. 1–2), generalized to GQA and gated FFNs; optimizer and
+//! gradient bytes after Rajbhandari et al. 2019 (ZeRO, §3.1: 2 + 2 + K·Ψ with K = 12 for mixed
+//! precision Adam); QLoRA storage after Dettmers et al. 2023. See docs/MODEL.md.
+
+use super::engines::{Engine, GpuFamily};
+use super::{Checkpointing, LlmJob, LoraTargets, Optimizer, Workload};
+use crate::catalog::Gpu;
+use crate::model::types::GIB;
+
+/// Memory terms of a job, GiB. `activations_gib` and `context_gib` are per replica / per GPU;
+/// the rest are totals to be sharded.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Terms {
+    pub weights_gib: f64,
+    pub kv_gib: f64,
+    /// Activations (training) or compute buffers (inference) of one GPU.
+    pub activations_gib: f64,
+    pub gradients_gib: f64,
+    pub optimizer_gib: f64,
+    /// Optimizer state that may page out to host memory (paged 8-bit AdamW).
+    pub pageable_gib: f64,
+    /// Runtime context per GPU.
+    pub context_gib: f64,
+    /// Allocator slack over the whole job.
+    pub slack_gib: f64,
+    /// Trainable parameters (all, or the adapters).
+    pub trainable_params: f64,
+    /// Weight bytes per parameter of the transformer body.
+    pub body_bytes_per_param: f64,
+}
+
+/// Bytes of the 16-bit tensors that low-bit formats keep (embeddings, LM head).
+const KEEP_BYTES: f64 = 2.0;
+
+/// Weight bytes: (body bytes, embedding bytes, head bytes).
+pub fn weight_bytes(job: &LlmJob) -> (f64, f64, f64) {
+    let m = &job.model;
+    let p = job.effective_precision();
+    let embed = m.embedding_params();
+    let head = m.head_params();
+    let body = m.body_params();
+    match job.bits_per_weight_override {
+        Some(bits) => (body * bits / 8.0, embed * KEEP_BYTES, head * KEEP_BYTES),
+        None if p.quantizes_embeddings() => {
+            let b = p.bytes_per_weight();
+            (body * b, embed * b, head * b)
+        }
+        None => (body * p.bytes_per_weight(), embed * KEEP_BYTES, head * KEEP_BYTES),
+    }
+}
+
+/// KV-cache bytes for `batch` sequences of `tokens` each.
+pub fn kv_bytes(job: &LlmJob, tokens: f64, batch: f64) -> f64 {
+    job.model.kv_elements(tokens) * batch * job.kv_precision.bytes_per_element()
+}
+
+/// Parameters of the LoRA adapters: rank·(in + out) per adapted matrix (Hu et al. 2021, §4).
+pub fn lora_params(job: &LlmJob) -> f64 {
+    let m = &job.model;
+    let h = f64::from(m.hidden_size);
+    let q = m.attention_width();
+    let kv = f64::from(m.kv_heads) * f64::from(m.head_dim);
+    let r = f64::from(job.lora_rank);
+    let attn_qv = r * (h + q) + r * (h + kv);
+    let attn = attn_qv + r * (h + kv) + r * (q + h);
+    let mats = if m.gated_ffn { 3.0 } else { 2.0 };
+    // MoE: adapters on every expert's matrices.
+    let ffn = if m.is_moe() {
+        mats * r * (h + f64::from(m.moe_intermediate_size)) * f64::from(m.experts_total)
+    } else {
+        mats * r * (h + f64::from(m.intermediate_size))
+    };
+    let per_layer = match job.lora_targets {
+        LoraTargets::AttentionQv => attn_qv,
+        LoraTargets::Attention => attn,
+        LoraTargets::AllLinear => attn + ffn,
+    };
+    per_layer * f64::from(m.layers)
+}
+
+/// Activation bytes kept per token per layer during training (16-bit), generalizing
+/// Korthikanti et al. 2022 eq. 1 (34·s·b·h + 5·a·s²·b for MHA, 4h MLP, with dropout) to
+/// GQA and gated FFNs without dropout: norms 4h, attention input 2h, Q 2·hq, K and V
+/// 4·kv_dim, attention output 2·hq, FFN input 2h, FFN 6·I gated (gate, up, product) or 4·I.
+/// Without FlashAttention and without selective recompute, the score and softmax matrices add
+/// 4·heads·s per token.
+pub fn activation_bytes_per_token_layer(job: &LlmJob, seq: f64, keep_scores: bool) -> f64 {
+    let m = &job.model;
+    let h = f64::from(m.hidden_size);
+    let hq = m.attention_width();
+    let kvd = f64::from(m.kv_heads) * f64::from(m.head_dim);
+    let ffn_width = if m.is_moe() {
+        f64::from(m.moe_intermediate_size) * f64::from(m.experts_active)
+    } else {
+        f64::from(m.intermediate_size)
+    };
+    let ffn = if m.gated_ffn { 6.0 * ffn_width } else { 4.0 * ffn_width };
+    let base = 8.0 * h + 4.0 * hq + 4.0 * kvd + ffn;
+    if keep_scores {
+        base + 4.0 * f64::from(m.attention_heads) * seq
+    } else {
+        base
+    }
+}
+
+/// Training activations of one GPU's micro-batch, bytes, including 16-bit logits and their
+/// gradient (2 + 2 bytes per logit; the loss is computed in fp32 chunks).
+pub fn training_activation_bytes(job: &LlmJob) -> f64 {
+    let m = &job.model;
+    let s = f64::from(job.seq_len);
+    let b = f64::from(job.batch);
+    let tokens = s * b;
+    // Encoder-decoder models keep activations for both stacks.
+    let layers = f64::from(m.layers) + f64::from(m.encoder_layers);
+    let h = f64::from(m.hidden_size);
+    let scores = !job.flash_attention && job.grad_checkpointing == Checkpointing::None;
+    let per_layer = activation_bytes_per_token_layer(job, s, scores) * tokens;
+    let body = match job.grad_checkpointing {
+        Checkpointing::None | Checkpointing::Selective => per_layer * layers,
+        // Layer inputs (2·s·b·h each) plus one layer recomputed in full during backward.
+        Checkpointing::Full => 2.0 * h * tokens * layers + activation_bytes_per_token_layer(job, s, !job.flash_attention) * tokens,
+    };
+    let logits = tokens * f64::from(m.vocab_size) * 4.0;
+    // LoRA keeps the rank-r intermediate x·A of each adapted matrix (7 matrices per layer at most).
+    let lora = if job.workload.is_adapter() { tokens * f64::from(job.lora_rank) * 2.0 * 7.0 * layers } else { 0.0 };
+    body + logits + lora
+}
+
+/// Inference compute buffers of one GPU, bytes.
+///
+/// llama.cpp: its graph allocator reserves the worst ubatch graph, dominated by the f32 logits
+/// (n_ubatch·vocab·4 B) and, without flash attention, the f32 KQ scores
+/// (n_ubatch·n_ctx·heads·4 B). Others: one prefill chunk's hidden states and FFN activations in
+/// 16 bits plus f32 logits for the last token of each sequence (whole prompt for transformers).
+pub fn inference_buffer_bytes(job: &LlmJob, engine: Engine) -> f64 {
+    let m = &job.model;
+    let h = f64::from(m.hidden_size);
+    let v = f64::from(m.vocab_size);
+    let b = f64::from(job.batch);
+    let ctx = f64::from(job.context_tokens);
+    match engine {
+        Engine::LlamaCpp => {
+            let ub = 512.0_f64.min(f64::from(job.prompt_tokens).max(1.0) * b).max(1.0);
+            ub * 4.0 * (v + f64::from(m.attention_heads) * ctx) + ub * h * 4.0 * 4.0
+        }
+        _ => {
+            let prompt = f64::from(job.prompt_tokens) * b;
+            let chunk = engine.prefill_chunk_tokens().map_or(prompt, |c| c.min(prompt.max(1.0)));
+            let ffn_width = if m.is_moe() {
+                f64::from(m.moe_intermediate_size) * f64::from(m.experts_active)
+            } else {
+                f64::from(m.intermediate_size)
+            };
+            let logit_rows = if engine == Engine::Transformers { chunk } else { b };
+            chunk * (4.0 * h + 3.0 * ffn_width) * 2.0 + logit_rows * v * 4.0
+        }
+    }
+}
+
+/// Optimizer bytes per trainable parameter, excluding the fp32 master copy.
+pub fn optimizer_bytes_per_param(job: &LlmJob) -> f64 {
+    match job.optimizer {
+        Optimizer::AdamW => 8.0,
+        // Block-wise 8-bit moments (Dettmers et al. 2022, "8-bit Optimizers via Block-wise
+        // Quantization"): 1 B each plus one fp32 absmax per block of 2048.
+        Optimizer::AdamW8bit | Optimizer::PagedAdamW8bit => 2.0 * (1.0 + 4.0 / 2048.0),
+        Optimizer::Sgd => 4.0,
+        // Adafactor (Shazeer & Stern 2018): row + column statistics per matrix,
+        // 4·(r + c) bytes for r·c weights ≈ 4·2/hidden per weight.
+        Optimizer::Adafactor => 8.0 / f64::from(job.model.hidden_size.max(1)),
+    }
+}
+
+/// Every memory term of `job` on `gpu` with `engine`.
+pub fn terms(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Terms {
+    let m = &job.model;
+    let apple = GpuFamily::of(gpu) == GpuFamily::Apple;
+    let (body, embed, head) = weight_bytes(job);
+    let weights = body + embed + head;
+    let body_bpp = if m.body_params() > 0.0 { body / m.body_params() } else { 2.0 };
+    if job.workload == Workload::Inference {
+        let kv = kv_bytes(job, f64::from(job.context_tokens), f64::from(job.batch));
+        let act = inference_buffer_bytes(job, engine);
+        let slack = engine.allocator_slack() * (weights + kv + act);
+        return Terms {
+            weights_gib: weights / GIB,
+            kv_gib: kv / GIB,
+            activations_gib: act / GIB,
+            gradients_gib: 0.0,
+            optimizer_gib: 0.0,
+            pageable_gib: 0.0,
+            context_gib: engine.context_gib(apple),
+            slack_gib: slack / GIB,
+            trainable_params: 0.0,
+            body_bytes_per_param: body_bpp,
+        };
+    }
+
+    // Training: weights in the job's precision (QLoRA: NF4 base), trainable parameters in
+    // 16 or 32 bits.
+    let wide = matches!(job.precision, crate::model::precision::Precision::Fp32 | crate::model::precision::Precision::Tf32);
+    let param_bytes = if wide { 4.0 } else { 2.0 };
+    let (trainable, adapter_weights) = if job.workload.is_adapter() {
+        let p = lora_params(job);
+        (p, p * if job.master_weights { 4.0 } else { 2.0 })
+    } else {
+        (m.params_total, 0.0)
+    };
+    let grad_bytes = if job.workload.is_adapter() && job.master_weights { 4.0 } else { param_bytes };
+    let gradients = if job.optimizer_in_backward {
+        // One parameter's gradient at a time: the largest tensor.
+        let largest = m.embedding_params().max(f64::from(m.hidden_size) * f64::from(m.intermediate_size));
+        largest.min(trainable) * grad_bytes
+    } else {
+        trainable * grad_bytes
+    };
+    let master = if job.master_weights && !wide && !job.workload.is_adapter() { 4.0 * trainable } else { 0.0 };
+    let states = optimizer_bytes_per_param(job) * trainable;
+    let optimizer = master + states;
+    let pageable = if job.optimizer == Optimizer::PagedAdamW8bit { states } else { 0.0 };
+    let act = training_activation_bytes(job);
+    let all_weights = weights + adapter_weights;
+    let slack = Engine::Transformers.allocator_slack() * (all_weights + gradients + optimizer - pageable + act);
+    Terms {
+        weights_gib: all_weights / GIB,
+        kv_gib: 0.0,
+        activations_gib: act / GIB,
+        gradients_gib: gradients / GIB,
+        optimizer_gib: optimizer / GIB,
+        pageable_gib: pageable / GIB,
+        context_gib: Engine::Transformers.context_gib(apple),
+        slack_gib: slack / GIB,
+        trainable_params: trainable,
+        body_bytes_per_param: body_bpp,
+    }
+}
+
+/// Adds the memory assumptions of this job to `out`.
+pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, out: &mut Vec<String>) {
+    let m = &job.model;
+    let p = job.effective_precision();
+    let bpw = job.bits_per_weight_override.unwrap_or_else(|| p.bits_per_weight());
+    out.push(format!(
+        "weights: {:.2}B parameters at {} ({bpw:.3} bits/weight{}){}",
+        m.params_total / 1e9,
+        p,
+        if p.quantizes_embeddings() && job.bits_per_weight_override.is_none() { "" } else { "; embeddings and LM head in 16 bits" },
+        if m.is_moe() { "; every expert resident (MoE)" } else { "" }
+    ));
+    if job.workload == Workload::Inference {
+        let kind = match m.attention {
+            crate::catalog::Attention::Mla => format!("MLA latent {} + RoPE {} per token per layer", m.kv_lora_rank, m.qk_rope_head_dim),
+            _ => format!("{} KV heads × head_dim {}", m.kv_heads, m.head_dim),
+        };
+        out.push(format!(
+            "KV cache: {} sequence(s) × {} tokens at {} ({kind}{})",
+            job.batch,
+            job.context_tokens,
+            job.kv_precision,
+            match m.sliding_window {
+                Some(w) if m.sliding_window_layers_fraction > 0.0 =>
+                    format!("; {:.0}% of layers capped at a {w}-token window", m.sliding_window_layers_fraction * 100.0),
+                _ => String::new(),
+            }
+        ));
+        out.push(format!("engine {}: compute buffers {:.2} GiB per GPU, runtime context {:.2} GiB per GPU", engine.as_str(), t.activations_gib, t.context_gib));
+        if engine.memory_utilization() < 1.0 {
+            out.push(format!(
+                "{} pre-allocates {:.0}% of each GPU (gpu_memory_utilization); the unused part of that pool becomes extra KV cache",
+                engine.as_str(),
+                engine.memory_utilization() * 100.0
+            ));
+        }
+    } else {
+        out.push(format!(
+            "training: {} with {}, micro-batch {} × {} tokens per GPU, checkpointing {}, {}",
+            job.workload.as_str(),
+            job.optimizer.as_str(),
+            job.batch,
+            job.seq_len,
+            job.grad_checkpointing.as_str(),
+            if job.flash_attention { "FlashAttention" } else { "eager attention (s×s scores kept)" }
+        ));
+        if job.workload.is_adapter() {
+            out.push(format!("LoRA rank {}: {:.1}M trainable parameters with their own gradients and optimizer states", job.lora_rank, t.trainable_params / 1e6));
+        } else if job.master_weights && job.precision.bits_per_weight() < 32.0 {
+            out.push("mixed precision: fp32 master weights counted with the optimizer states (ZeRO's K = 12 for Adam)".into());
+        }
+        if t.pageable_gib > 0.0 {
+            out.push(format!("paged optimizer: {:.1} GiB of states page to host memory when the GPU is full", t.pageable_gib));
+        }
+        if job.zero > 0 {
+            out.push(format!("ZeRO stage {} shards {} over the data-parallel GPUs", job.zero, match job.zero {
+                1 => "optimizer states",
+                2 => "optimizer states and gradients",
+                _ => "optimizer states, gradients and weights (FSDP full shard)",
+            }));
+        }
+    }
+    if GpuFamily::of(gpu) == GpuFamily::Apple {
+        out.push("Apple unified memory: macOS lets the GPU wire about 75% of it by default".into());
+    }
+}

@@ -1,0 +1,142 @@
+//! How a job is spread over N GPUs, what each GPU then holds, and the smallest N that fits.
+//!
+//! Inference: tensor parallelism (vLLM, TRT-LLM, MLC) splits every layer's weights and KV heads
+//! N ways when the attention heads divide by N; otherwise, and for llama.cpp, exllamav2 and
+//! transformers (`device_map="auto"`), whole layers go to each GPU (layer split / pipeline),
+//! so the busiest GPU holds ceil(L/N)/L of the layers. Training: ZeRO-1/2/3 shard optimizer
+//! states, gradients and weights over data-parallel GPUs (Rajbhandari et al. 2019, §5); with
+//! ZeRO 0 and N > 1, Megatron-style tensor + pipeline model parallelism splits all states and,
+//! with sequence parallelism, the activations N ways (Korthikanti et al. 2022, §4.2.2).
+
+use super::engines::{Engine, GpuFamily};
+use super::memory::Terms;
+use super::{LlmJob, MAX_GPUS};
+use crate::catalog::Gpu;
+
+/// The layout of a job over GPUs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Layout {
+    /// One GPU.
+    Single,
+    /// Tensor parallelism over N GPUs.
+    Tensor(u32),
+    /// Whole layers per GPU over N GPUs.
+    LayerSplit(u32),
+    /// Data parallel training over N GPUs with a ZeRO stage.
+    DataParallel { gpus: u32, zero: u8 },
+    /// Tensor + pipeline model parallel training over N GPUs.
+    ModelParallel(u32),
+}
+
+impl Layout {
+    /// Human-readable description for the assumptions.
+    pub fn describe(&self) -> String {
+        match *self {
+            Layout::Single => "single GPU".into(),
+            Layout::Tensor(n) => format!("tensor parallel ×{n}"),
+            Layout::LayerSplit(n) => format!("layer split (pipeline) over {n} GPUs"),
+            Layout::DataParallel { gpus, zero: 0 } => format!("data parallel ×{gpus}, full replica per GPU"),
+            Layout::DataParallel { gpus, zero } => format!("data parallel ×{gpus} with ZeRO-{zero}"),
+            Layout::ModelParallel(n) => format!("tensor + pipeline model parallel over {n} GPUs"),
+        }
+    }
+
+    /// How many copies of the per-GPU activation term exist across the job.
+    pub fn activation_copies(&self, gpus: u32) -> f64 {
+        match self {
+            Layout::ModelParallel(_) => 1.0,
+            _ => f64::from(gpus.max(1)),
+        }
+    }
+}
+
+/// The layout `engine` uses for `job` on `gpus` GPUs.
+pub fn layout(job: &LlmJob, _gpu: &Gpu, engine: Engine, gpus: u32) -> Layout {
+    if gpus <= 1 {
+        return Layout::Single;
+    }
+    if job.workload.is_training() {
+        return if job.zero == 0 && !job.workload.is_adapter() {
+            Layout::ModelParallel(gpus)
+        } else {
+            Layout::DataParallel { gpus, zero: job.zero }
+        };
+    }
+    if engine.tensor_parallel() && job.model.attention_heads % gpus == 0 {
+        Layout::Tensor(gpus)
+    } else {
+        Layout::LayerSplit(gpus)
+    }
+}
+
+/// Memory one GPU may use, GiB: the engine's utilization limit; Apple GPUs may wire about 75%
+/// of unified memory by default (macOS `recommendedMaxWorkingSetSize`).
+pub fn usable_gib(gpu: &Gpu, engine: Engine) -> f64 {
+    let apple = if GpuFamily::of(gpu) == GpuFamily::Apple { 0.75 } else { 1.0 };
+    gpu.memory_gib * engine.memory_utilization() * apple
+}
+
+/// The busiest GPU's share of the layer-sharded terms.
+fn shard_fraction(job: &LlmJob, layout: &Layout) -> f64 {
+    match *layout {
+        Layout::Single => 1.0,
+        Layout::Tensor(n) | Layout::ModelParallel(n) | Layout::DataParallel { gpus: n, .. } => 1.0 / f64::from(n.max(1)),
+        Layout::LayerSplit(n) => {
+            let l = job.model.layers.max(1);
+            f64::from(l.div_ceil(n.max(1))) / f64::from(l)
+        }
+    }
+}
+
+/// Memory the busiest GPU needs, GiB, split into (must stay resident, may page out).
+fn per_gpu_parts(job: &LlmJob, engine: Engine, t: &Terms, layout: &Layout) -> (f64, f64) {
+    let f = shard_fraction(job, layout);
+    let n = match *layout {
+        Layout::Single => 1.0,
+        Layout::Tensor(n) | Layout::LayerSplit(n) | Layout::ModelParallel(n) | Layout::DataParallel { gpus: n, .. } => f64::from(n.max(1)),
+    };
+    let fixed = t.context_gib + t.slack_gib / n;
+    match *layout {
+        Layout::Single => (t.weights_gib + t.kv_gib + t.activations_gib + t.gradients_gib + t.optimizer_gib - t.pageable_gib + fixed, t.pageable_gib),
+        Layout::Tensor(g) => {
+            // KV heads split N ways; with fewer KV heads than GPUs each GPU keeps one head.
+            let kv_heads = f64::from(job.model.kv_heads.max(1));
+            let kv_f = if matches!(job.model.attention, crate::catalog::Attention::Mla) {
+                1.0
+            } else {
+                (1.0 / f64::from(g)).max(1.0 / kv_heads)
+            };
+            let _ = engine;
+            (t.weights_gib * f + t.kv_gib * kv_f + t.activations_gib + fixed, 0.0)
+        }
+        Layout::LayerSplit(_) => (t.weights_gib * f + t.kv_gib * f + t.activations_gib + fixed, 0.0),
+        Layout::ModelParallel(_) => (
+            (t.weights_gib + t.gradients_gib + t.optimizer_gib - t.pageable_gib + t.activations_gib) * f + fixed,
+            t.pageable_gib * f,
+        ),
+        Layout::DataParallel { zero, .. } => {
+            let w = if zero >= 3 { t.weights_gib * f } else { t.weights_gib };
+            let g = if zero >= 2 { t.gradients_gib * f } else { t.gradients_gib };
+            let o_shard = if zero >= 1 { f } else { 1.0 };
+            ((w + g + (t.optimizer_gib - t.pageable_gib) * o_shard + t.activations_gib + fixed), t.pageable_gib * o_shard)
+        }
+    }
+}
+
+/// Memory the busiest GPU holds, GiB (pageable optimizer state counted while it fits).
+pub fn per_gpu_gib(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, layout: &Layout) -> f64 {
+    let (resident, pageable) = per_gpu_parts(job, engine, t, layout);
+    let room = (usable_gib(gpu, engine) - resident).max(0.0);
+    resident + pageable.min(room)
+}
+
+/// Smallest GPU count whose busiest GPU fits (0 when none up to [`MAX_GPUS`] does).
+pub fn gpus_needed_for(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms) -> u32 {
+    let cap = usable_gib(gpu, engine);
+    (1..=MAX_GPUS)
+        .find(|&n| {
+            let l = layout(job, gpu, engine, n);
+            per_gpu_parts(job, engine, t, &l).0 <= cap
+        })
+        .unwrap_or(0)
+}

@@ -1,0 +1,317 @@
+//! Sizing entry point for image generation and classic vision/NLP/speech presets, and the
+//! hardware rate model both of them share.
+//!
+//! [`estimate_media`] is what `gpu-advisor estimate` calls for a preset that is not an LLM: it
+//! dispatches to [`crate::model::diffusion`] or [`crate::model::classic`]. The rate model here turns a
+//! card's datasheet figures into effective TFLOPS with an additive roofline,
+//! `1 / eff = 1 / (eta * peak) + 1 / (intensity * bandwidth)`: a compute term at a fraction `eta` of
+//! the dense tensor peak, plus a memory term for a kernel mix that moves one byte of DRAM traffic
+//! per `intensity` FLOPs (Williams, Waterman and Patterson, "Roofline", CACM 52(4), 2009, with the
+//! two limits added instead of taking the minimum, because real networks alternate between
+//! compute-bound and memory-bound kernels). The constants were fitted once on the published rows of
+//! `calibration/diffusion.csv` and `calibration/training.csv`; `docs/MODEL.md` ("Image generation
+//! and classic workloads") gives the fit and the error table.
+
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+use crate::catalog::{Gpu, Segment, Vendor};
+use crate::model::classic::{self, ClassicJob, ClassicMode, ClassicPrecision};
+use crate::model::diffusion::{self, Finetune, ImageJob};
+use crate::model::precision::Precision;
+use crate::model::types::{check_range, Estimate, EstimateError};
+
+/// Compute efficiency on 16-bit tensor math: the share of the headline dense FP16 peak that the
+/// compute-bound part of a network reaches. Fitted (see `docs/MODEL.md`).
+pub const ETA_TENSOR_16: f64 = 0.5;
+/// Compute efficiency on TF32 tensor math or FP32 vector math (fewer, longer kernels). Fitted on the
+/// four FP32/TF32 ResNet-50 rows of `training.csv`.
+pub const ETA_32: f64 = 0.9;
+/// 16-bit activations move half the bytes of FP32 ones, but AMP adds cast kernels; the FP32 fit on
+/// ResNet-50 gives an intensity 1.72x lower than AMP (31 vs 18 FLOP/byte).
+pub const FP32_INTENSITY_DIVISOR: f64 = 1.72;
+/// Effective DRAM bandwidth multiplier for cards with a large L2 (Ada: 72 MB on AD102 against 6 MB
+/// on GA102, NVIDIA Ada GPU architecture whitepaper, table 1), which keeps more activations on chip.
+/// Fitted on the RTX 4090 rows.
+pub const LARGE_L2_BANDWIDTH_FACTOR: f64 = 1.3;
+/// Sustained-clock factor for cards with a board power of 75 W or less (T4: 70 W). Fitted on the
+/// two T4 rows of `diffusion.csv`.
+pub const LOW_POWER_FACTOR: f64 = 0.62;
+/// Board power at or below which [`LOW_POWER_FACTOR`] applies, in watts.
+pub const LOW_POWER_TDP_W: f64 = 75.0;
+
+/// How a network's kernels trade FLOPs for DRAM traffic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KernelMix {
+    /// Diffusion UNets and DiTs: convolutions, GroupNorm, attention. 116 FLOP/byte (fitted on the
+    /// SD 1.5 rows of `diffusion.csv`).
+    Diffusion,
+    /// Convolutional networks with batch norm (ResNet, YOLO, Mask R-CNN). 31 FLOP/byte (fitted on the
+    /// AMP ResNet-50 rows of `training.csv`).
+    ConvNet,
+    /// Transformer encoders (BERT, ViT, Whisper, CLIP). 102 FLOP/byte (fitted on the BERT rows).
+    Transformer,
+}
+
+impl KernelMix {
+    /// FLOPs per byte of DRAM traffic with 16-bit activations.
+    pub fn intensity_flop_per_byte(self) -> f64 {
+        match self {
+            KernelMix::Diffusion => 116.0,
+            KernelMix::ConvNet => 31.0,
+            KernelMix::Transformer => 102.0,
+        }
+    }
+}
+
+/// Which arithmetic a job runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Math {
+    /// FP16/BF16 tensor math (AMP, half-precision inference).
+    Half,
+    /// FP8 tensor math (only with TensorRT on cards that have it).
+    Fp8,
+    /// TF32 tensor math (FP32 tensors, Ampere and newer).
+    Tf32,
+    /// FP32 vector math.
+    Fp32,
+}
+
+/// A software stack's gain over plain PyTorch eager: on compute efficiency and on memory traffic.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StackGain {
+    pub compute: f64,
+    pub intensity: f64,
+}
+
+impl StackGain {
+    /// PyTorch eager: the calibration baseline.
+    pub const EAGER: StackGain = StackGain { compute: 1.0, intensity: 1.0 };
+}
+
+/// Effective throughput of one card for one kernel mix.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rate {
+    /// Effective TFLOPS.
+    pub tflops: f64,
+    /// True when the card's family has calibration rows (Volta, Turing, Ampere, Ada).
+    pub calibrated: bool,
+    /// The peak the compute term used, in TFLOPS.
+    pub peak_tflops: f64,
+}
+
+/// True for families with published calibration rows (V100, T4, A100, RTX 3090, RTX 4090).
+pub fn family_calibrated(gpu: &Gpu) -> bool {
+    gpu.vendor == Vendor::Nvidia && matches!(gpu.architecture.as_str(), "Volta" | "Turing" | "Ampere" | "Ada Lovelace")
+}
+
+fn large_l2(gpu: &Gpu) -> bool {
+    gpu.vendor == Vendor::Nvidia
+        && (gpu.architecture == "Ada Lovelace" || (gpu.architecture == "Blackwell" && gpu.segment != Segment::Datacenter))
+}
+
+/// The headline dense 16-bit tensor rate: FP16 with FP16 accumulate where the datasheet gives one
+/// (GeForce), else FP16, else BF16. Normalising by the headline rather than the half-rate
+/// FP32-accumulate figure fits the measured RTX 3090/4090 rows far better (docs/MODEL.md).
+pub fn headline_16bit_tflops(gpu: &Gpu) -> Option<f64> {
+    gpu.fp16_acc16_tflops.or(gpu.fp16_tflops).or(gpu.bf16_tflops).filter(|v| v.is_finite() && *v > 0.0)
+}
+
+/// Checks the card figures the media engine reads, naming the bad one.
+pub fn check_gpu(gpu: &Gpu) -> Result<(), EstimateError> {
+    check_range("gpu.memory_gib", gpu.memory_gib, 0.5, 100_000.0)?;
+    check_range("gpu.memory_bandwidth_gb_s", gpu.memory_bandwidth_gb_s, 1.0, 1.0e6)?;
+    for (field, v) in [
+        ("gpu.fp32_tflops", gpu.fp32_tflops),
+        ("gpu.tf32_tflops", gpu.tf32_tflops),
+        ("gpu.fp16_tflops", gpu.fp16_tflops),
+        ("gpu.fp16_acc16_tflops", gpu.fp16_acc16_tflops),
+        ("gpu.bf16_tflops", gpu.bf16_tflops),
+        ("gpu.fp8_tflops", gpu.fp8_tflops),
+    ] {
+        if let Some(v) = v {
+            check_range(field, v, 0.001, 1.0e6)?;
+        }
+    }
+    if headline_16bit_tflops(gpu).is_none() && gpu.fp32_tflops.is_none() {
+        return Err(EstimateError::invalid("gpu", "the card has neither a 16-bit nor an FP32 rate in the catalog"));
+    }
+    Ok(())
+}
+
+/// Effective TFLOPS of `gpu` on `math` for a `mix` of kernels under a stack's `gain`.
+///
+/// `1 / eff = 1 / (eta * peak * power) + 1 / (intensity * gain * bandwidth * l2)`; see the module doc.
+/// Cards without the requested tensor rate fall back: FP8 to 16-bit, 16-bit and TF32 to FP32 vector
+/// math, FP32 (Gaudi) to the 16-bit rate.
+pub fn effective_rate(gpu: &Gpu, math: Math, mix: KernelMix, gain: StackGain) -> Result<Rate, EstimateError> {
+    check_gpu(gpu)?;
+    let half = headline_16bit_tflops(gpu);
+    let fp32 = gpu.fp32_tflops.filter(|v| v.is_finite() && *v > 0.0);
+    // (peak, eta, intensity divisor)
+    let (peak, eta, divisor) = match math {
+        Math::Fp8 => match (gpu.fp8_tflops, half) {
+            (Some(p), _) => (p, ETA_TENSOR_16, 1.0),
+            (None, Some(p)) => (p, ETA_TENSOR_16, 1.0),
+            (None, None) => (fp32.unwrap_or(0.0), ETA_32, FP32_INTENSITY_DIVISOR),
+        },
+        Math::Half => match half {
+            Some(p) => (p, ETA_TENSOR_16, 1.0),
+            // No tensor cores (Pascal, Apple in this catalog): 16-bit runs at the FP32 vector rate.
+            None => (fp32.unwrap_or(0.0), ETA_32, 1.0),
+        },
+        Math::Tf32 => match (gpu.tf32_tflops, fp32) {
+            (Some(p), _) => (p, ETA_32, FP32_INTENSITY_DIVISOR),
+            (None, Some(p)) => (p, ETA_32, FP32_INTENSITY_DIVISOR),
+            (None, None) => (half.unwrap_or(0.0) / 4.0, ETA_32, FP32_INTENSITY_DIVISOR),
+        },
+        Math::Fp32 => match fp32 {
+            Some(p) => (p, ETA_32, FP32_INTENSITY_DIVISOR),
+            None => (half.unwrap_or(0.0) / 4.0, ETA_32, FP32_INTENSITY_DIVISOR),
+        },
+    };
+    if !(peak.is_finite() && peak > 0.0) {
+        return Err(EstimateError::invalid("gpu", "the card has no usable compute rate in the catalog"));
+    }
+    let power = match gpu.tdp_w {
+        Some(w) if w <= LOW_POWER_TDP_W => LOW_POWER_FACTOR,
+        _ => 1.0,
+    };
+    let l2 = if large_l2(gpu) { LARGE_L2_BANDWIDTH_FACTOR } else { 1.0 };
+    let compute_tflops = (eta * gain.compute).min(0.95) * peak * power;
+    let intensity = mix.intensity_flop_per_byte() / divisor * gain.intensity;
+    // intensity [FLOP/B] * bandwidth [GB/s] / 1000 = TFLOPS.
+    let memory_tflops = intensity * gpu.memory_bandwidth_gb_s * l2 / 1000.0;
+    let tflops = 1.0 / (1.0 / compute_tflops + 1.0 / memory_tflops);
+    Ok(Rate { tflops, calibrated: family_calibrated(gpu), peak_tflops: peak })
+}
+
+/// Half-width of a band: 25% where the family and stack are calibrated, 35% otherwise.
+pub fn band_half_width(calibrated: bool) -> f64 {
+    if calibrated {
+        0.25
+    } else {
+        0.35
+    }
+}
+
+/// Per-direction bandwidth one GPU gets in a ring all-reduce, in GB/s, and a label.
+///
+/// NVLink: half the catalog's bidirectional `nvlink_gb_s`, times 0.75 (NCCL bus bandwidth on A100
+/// NVLink is about 230 of 300 GB/s, nccl-tests README "Performance"). PCIe: the x16 link rate per
+/// direction (gen3 15.75, gen4 31.5, gen5 63 GB/s, PCI-SIG) times 0.75, halved again on GeForce
+/// cards, which have no peer-to-peer and stage through host memory.
+pub fn allreduce_link_gb_s(gpu: &Gpu) -> (f64, &'static str) {
+    if let (true, Some(nv)) = (gpu.nvlink, gpu.nvlink_gb_s) {
+        return (nv / 2.0 * 0.75, "NVLink");
+    }
+    let lane = match gpu.pcie_gen {
+        Some(3) => 15.75,
+        Some(5) => 63.0,
+        Some(6) => 126.0,
+        _ => 31.5,
+    };
+    let p2p = if gpu.vendor == Vendor::Nvidia && gpu.segment == Segment::Consumer { 0.5 } else { 1.0 };
+    (lane * 0.75 * p2p, "PCIe")
+}
+
+/// Seconds of a ring all-reduce of `bytes` over `n` GPUs: `2 (n-1)/n * bytes / link`
+/// (Patarasuk and Yuan, "Bandwidth optimal all-reduce algorithms", JPDC 69(2), 2009).
+pub fn allreduce_s(bytes: f64, n: u32, link_gb_s: f64) -> f64 {
+    if n <= 1 || link_gb_s <= 0.0 {
+        return 0.0;
+    }
+    let n = f64::from(n);
+    2.0 * (n - 1.0) / n * bytes / (link_gb_s * 1e9)
+}
+
+/// Sizes a diffusion or classic preset; None when model_id is neither.
+///
+/// `workload`: `image-generation` (also `inference` for a diffusion preset), `finetune-full`,
+/// `dreambooth`, `lora` (diffusion fine-tuning; `training` on a diffusion preset means
+/// `finetune-full`), or `training` / `inference` for a classic preset. `resolution` is the image size
+/// (diffusion) or the input size of a vision preset; `batch` is the global batch, split over `gpus`.
+#[allow(clippy::too_many_arguments)]
+pub fn estimate_media(
+    model_id: &str,
+    workload: &str,
+    precision: Option<Precision>,
+    resolution: Option<(u32, u32)>,
+    steps: Option<u32>,
+    batch: Option<u32>,
+    gpu: &Gpu,
+    gpus: u32,
+) -> Option<Result<Estimate, EstimateError>> {
+    if let Some(spec) = crate::catalog::diffusion(model_id) {
+        let finetune = match workload {
+            "image-generation" | "inference" => Finetune::None,
+            "finetune-full" | "training" | "full" => Finetune::Full,
+            "dreambooth" => Finetune::DreamBooth,
+            "lora" => Finetune::Lora,
+            other => return Some(Err(unknown_workload(other, &["image-generation", "finetune-full", "dreambooth", "lora"]))),
+        };
+        let mut job = ImageJob::for_spec(spec);
+        job.finetune = finetune;
+        job.gradient_checkpointing = finetune != Finetune::None;
+        if let Some(p) = precision {
+            job.precision = p;
+        }
+        if let Some((w, h)) = resolution {
+            job.width_px = w;
+            job.height_px = h;
+        }
+        if let Some(s) = steps {
+            job.steps = s;
+        }
+        if let Some(b) = batch {
+            job.batch = b;
+        }
+        return Some(diffusion::estimate_image(&job, gpu, gpus));
+    }
+    if let Some(spec) = crate::catalog::classic(model_id) {
+        let mode = match workload {
+            "training" | "finetune-full" => ClassicMode::Train,
+            "inference" => ClassicMode::Infer,
+            other => return Some(Err(unknown_workload(other, &["training", "inference"]))),
+        };
+        let precision = match precision {
+            None => ClassicPrecision::Amp,
+            Some(p) => match ClassicPrecision::from_precision(p) {
+                Some(cp) => cp,
+                None => {
+                    return Some(Err(EstimateError::invalid(
+                        "precision",
+                        "classic presets run in AMP (fp16 or bf16), tf32 or fp32",
+                    )))
+                }
+            },
+        };
+        let mut job = ClassicJob::for_spec(spec, mode);
+        job.precision = precision;
+        job.batch = batch;
+        if let Some((w, h)) = resolution {
+            if spec.scales_with == "pixels" {
+                // A non-square input counts by its pixel count: side = sqrt(w * h).
+                let side = (f64::from(w) * f64::from(h)).sqrt().round();
+                job.input_px = Some(if side >= f64::from(u32::MAX) { u32::MAX } else { side as u32 });
+            } else {
+                return Some(Err(EstimateError::invalid(
+                    "resolution",
+                    format!("`{model_id}` takes tokens, not pixels; it has no resolution"),
+                )));
+            }
+        }
+        if steps.is_some() {
+            return Some(Err(EstimateError::invalid("steps", "steps only apply to image generation")));
+        }
+        return Some(classic::estimate_classic(&job, gpu, gpus));
+    }
+    None
+}
+
+fn unknown_workload(value: &str, allowed: &[&str]) -> EstimateError {
+    EstimateError::Unknown {
+        field: "workload",
+        value: value.to_string(),
+        suggestions: allowed.iter().map(|s| (*s).to_string()).collect(),
+    }
+}

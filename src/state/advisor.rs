@@ -1,0 +1,438 @@
+//! The advisor's inputs as the user typed them, and their translation into an engine job.
+//!
+//! Inputs are kept as text, exactly as typed, so that a half-typed number never loses what the
+//! user wrote and the URL round trip is exact. [`AdvisorInputs::job`] parses them and returns
+//! either a [`Job`] or one [`FieldError`] per bad field, each naming the field, so the UI can show
+//! the message beside it and keep the last good result on screen.
+
+use crate::catalog::{self, ModelKind};
+use crate::model::llm::{self, custom, Checkpointing, LlmJob, Optimizer, Workload};
+use crate::model::precision::{KvPrecision, Precision};
+use crate::model::{Estimate, EstimateError};
+use crate::model::llm::engines::Engine;
+
+/// Every advisor input, by its URL key. The order is the URL's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Field {
+    Model,
+    Params,
+    Workload,
+    Precision,
+    KvPrecision,
+    Engine,
+    Context,
+    PromptTokens,
+    OutputTokens,
+    Batch,
+    SeqLen,
+    Optimizer,
+    GradCkpt,
+    LoraRank,
+    Zero,
+    Resolution,
+    Steps,
+    TrainTokens,
+    HoursPerDay,
+    Months,
+    Budget,
+    Mode,
+    Currency,
+    Rate,
+    Objective,
+    MaxGpus,
+    MaxWatts,
+    Region,
+    Headroom,
+    KwhPrice,
+    Prices,
+}
+
+impl Field {
+    /// Every field, in URL order.
+    pub const ALL: [Field; 31] = [
+        Field::Model, Field::Params, Field::Workload, Field::Precision, Field::KvPrecision, Field::Engine, Field::Context,
+        Field::PromptTokens, Field::OutputTokens, Field::Batch, Field::SeqLen, Field::Optimizer, Field::GradCkpt,
+        Field::LoraRank, Field::Zero, Field::Resolution, Field::Steps, Field::TrainTokens, Field::HoursPerDay,
+        Field::Months, Field::Budget, Field::Mode, Field::Currency, Field::Rate, Field::Objective, Field::MaxGpus,
+        Field::MaxWatts, Field::Region, Field::Headroom, Field::KwhPrice, Field::Prices,
+    ];
+
+    /// The URL key (a contract: links in blog posts depend on it).
+    pub fn key(self) -> &'static str {
+        match self {
+            Field::Model => "model",
+            Field::Params => "params",
+            Field::Workload => "workload",
+            Field::Precision => "precision",
+            Field::KvPrecision => "kv",
+            Field::Engine => "engine",
+            Field::Context => "context",
+            Field::PromptTokens => "prompt",
+            Field::OutputTokens => "output",
+            Field::Batch => "batch",
+            Field::SeqLen => "seq_len",
+            Field::Optimizer => "optimizer",
+            Field::GradCkpt => "ckpt",
+            Field::LoraRank => "lora_rank",
+            Field::Zero => "zero",
+            Field::Resolution => "resolution",
+            Field::Steps => "steps",
+            Field::TrainTokens => "train_tokens",
+            Field::HoursPerDay => "hours",
+            Field::Months => "months",
+            Field::Budget => "budget",
+            Field::Mode => "mode",
+            Field::Currency => "currency",
+            Field::Rate => "rate",
+            Field::Objective => "objective",
+            Field::MaxGpus => "max_gpus",
+            Field::MaxWatts => "max_w",
+            Field::Region => "region",
+            Field::Headroom => "headroom",
+            Field::KwhPrice => "kwh",
+            Field::Prices => "prices",
+        }
+    }
+
+    /// The field with this URL key.
+    pub fn from_key(key: &str) -> Option<Field> {
+        Field::ALL.into_iter().find(|f| f.key() == key)
+    }
+
+    /// The default text of this field.
+    pub fn default_value(self) -> &'static str {
+        match self {
+            Field::Model => "llama-3.1-8b",
+            Field::Params => "",
+            Field::Workload => "inference",
+            Field::Precision => "bf16",
+            Field::KvPrecision => "fp16",
+            Field::Engine => "",
+            Field::Context => "8192",
+            Field::PromptTokens => "1024",
+            Field::OutputTokens => "256",
+            Field::Batch => "1",
+            Field::SeqLen => "2048",
+            Field::Optimizer => "adamw",
+            Field::GradCkpt => "none",
+            Field::LoraRank => "16",
+            Field::Zero => "0",
+            Field::Resolution => "",
+            Field::Steps => "",
+            Field::TrainTokens => "1b",
+            Field::HoursPerDay => "8",
+            Field::Months => "24",
+            Field::Budget => "",
+            Field::Mode => "buy",
+            Field::Currency => "usd",
+            Field::Rate => "",
+            Field::Objective => "cheapest",
+            Field::MaxGpus => "8",
+            Field::MaxWatts => "",
+            Field::Region => "global",
+            Field::Headroom => "10",
+            Field::KwhPrice => "0.15",
+            Field::Prices => "",
+        }
+    }
+}
+
+/// The advisor inputs: one text per [`Field`], plus a pasted `config.json` (kept out of the URL).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdvisorInputs {
+    values: [String; Field::ALL.len()],
+    /// A pasted Hugging Face `config.json`; when non-empty and `model` is `custom`, it wins over
+    /// `params`.
+    pub config_json: String,
+    /// Constraint: NVLink required.
+    pub need_nvlink: bool,
+    /// Constraint: cards whose licence allows datacenter use only.
+    pub datacenter_only: bool,
+}
+
+impl Default for AdvisorInputs {
+    fn default() -> Self {
+        AdvisorInputs {
+            values: Field::ALL.map(|f| f.default_value().to_string()),
+            config_json: String::new(),
+            need_nvlink: false,
+            datacenter_only: false,
+        }
+    }
+}
+
+/// A field the user must fix, with a message they can act on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    pub field: Field,
+    pub message: String,
+}
+
+/// The kind of job the inputs describe.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Job {
+    /// A transformer LLM (or encoder) job for the LLM engine.
+    Llm(Box<LlmJob>),
+    /// A diffusion or classic preset for [`crate::model::media::estimate_media`].
+    Media(MediaJob),
+}
+
+/// The parsed inputs of an image-generation or classic job.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MediaJob {
+    pub model_id: String,
+    pub workload: String,
+    pub precision: Option<Precision>,
+    pub resolution: Option<(u32, u32)>,
+    pub steps: Option<u32>,
+    pub batch: Option<u32>,
+}
+
+impl Job {
+    /// Sizes this job on `gpus` of `gpu`.
+    pub fn estimate(&self, gpu: &catalog::Gpu, gpus: u32) -> Result<Estimate, EstimateError> {
+        match self {
+            Job::Llm(job) => llm::estimate_llm(job, gpu, gpus),
+            Job::Media(m) => crate::model::media::estimate_media(
+                &m.model_id, &m.workload, m.precision, m.resolution, m.steps, m.batch, gpu, gpus,
+            )
+            .unwrap_or_else(|| Err(EstimateError::invalid("model", format!("unknown preset `{}`", m.model_id)))),
+        }
+    }
+
+    /// The smallest count of `gpu` that holds the job (0: none up to the engine's limit).
+    pub fn gpus_needed(&self, gpu: &catalog::Gpu) -> Result<u32, EstimateError> {
+        match self {
+            Job::Llm(job) => llm::gpus_needed(job, gpu),
+            Job::Media(_) => self.estimate(gpu, 1).map(|e| e.gpus_needed),
+        }
+    }
+
+    /// True for jobs whose headline speed is tokens per second.
+    pub fn is_llm(&self) -> bool {
+        matches!(self, Job::Llm(_))
+    }
+}
+
+/// What kind of preset a model id names.
+pub fn model_kind(id: &str) -> Option<ModelKind> {
+    if let Some(m) = catalog::llm(id) {
+        Some(m.kind)
+    } else if catalog::diffusion(id).is_some() {
+        Some(ModelKind::Diffusion)
+    } else {
+        catalog::classic(id).map(|c| c.kind)
+    }
+}
+
+fn parse_u32(field: Field, text: &str, lo: u32, hi: u32, errors: &mut Vec<FieldError>) -> Option<u32> {
+    let t = text.trim().replace(['_', ','], "");
+    let value = if let Some(k) = t.strip_suffix(['k', 'K']) {
+        k.parse::<f64>().ok().map(|v| v * 1024.0)
+    } else {
+        t.parse::<f64>().ok()
+    };
+    match value {
+        Some(v) if v.is_finite() && v.fract() == 0.0 && v >= f64::from(lo) && v <= f64::from(hi) => Some(v as u32),
+        Some(v) if v.is_finite() => {
+            errors.push(FieldError { field, message: format!("must be a whole number from {lo} to {hi}") });
+            None
+        }
+        _ => {
+            errors.push(FieldError { field, message: format!("`{}` is not a number", short(text)) });
+            None
+        }
+    }
+}
+
+/// Parses a positive number within `lo..=hi`.
+pub fn parse_f64(field: Field, text: &str, lo: f64, hi: f64, errors: &mut Vec<FieldError>) -> Option<f64> {
+    match text.trim().replace(['_', ','], "").parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= lo && v <= hi => Some(v),
+        Ok(v) if v.is_finite() => {
+            errors.push(FieldError { field, message: format!("must be between {lo} and {hi}") });
+            None
+        }
+        _ => {
+            errors.push(FieldError { field, message: format!("`{}` is not a number", short(text)) });
+            None
+        }
+    }
+}
+
+fn short(s: &str) -> String {
+    let mut out: String = s.chars().filter(|c| !c.is_control()).take(20).collect();
+    if s.chars().count() > 20 {
+        out.push('…');
+    }
+    out
+}
+
+/// Parses a count with an optional k/m/b/t suffix (`1.5b`, `300m`, `2t`).
+pub fn parse_count(text: &str) -> Option<f64> {
+    let t = text.trim().to_ascii_lowercase().replace(['_', ','], "");
+    let (num, mult) = match t.chars().last()? {
+        'k' => (&t[..t.len() - 1], 1e3),
+        'm' => (&t[..t.len() - 1], 1e6),
+        'b' | 'g' => (&t[..t.len() - 1], 1e9),
+        't' => (&t[..t.len() - 1], 1e12),
+        _ => (t.as_str(), 1.0),
+    };
+    let v: f64 = num.trim().parse().ok()?;
+    (v.is_finite() && v >= 0.0).then_some(v * mult)
+}
+
+/// Parses `WxH` (e.g. `1024x1024`).
+pub fn parse_resolution(text: &str) -> Option<(u32, u32)> {
+    let (w, h) = text.trim().split_once(['x', 'X', '×'])?;
+    let w: u32 = w.trim().parse().ok()?;
+    let h: u32 = h.trim().parse().ok()?;
+    ((64..=8192).contains(&w) && (64..=8192).contains(&h)).then_some((w, h))
+}
+
+impl AdvisorInputs {
+    /// The text of `field`.
+    pub fn get(&self, field: Field) -> &str {
+        self.values.get(field as usize).map_or("", String::as_str)
+    }
+
+    /// Sets the text of `field`.
+    pub fn set(&mut self, field: Field, value: String) {
+        if let Some(slot) = self.values.get_mut(field as usize) {
+            *slot = value;
+        }
+    }
+
+    /// The workload as chosen, adjusted to the model kind: image presets generate images by
+    /// default, classic presets train or infer.
+    pub fn workload(&self) -> &str {
+        self.get(Field::Workload)
+    }
+
+    /// Parses every sizing input into a job, or returns every field error.
+    pub fn job(&self) -> Result<Job, Vec<FieldError>> {
+        let mut errors = Vec::new();
+        let model = self.get(Field::Model).trim().to_string();
+        let workload = self.workload().trim().to_string();
+        let kind = if model == "custom" { Some(ModelKind::Llm) } else { model_kind(&model) };
+        let Some(kind) = kind else {
+            let near = catalog::nearest(&model, catalog::model_ids());
+            errors.push(FieldError {
+                field: Field::Model,
+                message: format!("unknown model `{}`; did you mean {}?", short(&model), near.join(", ")),
+            });
+            return Err(errors);
+        };
+        let batch = parse_u32(Field::Batch, self.get(Field::Batch), 1, 65_536, &mut errors);
+        let precision_text = self.get(Field::Precision);
+        let precision = Precision::parse(precision_text);
+        if precision.is_none() {
+            errors.push(FieldError { field: Field::Precision, message: format!("unknown precision `{}`", short(precision_text)) });
+        }
+        if matches!(kind, ModelKind::Llm) || (kind == ModelKind::Nlp && catalog::llm(&model).is_some()) {
+            let mut job = LlmJob::default();
+            if model == "custom" {
+                if !self.config_json.trim().is_empty() {
+                    match llm::config_json::arch_from_config_json(&self.config_json) {
+                        Ok(a) => job.model = a,
+                        Err(e) => errors.push(FieldError { field: Field::Params, message: format!("config.json: {e}") }),
+                    }
+                } else {
+                    match custom::parse_param_count(self.get(Field::Params)).and_then(custom::arch_from_params) {
+                        Ok(a) => job.model = a,
+                        Err(e) => errors.push(FieldError { field: Field::Params, message: e.to_string() }),
+                    }
+                }
+            } else if let Some(spec) = catalog::llm(&model) {
+                job = LlmJob::for_preset(spec);
+            }
+            match Workload::parse(&workload) {
+                Some(w) => job.workload = w,
+                None => errors.push(FieldError {
+                    field: Field::Workload,
+                    message: "for a language model choose inference, training, finetune-full, lora or qlora".into(),
+                }),
+            }
+            if let Some(p) = precision {
+                job.precision = p;
+            }
+            match KvPrecision::parse(self.get(Field::KvPrecision)) {
+                Some(k) => job.kv_precision = k,
+                None => errors.push(FieldError { field: Field::KvPrecision, message: "choose fp16, fp8, q8_0 or q4_0".into() }),
+            }
+            let engine = self.get(Field::Engine).trim();
+            if !engine.is_empty() && engine != "auto" {
+                match Engine::parse(engine) {
+                    Some(e) => job.engine = Some(e),
+                    None => errors.push(FieldError { field: Field::Engine, message: format!("unknown engine `{}`", short(engine)) }),
+                }
+            }
+            if let Some(c) = parse_u32(Field::Context, self.get(Field::Context), 1, 10_485_760, &mut errors) {
+                job.context_tokens = c;
+            }
+            if let Some(p) = parse_u32(Field::PromptTokens, self.get(Field::PromptTokens), 1, 10_485_760, &mut errors) {
+                job.prompt_tokens = p;
+            }
+            if let Some(o) = parse_u32(Field::OutputTokens, self.get(Field::OutputTokens), 1, 1_048_576, &mut errors) {
+                job.output_tokens = o;
+            }
+            if let Some(b) = batch {
+                job.batch = b;
+            }
+            if let Some(s) = parse_u32(Field::SeqLen, self.get(Field::SeqLen), 1, 1_048_576, &mut errors) {
+                job.seq_len = s;
+            }
+            match Optimizer::parse(self.get(Field::Optimizer)) {
+                Some(o) => job.optimizer = o,
+                None => errors.push(FieldError { field: Field::Optimizer, message: "unknown optimizer".into() }),
+            }
+            match Checkpointing::parse(self.get(Field::GradCkpt)) {
+                Some(c) => job.grad_checkpointing = c,
+                None => errors.push(FieldError { field: Field::GradCkpt, message: "choose none, selective or full".into() }),
+            }
+            if let Some(r) = parse_u32(Field::LoraRank, self.get(Field::LoraRank), 1, 4096, &mut errors) {
+                job.lora_rank = r;
+            }
+            if let Some(z) = parse_u32(Field::Zero, self.get(Field::Zero), 0, 3, &mut errors) {
+                job.zero = z as u8;
+            }
+            match parse_count(self.get(Field::TrainTokens)) {
+                Some(t) if (1e3..=1e15).contains(&t) => job.train_tokens = t,
+                _ => errors.push(FieldError { field: Field::TrainTokens, message: "training tokens like 1b, 300m or 2t".into() }),
+            }
+            if let Err(e) = job.validate() {
+                let field = Field::from_key(e.field()).unwrap_or(Field::Params);
+                errors.push(FieldError { field, message: e.to_string() });
+            }
+            return if errors.is_empty() { Ok(Job::Llm(Box::new(job))) } else { Err(errors) };
+        }
+        // Diffusion and classic presets.
+        let resolution = match self.get(Field::Resolution).trim() {
+            "" => None,
+            t => match parse_resolution(t) {
+                Some(r) => Some(r),
+                None => {
+                    errors.push(FieldError { field: Field::Resolution, message: "width×height from 64 to 8192, e.g. 1024x1024".into() });
+                    None
+                }
+            },
+        };
+        let steps = match self.get(Field::Steps).trim() {
+            "" => None,
+            t => parse_u32(Field::Steps, t, 1, 1000, &mut errors),
+        };
+        let media_workload = match (kind, workload.as_str()) {
+            (ModelKind::Diffusion, "inference" | "image-generation") => "image-generation",
+            (ModelKind::Diffusion, "finetune-full" | "training") => "finetune-full",
+            (ModelKind::Diffusion, "lora" | "qlora") => "lora",
+            (_, "inference" | "image-generation") => "inference",
+            (_, _) => "training",
+        };
+        let precision = precision.filter(|p| matches!(p, Precision::Fp32 | Precision::Tf32 | Precision::Fp16 | Precision::Bf16 | Precision::Fp8));
+        if errors.is_empty() {
+            Ok(Job::Media(MediaJob { model_id: model, workload: media_workload.into(), precision, resolution, steps, batch }))
+        } else {
+            Err(errors)
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! The advisor's inputs: model (preset search, parameter count or pasted `config.json`),
+//! workload, precision, context, batch, usage, budget and constraints. Every input has a
+//! default, a hint, and its error shown beside it.
+
+use crate::catalog::{self, ModelKind};
+use crate::model::llm::engines::Engine;
+use crate::model::precision::{KvPrecision, Precision};
+use crate::state::advisor::{model_kind, AdvisorInputs, Field, FieldError};
+use crate::state::Action;
+use crate::ui::components::field_row::FieldRow;
+use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct AdvisorFormProps {
+    pub inputs: AdvisorInputs,
+    pub errors: Vec<FieldError>,
+    pub dispatch: Callback<Action>,
+}
+
+fn input_id(f: Field) -> String {
+    format!("in-{}", f.key().replace('_', "-"))
+}
+
+/// The input panel.
+#[function_component(AdvisorForm)]
+pub fn advisor_form(props: &AdvisorFormProps) -> Html {
+    let inputs = &props.inputs;
+    let err = |f: Field| props.errors.iter().find(|e| e.field == f).map(|e| AttrValue::from(e.message.clone()));
+    let text = |f: Field, label: &'static str, hint: &'static str, mode: &'static str| {
+        let oninput = props.dispatch.reform(move |e: InputEvent| Action::SetInput(f, e.target_unchecked_into::<HtmlInputElement>().value()));
+        let id = input_id(f);
+        html! {
+            <FieldRow id={id.clone()} label={label} hint={Some(AttrValue::from(hint))} error={err(f)}>
+                <input class="advisor-form__input" id={id} type="text" inputmode={mode} autocomplete="off"
+                    value={inputs.get(f).to_string()} {oninput} aria-invalid={err(f).is_some().then_some("true")} />
+            </FieldRow>
+        }
+    };
+    let select = |f: Field, label: &'static str, hint: &'static str, options: Vec<(String, String)>| {
+        let onchange = props.dispatch.reform(move |e: Event| Action::SetInput(f, e.target_unchecked_into::<HtmlSelectElement>().value()));
+        let id = input_id(f);
+        let current = inputs.get(f).to_string();
+        html! {
+            <FieldRow id={id.clone()} label={label} hint={Some(AttrValue::from(hint))} error={err(f)}>
+                <select class="advisor-form__input" id={id} {onchange}>
+                    { for options.into_iter().map(|(v, l)| html! { <option value={v.clone()} selected={v == current}>{ l }</option> }) }
+                </select>
+            </FieldRow>
+        }
+    };
+    let model = inputs.get(Field::Model).to_string();
+    let kind = if model == "custom" { Some(ModelKind::Llm) } else { model_kind(&model) };
+    let is_llm = model == "custom" || catalog::llm(&model).is_some();
+    let workload = inputs.workload().to_string();
+    let training = is_llm && workload != "inference";
+
+    // Model: a searchable list of every preset (datalist), plus "custom".
+    let on_model = props.dispatch.reform(|e: Event| Action::SetInput(Field::Model, e.target_unchecked_into::<HtmlInputElement>().value().trim().to_string()));
+    let model_options = html! {
+        <datalist id="model-presets">
+            <option value="custom">{ "Custom: parameter count or config.json" }</option>
+            { for catalog::catalog().llms.iter().map(|m| html! { <option value={m.id.clone()}>{ format!("{} · {:.1}B", m.name, m.params_total_b) }</option> }) }
+            { for catalog::catalog().diffusion.iter().map(|m| html! { <option value={m.id.clone()}>{ format!("{} · image", m.name) }</option> }) }
+            { for catalog::catalog().classic.iter().map(|m| html! { <option value={m.id.clone()}>{ format!("{} · {}", m.name, m.task) }</option> }) }
+        </datalist>
+    };
+    let workload_options: Vec<(String, String)> = match kind {
+        Some(ModelKind::Diffusion) => vec![
+            ("image-generation".into(), "Image generation".into()),
+            ("finetune-full".into(), "Fine-tune (full / DreamBooth)".into()),
+            ("lora".into(), "Fine-tune (LoRA)".into()),
+        ],
+        Some(_) if !is_llm => vec![("training".into(), "Training".into()), ("inference".into(), "Inference".into())],
+        _ => vec![
+            ("inference".into(), "Inference / serving".into()),
+            ("training".into(), "Pre-training".into()),
+            ("finetune-full".into(), "Fine-tune (full)".into()),
+            ("lora".into(), "Fine-tune (LoRA)".into()),
+            ("qlora".into(), "Fine-tune (QLoRA)".into()),
+        ],
+    };
+    let precision_options: Vec<(String, String)> = Precision::ALL
+        .into_iter()
+        .filter(|p| is_llm || matches!(p, Precision::Fp32 | Precision::Tf32 | Precision::Fp16 | Precision::Bf16 | Precision::Fp8))
+        .map(|p| (p.as_str().to_string(), p.as_str().to_uppercase().replace("_K_M", "_K_M")))
+        .collect();
+    let on_config = props.dispatch.reform(|e: InputEvent| Action::SetConfigJson(e.target_unchecked_into::<HtmlTextAreaElement>().value()));
+    let on_nvlink = props.dispatch.reform(|e: Event| Action::SetNeedNvlink(e.target_unchecked_into::<HtmlInputElement>().checked()));
+    let on_dc = props.dispatch.reform(|e: Event| Action::SetDatacenterOnly(e.target_unchecked_into::<HtmlInputElement>().checked()));
+    let model_err = err(Field::Model);
+    html! {
+        <form class="advisor-form" aria-label="Advisor inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+            <fieldset class="advisor-form__group">
+                <legend class="advisor-form__legend">{ "Model" }</legend>
+                <FieldRow id="in-model" label="Model" hint={Some(AttrValue::from("Type to search presets, or choose “custom”."))} error={model_err.clone()}>
+                    <input class="advisor-form__input" id="in-model" type="search" list="model-presets" autocomplete="off"
+                        value={model.clone()} onchange={on_model} aria-invalid={model_err.is_some().then_some("true")} />
+                </FieldRow>
+                { model_options }
+                if model == "custom" {
+                    { text(Field::Params, "Parameters", "e.g. 13b, 350m (architecture inferred by a scaling rule)", "text") }
+                    <div class="field-row">
+                        <label class="field-row__label" for="in-config">{ "…or paste a config.json" }</label>
+                        <textarea class="advisor-form__input advisor-form__textarea" id="in-config" rows="4" spellcheck="false"
+                            placeholder="{ \"hidden_size\": 4096, … }" value={inputs.config_json.clone()} oninput={on_config} />
+                        <p class="field-row__hint">{ "Parsed in your browser; never uploaded." }</p>
+                    </div>
+                }
+                { select(Field::Workload, "Workload", "What the cards will do.", workload_options) }
+                { select(Field::Precision, "Precision", "Weight format; GGUF types use their real bits per weight.", precision_options) }
+            </fieldset>
+            <fieldset class="advisor-form__group">
+                <legend class="advisor-form__legend">{ "Shape" }</legend>
+                if is_llm && !training {
+                    { text(Field::Context, "Context (tokens)", "KV cache reserved per sequence; 8k = 8192.", "numeric") }
+                    { text(Field::Batch, "Concurrent requests", "Sequences served at once.", "numeric") }
+                    { text(Field::PromptTokens, "Prompt tokens", "For time to first token and serving.", "numeric") }
+                    { text(Field::OutputTokens, "Output tokens", "Generated per request.", "numeric") }
+                    { select(Field::KvPrecision, "KV cache", "fp8 / q8_0 halve the cache.", KvPrecision::ALL.into_iter().map(|k| (k.as_str().to_string(), k.as_str().to_string())).collect()) }
+                    { select(Field::Engine, "Engine", "Sets overheads, speed and multi-GPU behaviour.",
+                        std::iter::once((String::new(), "auto".to_string())).chain(Engine::ALL.into_iter().map(|e| (e.as_str().to_string(), e.as_str().to_string()))).collect()) }
+                } else if is_llm {
+                    { text(Field::SeqLen, "Sequence length", "Tokens per training sample.", "numeric") }
+                    { text(Field::Batch, "Micro-batch per GPU", "Sequences per GPU per step.", "numeric") }
+                    { select(Field::Optimizer, "Optimizer", "AdamW keeps 2 fp32 states per parameter.",
+                        ["adamw", "adamw-8bit", "paged-adamw-8bit", "sgd", "adafactor"].iter().map(|o| (o.to_string(), o.to_string())).collect()) }
+                    { select(Field::GradCkpt, "Activation checkpointing", "Trades compute for activation memory.",
+                        ["none", "selective", "full"].iter().map(|o| (o.to_string(), o.to_string())).collect()) }
+                    if workload == "lora" || workload == "qlora" {
+                        { text(Field::LoraRank, "LoRA rank", "Adapter rank r on all linear layers.", "numeric") }
+                    }
+                    { select(Field::Zero, "ZeRO / FSDP", "Shards optimizer, gradients, weights over the GPUs.",
+                        [("0", "none"), ("1", "ZeRO-1"), ("2", "ZeRO-2"), ("3", "ZeRO-3 / FSDP")].iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
+                    { text(Field::TrainTokens, "Training tokens", "For time to train, e.g. 1b, 300b.", "text") }
+                } else {
+                    if kind == Some(ModelKind::Diffusion) {
+                        { text(Field::Resolution, "Resolution", "Width×height, e.g. 1024x1024; empty = native.", "text") }
+                        { text(Field::Steps, "Steps", "Denoising steps; empty = the pipeline default.", "numeric") }
+                    }
+                    { text(Field::Batch, "Batch", "Images or samples per step.", "numeric") }
+                }
+            </fieldset>
+            <fieldset class="advisor-form__group">
+                <legend class="advisor-form__legend">{ "Budget" }</legend>
+                { select(Field::Mode, "Buy or rent", "Rent uses the bundled cloud prices.", vec![("buy".into(), "Buy".into()), ("rent".into(), "Rent".into())]) }
+                { text(Field::Budget, if inputs.get(Field::Mode) == "rent" { "Budget per hour" } else { "Budget" }, "In the chosen currency; empty = no limit.", "decimal") }
+                { select(Field::Currency, "Currency", "Converted at an editable rate.",
+                    [("usd", "USD $"), ("cny", "CNY ¥"), ("rub", "RUB ₽"), ("eur", "EUR €")].iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
+                { text(Field::HoursPerDay, "Usage (hours/day)", "For energy and rental cost.", "decimal") }
+                { text(Field::Months, "Months", "Horizon of the total cost.", "numeric") }
+                { text(Field::KwhPrice, "Electricity ($/kWh)", "Energy price.", "decimal") }
+                { select(Field::Objective, "Rank by", "What “best” means.",
+                    [("cheapest", "Cheapest that fits"), ("fastest", "Fastest within budget"), ("value", "Throughput per dollar"), ("cost-per-token", "Lowest $ per million tokens"), ("time-to-train", "Shortest time to train")]
+                        .iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
+            </fieldset>
+            <fieldset class="advisor-form__group">
+                <legend class="advisor-form__legend">{ "Constraints" }</legend>
+                { text(Field::MaxGpus, "At most N cards", "Per node, 1–8 (datacenter cards may go multi-node).", "numeric") }
+                { text(Field::Headroom, "Memory headroom %", "Spare memory to keep on every card.", "decimal") }
+                { text(Field::MaxWatts, "At most W watts", "Total board power; empty = no limit.", "numeric") }
+                { select(Field::Region, "Region", "China: only cards sold there (e.g. 4090 D, H20).", vec![("global".into(), "Global".into()), ("cn".into(), "China".into())]) }
+                <label class="advisor-form__check"><input type="checkbox" checked={inputs.need_nvlink} onchange={on_nvlink} />{ " NVLink required" }</label>
+                <label class="advisor-form__check"><input type="checkbox" checked={inputs.datacenter_only} onchange={on_dc} />{ " Datacenter licence only" }</label>
+            </fieldset>
+        </form>
+    }
+}

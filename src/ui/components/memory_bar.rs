@@ -1,0 +1,66 @@
+//! A stacked SVG bar of one card's memory by term (weights, KV cache, activations, gradients,
+//! optimizer, overhead) against its capacity.
+
+use crate::model::MemoryBreakdown;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct MemoryBarProps {
+    /// The job's memory, summed over all cards.
+    pub memory: MemoryBreakdown,
+    /// What one card holds.
+    pub per_gpu_gib: f64,
+    /// One card's capacity.
+    pub capacity_gib: f64,
+}
+
+/// The terms in drawing order, with their CSS modifier and label.
+pub const TERMS: [(&str, &str); 6] = [
+    ("weights", "weights"),
+    ("kv", "KV cache"),
+    ("activations", "activations"),
+    ("gradients", "gradients"),
+    ("optimizer", "optimizer"),
+    ("overhead", "overhead"),
+];
+
+fn values(m: &MemoryBreakdown) -> [f64; 6] {
+    [m.weights_gib, m.kv_cache_gib, m.activations_gib, m.gradients_gib, m.optimizer_gib, m.overhead_gib]
+}
+
+/// The bar. Per-card terms are the job's terms scaled by `per_gpu / total`.
+#[function_component(MemoryBar)]
+pub fn memory_bar(props: &MemoryBarProps) -> Html {
+    let total = props.memory.total_gib.max(1e-9);
+    let scale = props.per_gpu_gib / total;
+    let max = props.capacity_gib.max(props.per_gpu_gib).max(1e-9);
+    let width = 100.0;
+    let mut x = 0.0;
+    let over = props.per_gpu_gib > props.capacity_gib;
+    let title = format!(
+        "{:.1} of {:.0} GiB per card: {}",
+        props.per_gpu_gib,
+        props.capacity_gib,
+        TERMS
+            .iter()
+            .zip(values(&props.memory))
+            .filter(|(_, v)| *v > 0.0)
+            .map(|((_, l), v)| format!("{l} {:.1}", v * scale))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    html! {
+        <svg class={classes!("memory-bar", over.then_some("memory-bar--over"))} viewBox="0 0 100 10" preserveAspectRatio="none"
+            role="img" aria-label={title.clone()}>
+            <title>{ title }</title>
+            <rect class="memory-bar__track" x="0" y="0" width={format!("{:.2}", props.capacity_gib / max * width)} height="10" />
+            { for TERMS.iter().zip(values(&props.memory)).filter(|(_, v)| *v > 0.0).map(|((key, _), v)| {
+                let w = v * scale / max * width;
+                let seg = html! { <rect class={format!("memory-bar__seg memory-bar__seg--{key}")} x={format!("{x:.2}")} y="1" width={format!("{w:.2}")} height="8" /> };
+                x += w;
+                seg
+            }) }
+            <line class="memory-bar__cap" x1={format!("{:.2}", props.capacity_gib / max * width)} x2={format!("{:.2}", props.capacity_gib / max * width)} y1="0" y2="10" />
+        </svg>
+    }
+}

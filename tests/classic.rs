@@ -1,0 +1,178 @@
+//! Classic training and inference sizing: hand-calculated memory terms, largest batch, AMP against
+//! FP32, NVLink against PCIe data-parallel scaling, the monotonicity properties and input errors.
+
+use gpu_advisor::catalog;
+use gpu_advisor::model::classic::{
+    classic_memory, classic_samples_per_s, estimate_classic, max_batch_that_fits, ClassicJob, ClassicMode, ClassicPrecision,
+};
+use gpu_advisor::model::diffusion::{CONTEXT_GIB, FRAGMENTATION};
+use gpu_advisor::model::media::estimate_media;
+use gpu_advisor::model::precision::Precision;
+use gpu_advisor::model::GIB;
+use proptest::prelude::*;
+
+fn gpu(id: &str) -> &'static gpu_advisor::catalog::Gpu {
+    catalog::gpu(id).unwrap_or_else(|| panic!("catalog has no {id}"))
+}
+
+#[test]
+fn resnet50_amp_training_memory_hand_calculation() {
+    // ResNet-50: 25.56 M params. AMP + SGD momentum: weights 6 B (FP32 master + FP16 copy),
+    // gradients 4 B, momentum 4 B per param.
+    // Activations: 8.18 GFLOPs / 170 FLOP/B = 48,117,647 B per image; batch 64 = 3,079,529,412 B.
+    let mut job = ClassicJob::new("resnet-50", ClassicMode::Train).unwrap();
+    job.batch = Some(64);
+    let m = classic_memory(&job, gpu("rtx-4090"), 1).unwrap();
+    assert!((m.weights_gib - 25.56e6 * 6.0 / GIB).abs() < 1e-12);
+    assert!((m.gradients_gib - 25.56e6 * 4.0 / GIB).abs() < 1e-12);
+    assert!((m.optimizer_gib - 25.56e6 * 4.0 / GIB).abs() < 1e-12);
+    let act = 64.0 * 8.18e9 / 170.0 / GIB;
+    assert!((m.activations_gib - act).abs() < 1e-9, "{}", m.activations_gib);
+    let tensors = m.weights_gib + m.gradients_gib + m.optimizer_gib + m.activations_gib;
+    assert!((m.total_gib - (tensors * (1.0 + FRAGMENTATION) + CONTEXT_GIB)).abs() < 1e-9);
+    // FP32 doubles the activations.
+    job.precision = ClassicPrecision::Fp32;
+    let m32 = classic_memory(&job, gpu("rtx-4090"), 1).unwrap();
+    assert!((m32.activations_gib - 2.0 * act).abs() < 1e-9);
+}
+
+#[test]
+fn bert_uses_adamw_states() {
+    // BERT-large 335.1 M params, AdamW: 8 B per param = 2.6809e9 B.
+    let mut job = ClassicJob::new("bert-large", ClassicMode::Train).unwrap();
+    job.batch = Some(8);
+    let m = classic_memory(&job, gpu("a100-80gb-sxm"), 1).unwrap();
+    assert!((m.optimizer_gib - 335.1e6 * 8.0 / GIB).abs() < 1e-12);
+}
+
+#[test]
+fn max_batch_is_the_largest_that_fits() {
+    let g = gpu("rtx-3090");
+    let job = ClassicJob::new("resnet-50", ClassicMode::Train).unwrap();
+    let b = max_batch_that_fits(&job, g).unwrap();
+    assert!(b > 0);
+    let mut at = job.clone();
+    at.batch = Some(b);
+    assert!(classic_memory(&at, g, 1).unwrap().total_gib <= g.memory_gib);
+    at.batch = Some(b + 1);
+    assert!(classic_memory(&at, g, 1).unwrap().total_gib > g.memory_gib);
+    // Whisper large-v3 training (1.54 B params * 18 B of states = 27.8e9 B) cannot fit an 8 GiB card.
+    let w = ClassicJob::new("whisper-large-v3", ClassicMode::Train).unwrap();
+    assert_eq!(max_batch_that_fits(&w, gpu("quadro-rtx-4000")).unwrap(), 0);
+}
+
+#[test]
+fn amp_is_faster_than_fp32_and_tf32_in_between_on_ampere() {
+    let g = gpu("a100-80gb-sxm");
+    let mut job = ClassicJob::new("resnet-50", ClassicMode::Train).unwrap();
+    job.batch = Some(256);
+    let amp = classic_samples_per_s(&job, g, 1).unwrap().mid;
+    job.precision = ClassicPrecision::Tf32;
+    let tf32 = classic_samples_per_s(&job, g, 1).unwrap().mid;
+    job.precision = ClassicPrecision::Fp32;
+    let fp32 = classic_samples_per_s(&job, g, 1).unwrap().mid;
+    assert!(amp > tf32 && tf32 > fp32, "{amp} {tf32} {fp32}");
+}
+
+#[test]
+fn nvlink_scales_better_than_pcie() {
+    // BERT-large, 8 cards: A100 SXM (NVLink 600 GB/s) against RTX 4090 (PCIe 4, no P2P). Scaling
+    // efficiency = 8-card rate / (8 * 1-card rate).
+    let mut job = ClassicJob::new("bert-large", ClassicMode::Train).unwrap();
+    let mut scaling = |g: &str| {
+        job.batch = Some(16);
+        let one = classic_samples_per_s(&job, gpu(g), 1).unwrap().mid;
+        job.batch = Some(16 * 8);
+        let eight = classic_samples_per_s(&job, gpu(g), 8).unwrap().mid;
+        eight / (8.0 * one)
+    };
+    let nv = scaling("a100-80gb-sxm");
+    let pcie = scaling("rtx-4090");
+    assert!(nv > 0.95, "{nv}");
+    assert!(pcie < nv, "{pcie} vs {nv}");
+}
+
+#[test]
+fn inference_leaves_train_samples_null() {
+    let e = estimate_media("yolov8x", "inference", None, Some((640, 640)), None, Some(8), gpu("rtx-4090"), 1).unwrap().unwrap();
+    assert!(e.throughput.train_samples_per_s.is_none());
+    assert!(e.throughput.seconds_per_image.is_none());
+    assert!(e.assumptions[0].starts_with("inference:"));
+    let t = estimate_media("bert-base", "training", Some(Precision::Bf16), None, None, Some(32), gpu("rtx-4090"), 1).unwrap().unwrap();
+    assert!(t.throughput.train_samples_per_s.unwrap().is_sane());
+    assert_eq!(t.memory.kv_cache_gib, 0.0);
+}
+
+#[test]
+fn errors_name_the_field() {
+    let g = gpu("rtx-4090");
+    let e = |r: Option<Result<_, gpu_advisor::model::EstimateError>>| r.unwrap().unwrap_err().field();
+    assert_eq!(e(estimate_media("resnet-50", "training", Some(Precision::Q4KM), None, None, None, g, 1)), "precision");
+    assert_eq!(e(estimate_media("resnet-50", "lora", None, None, None, None, g, 1)), "workload");
+    assert_eq!(e(estimate_media("bert-base", "training", None, Some((224, 224)), None, None, g, 1)), "resolution");
+    assert_eq!(e(estimate_media("resnet-50", "training", None, None, Some(20), None, g, 1)), "steps");
+    assert_eq!(e(estimate_media("resnet-50", "training", None, Some((100_000, 100_000)), None, None, g, 1)), "resolution");
+    assert_eq!(e(estimate_media("resnet-50", "training", None, None, None, Some(0), g, 1)), "batch");
+    assert_eq!(e(estimate_media("resnet-50", "training", None, None, None, None, g, 0)), "gpus");
+    let mut nan = g.clone();
+    nan.memory_bandwidth_gb_s = f64::NAN;
+    assert_eq!(e(estimate_media("resnet-50", "training", None, None, None, None, &nan, 1)), "gpu.memory_bandwidth_gb_s");
+    assert_eq!(ClassicJob::new("resnet50", ClassicMode::Train).unwrap_err().field(), "model");
+}
+
+#[test]
+fn every_preset_sizes_on_every_gpu() {
+    for spec in &catalog::catalog().classic {
+        for g in catalog::gpus() {
+            for mode in [ClassicMode::Train, ClassicMode::Infer] {
+                let job = ClassicJob::for_spec(spec, mode);
+                let e = estimate_classic(&job, g, 1).unwrap_or_else(|e| panic!("{} on {}: {e}", spec.id, g.id));
+                assert!(e.memory.total_gib.is_finite() && e.memory.total_gib > 0.0);
+            }
+        }
+    }
+}
+
+fn ids() -> Vec<String> {
+    catalog::catalog().classic.iter().map(|c| c.id.clone()).collect()
+}
+
+proptest! {
+    #[test]
+    fn memory_never_falls_when_batch_or_input_rises(
+        idx in 0usize..64, b in 1u32..512, db in 0u32..512, px in 32u32..2048, dpx in 0u32..1024,
+        train in any::<bool>(),
+        p in prop::sample::select(vec![ClassicPrecision::Amp, ClassicPrecision::Fp32, ClassicPrecision::Tf32]),
+    ) {
+        let ids = ids();
+        let mode = if train { ClassicMode::Train } else { ClassicMode::Infer };
+        let mut job = ClassicJob::new(&ids[idx % ids.len()], mode).unwrap();
+        job.precision = p;
+        job.batch = Some(b);
+        let pixels = catalog::classic(&job.model).unwrap().scales_with == "pixels";
+        if pixels { job.input_px = Some(px); } else { job.seq_len = Some(px); }
+        let g = gpu("h100-sxm");
+        let base = classic_memory(&job, g, 1).unwrap().total_gib;
+        let mut more = job.clone();
+        more.batch = Some(b + db);
+        prop_assert!(classic_memory(&more, g, 1).unwrap().total_gib >= base);
+        let mut bigger = job.clone();
+        if pixels { bigger.input_px = Some(px + dpx); } else { bigger.seq_len = Some(px + dpx); }
+        prop_assert!(classic_memory(&bigger, g, 1).unwrap().total_gib >= base);
+    }
+
+    #[test]
+    fn no_panic_for_any_input(
+        idx in 0usize..64, gi in 0usize..200, w in any::<u32>(), h in any::<u32>(), b in any::<u32>(), n in any::<u32>(),
+        wl in prop::sample::select(vec!["training", "inference", "lora", "x"]),
+        p in prop::sample::select(Precision::ALL.to_vec()), res in any::<bool>(),
+    ) {
+        let ids = ids();
+        let gpus = catalog::gpus();
+        let g = &gpus[gi % gpus.len()];
+        if let Some(Ok(e)) = estimate_media(&ids[idx % ids.len()], wl, Some(p), res.then_some((w, h)), None, Some(b), g, n) {
+            prop_assert!(e.memory.total_gib.is_finite());
+            if let Some(s) = e.throughput.train_samples_per_s { prop_assert!(s.is_sane()); }
+        }
+    }
+}

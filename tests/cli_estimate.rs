@@ -1,0 +1,132 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! `gpu-advisor estimate` end to end: the JSON contract of issue 3 §8, exit code 2 with one line
+//! for bad input, and nearest-id suggestions.
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_gpu-advisor")).args(args).output().expect("run binary");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 0, "stderr: {err}");
+    serde_json::from_str(&out).expect("one JSON object")
+}
+
+#[test]
+fn json_has_exactly_the_contract_keys() {
+    let v = json(&["estimate", "--gpu", "rtx-4090", "--model", "llama-3-8b", "--precision", "q4_k_m", "--json"]);
+    let keys: Vec<&str> = v.as_object().expect("object").keys().map(String::as_str).collect();
+    for k in ["model", "gpu", "gpus", "memory", "per_gpu_gib", "gpus_needed", "fits", "throughput", "assumptions"] {
+        assert!(keys.contains(&k), "missing {k}");
+    }
+    for k in ["weights_gib", "kv_cache_gib", "activations_gib", "gradients_gib", "optimizer_gib", "overhead_gib", "total_gib"] {
+        assert!(v["memory"][k].is_number(), "memory.{k}");
+    }
+    for k in ["decode_tokens_per_s", "prefill_tokens_per_s", "serving_tokens_per_s", "train_tokens_per_s", "seconds_per_image", "train_samples_per_s"] {
+        let t = &v["throughput"][k];
+        assert!(t.is_null() || (t["low"].is_number() && t["mid"].is_number() && t["high"].is_number()), "throughput.{k} = {t}");
+    }
+    assert_eq!(v["model"], "llama-3-8b");
+    assert_eq!(v["gpu"], "rtx-4090");
+    assert_eq!(v["gpus"], 1);
+    assert_eq!(v["fits"], true);
+    assert!(v["throughput"]["decode_tokens_per_s"]["mid"].as_f64().expect("decode") > 50.0);
+    assert!(v["throughput"]["train_tokens_per_s"].is_null());
+    assert!(!v["assumptions"].as_array().expect("array").is_empty());
+}
+
+#[test]
+fn seed_003_on_the_command_line() {
+    // 30 × 4096 tokens of Llama 2 70B KV in fp16 = 40.27 GB (see tests/llm_memory.rs).
+    let v = json(&[
+        "estimate", "--gpu", "rtx-4090", "--model", "llama-2-70b", "--precision", "fp16", "--context", "4096",
+        "--batch", "30", "--engine", "llama.cpp", "--json",
+    ]);
+    assert_eq!(v["gpus_needed"], 8);
+    assert_eq!(v["fits"], false);
+}
+
+#[test]
+fn training_reports_train_tokens() {
+    let v = json(&[
+        "estimate", "--gpu", "h100-sxm", "--gpus", "8", "--params", "13b", "--workload", "training", "--zero", "3",
+        "--grad-checkpointing", "full", "--json",
+    ]);
+    assert!(v["throughput"]["train_tokens_per_s"]["mid"].as_f64().expect("train") > 1000.0);
+    assert!(v["throughput"]["decode_tokens_per_s"].is_null());
+    assert_eq!(v["model"], "custom");
+}
+
+#[test]
+fn config_json_input() {
+    let dir = std::env::temp_dir().join(format!("gpu-advisor-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let good = dir.join("config.json");
+    std::fs::write(
+        &good,
+        r#"{"model_type":"qwen2","hidden_size":3584,"intermediate_size":18944,"num_attention_heads":28,
+        "num_hidden_layers":28,"num_key_value_heads":4,"vocab_size":152064,"max_position_embeddings":32768,
+        "tie_word_embeddings":false,"sliding_window":131072,"use_sliding_window":false}"#,
+    )
+    .expect("write");
+    let v = json(&["estimate", "--gpu", "rtx-4090", "--config", good.to_str().expect("path"), "--json"]);
+    // Qwen2.5-7B: 7.6B parameters.
+    let w = v["memory"]["weights_gib"].as_f64().expect("weights");
+    assert!((13.0..15.5).contains(&w), "{w}");
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"hidden_size":4096,"num_attention_heads":32,"num_hidden_layers":32,"intermediate_size":11008}"#).expect("write");
+    let (code, _, err) = run(&["estimate", "--gpu", "rtx-4090", "--config", bad.to_str().expect("path")]);
+    assert_eq!(code, 2);
+    assert!(err.contains("vocab_size"), "{err}");
+}
+
+#[track_caller]
+fn fails_with(args: &[&str], needle: &str) {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 2, "stdout: {out}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(err.contains(needle), "{err} should mention {needle}");
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    fails_with(&["estimate", "--gpu", "rtx-4090", "--model", "llama-3-8"], "llama-3-8b");
+    fails_with(&["estimate", "--gpu", "rtx4090", "--model", "llama-3-8b"], "rtx-4090");
+    fails_with(&["estimate", "--gpu", "rtx-4090", "--model", "llama-3-8b", "--context", "0"], "--context");
+    fails_with(&["estimate", "--gpu", "rtx-4090", "--model", "llama-3-8b", "--batch", "1000000000"], "--batch");
+    fails_with(&["estimate", "--gpu", "rtx-4090", "--params", "1e30"], "--params");
+    fails_with(&["estimate", "--gpu", "rtx-4090", "--model", "llama-3-8b", "--precision", "q3"], "--precision");
+    fails_with(&["estimate", "--gpu", "rtx-4090", "--model", "llama-3-8b", "--zero", "4"], "--zero");
+    fails_with(&["estimate", "--model", "llama-3-8b"], "--gpu");
+    fails_with(&["estimate", "--gpu", "rtx-4090"], "--model");
+    fails_with(&["estimate", "--gpu", "rtx-4090", "--model", "llama-3-8b", "--bogus"], "bogus");
+    fails_with(&["estimate", "--gpu", "rtx-4090", "--model", "llama-3-8b", "--workload", "lora", "--precision", "q4_k_m"], "--precision");
+}
+
+#[test]
+fn help_lists_the_defaults() {
+    let (code, out, _) = run(&["estimate", "--help"]);
+    assert_eq!(code, 0);
+    for d in ["--gpus 1", "--context 4096", "--kv-precision fp16", "--optimizer adamw", "--zero 0", "--workload inference"] {
+        assert!(out.contains(d), "help lacks {d}");
+    }
+}
+
+#[test]
+fn image_generation_routes_to_the_media_engine() {
+    let (code, out, err) = run(&[
+        "estimate", "--gpu", "rtx-4090", "--model", "sd-1.5", "--workload", "image-generation", "--resolution", "512x512",
+        "--steps", "50", "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert!(v["throughput"]["seconds_per_image"]["mid"].is_number(), "{v}");
+    fails_with(&["estimate", "--gpu", "rtx-4090", "--model", "sd-1.5", "--resolution", "512by512"], "--resolution");
+}

@@ -1,0 +1,81 @@
+// Post-build step for the release bundle (run by `make dist` after `trunk build`). Usage:
+//   node tools/postbuild.mjs dist
+// 1. CSP: Trunk 0.21 writes its wasm loader as an inline `<script type="module">`, which
+//    `script-src 'self'` forbids. The loader moves to `loader-<hash>.js` (with SRI) and the policy
+//    below goes into a `<meta http-equiv="Content-Security-Policy">` as the first child of <head>.
+//    `trunk serve` skips this step: the dev server has no CSP (its live-reload script is inline too).
+// 2. Service worker: the BUILD line of dist/sw.js gets the list of every file of the build and a
+//    content hash of them all, so each deploy has its own cache (see assets/sw.js).
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+
+/** The policy of the served build. `style-src 'self'`: no component sets inline styles (the embed
+ * accent colour goes through CSSOM, which CSP does not restrict), so styles need no 'unsafe-inline'. */
+export const CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+].join('; ');
+
+/** Files of the build the service worker does not precache: itself, and the one-file download
+ * (a 0.5 MB copy of everything else, fetched only when the user asks for it). */
+export const NOT_PRECACHED = new Set(['sw.js', 'gpu-advisor.html']);
+
+const fail = (msg) => { console.error(`postbuild: ${msg}`); process.exit(1); };
+const sha = (alg, data) => createHash(alg).update(data).digest();
+
+export function listFiles(root) {
+  const out = [];
+  (function walk(dir) {
+    for (const name of readdirSync(dir).sort()) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p); else out.push(relative(root, p).split(sep).join('/'));
+    }
+  })(root);
+  return out;
+}
+
+function externalizeLoader(dist) {
+  const indexPath = join(dist, 'index.html');
+  let html = readFileSync(indexPath, 'utf8');
+  const inline = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter((m) => !/\bsrc=/.test(m[1]));
+  if (inline.length === 0 && html.includes('loader-')) return; // already done
+  if (inline.length !== 1 || !/type="module"/.test(inline[0][1])) {
+    fail(`expected exactly one inline module script (Trunk's loader) in ${indexPath}, found ${inline.length}`);
+  }
+  const code = inline[0][2].trim() + '\n';
+  const name = `loader-${sha('sha256', code).toString('hex').slice(0, 16)}.js`;
+  writeFileSync(join(dist, name), code);
+  const integrity = `sha384-${sha('sha384', code).toString('base64')}`;
+  html = html.replace(inline[0][0], `<script type="module" src="./${name}" integrity="${integrity}"></script>`);
+  if (!html.includes('http-equiv="Content-Security-Policy"')) {
+    const meta = `<meta http-equiv="Content-Security-Policy" content="${CSP}" />`;
+    html = html.replace(/<meta charset="utf-8"\s*\/?>/i, (m) => `${m}\n    ${meta}`);
+    if (!html.includes(meta)) fail('no <meta charset="utf-8"> to put the CSP after');
+  }
+  writeFileSync(indexPath, html);
+}
+
+function writeServiceWorkerManifest(dist) {
+  const swPath = join(dist, 'sw.js');
+  const assets = listFiles(dist).filter((f) => !NOT_PRECACHED.has(f));
+  const hash = createHash('sha256');
+  for (const f of assets) hash.update(f).update('\0').update(readFileSync(join(dist, f))).update('\0');
+  const version = hash.digest('hex').slice(0, 16);
+  const sw = readFileSync(swPath, 'utf8');
+  const line = /^const BUILD = .*;$/m;
+  if (!line.test(sw)) fail(`no "const BUILD = …;" line in ${swPath}`);
+  writeFileSync(swPath, sw.replace(line, `const BUILD = ${JSON.stringify({ version, assets })};`));
+  console.log(`postbuild: service worker caches ${assets.length} files as gpu-advisor-${version}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const dist = process.argv[2] || 'dist';
+  externalizeLoader(dist);
+  writeServiceWorkerManifest(dist);
+}

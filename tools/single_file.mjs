@@ -1,0 +1,96 @@
+// Writes the one-file download: the release bundle (after tools/postbuild.mjs) with its CSS, JS and
+// wasm inlined into a single HTML file that works from file:// with no server. Usage:
+//   node tools/single_file.mjs dist dist-single/gpu-advisor.html
+//
+// - CSS: every stylesheet link becomes one <style>.
+// - JS: wasm-bindgen's glue (its one `export` line dropped) and a small start-up script become one
+//   inline <script type="module">; the wasm travels as base64 in a non-executable
+//   <script type="application/octet-stream"> data block and is passed to init() as bytes (no fetch,
+//   which file:// would refuse).
+// - Images: the favicon link and the small SVGs the app refers to by name (the header logo) become
+//   data: URLs; file:// has no sibling files to load them from.
+// - CSP: file:// has no origin worth trusting, so 'self' would mean nothing. The policy allows
+//   exactly the inline script and style by their sha256 hashes, plus 'wasm-unsafe-eval' to compile
+//   the wasm, and data: images; everything else is 'none'.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+const [dist = 'dist', out = 'dist-single/gpu-advisor.html'] = process.argv.slice(2);
+const fail = (msg) => { console.error(`single_file: ${msg}`); process.exit(1); };
+const read = (f) => readFileSync(join(dist, f.replace(/^\.\//, '')));
+const hash = (s) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
+const MIME = { svg: 'image/svg+xml', png: 'image/png', ico: 'image/x-icon' };
+const dataUrl = (f) => `data:${MIME[f.split('.').pop()] || 'application/octet-stream'};base64,${read(f).toString('base64')}`;
+const attr = (tag, name) => (tag.match(new RegExp(`\\b${name}="([^"]*)"`)) || [])[1];
+
+let html = readFileSync(join(dist, 'index.html'), 'utf8');
+
+// The loader (moved out of the page by postbuild.mjs) names the glue and the wasm.
+const loaderTag = (html.match(/<script type="module" src="[^"]*loader-[^"]*"[^>]*><\/script>/) || [])[0];
+if (!loaderTag) fail(`no loader script in ${dist}/index.html; run tools/postbuild.mjs first`);
+const loader = read(attr(loaderTag, 'src')).toString('utf8');
+const glueName = (loader.match(/from '([^']+\.js)'/) || [])[1];
+const wasmName = (loader.match(/'([^']+_bg\.wasm)'/) || [])[1];
+if (!glueName || !wasmName) fail('the loader names no glue .js or _bg.wasm');
+let glue = read(glueName).toString('utf8');
+const exportLine = /^export \{[^}]*\};?\s*$/m;
+if (!exportLine.test(glue)) fail(`no export line in ${glueName}`);
+glue = glue.replace(exportLine, '');
+if (/^\s*(import|export)\b/m.test(glue)) fail(`${glueName} has imports or exports that cannot be inlined`);
+
+// Small SVGs the wasm refers to by file name (e.g. <img src="icon.svg">) are swapped for data:
+// URLs as the attribute is set, before the browser could try to load them from disk.
+const inlineImages = Object.fromEntries(readdirSync(dist).filter((f) => f.endsWith('.svg')).map((f) => [f, dataUrl(f)]));
+
+const start = `
+// ---- gpu-advisor one-file start-up (tools/single_file.mjs) ----
+{
+  const images = ${JSON.stringify(inlineImages)};
+  const setAttribute = Element.prototype.setAttribute;
+  Element.prototype.setAttribute = function (name, value) {
+    if (name === 'src' && Object.hasOwn(images, value)) value = images[value];
+    return setAttribute.call(this, name, value);
+  };
+}
+const b64 = document.getElementById('gpu-advisor-wasm').textContent.trim();
+const text = atob(b64);
+const bytes = new Uint8Array(text.length);
+for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+const instance = await __wbg_init({ module_or_path: bytes });
+dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm: instance } }));
+`;
+const script = `\n${glue}\n${start}`;
+
+// Head links: stylesheets inline, preloads and the manifest dropped, icons as data: URLs.
+const css = [];
+html = html.replace(/<link\b[^>]*>/g, (tag) => {
+  const rel = attr(tag, 'rel');
+  const href = attr(tag, 'href');
+  if (rel === 'stylesheet') { css.push(read(href).toString('utf8')); return ''; }
+  if (rel === 'modulepreload' || rel === 'preload' || rel === 'manifest') return '';
+  if (href && !/^(data:|https?:|#)/.test(href)) return tag.replace(`href="${href}"`, `href="${dataUrl(href)}"`);
+  return tag;
+});
+html = html.replace(/\n\s*\n/g, '\n'); // before inlining: the hashes cover the inline text as is
+const style = `\n${css.join('\n')}\n`;
+
+const csp = [
+  "default-src 'none'",
+  `script-src ${hash(script)} 'wasm-unsafe-eval'`,
+  `style-src ${hash(style)}`,
+  'img-src data:',
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+const cspTag = /<meta http-equiv="Content-Security-Policy" content="[^"]*"\s*\/?>/;
+if (!cspTag.test(html)) fail('no CSP meta in index.html; run tools/postbuild.mjs first');
+html = html.replace(cspTag, () => `<meta http-equiv="Content-Security-Policy" content="${csp}" />\n    <meta name="gpu-advisor:single-file" content="1" />`);
+html = html.replace(loaderTag, () => [
+  `<style>${style}</style>`,
+  `<script type="application/octet-stream" id="gpu-advisor-wasm">${read(wasmName).toString('base64')}</script>`,
+  `<script type="module">${script}</script>`,
+].join('\n'));
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, html);
+console.log(`single_file: wrote ${out} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB)`);
