@@ -27,9 +27,40 @@ fn main() {
 
     let mut errors = schema::validate_gpus(&gpus.gpu);
     errors.extend(schema::validate_models(&models.model, &diffusion.diffusion, &classic.classic));
+
+    // Interface strings: English key -> zh, ru. Every entry needs both, with the same placeholders.
+    let i18n_path = dir.join("i18n.toml");
+    println!("cargo:rerun-if-changed={}", i18n_path.display());
+    let i18n_text = std::fs::read_to_string(&i18n_path).unwrap_or_else(|e| panic!("cannot read {}: {e}", i18n_path.display()));
+    let i18n: std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>> =
+        toml::from_str(&i18n_text).unwrap_or_else(|e| panic!("{} is not valid: {e}", i18n_path.display()));
+    let placeholders = |s: &str| -> Vec<String> {
+        let mut out: Vec<String> = s.split('{').skip(1).filter_map(|p| p.split_once('}').map(|(n, _)| n.to_string())).collect();
+        out.sort();
+        out
+    };
+    let mut entries: Vec<(String, String, String)> = Vec::new();
+    for (en, langs) in &i18n {
+        let zh = langs.get("zh").filter(|s| !s.trim().is_empty());
+        let ru = langs.get("ru").filter(|s| !s.trim().is_empty());
+        match (zh, ru) {
+            (Some(zh), Some(ru)) => {
+                if placeholders(zh) != placeholders(en) || placeholders(ru) != placeholders(en) {
+                    errors.push(format!("i18n `{en}`: placeholders differ between languages"));
+                }
+                if langs.keys().any(|k| k != "zh" && k != "ru") {
+                    errors.push(format!("i18n `{en}`: only zh and ru are allowed"));
+                }
+                entries.push((en.clone(), zh.clone(), ru.clone()));
+            }
+            _ => errors.push(format!("i18n `{en}`: needs both zh and ru")),
+        }
+    }
     if !errors.is_empty() {
         panic!("the catalog has {} error(s):\n  {}", errors.len(), errors.join("\n  "));
     }
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    std::fs::write(out_dir.join("i18n.bin"), postcard::to_allocvec(&entries).expect("postcard packs i18n")).expect("write i18n.bin");
 
     let bundle = (gpus.gpu, models.model, diffusion.diffusion, classic.classic);
     let bytes = postcard::to_allocvec(&bundle).expect("postcard packs the catalog");

@@ -15,7 +15,7 @@ fn one_estimate(c: &mut Criterion) {
         b.iter(|| estimate_llm(black_box(&job), black_box(gpu), black_box(2)))
     });
     c.bench_function("estimate_llm llama-3-70b q4_k_m on every card", |b| {
-        b.iter(|| catalog::gpus().iter().map(|g| estimate_llm(black_box(&job), g, 1).map(|e| e.gpus_needed)).count())
+        b.iter(|| catalog::gpus().iter().filter_map(|g| estimate_llm(black_box(&job), g, 1).ok()).map(|e| e.gpus_needed).sum::<u32>())
     });
 }
 

@@ -1,6 +1,6 @@
 // End to end for issue 7 §2: the page carries a Content-Security-Policy meta tag that allows no
 // inline script, and neither the served build nor the one-file download violates it while the app
-// starts, switches views, opens a detail panel and runs embedded with an accent colour.
+// starts on the advisor, switches views, opens a detail panel and runs embedded with an accent colour.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -35,18 +35,19 @@ async function exercise(base) {
   const cspConsole = [];
   page.on('console', (m) => { if (/Content.Security.Policy/i.test(m.text())) cspConsole.push(m.text()); });
   await page.goto(base);
-  await page.locator('.catalog-table__row').first().waitFor();
+  await page.locator('.sizing-table__row').first().waitFor();
   const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
   // Counted in the HTML as served: the app re-renders <body> once it runs.
   const source = base.startsWith('file://') ? readFileSync(new URL(base), 'utf8') : await (await fetch(base)).text();
   const inlineScripts = [...source.matchAll(/<script\b([^>]*)>/g)]
     .filter(([, attrs]) => !/\bsrc=/.test(attrs) && !/type="application\/octet-stream"/.test(attrs)).length;
+  await page.goto(`${base}?view=catalog`);
   await page.locator('.catalog-table__row .catalog-table__name').first().click();
   await page.locator('.gpu-detail').waitFor();
   await page.goto(`${base}?view=compare&gpus=rtx-a5000,rtx-4090`);
   await page.locator('.compare-view__row').first().waitFor();
   await page.goto(`${base}?embed=1&accent=ff6600`);
-  await page.locator('.catalog-table__row').first().waitFor();
+  await page.locator('.app--embed .sizing-table__row').first().waitFor();
   const accent = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--accent').trim());
   const violations = await page.evaluate(() => window.__cspViolations);
   await page.close();

@@ -60,7 +60,7 @@ test('after one visit the app works offline', async () => {
   const page = await ctx.newPage();
   const errors = watchErrors(page);
   try {
-    await page.goto(app.url);
+    await page.goto(`${app.url}?view=catalog`);
     await waitForCatalog(page);
     await waitForServiceWorker(page);
     assert.deepEqual(await cacheNames(page), [`gpu-advisor-${swVersion(app.dir)}`]);
@@ -68,14 +68,16 @@ test('after one visit the app works offline', async () => {
     await ctx.setOffline(true);
     await page.reload();
     await waitForCatalog(page);
-    // A URL with state, never visited online, also opens from the cache.
+    // URLs with other state, never visited online, also open from the cache.
     await page.goto(`${app.url}?view=compare&gpus=rtx-a5000,rtx-4090`);
     await page.locator('.compare-view__row[data-field=bandwidth]').waitFor();
+    await page.goto(app.url);
+    await page.locator('.sizing-table__row').first().waitFor();
     await ctx.setOffline(false);
 
     // Not only the emulated network: with the server gone the app still starts.
     app.close();
-    await page.goto(app.url);
+    await page.goto(`${app.url}?view=catalog`);
     await waitForCatalog(page);
     assert.deepEqual(errors, []);
   } finally {
@@ -89,7 +91,7 @@ test('a new build replaces the old cache whole', async () => {
   const app = await serveCopy();
   const page = await ctx.newPage();
   try {
-    await page.goto(app.url);
+    await page.goto(`${app.url}?view=catalog`);
     await waitForCatalog(page);
     await waitForServiceWorker(page);
     const oldVersion = swVersion(app.dir);
@@ -138,6 +140,8 @@ test('the one-file download works from file://', async () => {
   const requests = [];
   page.on('request', (r) => requests.push(r.url()));
   await page.goto(`file://${SINGLE}`);
+  await page.locator('.sizing-table__row').first().waitFor();
+  await page.goto(`file://${SINGLE}?view=catalog`);
   await waitForCatalog(page);
   assert.equal(await page.locator('.header__logo').evaluate((img) => img.complete && img.naturalWidth > 0), true);
   await page.goto(`file://${SINGLE}?view=compare&gpus=rtx-a5000,rtx-4090`);
@@ -154,7 +158,7 @@ test('embedded in an iframe on another origin: compact, no site chrome, height f
   const parentDir = mkdtempSync(join(tmpdir(), 'gpu-advisor-parent-'));
   const snippet = readFileSync(join(DIST, 'embed-parent.html'), 'utf8');
   assert.match(snippet, /src="\.\/\?embed=1"/);
-  writeFileSync(join(parentDir, 'index.html'), snippet.replace('src="./?embed=1"', `src="${appUrl}?embed=1"`));
+  writeFileSync(join(parentDir, 'index.html'), snippet.replace('src="./?embed=1"', `src="${appUrl}?view=catalog&embed=1"`));
   const parent = await serve(parentDir);
   assert.notEqual(new URL(parent.url).origin, new URL(app.url).origin);
   const page = await ctx.newPage();

@@ -802,7 +802,7 @@ fn why_not(
                 gib(*capacity_gib)
             ),
             Some(Exclusion::Headroom { count, headroom }) => format!(
-                "{name} ×{count}: only {:.0}% headroom, {:.0}% asked",
+                "{name} ×{count}: only {:.1}% headroom, {:.0}% asked",
                 headroom.max(0.0) * 100.0,
                 input.headroom * 100.0
             ),
@@ -835,7 +835,7 @@ fn too_many_detail(input: &RecommendInput, gpu: &Gpu, limit: u32) -> String {
 /// The card's name without the vendor prefix: "RTX 4090", "H100 SXM".
 pub fn short_name(gpu: &Gpu) -> &str {
     let n = gpu.name.as_str();
-    ["NVIDIA GeForce ", "NVIDIA ", "AMD Instinct ", "AMD Radeon ", "AMD ", "Intel ", "Apple "]
+    ["NVIDIA GeForce ", "GeForce ", "NVIDIA ", "AMD Instinct ", "AMD Radeon ", "AMD ", "Intel ", "Apple "]
         .iter()
         .find_map(|p| n.strip_prefix(p))
         .unwrap_or(n)

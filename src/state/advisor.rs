@@ -8,8 +8,8 @@
 use crate::catalog::{self, ModelKind};
 use crate::model::llm::{self, custom, Checkpointing, LlmJob, Optimizer, Workload};
 use crate::model::precision::{KvPrecision, Precision};
-use crate::model::{Estimate, EstimateError};
 use crate::model::llm::engines::Engine;
+pub use crate::recommend::{Job, MediaJob};
 
 /// Every advisor input, by its URL key. The order is the URL's order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -166,52 +166,6 @@ impl Default for AdvisorInputs {
 pub struct FieldError {
     pub field: Field,
     pub message: String,
-}
-
-/// The kind of job the inputs describe.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Job {
-    /// A transformer LLM (or encoder) job for the LLM engine.
-    Llm(Box<LlmJob>),
-    /// A diffusion or classic preset for [`crate::model::media::estimate_media`].
-    Media(MediaJob),
-}
-
-/// The parsed inputs of an image-generation or classic job.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MediaJob {
-    pub model_id: String,
-    pub workload: String,
-    pub precision: Option<Precision>,
-    pub resolution: Option<(u32, u32)>,
-    pub steps: Option<u32>,
-    pub batch: Option<u32>,
-}
-
-impl Job {
-    /// Sizes this job on `gpus` of `gpu`.
-    pub fn estimate(&self, gpu: &catalog::Gpu, gpus: u32) -> Result<Estimate, EstimateError> {
-        match self {
-            Job::Llm(job) => llm::estimate_llm(job, gpu, gpus),
-            Job::Media(m) => crate::model::media::estimate_media(
-                &m.model_id, &m.workload, m.precision, m.resolution, m.steps, m.batch, gpu, gpus,
-            )
-            .unwrap_or_else(|| Err(EstimateError::invalid("model", format!("unknown preset `{}`", m.model_id)))),
-        }
-    }
-
-    /// The smallest count of `gpu` that holds the job (0: none up to the engine's limit).
-    pub fn gpus_needed(&self, gpu: &catalog::Gpu) -> Result<u32, EstimateError> {
-        match self {
-            Job::Llm(job) => llm::gpus_needed(job, gpu),
-            Job::Media(_) => self.estimate(gpu, 1).map(|e| e.gpus_needed),
-        }
-    }
-
-    /// True for jobs whose headline speed is tokens per second.
-    pub fn is_llm(&self) -> bool {
-        matches!(self, Job::Llm(_))
-    }
 }
 
 /// What kind of preset a model id names.
@@ -434,5 +388,90 @@ impl AdvisorInputs {
         } else {
             Err(errors)
         }
+    }
+}
+
+impl AdvisorInputs {
+    /// Parses every input (sizing, budget, cost and constraints) into a recommender input, or
+    /// returns every field error. Money typed in the chosen currency is converted to USD.
+    pub fn recommend_input(&self) -> Result<crate::recommend::RecommendInput, Vec<FieldError>> {
+        use crate::recommend::cost::{Currency, PriceOverrides};
+        use crate::recommend::{Budget, Mode, Objective, RecommendInput};
+        let job = self.job();
+        let mut errors = job.as_ref().err().cloned().unwrap_or_default();
+        let mode = Mode::parse(self.get(Field::Mode));
+        if mode.is_none() {
+            errors.push(FieldError { field: Field::Mode, message: "choose buy or rent".into() });
+        }
+        let currency = Currency::parse(self.get(Field::Currency));
+        if currency.is_none() {
+            errors.push(FieldError { field: Field::Currency, message: "choose usd, cny, rub or eur".into() });
+        }
+        let rate = match self.get(Field::Rate).trim() {
+            "" => None,
+            t => parse_f64(Field::Rate, t, 1e-6, 1e6, &mut errors),
+        };
+        let per_usd = rate.or_else(|| currency.map(Currency::default_per_usd)).unwrap_or(1.0);
+        let budget_amount = match self.get(Field::Budget).trim() {
+            "" => None,
+            t => parse_f64(Field::Budget, &t.replace(['$', '¥', '₽', '€', ' '], ""), 0.0, 1e12, &mut errors),
+        };
+        let objective = Objective::parse(self.get(Field::Objective));
+        if objective.is_none() {
+            errors.push(FieldError { field: Field::Objective, message: "unknown ranking".into() });
+        }
+        let hours = parse_f64(Field::HoursPerDay, self.get(Field::HoursPerDay), 0.0, 24.0, &mut errors);
+        let months = parse_f64(Field::Months, self.get(Field::Months), 1.0, 120.0, &mut errors);
+        let kwh = parse_f64(Field::KwhPrice, self.get(Field::KwhPrice), 0.0, 10.0, &mut errors);
+        let headroom = parse_f64(Field::Headroom, self.get(Field::Headroom), 0.0, 90.0, &mut errors);
+        let max_gpus = match self.get(Field::MaxGpus).trim() {
+            "" => None,
+            t => parse_u32(Field::MaxGpus, t, 1, 1024, &mut errors),
+        };
+        let max_watts = match self.get(Field::MaxWatts).trim() {
+            "" => None,
+            t => parse_f64(Field::MaxWatts, t, 10.0, 1e7, &mut errors),
+        };
+        let region = self.get(Field::Region).trim().to_string();
+        if region != "global" && region != "cn" {
+            errors.push(FieldError { field: Field::Region, message: "choose global or cn".into() });
+        }
+        let overrides = match PriceOverrides::parse(self.get(Field::Prices)) {
+            Ok(o) => Some(o),
+            Err(e) => {
+                errors.push(FieldError { field: Field::Prices, message: e.to_string() });
+                None
+            }
+        };
+        let (Ok(job), Some(mode), Some(currency), Some(objective), Some(hours), Some(months), Some(kwh), Some(headroom), Some(overrides)) =
+            (job, mode, currency, objective, hours, months, kwh, headroom, overrides)
+        else {
+            return Err(errors);
+        };
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let mut input = RecommendInput::new(job);
+        input.mode = mode;
+        input.objective = objective;
+        input.budget = match (budget_amount, mode) {
+            (None, _) => Budget::Unlimited,
+            (Some(b), Mode::Buy) => Budget::PurchaseUsd(b / per_usd),
+            (Some(b), Mode::Rent) => Budget::HourlyUsd(b / per_usd),
+        };
+        input.headroom = headroom / 100.0;
+        input.constraints.max_gpus = max_gpus;
+        input.constraints.max_watts = max_watts;
+        input.constraints.require_nvlink = self.need_nvlink;
+        input.constraints.datacenter_only = self.datacenter_only;
+        input.constraints.region = Some(region);
+        input.cost.currency = currency;
+        input.cost.rate_per_usd = rate;
+        input.cost.hours_per_day = hours;
+        input.cost.months = months;
+        input.cost.energy.usd_per_kwh = kwh;
+        input.cost.overrides = overrides;
+        input.top = 8;
+        Ok(input)
     }
 }

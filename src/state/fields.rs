@@ -2,6 +2,7 @@
 //! value from a [`Gpu`], and which direction is better. One list serves both views.
 
 use crate::catalog::Gpu;
+use crate::i18n::{t, tf, Lang};
 
 /// Which way a field is better.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,12 +62,12 @@ pub const FIELDS: &[Field] = &[
 
 impl Field {
     /// The value as shown: grouped digits, except for years and generations; ECC as yes/no.
-    pub fn display(&self, v: Option<f64>) -> String {
+    pub fn display(&self, lang: Lang, v: Option<f64>) -> String {
         match (self.key, v) {
             (_, None) => "—".into(),
-            ("ecc", Some(v)) => if v > 0.0 { "yes".into() } else { "no".into() },
+            ("ecc", Some(v)) => t(lang, if v > 0.0 { "yes" } else { "no" }).into(),
             ("year" | "pcie", Some(v)) => format!("{v:.0}"),
-            (_, Some(v)) => super::format::number(v, self.decimals),
+            (_, Some(v)) => crate::i18n::num(lang, v, self.decimals),
         }
     }
 }
@@ -110,7 +111,7 @@ pub fn best_index(field: &Field, gpus: &[&Gpu]) -> Option<usize> {
 
 /// "RTX 4090: 1.31× the bandwidth of RTX A5000" for each card after the first, where both have
 /// a value and the field is ranked.
-pub fn ratio_sentences(field: &Field, gpus: &[&Gpu]) -> Vec<String> {
+pub fn ratio_sentences(lang: Lang, field: &Field, gpus: &[&Gpu]) -> Vec<String> {
     let Some((first, rest)) = gpus.split_first() else { return Vec::new() };
     if field.better == Better::Neither {
         return Vec::new();
@@ -119,10 +120,12 @@ pub fn ratio_sentences(field: &Field, gpus: &[&Gpu]) -> Vec<String> {
     rest.iter()
         .filter_map(|g| {
             let v = (field.get)(g)?;
+            let noun = t(lang, field.noun);
             if (v / base - 1.0).abs() < 0.005 {
-                return Some(format!("{}: the same {} as {}", g.name, field.noun, first.name));
+                return Some(tf(lang, "{a}: the same {what} as {b}", &[("a", &g.name), ("what", noun), ("b", &first.name)]));
             }
-            Some(format!("{}: {:.2}× the {} of {}", g.name, v / base, field.noun, first.name))
+            let ratio = crate::i18n::num(lang, v / base, 2);
+            Some(tf(lang, "{a}: {ratio}× the {what} of {b}", &[("a", &g.name), ("ratio", &ratio), ("what", noun), ("b", &first.name)]))
         })
         .collect()
 }

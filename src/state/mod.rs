@@ -6,6 +6,7 @@
 
 pub mod advisor;
 pub mod fields;
+pub mod export;
 pub mod format;
 pub mod sizing;
 pub mod url;

@@ -6,6 +6,7 @@ use crate::ui::components::{
     advisor_view::AdvisorView, catalog_filters::CatalogFilters, catalog_table::CatalogTable, compare_view::CompareView, gpu_detail::GpuDetail,
     header::Header, url_notes::UrlNotes,
 };
+use crate::i18n::{tf, Lang};
 use crate::ui::dom;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -43,9 +44,19 @@ pub fn app() -> Html {
         View::Compare => html! { <CompareView ids={state.compare.clone()} dispatch={dispatch.clone()} /> },
     };
     let detail = state.detail.as_ref().and_then(|id| crate::catalog::gpu(id));
+    let browser = use_memo((), |_| crate::ui::lang::browser_lang());
+    let lang = state.lang.as_deref().and_then(Lang::parse).or(*browser).unwrap_or_default();
+    use_effect_with(lang, |lang| {
+        if let Some(el) = gloo::utils::document().document_element() {
+            let _ = el.set_attribute("lang", match lang { Lang::En => "en", Lang::Zh => "zh-CN", Lang::Ru => "ru" });
+        }
+    });
+    let footer = tf(lang, "{n} GPUs · tensor figures are dense (no 2:4 sparsity) · prices as of {date} · everything runs in your browser",
+        &[("n", &crate::catalog::gpus().len().to_string()), ("date", crate::catalog::prices_as_of().unwrap_or("—"))]);
     html! {
-        <div class="app">
-            <Header view={state.view} compare_count={state.compare.len()} dispatch={dispatch.clone()} />
+        <ContextProvider<Lang> context={lang}>
+        <div class={classes!("app", state.embed.then_some("app--embed"))}>
+            <Header view={state.view} compare_count={state.compare.len()} {lang} dispatch={dispatch.clone()} />
             <main class="app__main" id="main">
                 <UrlNotes notes={initial.notes.clone()} />
                 { body }
@@ -54,9 +65,9 @@ pub fn app() -> Html {
                 <GpuDetail id={AttrValue::from(gpu.id.clone())} dispatch={dispatch.clone()} />
             }
             <footer class="app__footer">
-                <p>{ format!("{} GPUs · tensor figures are dense (no 2:4 sparsity) · prices as of {} · everything runs in your browser",
-                    crate::catalog::gpus().len(), crate::catalog::prices_as_of().unwrap_or("—")) }</p>
+                <p>{ footer }</p>
             </footer>
         </div>
+        </ContextProvider<Lang>>
     }
 }

@@ -4,6 +4,7 @@
 pub mod app;
 pub mod components;
 pub mod dom;
+pub mod lang;
 pub mod panic;
 
 /// Installs the panic panel and mounts the app on `<body>`.

@@ -62,7 +62,7 @@ pub fn layout(job: &LlmJob, _gpu: &Gpu, engine: Engine, gpus: u32) -> Layout {
             Layout::DataParallel { gpus, zero: job.zero }
         };
     }
-    if engine.tensor_parallel() && job.model.attention_heads % gpus == 0 {
+    if engine.tensor_parallel() && job.model.attention_heads.is_multiple_of(gpus) {
         Layout::Tensor(gpus)
     } else {
         Layout::LayerSplit(gpus)

@@ -9,6 +9,8 @@ use crate::state::advisor::{model_kind, AdvisorInputs, Field, FieldError};
 use crate::state::Action;
 use crate::ui::components::field_row::FieldRow;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use crate::i18n::t;
+use crate::ui::lang::use_lang;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -25,6 +27,7 @@ fn input_id(f: Field) -> String {
 /// The input panel.
 #[function_component(AdvisorForm)]
 pub fn advisor_form(props: &AdvisorFormProps) -> Html {
+    let lang = use_lang();
     let inputs = &props.inputs;
     let err = |f: Field| props.errors.iter().find(|e| e.field == f).map(|e| AttrValue::from(e.message.clone()));
     let text = |f: Field, label: &'static str, hint: &'static str, mode: &'static str| {
@@ -59,7 +62,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
     let on_model = props.dispatch.reform(|e: Event| Action::SetInput(Field::Model, e.target_unchecked_into::<HtmlInputElement>().value().trim().to_string()));
     let model_options = html! {
         <datalist id="model-presets">
-            <option value="custom">{ "Custom: parameter count or config.json" }</option>
+            <option value="custom">{ t(lang, "Custom: parameter count or config.json") }</option>
             { for catalog::catalog().llms.iter().map(|m| html! { <option value={m.id.clone()}>{ format!("{} · {:.1}B", m.name, m.params_total_b) }</option> }) }
             { for catalog::catalog().diffusion.iter().map(|m| html! { <option value={m.id.clone()}>{ format!("{} · image", m.name) }</option> }) }
             { for catalog::catalog().classic.iter().map(|m| html! { <option value={m.id.clone()}>{ format!("{} · {}", m.name, m.task) }</option> }) }
@@ -67,17 +70,17 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
     };
     let workload_options: Vec<(String, String)> = match kind {
         Some(ModelKind::Diffusion) => vec![
-            ("image-generation".into(), "Image generation".into()),
-            ("finetune-full".into(), "Fine-tune (full / DreamBooth)".into()),
-            ("lora".into(), "Fine-tune (LoRA)".into()),
+            ("image-generation".into(), t(lang, "Image generation").into()),
+            ("finetune-full".into(), t(lang, "Fine-tune (full / DreamBooth)").into()),
+            ("lora".into(), t(lang, "Fine-tune (LoRA)").into()),
         ],
-        Some(_) if !is_llm => vec![("training".into(), "Training".into()), ("inference".into(), "Inference".into())],
+        Some(_) if !is_llm => vec![("training".into(), t(lang, "Training").into()), ("inference".into(), t(lang, "Inference").into())],
         _ => vec![
-            ("inference".into(), "Inference / serving".into()),
-            ("training".into(), "Pre-training".into()),
-            ("finetune-full".into(), "Fine-tune (full)".into()),
-            ("lora".into(), "Fine-tune (LoRA)".into()),
-            ("qlora".into(), "Fine-tune (QLoRA)".into()),
+            ("inference".into(), t(lang, "Inference / serving").into()),
+            ("training".into(), t(lang, "Pre-training").into()),
+            ("finetune-full".into(), t(lang, "Fine-tune (full)").into()),
+            ("lora".into(), t(lang, "Fine-tune (LoRA)").into()),
+            ("qlora".into(), t(lang, "Fine-tune (QLoRA)").into()),
         ],
     };
     let precision_options: Vec<(String, String)> = Precision::ALL
@@ -90,78 +93,78 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
     let on_dc = props.dispatch.reform(|e: Event| Action::SetDatacenterOnly(e.target_unchecked_into::<HtmlInputElement>().checked()));
     let model_err = err(Field::Model);
     html! {
-        <form class="advisor-form" aria-label="Advisor inputs" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+        <form class="advisor-form" aria-label={t(lang, "Advisor inputs")} onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <fieldset class="advisor-form__group">
-                <legend class="advisor-form__legend">{ "Model" }</legend>
-                <FieldRow id="in-model" label="Model" hint={Some(AttrValue::from("Type to search presets, or choose “custom”."))} error={model_err.clone()}>
+                <legend class="advisor-form__legend">{ t(lang, "Model") }</legend>
+                <FieldRow id="in-model" label={t(lang, "Model")} hint={Some(AttrValue::from(t(lang, "Type to search presets, or choose “custom”.")))} error={model_err.clone()}>
                     <input class="advisor-form__input" id="in-model" type="search" list="model-presets" autocomplete="off"
                         value={model.clone()} onchange={on_model} aria-invalid={model_err.is_some().then_some("true")} />
                 </FieldRow>
                 { model_options }
                 if model == "custom" {
-                    { text(Field::Params, "Parameters", "e.g. 13b, 350m (architecture inferred by a scaling rule)", "text") }
+                    { text(Field::Params, t(lang, "Parameters"), t(lang, "e.g. 13b, 350m (architecture inferred by a scaling rule)"), "text") }
                     <div class="field-row">
-                        <label class="field-row__label" for="in-config">{ "…or paste a config.json" }</label>
+                        <label class="field-row__label" for="in-config">{ t(lang, "…or paste a config.json") }</label>
                         <textarea class="advisor-form__input advisor-form__textarea" id="in-config" rows="4" spellcheck="false"
                             placeholder="{ \"hidden_size\": 4096, … }" value={inputs.config_json.clone()} oninput={on_config} />
-                        <p class="field-row__hint">{ "Parsed in your browser; never uploaded." }</p>
+                        <p class="field-row__hint">{ t(lang, "Parsed in your browser; never uploaded.") }</p>
                     </div>
                 }
-                { select(Field::Workload, "Workload", "What the cards will do.", workload_options) }
-                { select(Field::Precision, "Precision", "Weight format; GGUF types use their real bits per weight.", precision_options) }
+                { select(Field::Workload, t(lang, "Workload"), t(lang, "What the cards will do."), workload_options) }
+                { select(Field::Precision, t(lang, "Precision"), t(lang, "Weight format; GGUF types use their real bits per weight."), precision_options) }
             </fieldset>
             <fieldset class="advisor-form__group">
-                <legend class="advisor-form__legend">{ "Shape" }</legend>
+                <legend class="advisor-form__legend">{ t(lang, "Shape") }</legend>
                 if is_llm && !training {
-                    { text(Field::Context, "Context (tokens)", "KV cache reserved per sequence; 8k = 8192.", "numeric") }
-                    { text(Field::Batch, "Concurrent requests", "Sequences served at once.", "numeric") }
-                    { text(Field::PromptTokens, "Prompt tokens", "For time to first token and serving.", "numeric") }
-                    { text(Field::OutputTokens, "Output tokens", "Generated per request.", "numeric") }
-                    { select(Field::KvPrecision, "KV cache", "fp8 / q8_0 halve the cache.", KvPrecision::ALL.into_iter().map(|k| (k.as_str().to_string(), k.as_str().to_string())).collect()) }
-                    { select(Field::Engine, "Engine", "Sets overheads, speed and multi-GPU behaviour.",
+                    { text(Field::Context, t(lang, "Context (tokens)"), t(lang, "KV cache reserved per sequence; 8k = 8192."), "numeric") }
+                    { text(Field::Batch, t(lang, "Concurrent requests"), t(lang, "Sequences served at once."), "numeric") }
+                    { text(Field::PromptTokens, t(lang, "Prompt tokens"), t(lang, "For time to first token and serving."), "numeric") }
+                    { text(Field::OutputTokens, t(lang, "Output tokens"), t(lang, "Generated per request."), "numeric") }
+                    { select(Field::KvPrecision, t(lang, "KV cache"), t(lang, "fp8 / q8_0 halve the cache."), KvPrecision::ALL.into_iter().map(|k| (k.as_str().to_string(), k.as_str().to_string())).collect()) }
+                    { select(Field::Engine, t(lang, "Engine"), t(lang, "Sets overheads, speed and multi-GPU behaviour."),
                         std::iter::once((String::new(), "auto".to_string())).chain(Engine::ALL.into_iter().map(|e| (e.as_str().to_string(), e.as_str().to_string()))).collect()) }
                 } else if is_llm {
-                    { text(Field::SeqLen, "Sequence length", "Tokens per training sample.", "numeric") }
-                    { text(Field::Batch, "Micro-batch per GPU", "Sequences per GPU per step.", "numeric") }
-                    { select(Field::Optimizer, "Optimizer", "AdamW keeps 2 fp32 states per parameter.",
+                    { text(Field::SeqLen, t(lang, "Sequence length"), t(lang, "Tokens per training sample."), "numeric") }
+                    { text(Field::Batch, t(lang, "Micro-batch per GPU"), t(lang, "Sequences per GPU per step."), "numeric") }
+                    { select(Field::Optimizer, t(lang, "Optimizer"), t(lang, "AdamW keeps 2 fp32 states per parameter."),
                         ["adamw", "adamw-8bit", "paged-adamw-8bit", "sgd", "adafactor"].iter().map(|o| (o.to_string(), o.to_string())).collect()) }
-                    { select(Field::GradCkpt, "Activation checkpointing", "Trades compute for activation memory.",
+                    { select(Field::GradCkpt, t(lang, "Activation checkpointing"), t(lang, "Trades compute for activation memory."),
                         ["none", "selective", "full"].iter().map(|o| (o.to_string(), o.to_string())).collect()) }
                     if workload == "lora" || workload == "qlora" {
-                        { text(Field::LoraRank, "LoRA rank", "Adapter rank r on all linear layers.", "numeric") }
+                        { text(Field::LoraRank, t(lang, "LoRA rank"), t(lang, "Adapter rank r on all linear layers."), "numeric") }
                     }
-                    { select(Field::Zero, "ZeRO / FSDP", "Shards optimizer, gradients, weights over the GPUs.",
-                        [("0", "none"), ("1", "ZeRO-1"), ("2", "ZeRO-2"), ("3", "ZeRO-3 / FSDP")].iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
-                    { text(Field::TrainTokens, "Training tokens", "For time to train, e.g. 1b, 300b.", "text") }
+                    { select(Field::Zero, t(lang, "ZeRO / FSDP"), t(lang, "Shards optimizer, gradients, weights over the GPUs."),
+                        [("0", t(lang, "none")), ("1", t(lang, "ZeRO-1")), ("2", t(lang, "ZeRO-2")), ("3", t(lang, "ZeRO-3 / FSDP"))].iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
+                    { text(Field::TrainTokens, t(lang, "Training tokens"), t(lang, "For time to train, e.g. 1b, 300b."), "text") }
                 } else {
                     if kind == Some(ModelKind::Diffusion) {
-                        { text(Field::Resolution, "Resolution", "Width×height, e.g. 1024x1024; empty = native.", "text") }
-                        { text(Field::Steps, "Steps", "Denoising steps; empty = the pipeline default.", "numeric") }
+                        { text(Field::Resolution, t(lang, "Resolution"), t(lang, "Width×height, e.g. 1024x1024; empty = native."), "text") }
+                        { text(Field::Steps, t(lang, "Steps"), t(lang, "Denoising steps; empty = the pipeline default."), "numeric") }
                     }
-                    { text(Field::Batch, "Batch", "Images or samples per step.", "numeric") }
+                    { text(Field::Batch, t(lang, "Batch"), t(lang, "Images or samples per step."), "numeric") }
                 }
             </fieldset>
             <fieldset class="advisor-form__group">
-                <legend class="advisor-form__legend">{ "Budget" }</legend>
-                { select(Field::Mode, "Buy or rent", "Rent uses the bundled cloud prices.", vec![("buy".into(), "Buy".into()), ("rent".into(), "Rent".into())]) }
-                { text(Field::Budget, if inputs.get(Field::Mode) == "rent" { "Budget per hour" } else { "Budget" }, "In the chosen currency; empty = no limit.", "decimal") }
-                { select(Field::Currency, "Currency", "Converted at an editable rate.",
+                <legend class="advisor-form__legend">{ t(lang, "Budget") }</legend>
+                { select(Field::Mode, t(lang, "Buy or rent"), t(lang, "Rent uses the bundled cloud prices."), vec![("buy".into(), t(lang, "Buy").into()), ("rent".into(), t(lang, "Rent").into())]) }
+                { text(Field::Budget, if inputs.get(Field::Mode) == "rent" { t(lang, "Budget per hour") } else { t(lang, "Budget") }, "In the chosen currency; empty = no limit.", "decimal") }
+                { select(Field::Currency, t(lang, "Currency"), t(lang, "Converted at an editable rate."),
                     [("usd", "USD $"), ("cny", "CNY ¥"), ("rub", "RUB ₽"), ("eur", "EUR €")].iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
-                { text(Field::HoursPerDay, "Usage (hours/day)", "For energy and rental cost.", "decimal") }
-                { text(Field::Months, "Months", "Horizon of the total cost.", "numeric") }
-                { text(Field::KwhPrice, "Electricity ($/kWh)", "Energy price.", "decimal") }
-                { select(Field::Objective, "Rank by", "What “best” means.",
-                    [("cheapest", "Cheapest that fits"), ("fastest", "Fastest within budget"), ("value", "Throughput per dollar"), ("cost-per-token", "Lowest $ per million tokens"), ("time-to-train", "Shortest time to train")]
+                { text(Field::HoursPerDay, t(lang, "Usage (hours/day)"), t(lang, "For energy and rental cost."), "decimal") }
+                { text(Field::Months, t(lang, "Months"), t(lang, "Horizon of the total cost."), "numeric") }
+                { text(Field::KwhPrice, t(lang, "Electricity ($/kWh)"), t(lang, "Energy price."), "decimal") }
+                { select(Field::Objective, t(lang, "Rank by"), t(lang, "What “best” means."),
+                    [("cheapest", t(lang, "Cheapest that fits")), ("fastest", t(lang, "Fastest within budget")), ("value", t(lang, "Throughput per dollar")), ("cost-per-token", t(lang, "Lowest $ per million tokens")), ("time-to-train", t(lang, "Shortest time to train"))]
                         .iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
             </fieldset>
             <fieldset class="advisor-form__group">
-                <legend class="advisor-form__legend">{ "Constraints" }</legend>
-                { text(Field::MaxGpus, "At most N cards", "Per node, 1–8 (datacenter cards may go multi-node).", "numeric") }
-                { text(Field::Headroom, "Memory headroom %", "Spare memory to keep on every card.", "decimal") }
-                { text(Field::MaxWatts, "At most W watts", "Total board power; empty = no limit.", "numeric") }
-                { select(Field::Region, "Region", "China: only cards sold there (e.g. 4090 D, H20).", vec![("global".into(), "Global".into()), ("cn".into(), "China".into())]) }
-                <label class="advisor-form__check"><input type="checkbox" checked={inputs.need_nvlink} onchange={on_nvlink} />{ " NVLink required" }</label>
-                <label class="advisor-form__check"><input type="checkbox" checked={inputs.datacenter_only} onchange={on_dc} />{ " Datacenter licence only" }</label>
+                <legend class="advisor-form__legend">{ t(lang, "Constraints") }</legend>
+                { text(Field::MaxGpus, t(lang, "At most N cards"), t(lang, "Per node, 1–8 (datacenter cards may go multi-node)."), "numeric") }
+                { text(Field::Headroom, t(lang, "Memory headroom %"), t(lang, "Spare memory to keep on every card."), "decimal") }
+                { text(Field::MaxWatts, t(lang, "At most W watts"), t(lang, "Total board power; empty = no limit."), "numeric") }
+                { select(Field::Region, t(lang, "Region"), t(lang, "China: only cards sold there (e.g. 4090 D, H20)."), vec![("global".into(), t(lang, "Global").into()), ("cn".into(), t(lang, "China").into())]) }
+                <label class="advisor-form__check"><input type="checkbox" checked={inputs.need_nvlink} onchange={on_nvlink} />{ t(lang, " NVLink required") }</label>
+                <label class="advisor-form__check"><input type="checkbox" checked={inputs.datacenter_only} onchange={on_dc} />{ t(lang, " Datacenter licence only") }</label>
             </fieldset>
         </form>
     }

@@ -3,6 +3,8 @@
 use crate::catalog::{Segment, Vendor};
 use crate::state::{url, Action, CatalogFilter};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
+use crate::i18n::t;
+use crate::ui::lang::use_lang;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -14,6 +16,7 @@ pub struct CatalogFiltersProps {
 /// The filter bar above the catalog table.
 #[function_component(CatalogFilters)]
 pub fn catalog_filters(props: &CatalogFiltersProps) -> Html {
+    let lang = use_lang();
     let d = props.dispatch.clone();
     let on_query = d.reform(|e: InputEvent| Action::SetQuery(e.target_unchecked_into::<HtmlInputElement>().value()));
     let on_vendor = d.reform(|e: Event| Action::SetVendor(url::parse_vendor(&e.target_unchecked_into::<HtmlSelectElement>().value())));
@@ -31,14 +34,14 @@ pub fn catalog_filters(props: &CatalogFiltersProps) -> Html {
         html! { <option value={value.to_string()} selected={f.segment == s}>{ label }</option> }
     };
     html! {
-        <section class="catalog-filters" aria-label="Filters">
+        <section class="catalog-filters" aria-label={t(lang, "Filters")}>
             <label class="catalog-filters__field catalog-filters__field--search">
-                <span class="catalog-filters__label">{ "Search" }</span>
-                <input class="catalog-filters__input" type="search" placeholder="e.g. 4090, Hopper, 48GB"
+                <span class="catalog-filters__label">{ t(lang, "Search") }</span>
+                <input class="catalog-filters__input" type="search" placeholder={t(lang, "e.g. 4090, Hopper, 48GB")}
                     value={f.query.clone()} oninput={on_query} />
             </label>
             <label class="catalog-filters__field">
-                <span class="catalog-filters__label">{ "Vendor" }</span>
+                <span class="catalog-filters__label">{ t(lang, "Vendor") }</span>
                 <select class="catalog-filters__input" onchange={on_vendor}>
                     { vendor_opt(None, "", "All") }
                     { vendor_opt(Some(Vendor::Nvidia), "nvidia", "NVIDIA") }
@@ -48,7 +51,7 @@ pub fn catalog_filters(props: &CatalogFiltersProps) -> Html {
                 </select>
             </label>
             <label class="catalog-filters__field">
-                <span class="catalog-filters__label">{ "Segment" }</span>
+                <span class="catalog-filters__label">{ t(lang, "Segment") }</span>
                 <select class="catalog-filters__input" onchange={on_segment}>
                     { segment_opt(None, "", "All") }
                     { segment_opt(Some(Segment::Consumer), "consumer", "Consumer") }
@@ -57,13 +60,13 @@ pub fn catalog_filters(props: &CatalogFiltersProps) -> Html {
                 </select>
             </label>
             <label class="catalog-filters__field catalog-filters__field--narrow">
-                <span class="catalog-filters__label">{ "Memory ≥ GiB" }</span>
+                <span class="catalog-filters__label">{ t(lang, "Memory ≥ GiB") }</span>
                 <input class="catalog-filters__input" type="number" min="0" max="1024" step="8" inputmode="numeric"
                     value={f.min_memory_gib.map(|m| m.to_string()).unwrap_or_default()} oninput={on_mem} />
             </label>
             <label class="catalog-filters__check">
                 <input type="checkbox" checked={f.nvlink_only} onchange={on_nvlink} />
-                <span>{ "NVLink only" }</span>
+                <span>{ t(lang, "NVLink only") }</span>
             </label>
         </section>
     }

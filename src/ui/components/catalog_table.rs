@@ -2,9 +2,10 @@
 //! compare checkbox per row and a button that opens the card's detail panel.
 
 use crate::state::fields::{Field, FIELDS};
-use crate::state::format::opt_number;
 use crate::state::{Action, AppState, MAX_COMPARE};
 use std::rc::Rc;
+use crate::i18n::{t, tf};
+use crate::ui::lang::use_lang;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -24,6 +25,7 @@ fn segment_label(s: crate::catalog::Segment) -> &'static str {
 /// The sortable table of cards.
 #[function_component(CatalogTable)]
 pub fn catalog_table(props: &CatalogTableProps) -> Html {
+    let lang = use_lang();
     let state = &props.state;
     let rows = use_memo(Rc::clone(state), |s| s.visible_gpus());
     let columns: Vec<&'static Field> = FIELDS.iter().filter(|f| f.in_table).collect();
@@ -40,14 +42,14 @@ pub fn catalog_table(props: &CatalogTableProps) -> Html {
     };
     let full = state.compare.len() >= MAX_COMPARE;
     html! {
-        <section class="catalog-table" aria-label="GPU catalog">
+        <section class="catalog-table" aria-label={t(lang, "GPU catalog")}>
             <p class="catalog-table__count">
-                { format!("{} of {} cards", rows.len(), crate::catalog::gpus().len()) }
-                { " · tick up to 4 to compare" }
+                { tf(lang, "{shown} of {total} cards", &[("shown", &rows.len().to_string()), ("total", &crate::catalog::gpus().len().to_string())]) }
+                { t(lang, " · tick up to 4 to compare") }
                 if !state.compare.is_empty() {
                     <button type="button" class="catalog-table__compare-go"
                         onclick={props.dispatch.reform(|_| Action::SetView(crate::state::View::Compare))}>
-                        { format!("Compare {} →", state.compare.len()) }
+                        { tf(lang, "Compare {n} →", &[("n", &state.compare.len().to_string())]) }
                     </button>
                 }
             </p>
@@ -55,10 +57,10 @@ pub fn catalog_table(props: &CatalogTableProps) -> Html {
                 <table class="catalog-table__table">
                     <thead>
                         <tr>
-                            <th scope="col" class="catalog-table__head catalog-table__head--pick"><span class="visually-hidden">{ "Compare" }</span></th>
-                            { sort_header("name", html! { "Card" }) }
-                            { for columns.iter().map(|f| sort_header(f.key, html! { <>{ f.label }<span class="catalog-table__unit">{ f.unit }</span></> })) }
-                            <th scope="col" class="catalog-table__head">{ "NVLink" }</th>
+                            <th scope="col" class="catalog-table__head catalog-table__head--pick"><span class="visually-hidden">{ t(lang, "Compare") }</span></th>
+                            { sort_header("name", html! { t(lang, "Card") }) }
+                            { for columns.iter().map(|f| sort_header(f.key, html! { <>{ t(lang, f.label) }<span class="catalog-table__unit">{ t(lang, f.unit) }</span></> })) }
+                            <th scope="col" class="catalog-table__head">{ t(lang, "NVLink") }</th>
                         </tr>
                     </thead>
                     <tbody>
@@ -71,18 +73,18 @@ pub fn catalog_table(props: &CatalogTableProps) -> Html {
                                 <tr key={g.id.clone()} class={classes!("catalog-table__row", picked.then_some("catalog-table__row--picked"))} data-gpu={g.id.clone()}>
                                     <td class="catalog-table__cell catalog-table__cell--pick">
                                         <input type="checkbox" checked={picked} disabled={full && !picked}
-                                            aria-label={format!("Compare {}", g.name)} onchange={toggle} />
+                                            aria-label={tf(lang, "Compare {name}", &[("name", &g.name)])} onchange={toggle} />
                                     </td>
                                     <th scope="row" class="catalog-table__cell catalog-table__cell--name">
                                         <button type="button" class="catalog-table__name" onclick={open}>{ &g.name }</button>
-                                        <span class="catalog-table__meta">{ format!("{} · {} · {}", g.architecture, segment_label(g.segment), g.release_year) }</span>
+                                        <span class="catalog-table__meta">{ format!("{} · {} · {}", g.architecture, t(lang, segment_label(g.segment)), g.release_year) }</span>
                                     </th>
                                     { for columns.iter().map(|f| html! {
                                         <td class={classes!("catalog-table__cell", "catalog-table__cell--num", format!("catalog-table__cell--{}", f.key))}>
-                                            { opt_number((f.get)(g), f.decimals) }
+                                            { f.display(lang, (f.get)(g)) }
                                         </td>
                                     }) }
-                                    <td class="catalog-table__cell">{ if g.nvlink { "yes" } else { "—" } }</td>
+                                    <td class="catalog-table__cell">{ if g.nvlink { t(lang, "yes") } else { "—" } }</td>
                                 </tr>
                             }
                         }) }
@@ -90,7 +92,7 @@ pub fn catalog_table(props: &CatalogTableProps) -> Html {
                 </table>
             </div>
             if rows.is_empty() {
-                <p class="catalog-table__empty">{ "No card matches these filters." }</p>
+                <p class="catalog-table__empty">{ t(lang, "No card matches these filters.") }</p>
             }
         </section>
     }

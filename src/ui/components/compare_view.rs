@@ -4,6 +4,8 @@
 use crate::state::fields::{best_index, ratio_sentences, FIELDS};
 use crate::state::Action;
 use web_sys::HtmlSelectElement;
+use crate::i18n::{t, tf};
+use crate::ui::lang::use_lang;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -15,6 +17,7 @@ pub struct CompareViewProps {
 /// Side-by-side comparison.
 #[function_component(CompareView)]
 pub fn compare_view(props: &CompareViewProps) -> Html {
+    let lang = use_lang();
     let gpus: Vec<&'static crate::catalog::Gpu> = props.ids.iter().filter_map(|id| crate::catalog::gpu(id)).collect();
     let add = props.dispatch.reform(|e: Event| {
         let sel = e.target_unchecked_into::<HtmlSelectElement>();
@@ -24,9 +27,9 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
     });
     let picker = html! {
         <label class="compare-view__add">
-            <span class="compare-view__add-label">{ "Add a card" }</span>
+            <span class="compare-view__add-label">{ t(lang, "Add a card") }</span>
             <select class="compare-view__select" onchange={add} disabled={gpus.len() >= crate::state::MAX_COMPARE}>
-                <option value="" selected=true>{ "Choose…" }</option>
+                <option value="" selected=true>{ t(lang, "Choose…") }</option>
                 { for crate::catalog::gpus().iter().filter(|g| !props.ids.contains(&g.id)).map(|g| html! {
                     <option value={g.id.clone()}>{ &g.name }</option>
                 }) }
@@ -36,8 +39,8 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
     if gpus.len() < 2 {
         return html! {
             <section class="compare-view">
-                <h1 class="compare-view__title">{ "Compare cards" }</h1>
-                <p class="compare-view__hint">{ "Pick 2 to 4 cards: tick them in the catalog, or add them here." }</p>
+                <h1 class="compare-view__title">{ t(lang, "Compare cards") }</h1>
+                <p class="compare-view__hint">{ t(lang, "Pick 2 to 4 cards: tick them in the catalog, or add them here.") }</p>
                 { picker }
                 <ul class="compare-view__picked">
                     { for gpus.iter().map(|g| html! { <li>{ &g.name }</li> }) }
@@ -48,23 +51,23 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
     let ratios: Vec<String> = FIELDS
         .iter()
         .filter(|f| matches!(f.key, "memory" | "bandwidth" | "bf16" | "fp16" | "fp8" | "tdp" | "launch"))
-        .flat_map(|f| ratio_sentences(f, &gpus))
+        .flat_map(|f| ratio_sentences(lang, f, &gpus))
         .collect();
     html! {
         <section class="compare-view">
-            <h1 class="compare-view__title">{ "Compare cards" }</h1>
+            <h1 class="compare-view__title">{ t(lang, "Compare cards") }</h1>
             { picker }
             <div class="compare-view__scroll">
                 <table class="compare-view__table">
                     <thead>
                         <tr>
-                            <th scope="col" class="compare-view__corner">{ "Field" }</th>
+                            <th scope="col" class="compare-view__corner">{ t(lang, "Field") }</th>
                             { for gpus.iter().map(|g| {
                                 let remove = props.dispatch.reform({ let id = g.id.clone(); move |_| Action::ToggleCompare(id.clone()) });
                                 html! {
                                     <th scope="col" class="compare-view__card" data-gpu={g.id.clone()}>
                                         { &g.name }
-                                        <button type="button" class="compare-view__remove" onclick={remove} aria-label={format!("Remove {}", g.name)}>{ "×" }</button>
+                                        <button type="button" class="compare-view__remove" onclick={remove} aria-label={tf(lang, "Remove {name}", &[("name", &g.name)])}>{ "×" }</button>
                                     </th>
                                 }
                             }) }
@@ -75,15 +78,15 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
                             let best = best_index(f, &gpus);
                             html! {
                                 <tr class="compare-view__row" data-field={f.key}>
-                                    <th scope="row" class="compare-view__field">{ f.label }<span class="compare-view__unit">{ f.unit }</span></th>
+                                    <th scope="row" class="compare-view__field">{ t(lang, f.label) }<span class="compare-view__unit">{ t(lang, f.unit) }</span></th>
                                     { for gpus.iter().enumerate().map(|(i, g)| {
                                         let is_best = best == Some(i);
-                                        let text = f.display((f.get)(g));
+                                        let text = f.display(lang, (f.get)(g));
                                         html! {
                                             <td class={classes!("compare-view__value", is_best.then_some("compare-view__value--best"))}
                                                 data-gpu={g.id.clone()}>
                                                 { text }
-                                                if is_best { <span class="visually-hidden">{ " (best)" }</span> }
+                                                if is_best { <span class="visually-hidden">{ t(lang, " (best)") }</span> }
                                             </td>
                                         }
                                     }) }
@@ -93,11 +96,11 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
                     </tbody>
                 </table>
             </div>
-            <h2 class="compare-view__sub">{ "In ratios" }</h2>
+            <h2 class="compare-view__sub">{ t(lang, "In ratios") }</h2>
             <ul class="compare-view__ratios">
                 { for ratios.iter().map(|r| html! { <li class="compare-view__ratio">{ r }</li> }) }
             </ul>
-            <p class="compare-view__note">{ "Tensor figures are dense (without 2:4 sparsity). GeForce cards run FP16/BF16 with FP32 accumulate at half the FP16-accumulate rate; both are shown." }</p>
+            <p class="compare-view__note">{ t(lang, "Tensor figures are dense (without 2:4 sparsity). GeForce cards run FP16/BF16 with FP32 accumulate at half the FP16-accumulate rate; both are shown.") }</p>
         </section>
     }
 }

@@ -2,8 +2,9 @@
 //! behind the values.
 
 use crate::state::fields::FIELDS;
-use crate::state::format::number;
 use crate::state::Action;
+use crate::i18n::t;
+use crate::ui::lang::use_lang;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -15,6 +16,7 @@ pub struct GpuDetailProps {
 /// A side panel (a dialog on phones) for one card.
 #[function_component(GpuDetail)]
 pub fn gpu_detail(props: &GpuDetailProps) -> Html {
+    let lang = use_lang();
     let Some(g) = crate::catalog::gpu(&props.id) else { return html! {} };
     let close = props.dispatch.reform(|_| Action::ShowDetail(None));
     let onkeydown = {
@@ -30,47 +32,47 @@ pub fn gpu_detail(props: &GpuDetailProps) -> Html {
         <aside class="gpu-detail" role="dialog" aria-modal="false" aria-labelledby="gpu-detail-title" {onkeydown}>
             <div class="gpu-detail__head">
                 <h2 class="gpu-detail__title" id="gpu-detail-title">{ &g.name }</h2>
-                <button type="button" class="gpu-detail__close" onclick={close} aria-label="Close">{ "×" }</button>
+                <button type="button" class="gpu-detail__close" onclick={close} aria-label={t(lang, "Close")}>{ "×" }</button>
             </div>
             <p class="gpu-detail__meta">{ format!("{} · {} · {} · {}", g.architecture, g.release_year,
-                g.memory_type.as_deref().unwrap_or("memory type not published"), g.form_factor.as_deref().unwrap_or("")) }</p>
+                g.memory_type.as_deref().unwrap_or(t(lang, "memory type not published")), g.form_factor.as_deref().unwrap_or("")) }</p>
             <dl class="gpu-detail__fields">
                 { for FIELDS.iter().filter_map(|f| (f.get)(g).map(|v| html! {
                     <>
-                        <dt class="gpu-detail__key">{ f.label }</dt>
+                        <dt class="gpu-detail__key">{ t(lang, f.label) }</dt>
                         <dd class="gpu-detail__value">
-                            { format!("{} {}", f.display(Some(v)), f.unit) }
+                            { format!("{} {}", f.display(lang, Some(v)), f.unit) }
                         </dd>
                     </>
                 })) }
                 if let Some(i) = &g.interconnect {
-                    <dt class="gpu-detail__key">{ "Interconnect" }</dt><dd class="gpu-detail__value">{ i }</dd>
+                    <dt class="gpu-detail__key">{ t(lang, "Interconnect") }</dt><dd class="gpu-detail__value">{ i }</dd>
                 }
                 if let Some(d) = &g.street_price_date {
-                    <dt class="gpu-detail__key">{ "Street price date" }</dt><dd class="gpu-detail__value">{ d }</dd>
+                    <dt class="gpu-detail__key">{ t(lang, "Street price date") }</dt><dd class="gpu-detail__value">{ d }</dd>
                 }
             </dl>
             if !g.notes.is_empty() {
-                <h3 class="gpu-detail__sub">{ "Notes" }</h3>
+                <h3 class="gpu-detail__sub">{ t(lang, "Notes") }</h3>
                 <ul class="gpu-detail__notes">{ for g.notes.iter().map(|n| html! { <li>{ n }</li> }) }</ul>
             }
             if !g.cloud.is_empty() {
-                <h3 class="gpu-detail__sub">{ "Cloud prices (on demand, per GPU)" }</h3>
+                <h3 class="gpu-detail__sub">{ t(lang, "Cloud prices (on demand, per GPU)") }</h3>
                 <ul class="gpu-detail__cloud">
                     { for g.cloud.iter().map(|c| html! {
-                        <li>{ format!("{}: ${}/h ({}) ", c.provider, number(c.usd_per_hour, 2), c.date) }
-                            <a href={c.source.clone()} target="_blank" rel="noopener noreferrer">{ "source" }</a></li>
+                        <li>{ format!("{}: ${}/h ({}) ", c.provider, crate::i18n::num(lang, c.usd_per_hour, 2), c.date) }
+                            <a href={c.source.clone()} target="_blank" rel="noopener noreferrer">{ t(lang, "source") }</a></li>
                     }) }
                 </ul>
             }
-            <h3 class="gpu-detail__sub">{ "Sources" }</h3>
+            <h3 class="gpu-detail__sub">{ t(lang, "Sources") }</h3>
             <ul class="gpu-detail__sources">
                 { for g.sources.iter().map(|s| html! { <li><a href={s.clone()} target="_blank" rel="noopener noreferrer">{ s }</a></li> }) }
                 if let Some(p) = &g.price_source {
-                    <li>{ "Prices: " }<a href={p.clone()} target="_blank" rel="noopener noreferrer">{ p }</a></li>
+                    <li>{ t(lang, "Prices: ") }<a href={p.clone()} target="_blank" rel="noopener noreferrer">{ p }</a></li>
                 }
             </ul>
-            <button type="button" class="gpu-detail__compare" onclick={compare}>{ "Add to / remove from compare" }</button>
+            <button type="button" class="gpu-detail__compare" onclick={compare}>{ t(lang, "Add to / remove from compare") }</button>
         </aside>
     }
 }

@@ -2,6 +2,8 @@
 //! optimizer, overhead) against its capacity.
 
 use crate::model::MemoryBreakdown;
+use crate::i18n::{t, tf};
+use crate::ui::lang::use_lang;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -31,6 +33,7 @@ fn values(m: &MemoryBreakdown) -> [f64; 6] {
 /// The bar. Per-card terms are the job's terms scaled by `per_gpu / total`.
 #[function_component(MemoryBar)]
 pub fn memory_bar(props: &MemoryBarProps) -> Html {
+    let lang = use_lang();
     let total = props.memory.total_gib.max(1e-9);
     let scale = props.per_gpu_gib / total;
     let max = props.capacity_gib.max(props.per_gpu_gib).max(1e-9);
@@ -38,14 +41,13 @@ pub fn memory_bar(props: &MemoryBarProps) -> Html {
     let mut x = 0.0;
     let over = props.per_gpu_gib > props.capacity_gib;
     let title = format!(
-        "{:.1} of {:.0} GiB per card: {}",
-        props.per_gpu_gib,
-        props.capacity_gib,
+        "{}: {}",
+        tf(lang, "{used} of {capacity} GiB per card", &[("used", &format!("{:.1}", props.per_gpu_gib)), ("capacity", &format!("{:.0}", props.capacity_gib))]),
         TERMS
             .iter()
             .zip(values(&props.memory))
             .filter(|(_, v)| *v > 0.0)
-            .map(|((_, l), v)| format!("{l} {:.1}", v * scale))
+            .map(|((_, l), v)| format!("{} {:.1}", t(lang, l), v * scale))
             .collect::<Vec<_>>()
             .join(", ")
     );

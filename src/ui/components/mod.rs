@@ -9,5 +9,8 @@ pub mod field_row;
 pub mod gpu_detail;
 pub mod header;
 pub mod memory_bar;
+pub mod pareto_chart;
+pub mod recommend_list;
+pub mod share_bar;
 pub mod sizing_table;
 pub mod url_notes;

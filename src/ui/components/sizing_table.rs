@@ -1,11 +1,12 @@
 //! The sizing panel: every card, whether the job fits, how many cards it takes, the headline
 //! speed band, and a stacked memory bar.
 
-use crate::state::format::number;
 use crate::state::sizing::{headline, SizingRow};
 use crate::state::Action;
 use crate::ui::components::memory_bar::{MemoryBar, TERMS};
 use std::rc::Rc;
+use crate::i18n::{t, tf};
+use crate::ui::lang::use_lang;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -14,14 +15,16 @@ pub struct SizingTableProps {
     pub dispatch: Callback<Action>,
 }
 
-fn band_text(b: crate::model::Band, unit: &str) -> String {
+fn band_text(lang: crate::i18n::Lang, b: crate::model::Band, unit: &str) -> String {
     let d = if b.mid >= 100.0 { 0 } else if b.mid >= 10.0 { 1 } else { 2 };
-    format!("{} ({}–{}) {unit}", number(b.mid, d), number(b.low, d), number(b.high, d))
+    let n = |v| crate::i18n::num(lang, v, d);
+    format!("{} ({}–{}) {unit}", n(b.mid), n(b.low), n(b.high))
 }
 
 /// The table of every card.
 #[function_component(SizingTable)]
 pub fn sizing_table(props: &SizingTableProps) -> Html {
+    let lang = use_lang();
     let show_all = use_state(|| false);
     let limit = if *show_all { props.rows.len() } else { 20.min(props.rows.len()) };
     let toggle = {
@@ -30,18 +33,18 @@ pub fn sizing_table(props: &SizingTableProps) -> Html {
     };
     html! {
         <section class="sizing-table" aria-labelledby="sizing-title">
-            <h2 class="sizing-table__title" id="sizing-title">{ "Every card" }</h2>
+            <h2 class="sizing-table__title" id="sizing-title">{ t(lang, "Every card") }</h2>
             <p class="sizing-table__legend">
-                { for TERMS.iter().map(|(k, l)| html! { <span class="sizing-table__key"><span class={format!("sizing-table__swatch memory-bar__seg--{k}")}></span>{ *l }</span> }) }
+                { for TERMS.iter().map(|(k, l)| html! { <span class="sizing-table__key"><span class={format!("sizing-table__swatch memory-bar__seg--{k}")}></span>{ t(lang, l) }</span> }) }
             </p>
             <div class="sizing-table__scroll">
                 <table class="sizing-table__table">
                     <thead><tr>
-                        <th scope="col">{ "Card" }</th>
-                        <th scope="col" class="sizing-table__num">{ "Cards needed" }</th>
-                        <th scope="col" class="sizing-table__num">{ "Per card, GiB" }</th>
-                        <th scope="col">{ "Memory per card" }</th>
-                        <th scope="col" class="sizing-table__num">{ "Speed" }</th>
+                        <th scope="col">{ t(lang, "Card") }</th>
+                        <th scope="col" class="sizing-table__num">{ t(lang, "Cards needed") }</th>
+                        <th scope="col" class="sizing-table__num">{ t(lang, "Per card, GiB") }</th>
+                        <th scope="col">{ t(lang, "Memory per card") }</th>
+                        <th scope="col" class="sizing-table__num">{ t(lang, "Speed") }</th>
                     </tr></thead>
                     <tbody>
                         { for props.rows.iter().take(limit).map(|r| {
@@ -52,11 +55,11 @@ pub fn sizing_table(props: &SizingTableProps) -> Html {
                                     html! {
                                         <tr key={r.gpu.id.clone()} class={classes!("sizing-table__row", (r.needed == 0).then_some("sizing-table__row--none"))} data-gpu={r.gpu.id.clone()}>
                                             <th scope="row" class="sizing-table__card"><button type="button" class="sizing-table__name" onclick={open}>{ &r.gpu.name }</button>
-                                                <span class="sizing-table__meta">{ format!("{} GiB · {} GB/s", number(r.gpu.memory_gib, 0), number(r.gpu.memory_bandwidth_gb_s, 0)) }</span></th>
+                                                <span class="sizing-table__meta">{ format!("{} {} · {} {}", crate::i18n::num(lang, r.gpu.memory_gib, 0), t(lang, "GiB"), crate::i18n::num(lang, r.gpu.memory_bandwidth_gb_s, 0), t(lang, "GB/s")) }</span></th>
                                             <td class="sizing-table__num sizing-table__needed">{ if r.needed == 0 { "—".to_string() } else { format!("×{}", r.needed) } }</td>
-                                            <td class="sizing-table__num">{ number(e.per_gpu_gib, 1) }</td>
+                                            <td class="sizing-table__num">{ crate::i18n::num(lang, e.per_gpu_gib, 1) }</td>
                                             <td class="sizing-table__bar"><MemoryBar memory={e.memory} per_gpu_gib={e.per_gpu_gib} capacity_gib={r.gpu.memory_gib} /></td>
-                                            <td class="sizing-table__num sizing-table__speed">{ h.band.map(|b| format!("{} {}", band_text(b, h.unit), h.label)).unwrap_or_else(|| "—".into()) }</td>
+                                            <td class="sizing-table__num sizing-table__speed">{ h.band.map(|b| format!("{} {}", band_text(lang, b, t(lang, h.unit)), t(lang, h.label))).unwrap_or_else(|| "—".into()) }</td>
                                         </tr>
                                     }
                                 }
@@ -73,7 +76,7 @@ pub fn sizing_table(props: &SizingTableProps) -> Html {
             </div>
             if props.rows.len() > 20 {
                 <button type="button" class="sizing-table__more" onclick={toggle}>
-                    { if *show_all { "Show fewer".to_string() } else { format!("Show all {} cards", props.rows.len()) } }
+                    { if *show_all { t(lang, "Show fewer").to_string() } else { tf(lang, "Show all {n} cards", &[("n", &props.rows.len().to_string())]) } }
                 </button>
             }
         </section>

@@ -1,5 +1,7 @@
 //! Notes about link parameters that were ignored or corrected.
 
+use crate::i18n::t;
+use crate::ui::lang::use_lang;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -10,6 +12,7 @@ pub struct UrlNotesProps {
 /// A dismissible list of what the URL contained that could not be used.
 #[function_component(UrlNotes)]
 pub fn url_notes(props: &UrlNotesProps) -> Html {
+    let lang = use_lang();
     let open = use_state(|| true);
     if props.notes.is_empty() || !*open {
         return html! {};
@@ -19,11 +22,11 @@ pub fn url_notes(props: &UrlNotesProps) -> Html {
         Callback::from(move |_| open.set(false))
     };
     html! {
-        <aside class="url-notes" role="status" aria-label="Link notes">
+        <aside class="url-notes" role="status" aria-label={t(lang, "Link notes")}>
             <ul class="url-notes__list">
                 { for props.notes.iter().map(|n| html! { <li class="url-notes__item">{ n }</li> }) }
             </ul>
-            <button type="button" class="url-notes__close" onclick={close} aria-label="Dismiss">{ "×" }</button>
+            <button type="button" class="url-notes__close" onclick={close} aria-label={t(lang, "Dismiss")}>{ "×" }</button>
         </aside>
     }
 }

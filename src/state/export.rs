@@ -1,0 +1,80 @@
+//! Exports of the advisor's results as CSV and as a Markdown table, for pasting into a sheet or a
+//! blog post.
+
+use crate::recommend::{OptionRow, Recommendation};
+
+fn opt(v: Option<f64>, d: usize) -> String {
+    v.map_or_else(String::new, |v| format!("{v:.d$}"))
+}
+
+fn speed(o: &OptionRow) -> (String, String, String, String) {
+    match &o.rate {
+        Some((b, kind)) => (format!("{:.2}", b.low), format!("{:.2}", b.mid), format!("{:.2}", b.high), kind.unit().to_string()),
+        None => Default::default(),
+    }
+}
+
+const HEADER: [&str; 13] = [
+    "gpu", "count", "fits", "per_gpu_gib", "capacity_gib", "speed_low", "speed_mid", "speed_high", "speed_unit",
+    "purchase_usd", "hourly_usd", "tco_usd", "usd_per_million_tokens",
+];
+
+fn row(o: &OptionRow) -> [String; 13] {
+    let (lo, mid, hi, unit) = speed(o);
+    [
+        o.gpu.clone(),
+        o.count.to_string(),
+        o.estimate.fits.to_string(),
+        format!("{:.2}", o.estimate.per_gpu_gib),
+        format!("{:.1}", o.capacity_gib),
+        lo,
+        mid,
+        hi,
+        unit,
+        opt(o.cost.purchase.as_ref().map(|p| p.total_usd), 0),
+        opt(o.cost.rent_hourly_usd, 2),
+        format!("{:.0}", o.tco_usd),
+        opt(o.usd_per_million, 3),
+    ]
+}
+
+fn csv_cell(s: &str) -> String {
+    // RFC 4180 quoting, and a leading quote mark against spreadsheet formula injection.
+    let s = if s.starts_with(['=', '+', '-', '@']) && s.parse::<f64>().is_err() { format!("'{s}") } else { s.to_string() };
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s
+    }
+}
+
+/// The options as CSV (RFC 4180), one row per option, with a header.
+pub fn csv(r: &Recommendation) -> String {
+    let mut out = HEADER.join(",");
+    out.push('\n');
+    for o in &r.options {
+        out.push_str(&row(o).iter().map(|c| csv_cell(c)).collect::<Vec<_>>().join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// The options as a Markdown table.
+pub fn markdown(r: &Recommendation) -> String {
+    let mut out = String::from("| card | count | per GPU GiB | speed (low–high) | purchase $ | $/hour | TCO $ | $/M tokens |\n|---|---:|---:|---|---:|---:|---:|---:|\n");
+    for o in &r.options {
+        let (lo, mid, hi, unit) = speed(o);
+        let cells = [
+            o.gpu_name.replace('|', "/"),
+            o.count.to_string(),
+            format!("{:.1}", o.estimate.per_gpu_gib),
+            if mid.is_empty() { String::new() } else { format!("{mid} ({lo}–{hi}) {unit}") },
+            opt(o.cost.purchase.as_ref().map(|p| p.total_usd), 0),
+            opt(o.cost.rent_hourly_usd, 2),
+            format!("{:.0}", o.tco_usd),
+            opt(o.usd_per_million, 3),
+        ];
+        out.push_str(&format!("| {} |\n", cells.join(" | ")));
+    }
+    out
+}

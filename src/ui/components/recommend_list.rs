@@ -1,0 +1,102 @@
+//! The top options as cards: card × count, a fit bar against capacity, the speed band, cost
+//! figures, the reasons, and an expandable "how this was computed" for every number. Below them,
+//! the why-not notes for popular cards that were left out.
+
+use crate::i18n::{num, t, tf};
+use crate::recommend::cost::CostSettings;
+use crate::recommend::Recommendation;
+use crate::ui::components::memory_bar::MemoryBar;
+use crate::ui::lang::use_lang;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct RecommendListProps {
+    pub rec: Rc<Recommendation>,
+    pub cost: CostSettings,
+}
+
+/// The ranked options.
+#[function_component(RecommendList)]
+pub fn recommend_list(props: &RecommendListProps) -> Html {
+    let lang = use_lang();
+    let rec = &props.rec;
+    let money = |usd: f64| props.cost.money(usd);
+    html! {
+        <section class="recommend-list" aria-labelledby="recommend-title">
+            <h2 class="recommend-list__title" id="recommend-title">{ t(lang, "Best options") }</h2>
+            if rec.options.is_empty() {
+                <p class="recommend-list__empty">{ t(lang, "No card fits within these limits. Raise the budget or relax a constraint; the why-not list says what stopped each card.") }</p>
+            }
+            <ol class="recommend-list__options">
+                { for rec.options.iter().enumerate().map(|(i, o)| {
+                    let e = &o.estimate;
+                    let speed = o.rate.map(|(b, kind)| {
+                        let d = if b.mid >= 100.0 { 0 } else if b.mid >= 10.0 { 1 } else { 2 };
+                        format!("{} ({}–{}) {}", num(lang, b.mid, d), num(lang, b.low, d), num(lang, b.high, d), t(lang, kind.unit()))
+                    });
+                    html! {
+                        <li class={classes!("recommend-list__option", (i == 0).then_some("recommend-list__option--top"))} key={format!("{}x{}", o.gpu, o.count)}
+                            data-gpu={o.gpu.clone()} data-count={o.count.to_string()}>
+                            <div class="recommend-list__head">
+                                <span class="recommend-list__rank">{ format!("#{}", i + 1) }</span>
+                                <h3 class="recommend-list__name">{ format!("{} × {}", o.gpu_name, o.count) }</h3>
+                                if o.nodes > 1 {
+                                    <span class="recommend-list__badge">{ tf(lang, "{n} nodes", &[("n", &o.nodes.to_string())]) }</span>
+                                }
+                            </div>
+                            <MemoryBar memory={e.memory} per_gpu_gib={e.per_gpu_gib} capacity_gib={o.capacity_gib} />
+                            <p class="recommend-list__fit">{ tf(lang, "{used} of {capacity} GiB per card", &[("used", &num(lang, e.per_gpu_gib, 1)), ("capacity", &num(lang, o.capacity_gib, 0))]) }</p>
+                            <dl class="recommend-list__figures">
+                                if let Some(s) = speed {
+                                    <dt>{ t(lang, "Speed") }</dt><dd class="recommend-list__speed">{ s }</dd>
+                                }
+                                if let Some(p) = &o.cost.purchase {
+                                    <dt>{ t(lang, "Purchase") }</dt><dd class="recommend-list__purchase">{ money(p.total_usd) }</dd>
+                                }
+                                if let Some(h) = o.cost.rent_hourly_usd {
+                                    <dt>{ t(lang, "Rent per hour") }</dt><dd>{ money(h) }</dd>
+                                }
+                                <dt>{ t(lang, "Total cost") }</dt><dd>{ money(o.tco_usd) }</dd>
+                                if let Some(m) = o.usd_per_million {
+                                    <dt>{ t(lang, "Per million tokens") }</dt><dd>{ money(m) }</dd>
+                                }
+                                if let Some(h) = o.training_hours {
+                                    <dt>{ t(lang, "Time to train") }</dt><dd>{ tf(lang, "{n} h", &[("n", &num(lang, h, 1))]) }</dd>
+                                }
+                                if let Some(m) = o.cost.break_even_month {
+                                    <dt>{ t(lang, "Buying beats renting after") }</dt><dd>{ tf(lang, "{n} months", &[("n", &num(lang, m, 1))]) }</dd>
+                                }
+                            </dl>
+                            <ul class="recommend-list__reasons">
+                                { for o.reasons.iter().map(|r| html! { <li>{ r }</li> }) }
+                            </ul>
+                            if !o.explain.is_empty() {
+                                <details class="recommend-list__explain">
+                                    <summary>{ t(lang, "How this was computed") }</summary>
+                                    <dl class="recommend-list__formulas">
+                                        { for o.explain.iter().map(|x| html! { <><dt>{ x.label }</dt><dd><code>{ &x.formula }</code></dd></> }) }
+                                    </dl>
+                                    <ul class="recommend-list__assumptions">
+                                        { for e.assumptions.iter().map(|a| html! { <li>{ a }</li> }) }
+                                    </ul>
+                                </details>
+                            }
+                        </li>
+                    }
+                }) }
+            </ol>
+            if !rec.why_not.is_empty() {
+                <h3 class="recommend-list__sub">{ t(lang, "Why not…") }</h3>
+                <ul class="recommend-list__why-not">
+                    { for rec.why_not.iter().map(|w| html! { <li>{ w }</li> }) }
+                </ul>
+            }
+            if !rec.notes.is_empty() {
+                <ul class="recommend-list__notes">
+                    { for rec.notes.iter().map(|w| html! { <li>{ w }</li> }) }
+                </ul>
+            }
+        </section>
+    }
+}
