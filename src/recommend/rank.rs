@@ -513,11 +513,8 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
                 watts_text(psu_watts(w))
             ));
         } else if input.mode == Mode::Buy && host.is_server() {
-            reasons.push(format!(
-                "{} of GPU power ({} per node): rack power and cooling",
-                watts_text(w),
-                watts_text(w / f64::from(nodes.max(1)))
-            ));
+            let per_node = if nodes > 1 { format!(" ({} per node)", watts_text(w / f64::from(nodes))) } else { String::new() };
+            reasons.push(format!("{} of GPU power{per_node}: a server with rack power and cooling", watts_text(w)));
         }
     } else {
         reasons.push("no TDP in the catalog: energy not counted".into());

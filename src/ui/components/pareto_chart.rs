@@ -25,7 +25,20 @@ const PAD_R: f64 = 12.0;
 #[function_component(ParetoChart)]
 pub fn pareto_chart(props: &ParetoChartProps) -> Html {
     let lang = use_lang();
-    let pts: Vec<_> = props.rec.feasible.iter().filter(|p| p.cost_usd > 0.0 && p.throughput_mid > 0.0).collect();
+    // Every card at its smallest feasible count, plus every point on the Pareto front: the other
+    // counts add hundreds of dots (and DOM nodes) without changing the picture.
+    let mut smallest: std::collections::BTreeMap<&str, u32> = std::collections::BTreeMap::new();
+    for p in &props.rec.feasible {
+        let e = smallest.entry(p.gpu.as_str()).or_insert(p.count);
+        *e = (*e).min(p.count);
+    }
+    let pts: Vec<_> = props
+        .rec
+        .feasible
+        .iter()
+        .filter(|p| p.cost_usd > 0.0 && p.throughput_mid > 0.0)
+        .filter(|p| p.pareto || smallest.get(p.gpu.as_str()) == Some(&p.count))
+        .collect();
     if pts.len() < 2 {
         return html! {};
     }
@@ -49,7 +62,7 @@ pub fn pareto_chart(props: &ParetoChartProps) -> Html {
     };
     html! {
         <figure class="pareto-chart">
-            <figcaption class="pareto-chart__caption">{ t(lang, "Throughput against cost: every feasible option; the Pareto front is connected") }</figcaption>
+            <figcaption class="pareto-chart__caption">{ t(lang, "Throughput against cost: each card at its smallest feasible count; the Pareto front is connected") }</figcaption>
             <svg class="pareto-chart__svg" viewBox={format!("0 0 {W} {H}")} role="img"
                 aria-label={tf(lang, "{n} options plotted", &[("n", &pts.len().to_string())])}>
                 <line class="pareto-chart__axis" x1={PAD_L.to_string()} y1={(H - PAD_B).to_string()} x2={(W - PAD_R).to_string()} y2={(H - PAD_B).to_string()} />
@@ -63,8 +76,13 @@ pub fn pareto_chart(props: &ParetoChartProps) -> Html {
                 <text class="pareto-chart__label" x={((W + PAD_L) / 2.0).to_string()} y={(H - 6.0).to_string()} text-anchor="middle">{ t(lang, "cost (log scale)") }</text>
                 <text class="pareto-chart__label" x="14" y={((H - PAD_B) / 2.0).to_string()} text-anchor="middle" transform={format!("rotate(-90 14 {})", (H - PAD_B) / 2.0)}>{ t(lang, unit) }</text>
                 <polyline class="pareto-chart__front" points={path} />
-                { for pts.iter().map(|p| html! {
-                    <circle class={classes!("pareto-chart__point", p.pareto.then_some("pareto-chart__point--front"))}
+                // Only the front's points carry a tooltip: hundreds of <title> nodes made re-ranking slow.
+                { for pts.iter().filter(|p| !p.pareto).map(|p| html! {
+                    <circle key={format!("{}x{}", p.gpu, p.count)} class="pareto-chart__point"
+                        cx={format!("{:.1}", sx(p.cost_usd))} cy={format!("{:.1}", sy(p.throughput_mid))} r="3" />
+                }) }
+                { for front.iter().map(|p| html! {
+                    <circle key={format!("f{}x{}", p.gpu, p.count)} class="pareto-chart__point pareto-chart__point--front"
                         cx={format!("{:.1}", sx(p.cost_usd))} cy={format!("{:.1}", sy(p.throughput_mid))} r="4">
                         <title>{ format!("{} × {}: {} · {:.1} {}", p.gpu, p.count, props.cost.money(p.cost_usd), p.throughput_mid, t(lang, unit)) }</title>
                     </circle>

@@ -5,6 +5,7 @@
 use crate::i18n::{num, t, tf};
 use crate::recommend::cost::CostSettings;
 use crate::recommend::Recommendation;
+use crate::ui::components::explain_details::ExplainDetails;
 use crate::ui::components::memory_bar::MemoryBar;
 use crate::ui::lang::use_lang;
 use std::rc::Rc;
@@ -72,15 +73,7 @@ pub fn recommend_list(props: &RecommendListProps) -> Html {
                                 { for o.reasons.iter().map(|r| html! { <li>{ r }</li> }) }
                             </ul>
                             if !o.explain.is_empty() {
-                                <details class="recommend-list__explain">
-                                    <summary>{ t(lang, "How this was computed") }</summary>
-                                    <dl class="recommend-list__formulas">
-                                        { for o.explain.iter().map(|x| html! { <><dt>{ x.label }</dt><dd><code>{ &x.formula }</code></dd></> }) }
-                                    </dl>
-                                    <ul class="recommend-list__assumptions">
-                                        { for e.assumptions.iter().map(|a| html! { <li>{ a }</li> }) }
-                                    </ul>
-                                </details>
+                                <ExplainDetails explain={Rc::new(o.explain.clone())} assumptions={Rc::new(e.assumptions.clone())} />
                             }
                         </li>
                     }

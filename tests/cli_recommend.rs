@@ -1,0 +1,128 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! `gpu-advisor recommend` end to end (issue 5 §4): the JSON contract (an array best first, each
+//! with `gpu`, `count`, `fits`, `per_gpu_gib`, `purchase_usd`, `hourly_usd`, `throughput`,
+//! `reasons`), the seed 003 scenario from the command line, and exit code 2 with one line for
+//! bad input.
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_gpu-advisor")).args(args).output().expect("run binary");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str]) -> Vec<serde_json::Value> {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 0, "stderr: {err}");
+    serde_json::from_str(&out).expect("a JSON array")
+}
+
+/// Seed 003 (a 70B model in fp16 with about 40 GB of KV cache: 8 × RTX 4090 or 3 × H100);
+/// the KV arithmetic is in tests/recommend_scenarios.rs.
+const SEED_003: [&str; 10] =
+    ["recommend", "--model", "llama-2-70b", "--context", "4096", "--batch", "30", "--engine", "llama.cpp", "--json"];
+
+#[test]
+fn json_items_have_the_contract_keys() {
+    let mut args = SEED_003.to_vec();
+    args.extend(["--budget-usd", "150000", "--headroom", "5", "--top", "50"]);
+    let rows = json(&args);
+    assert!(!rows.is_empty());
+    for r in &rows {
+        for k in ["gpu", "count", "fits", "per_gpu_gib", "purchase_usd", "hourly_usd", "throughput", "reasons"] {
+            assert!(r.get(k).is_some(), "missing {k} in {r}");
+        }
+        assert!(r["gpu"].is_string() && r["count"].is_u64() && r["fits"] == true);
+        assert!(r["purchase_usd"].is_number(), "buy mode: every option has a purchase price");
+        assert!(r["hourly_usd"].is_number() || r["hourly_usd"].is_null());
+        for k in ["decode_tokens_per_s", "prefill_tokens_per_s", "serving_tokens_per_s", "train_tokens_per_s", "seconds_per_image", "train_samples_per_s"] {
+            assert!(r["throughput"].get(k).is_some(), "throughput.{k}");
+        }
+        assert!(r["reasons"].as_array().is_some_and(|a| !a.is_empty()));
+    }
+    // Seed 003: both builds are listed; the 4090 one is cheaper and ranked first of the two.
+    let pos = |gpu: &str, count: u64| rows.iter().position(|r| r["gpu"] == gpu && r["count"] == count);
+    let (a, b) = (pos("rtx-4090", 8).expect("8 × 4090"), pos("h100-pcie", 3).expect("3 × H100"));
+    assert!(a < b);
+    assert_eq!(rows[a]["purchase_usd"], 31_000.0);
+}
+
+#[test]
+fn require_nvlink_in_rent_mode_offers_only_nvlink_cards() {
+    let mut args = SEED_003.to_vec();
+    args.extend(["--budget-usd-per-hour", "50", "--require-nvlink", "--headroom", "5", "--top", "50"]);
+    let rows = json(&args);
+    assert!(rows.iter().any(|r| r["gpu"] == "h100-sxm" && r["count"] == 3), "{rows:?}");
+    assert!(rows.iter().all(|r| r["purchase_usd"].is_null() || r["purchase_usd"].is_number()));
+    for r in &rows {
+        let id = r["gpu"].as_str().expect("id");
+        assert!(!id.starts_with("rtx-40"), "{id}");
+        assert!(r["hourly_usd"].as_f64().is_some_and(|h| h <= 50.0));
+    }
+}
+
+#[test]
+fn table_output_has_reasons_and_why_not() {
+    let (code, out, err) = run(&["recommend", "--model", "llama-2-70b", "--budget-usd", "60000", "--top", "3"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("1. "), "{out}");
+    assert!(out.contains("fits with"), "{out}");
+    assert!(out.contains("why not:"), "{out}");
+}
+
+#[test]
+fn currency_changes_reasons_not_json_numbers() {
+    let args = ["recommend", "--model", "llama-3-8b", "--budget-usd", "5000", "--currency", "cny", "--top", "1", "--json"];
+    let rows = json(&args);
+    let r = &rows[0];
+    assert!(r["reasons"].as_array().expect("reasons").iter().any(|s| s.as_str().is_some_and(|s| s.contains('¥'))));
+    assert!(r["purchase_usd"].as_f64().is_some_and(|p| p <= 5000.0));
+}
+
+#[test]
+fn price_overrides_from_the_command_line() {
+    let mut args = SEED_003.to_vec();
+    args.extend(["--prices", "h100-sxm:buy=25000", "--require-nvlink", "--headroom", "5"]);
+    let rows = json(&args);
+    let r = rows.iter().find(|r| r["gpu"] == "h100-sxm").expect("priced by the override");
+    // 3 × 25,000 + 40,000 HGX server.
+    assert_eq!(r["purchase_usd"], 115_000.0);
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    for args in [
+        vec!["recommend", "--model", "llama-3-8b", "--budget-usd", "abc"],
+        vec!["recommend", "--model", "llama-3-8b", "--objective", "best"],
+        vec!["recommend", "--model", "llama-3-8b", "--mode", "lease"],
+        vec!["recommend", "--model", "llama-3-8b", "--budget-usd", "1", "--budget-usd-per-hour", "1"],
+        vec!["recommend", "--model", "llama-3-8b", "--prices", "rtx-4090:buy=x"],
+        vec!["recommend", "--model", "llama-3-8b", "--prices", "rtx-9999:buy=1"],
+        vec!["recommend", "--model", "llama-3-8bb"],
+        vec!["recommend", "--workload", "inference"],
+        vec!["recommend", "--model", "llama-3-8b", "--max-gpus", "0"],
+        vec!["recommend", "--model", "llama-3-8b", "--headroom", "95"],
+        vec!["recommend", "--model", "llama-3-8b", "--region", "mars"],
+        vec!["recommend", "--model", "llama-3-8b", "--bogus"],
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}");
+    }
+    let (_, _, err) = run(&["recommend", "--model", "llama-3-8b", "--prices", "rtx-4090:buy=x"]);
+    assert!(err.contains("buy=x"), "{err}");
+}
+
+#[test]
+fn help_lists_the_flags() {
+    let (code, out, _) = run(&["recommend", "--help"]);
+    assert_eq!(code, 0);
+    for flag in ["--budget-usd", "--budget-usd-per-hour", "--mode", "--objective", "--max-gpus", "--require-nvlink", "--datacenter-only", "--top", "--json"] {
+        assert!(out.contains(flag), "{flag}");
+    }
+}
