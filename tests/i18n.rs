@@ -75,7 +75,8 @@ fn used_keys() -> BTreeSet<String> {
     for term in ["\"weights\", \"", "\"kv\", \"", "\"activations\", \"", "\"gradients\", \"", "\"optimizer\", \"", "\"overhead\", \""] {
         literals_after(&bar, term, &mut keys);
     }
-    for s in ["consumer", "workstation", "datacenter", "no", "yes"] {
+    // Units of the recommender's rate kinds (`t(lang, kind.unit())`).
+    for s in ["consumer", "workstation", "datacenter", "no", "yes", "output tokens/s", "tokens/s", "training tokens/s", "images/s", "samples/s"] {
         keys.insert(s.to_string());
     }
     keys.retain(|k| !k.is_empty());

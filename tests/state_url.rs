@@ -79,3 +79,40 @@ proptest! {
         prop_assert_eq!(url::parse(&url::render(&p.state)).state, p.state);
     }
 }
+
+#[test]
+fn bad_advisor_values_in_a_link_are_reset_with_a_note() {
+    let p = url::parse("model=llama-3-70b&batch=abc&context=0&budget=-5&hours=99");
+    assert_eq!(p.state.advisor.get(gpu_advisor::state::advisor::Field::Model), "llama-3-70b");
+    for (field, default) in [("batch", "1"), ("context", "8192"), ("hours", "8")] {
+        let f = gpu_advisor::state::advisor::Field::from_key(field).unwrap();
+        assert_eq!(p.state.advisor.get(f), default, "{field}");
+        assert!(p.notes.iter().any(|n| n.contains(&format!("`{field}="))), "no note for {field}: {:?}", p.notes);
+    }
+    assert!(p.state.advisor.recommend_input().is_ok());
+    // An unknown model falls back to the default model, with a note naming it.
+    let p = url::parse("model=gpt-17-quadrillion&workload=lora");
+    assert!(p.notes.iter().any(|n| n.contains("gpt-17")), "{:?}", p.notes);
+    assert!(p.state.advisor.recommend_input().is_ok());
+    // A custom model without a parameter count cannot be sized: reset to the default model.
+    let p = url::parse("model=custom&params=");
+    assert!(p.state.advisor.recommend_input().is_ok(), "{:?}", p.notes);
+}
+
+#[test]
+fn stored_state_round_trips_and_old_versions_are_dropped() {
+    use gpu_advisor::state::stored;
+    let s = AppState::default().apply(Action::SetInput(gpu_advisor::state::advisor::Field::Batch, "8".into()));
+    assert_eq!(stored::decode(&stored::encode(&s)).unwrap().state, s);
+    assert!(stored::decode(r#"{"v":0,"q":"batch=8"}"#).unwrap_err().contains("older version"));
+    assert!(stored::decode("not json").is_err());
+    assert!(stored::decode(&"x".repeat(100_000)).is_err());
+}
+
+proptest! {
+    #[test]
+    fn any_link_yields_a_sizable_advisor_state(k in "(model|params|workload|precision|kv|engine|context|batch|budget|mode|currency|prices|hours|max_gpus|resolution|steps)", v in ".{0,40}") {
+        let p = url::parse(&format!("{k}={v}"));
+        prop_assert!(p.state.advisor.recommend_input().is_ok(), "{:?}", p.notes);
+    }
+}

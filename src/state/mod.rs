@@ -9,6 +9,7 @@ pub mod fields;
 pub mod export;
 pub mod format;
 pub mod sizing;
+pub mod stored;
 pub mod url;
 
 use crate::catalog::{self, Gpu, Segment, Vendor};

@@ -136,7 +136,7 @@ pub fn parse(query: &str) -> Parsed {
             },
             "accent" => {
                 let hex = value.trim_start_matches('#');
-                if hex.len() == 6 && hex.chars().all(|c| c.is_ascii_hexdigit()) {
+                if (hex.len() == 6 || hex.len() == 3) && hex.chars().all(|c| c.is_ascii_hexdigit()) {
                     st.accent = Some(hex.to_ascii_lowercase());
                 } else {
                     bad(notes)
@@ -150,6 +150,21 @@ pub fn parse(query: &str) -> Parsed {
                 Some(field) => st.advisor.set(field, value.chars().filter(|c| !c.is_control()).collect()),
                 None => notes.push(format!("Ignored unknown parameter `{}`.", short(&key))),
             },
+        }
+    }
+    // A link never leaves the advisor in an error state: every advisor value the engine rejects is
+    // reset to its default, with a note (errors can hide behind an unknown model, so repeat).
+    for _ in 0..4 {
+        let Err(errors) = out.state.advisor.recommend_input() else { break };
+        for e in errors {
+            let value = out.state.advisor.get(e.field).to_string();
+            let field = if value == e.field.default_value() { advisor::Field::Model } else { e.field };
+            let shown = out.state.advisor.get(field).to_string();
+            out.notes.push(format!("Ignored `{}={}`: {}.", field.key(), short(&shown), e.message));
+            out.state.advisor.set(field, field.default_value().to_string());
+            if field == advisor::Field::Model {
+                out.state.advisor.set(advisor::Field::Workload, advisor::Field::Workload.default_value().to_string());
+            }
         }
     }
     out

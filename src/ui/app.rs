@@ -1,7 +1,8 @@
 //! The root component: holds the [`AppState`] in a reducer, reads it from the URL on start and
 //! writes it back to the URL after every change (a side effect, never inside the reducer).
 
-use crate::state::{url, Action, AppState, View};
+use crate::state::{stored, url, Action, AppState, View};
+use gloo::storage::Storage as _;
 use crate::ui::components::{
     advisor_view::AdvisorView, catalog_filters::CatalogFilters, catalog_table::CatalogTable, compare_view::CompareView, gpu_detail::GpuDetail,
     header::Header, url_notes::UrlNotes,
@@ -22,7 +23,37 @@ impl Reducible for AppState {
 /// The app.
 #[function_component(App)]
 pub fn app() -> Html {
-    let initial = use_memo((), |_| url::parse(&dom::query_string()));
+    // Explicit state wins: a link with parameters is used as it is; without one, the last saved
+    // inputs come back. A link never overwrites what is saved until the user changes something.
+    let initial = use_memo((), |_| {
+        let query = dom::query_string();
+        let from_link = url::parse(&query);
+        let explicit = query.trim_start_matches('?').split('&').any(|kv| {
+            let key = kv.split('=').next().unwrap_or("");
+            !key.is_empty() && !matches!(key, "embed" | "accent" | "lang")
+        });
+        if explicit || from_link.state.embed {
+            return from_link;
+        }
+        match gloo::storage::LocalStorage::raw().get_item(stored::KEY).ok().flatten() {
+            None => from_link,
+            Some(text) => match stored::decode(&text) {
+                Ok(mut saved) => {
+                    // Keep the link's presentation options (language, accent) over the saved ones.
+                    saved.state.lang = from_link.state.lang.clone().or(saved.state.lang);
+                    saved.state.accent = from_link.state.accent.clone().or(saved.state.accent);
+                    saved.notes.extend(from_link.notes);
+                    saved
+                }
+                Err(note) => {
+                    let _ = gloo::storage::LocalStorage::raw().remove_item(stored::KEY);
+                    let mut p = from_link;
+                    p.notes.push(note);
+                    p
+                }
+            },
+        }
+    });
     let state = {
         let initial = initial.clone();
         use_reducer(move || initial.state.clone())
@@ -31,7 +62,16 @@ pub fn app() -> Html {
         let state = state.clone();
         Callback::from(move |a: Action| state.dispatch(a))
     };
-    use_effect_with((*state).clone(), |s| dom::replace_query(&url::render(s)));
+    {
+        let initial_state = initial.state.clone();
+        use_effect_with((*state).clone(), move |s| {
+            dom::replace_query(&url::render(s));
+            // Save only once the user has changed something, and never from an embed.
+            if *s != initial_state && !s.embed {
+                let _ = gloo::storage::LocalStorage::raw().set_item(stored::KEY, &stored::encode(s));
+            }
+        });
+    }
 
     let body = match state.view {
         View::Advisor => html! { <AdvisorView inputs={state.advisor.clone()} dispatch={dispatch.clone()} /> },
