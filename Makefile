@@ -36,6 +36,7 @@ single-file: dist
 ## test: native cargo tests, wasm-bindgen tests in headless Chromium, Playwright end to end
 test: install
 	$(MAKE) --no-print-directory test-native
+	$(MAKE) --no-print-directory clippy
 	$(MAKE) --no-print-directory test-wasm
 	$(MAKE) --no-print-directory dist
 	$(MAKE) --no-print-directory test-e2e

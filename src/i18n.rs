@@ -6,6 +6,8 @@
 //! `t(…)`/`tf(…)` call in `src/ui` and every label in `state::fields` and proves each has an
 //! entry, so no key can be missing in any language. Product names are never translated.
 
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
 use std::sync::LazyLock;
 
 /// An interface language.

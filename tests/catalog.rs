@@ -208,3 +208,12 @@ fn nearest_suggests_close_ids() {
     let ids = catalog::nearest("h100", catalog::gpus().iter().map(|g| g.id.as_str()));
     assert!(ids.iter().all(|i| i.contains("h100")), "{ids:?}");
 }
+
+#[test]
+fn edit_distance_matches_hand_counts() {
+    // kitten → sitten → sittin → sitting: three edits (the textbook Levenshtein example).
+    assert_eq!(catalog::edit_distance("kitten", "sitting"), 3);
+    assert_eq!(catalog::edit_distance("", "abc"), 3);
+    assert_eq!(catalog::edit_distance("h100", "h100"), 0);
+    assert_eq!(catalog::edit_distance("rtx4090", "rtx-4090"), 1);
+}

@@ -305,3 +305,17 @@ fn pareto_front_is_marked_and_undominated() {
         assert!(!dominated, "{} ×{} is dominated", p.gpu, p.count);
     }
 }
+
+/// Performance guard: each card is estimated only at counts that can hold the job and pass the
+/// budget, so a full run stays well under 74 cards × 8 counts = 592 estimates.
+#[test]
+fn estimates_only_the_counts_that_matter() {
+    let mut input = RecommendInput::new(Job::Llm(Box::new(llm("llama-3-8b"))));
+    let rec = run(&input);
+    println!("llama-3-8b buy, no budget: {} estimates, {} feasible", rec.estimates_run, rec.feasible.len());
+    assert!(rec.estimates_run < 592);
+    input.budget = Budget::PurchaseUsd(5_000.0);
+    let small = run(&input);
+    println!("llama-3-8b buy, $5,000: {} estimates", small.estimates_run);
+    assert!(small.estimates_run < rec.estimates_run);
+}

@@ -4,6 +4,8 @@
 //! them once, on first use, into a [`Catalog`]. Bad data fails the build, so the running app never
 //! sees it. Lookups by id and "did you mean" suggestions for unknown ids live here too.
 
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
 pub mod schema;
 
 pub use schema::{
@@ -87,17 +89,24 @@ pub fn prices_as_of() -> Option<&'static str> {
 /// Levenshtein edit distance between two short strings.
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
+    // Wagner–Fischer with one row: `row[j]` is the distance between the prefix of `a` seen so far
+    // and the first `j` characters of `b`.
+    let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        let mut diag = i; // row[j - 1] of the previous row
+        let mut left = i + 1; // row[j - 1] of this row
+        for (slot, cb) in row.iter_mut().skip(1).zip(&b) {
+            let up = *slot;
+            let value = (diag + usize::from(ca != *cb)).min(up + 1).min(left + 1);
+            diag = up;
+            *slot = value;
+            left = value;
         }
-        std::mem::swap(&mut prev, &mut cur);
+        if let Some(first) = row.first_mut() {
+            *first = i + 1;
+        }
     }
-    prev[b.len()]
+    row.last().copied().unwrap_or(0)
 }
 
 /// Up to three ids nearest to `query`: substring matches first, then by edit distance.

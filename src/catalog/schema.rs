@@ -189,12 +189,9 @@ pub fn validate_gpus(gpus: &[Gpu]) -> Vec<String> {
         // Dense precision ordering: bf16 <= fp8 <= int8 where present.
         let order = [("bf16_tflops", g.bf16_tflops), ("fp8_tflops", g.fp8_tflops), ("int8_tops", g.int8_tops)];
         let present: Vec<(&str, f64)> = order.iter().filter_map(|(n, v)| v.map(|v| (*n, v))).collect();
-        for pair in present.windows(2) {
-            if pair[0].1 > pair[1].1 * 1.001 {
-                errors.push(format!(
-                    "gpu `{id}`: {} ({}) must not exceed {} ({})",
-                    pair[0].0, pair[0].1, pair[1].0, pair[1].1
-                ));
+        for (lo, hi) in present.iter().zip(present.iter().skip(1)) {
+            if lo.1 > hi.1 * 1.001 {
+                errors.push(format!("gpu `{id}`: {} ({}) must not exceed {} ({})", lo.0, lo.1, hi.0, hi.1));
             }
         }
         if let (Some(sparse), Some(dense)) = (g.fp16_sparse_tflops, g.fp16_tflops) {

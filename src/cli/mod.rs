@@ -3,6 +3,8 @@
 //!
 //! Commands: `gpus`, `models`, `estimate` (see [`estimate`]), and `help`.
 
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
 pub mod estimate;
 pub mod recommend;
 

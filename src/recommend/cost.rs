@@ -5,7 +5,7 @@
 //! Everything here is plain arithmetic on catalog prices and [`CostSettings`]; no estimate is
 //! needed, so the recommender can apply a budget before it sizes anything. Every assumption (host
 //! prices, default utilisation, PUE, exchange rates) is a named constant with its reasoning, and
-//! is repeated in `docs/COST.md`.
+//! is repeated in `docs/MODEL.md` ("Cost model and recommender").
 
 use crate::catalog::{schema::is_kebab_id, Gpu, Segment, Vendor};
 use std::collections::BTreeMap;

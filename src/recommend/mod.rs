@@ -7,7 +7,7 @@
 //! note. The web UI calls it on every keystroke, so it estimates each card only at the counts that
 //! can hold the job and pass the budget, and builds strings only for the rows it shows
 //! ([`rank`] has the details). Ties are broken by card id, then count, so the output is
-//! deterministic. The cost assumptions are listed in `docs/COST.md`.
+//! deterministic. The cost assumptions are listed in `docs/MODEL.md` ("Cost model and recommender").
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 pub mod cost;

@@ -4,6 +4,8 @@
 //! wraps it in a Yew `Reducible` and does side effects in effects. Results are never stored here;
 //! the UI derives them from these inputs.
 
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
 pub mod advisor;
 pub mod fields;
 pub mod export;
