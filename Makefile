@@ -9,7 +9,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export CHROMEDRIVER := /usr/bin/chromedriver
 export WASM_BINDGEN_TEST_TIMEOUT := 120
 
-.PHONY: all install install-build serve dist single-file test test-native test-wasm test-e2e test-e2e-sub size clippy clean
+.PHONY: all install install-build serve dist single-file test test-native test-wasm test-e2e test-e2e-sub size clippy clean check-data
 
 all: dist
 
@@ -67,3 +67,7 @@ clippy:
 clean:
 	cargo clean
 	rm -rf dist dist-single
+
+## check-data: list cards and models missing any optional field
+check-data:
+	@cargo run --quiet --locked --release --bin check-data

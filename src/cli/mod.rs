@@ -59,7 +59,7 @@ fn dispatch(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
         Some("recommend") => recommend::cmd_recommend(rest, out),
         Some("help" | "--help" | "-h") => write_str(out, USAGE),
         Some(other) => Err(CliError(format!(
-            "unknown command `{other}` (expected gpus, models, estimate or help)"
+            "unknown command `{other}` (expected gpus, models, estimate, recommend or help)"
         ))),
         None => Err(CliError("the command is not valid UTF-8".into())),
     }

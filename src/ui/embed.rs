@@ -15,10 +15,15 @@ pub fn embed_requested(query: &str) -> bool {
 }
 
 /// The accent colour a query string asks for (`accent=1f6feb`, `accent=%231f6feb` or the short
-/// `accent=f60`) as a CSS colour `#rrggbb`. Anything but 3 or 6 hex digits gives `None`, so raw
-/// input never reaches CSS.
+/// `accent=f60`) as a CSS colour `#rrggbb`; see [`hex_colour`].
 pub fn accent_requested(query: &str) -> Option<String> {
     let (_, value) = query_pairs(query).into_iter().rev().find(|(k, _)| k == "accent")?;
+    hex_colour(&value)
+}
+
+/// `1f6feb`, `#1F6FEB` or `f60` as the CSS colour `#rrggbb`. Anything but 3 or 6 hex digits
+/// (with or without `#`) gives `None`, so raw input never reaches CSS.
+pub fn hex_colour(value: &str) -> Option<String> {
     let hex = value.trim().trim_start_matches('#');
     if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
@@ -74,11 +79,19 @@ pub fn accent_from_url() -> Option<String> {
     accent_requested(&query())
 }
 
-/// Applies the URL's accent colour, if any, to `--accent` and `--accent-contrast` on `<html>`.
-/// It goes through CSSOM (`style.setProperty`), which the page's `style-src 'self'` allows,
-/// unlike a `style` attribute.
+/// Applies the URL's accent colour, if any; see [`apply_accent`].
 pub fn apply_accent_from_url() {
-    let Some(accent) = accent_from_url() else { return };
+    if let Some(accent) = accent_from_url() {
+        apply_accent(&accent);
+    }
+}
+
+/// Sets `--accent` (and a readable `--accent-contrast`) on `<html>` to `colour`, given as 3 or 6
+/// hex digits with or without `#` (validated again here; anything else is ignored). It goes
+/// through CSSOM (`style.setProperty`), which the page's `style-src 'self'` allows, unlike a
+/// `style` attribute.
+pub fn apply_accent(colour: &str) {
+    let Some(accent) = hex_colour(colour) else { return };
     let Some(root) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element())
@@ -175,6 +188,9 @@ mod tests {
             assert_eq!(accent_requested(&format!("?accent={bad}")), None, "{bad}");
         }
         assert_eq!(accent_requested("?embed=1"), None);
+        assert_eq!(hex_colour("1F6FEB").as_deref(), Some("#1f6feb"));
+        assert_eq!(hex_colour("#abc").as_deref(), Some("#aabbcc"));
+        assert_eq!(hex_colour("#"), None);
     }
 
     #[test]

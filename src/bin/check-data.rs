@@ -1,0 +1,63 @@
+//! `make check-data`: lists every card and model preset that lacks an optional field, so gaps in
+//! the catalog are visible rather than silent. It only reports; it never fails.
+
+use gpu_advisor::catalog;
+
+fn main() {
+    let c = catalog::catalog();
+    let mut gaps = 0;
+    println!("GPUs missing optional fields ({} cards):", c.gpus.len());
+    for g in &c.gpus {
+        let checks: [(&str, bool); 14] = [
+            ("memory_type", g.memory_type.is_some()),
+            ("fp32_tflops", g.fp32_tflops.is_some()),
+            ("fp64_tflops", g.fp64_tflops.is_some()),
+            ("tf32_tflops", g.tf32_tflops.is_some()),
+            ("fp16_tflops", g.fp16_tflops.is_some()),
+            ("bf16_tflops", g.bf16_tflops.is_some()),
+            ("fp8_tflops", g.fp8_tflops.is_some()),
+            ("int8_tops", g.int8_tops.is_some()),
+            ("tdp_w", g.tdp_w.is_some()),
+            ("pcie_gen", g.pcie_gen.is_some()),
+            ("ecc", g.ecc.is_some()),
+            ("launch_price_usd", g.launch_price_usd.is_some()),
+            ("street_price_usd", g.street_price_usd.is_some()),
+            ("cloud prices", !g.cloud.is_empty()),
+        ];
+        let missing: Vec<&str> = checks.iter().filter(|(_, ok)| !ok).map(|(n, _)| *n).collect();
+        if !missing.is_empty() {
+            gaps += missing.len();
+            println!("  {:<26} {}", g.id, missing.join(", "));
+        }
+    }
+    println!("\nLLM presets missing optional fields ({} presets):", c.llms.len());
+    for m in &c.llms {
+        let checks: [(&str, bool); 4] = [
+            ("intermediate_size", m.intermediate_size.is_some()),
+            ("activation", m.activation.is_some()),
+            ("gated_ffn", m.gated_ffn.is_some()),
+            ("released", m.released.is_some()),
+        ];
+        let missing: Vec<&str> = checks.iter().filter(|(_, ok)| !ok).map(|(n, _)| *n).collect();
+        if !missing.is_empty() {
+            gaps += missing.len();
+            println!("  {:<32} {}", m.id, missing.join(", "));
+        }
+    }
+    println!("\nDiffusion and classic presets missing optional fields:");
+    for d in &c.diffusion {
+        if d.step_flops_source.is_none() || d.released.is_none() {
+            gaps += 1;
+            println!("  {:<32} step_flops_source or released", d.id);
+        }
+    }
+    for m in &c.classic {
+        let checks = [("flops_source", m.flops_source.is_some()), ("activation_mib_per_sample", m.activation_mib_per_sample.is_some()), ("released", m.released.is_some())];
+        let missing: Vec<&str> = checks.iter().filter(|(_, ok)| !ok).map(|(n, _)| *n).collect();
+        if !missing.is_empty() {
+            gaps += missing.len();
+            println!("  {:<32} {}", m.id, missing.join(", "));
+        }
+    }
+    println!("\n{gaps} optional values missing in all. Absent means unknown or not applicable, never zero.");
+}
