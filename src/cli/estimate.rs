@@ -4,11 +4,12 @@
 //! [`crate::model::media::estimate_media`]. Bad input is one line and exit code 2.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
+use super::flags::{choices, engine_error, number, resolution, unknown, value};
 use super::{write_str, CliError};
 use crate::catalog;
 use crate::model::llm::{self, config_json, custom, Checkpointing, Engine, LlmJob, ModelArch, Optimizer, Workload};
 use crate::model::precision::{KvPrecision, Precision};
-use crate::model::{Band, Estimate, EstimateError};
+use crate::model::{Band, Estimate};
 use std::ffi::OsString;
 use std::io::Write;
 
@@ -74,35 +75,8 @@ struct Args {
     json: bool,
 }
 
-fn value(parser: &mut lexopt::Parser, flag: &str) -> Result<String, CliError> {
-    let v = parser.value().map_err(|_| CliError(format!("--{flag} needs a value")))?;
-    v.into_string().map_err(|_| CliError(format!("--{flag}: the value is not valid UTF-8")))
-}
 
-fn number(parser: &mut lexopt::Parser, flag: &str) -> Result<u32, CliError> {
-    let s = value(parser, flag)?;
-    let t = s.trim().replace('_', "");
-    t.parse::<u32>().or_else(|_| {
-        // Accept 1e3-style integers.
-        match t.parse::<f64>() {
-            Ok(f) if f.is_finite() && f >= 0.0 && f.fract() == 0.0 && f <= f64::from(u32::MAX) => Ok(f as u32),
-            Ok(f) if f.is_finite() && f > f64::from(u32::MAX) => Err(CliError(format!("--{flag}: {s} is too large"))),
-            _ => Err(CliError(format!("--{flag}: `{s}` is not a whole number"))),
-        }
-    })
-}
 
-fn resolution(s: &str) -> Result<(u32, u32), CliError> {
-    let bad = || CliError(format!("--resolution: `{s}` is not WxH (e.g. 1024x1024)"));
-    let lower = s.trim().to_ascii_lowercase();
-    let (w, h) = lower.split_once(['x', '×']).ok_or_else(bad)?;
-    let w: u32 = w.trim().parse().map_err(|_| bad())?;
-    let h: u32 = h.trim().parse().map_err(|_| bad())?;
-    if w == 0 || h == 0 || w > 16_384 || h > 16_384 {
-        return Err(CliError(format!("--resolution: {w}x{h} is out of range (1..=16384 per side)")));
-    }
-    Ok((w, h))
-}
 
 fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, CliError> {
     use lexopt::prelude::*;
@@ -141,26 +115,8 @@ fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, 
     Ok(Some(a))
 }
 
-fn choices<T: Copy>(all: &[T], name: fn(T) -> &'static str) -> String {
-    all.iter().map(|x| name(*x)).collect::<Vec<_>>().join("|")
-}
 
-fn unknown(flag: &str, value: &str, ids: impl Iterator<Item = &'static str>) -> CliError {
-    let near = catalog::nearest(value, ids);
-    if near.is_empty() {
-        CliError(format!("--{flag}: unknown `{value}`"))
-    } else {
-        CliError(format!("--{flag}: unknown `{value}` (did you mean {}?)", near.join(", ")))
-    }
-}
 
-fn engine_error(e: EstimateError) -> CliError {
-    let field = e.field().replace('_', "-");
-    match e {
-        EstimateError::Invalid { message, .. } => CliError(format!("--{field}: {message}")),
-        other => CliError(other.to_string()),
-    }
-}
 
 /// Parses the estimate flags and prints the estimate.
 pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {

@@ -6,6 +6,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 pub mod estimate;
+mod flags;
 pub mod recommend;
 
 use crate::catalog::{self, Gpu, ModelKind};

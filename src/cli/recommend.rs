@@ -6,11 +6,12 @@
 //! few lines that turn flags into a job are repeated here. Bad input is one line and exit code 2.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
+use super::flags::{choices, count_value, engine_error, number, parse_enum, real, resolution, unknown, value};
 use super::{write_str, CliError};
 use crate::catalog;
 use crate::model::llm::{config_json, custom, Checkpointing, Engine, LlmJob, ModelArch, Optimizer, Workload};
 use crate::model::precision::{KvPrecision, Precision};
-use crate::model::{EstimateError, Throughput};
+use crate::model::Throughput;
 use crate::recommend::{
     self, Budget, Currency, Job, MediaJob, Mode, Objective, OptionRow, PriceBasis, PriceOverrides, RecommendInput,
     RentBasis,
@@ -94,67 +95,11 @@ struct Args {
     json: bool,
 }
 
-fn value(parser: &mut lexopt::Parser, flag: &str) -> Result<String, CliError> {
-    let v = parser.value().map_err(|_| CliError(format!("--{flag} needs a value")))?;
-    v.into_string().map_err(|_| CliError(format!("--{flag}: the value is not valid UTF-8")))
-}
 
-fn number(parser: &mut lexopt::Parser, flag: &str) -> Result<u32, CliError> {
-    let s = value(parser, flag)?;
-    let t = s.trim().replace('_', "");
-    t.parse::<u32>().or_else(|_| match t.parse::<f64>() {
-        Ok(f) if f.is_finite() && f >= 0.0 && f.fract() == 0.0 && f <= f64::from(u32::MAX) => Ok(f as u32),
-        _ => Err(CliError(format!("--{flag}: `{s}` is not a whole number"))),
-    })
-}
 
-fn real(parser: &mut lexopt::Parser, flag: &str, lo: f64, hi: f64) -> Result<f64, CliError> {
-    let s = value(parser, flag)?;
-    let v: f64 = s
-        .trim()
-        .replace([',', '_'], "")
-        .parse()
-        .map_err(|_| CliError(format!("--{flag}: `{s}` is not a number")))?;
-    if !v.is_finite() || v < lo || v > hi {
-        return Err(CliError(format!("--{flag}: must be between {lo} and {hi}, got {s}")));
-    }
-    Ok(v)
-}
 
-/// `1e9`, `1b`, `500m`, `2t` → a count.
-fn count_value(parser: &mut lexopt::Parser, flag: &str) -> Result<f64, CliError> {
-    let s = value(parser, flag)?;
-    let t = s.trim().to_ascii_lowercase().replace('_', "");
-    let (num, mult) = match t.chars().last() {
-        Some('t') => (t.trim_end_matches('t'), 1e12),
-        Some('b') => (t.trim_end_matches('b'), 1e9),
-        Some('m') => (t.trim_end_matches('m'), 1e6),
-        Some('k') => (t.trim_end_matches('k'), 1e3),
-        _ => (t.as_str(), 1.0),
-    };
-    let v: f64 = num.parse().map_err(|_| CliError(format!("--{flag}: `{s}` is not a count (try 1e9 or 2b)")))?;
-    let v = v * mult;
-    if !v.is_finite() || !(1.0..=1e16).contains(&v) {
-        return Err(CliError(format!("--{flag}: must be between 1 and 1e16, got {s}")));
-    }
-    Ok(v)
-}
 
-fn resolution(s: &str) -> Result<(u32, u32), CliError> {
-    let bad = || CliError(format!("--resolution: `{s}` is not WxH (e.g. 1024x1024)"));
-    let lower = s.trim().to_ascii_lowercase();
-    let (w, h) = lower.split_once(['x', '×']).ok_or_else(bad)?;
-    let w: u32 = w.trim().parse().map_err(|_| bad())?;
-    let h: u32 = h.trim().parse().map_err(|_| bad())?;
-    if w == 0 || h == 0 || w > 16_384 || h > 16_384 {
-        return Err(CliError(format!("--resolution: {w}x{h} is out of range (1..=16384 per side)")));
-    }
-    Ok((w, h))
-}
 
-fn choices<T: Copy>(all: &[T], name: fn(T) -> &'static str) -> String {
-    all.iter().map(|x| name(*x)).collect::<Vec<_>>().join("|")
-}
 
 fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, CliError> {
     use lexopt::prelude::*;
@@ -256,29 +201,8 @@ fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, 
     Ok(Some(a))
 }
 
-fn unknown(flag: &str, value: &str, ids: impl Iterator<Item = &'static str>) -> CliError {
-    let near = catalog::nearest(value, ids);
-    if near.is_empty() {
-        CliError(format!("--{flag}: unknown `{value}`"))
-    } else {
-        CliError(format!("--{flag}: unknown `{value}` (did you mean {}?)", near.join(", ")))
-    }
-}
 
-fn engine_error(e: EstimateError) -> CliError {
-    let field = e.field().replace('_', "-");
-    match e {
-        EstimateError::Invalid { message, .. } => CliError(format!("--{field}: {message}")),
-        other => CliError(other.to_string()),
-    }
-}
 
-fn parse_enum<T>(flag: &str, v: &Option<String>, parse: fn(&str) -> Option<T>, expected: String) -> Result<Option<T>, CliError> {
-    match v {
-        Some(s) => parse(s).map(Some).ok_or_else(|| CliError(format!("--{flag}: unknown `{s}` (expected {expected})"))),
-        None => Ok(None),
-    }
-}
 
 /// Builds the job from the sizing flags, with the `estimate` command's defaults.
 fn job_from(a: &Args) -> Result<Job, CliError> {

@@ -1,0 +1,98 @@
+//! Flag-value parsing shared by `estimate` and `recommend`: every bad value becomes a one-line
+//! [`CliError`] that names the flag; unknown ids suggest the nearest ones.
+
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+use super::CliError;
+use crate::catalog;
+use crate::model::EstimateError;
+
+pub(crate) fn value(parser: &mut lexopt::Parser, flag: &str) -> Result<String, CliError> {
+    let v = parser.value().map_err(|_| CliError(format!("--{flag} needs a value")))?;
+    v.into_string().map_err(|_| CliError(format!("--{flag}: the value is not valid UTF-8")))
+}
+
+pub(crate) fn number(parser: &mut lexopt::Parser, flag: &str) -> Result<u32, CliError> {
+    let s = value(parser, flag)?;
+    let t = s.trim().replace('_', "");
+    t.parse::<u32>().or_else(|_| {
+        // Accept 1e3-style integers.
+        match t.parse::<f64>() {
+            Ok(f) if f.is_finite() && f >= 0.0 && f.fract() == 0.0 && f <= f64::from(u32::MAX) => Ok(f as u32),
+            Ok(f) if f.is_finite() && f > f64::from(u32::MAX) => Err(CliError(format!("--{flag}: {s} is too large"))),
+            _ => Err(CliError(format!("--{flag}: `{s}` is not a whole number"))),
+        }
+    })
+}
+
+pub(crate) fn resolution(s: &str) -> Result<(u32, u32), CliError> {
+    let bad = || CliError(format!("--resolution: `{s}` is not WxH (e.g. 1024x1024)"));
+    let lower = s.trim().to_ascii_lowercase();
+    let (w, h) = lower.split_once(['x', '×']).ok_or_else(bad)?;
+    let w: u32 = w.trim().parse().map_err(|_| bad())?;
+    let h: u32 = h.trim().parse().map_err(|_| bad())?;
+    if w == 0 || h == 0 || w > 16_384 || h > 16_384 {
+        return Err(CliError(format!("--resolution: {w}x{h} is out of range (1..=16384 per side)")));
+    }
+    Ok((w, h))
+}
+
+pub(crate) fn choices<T: Copy>(all: &[T], name: fn(T) -> &'static str) -> String {
+    all.iter().map(|x| name(*x)).collect::<Vec<_>>().join("|")
+}
+
+pub(crate) fn unknown(flag: &str, value: &str, ids: impl Iterator<Item = &'static str>) -> CliError {
+    let near = catalog::nearest(value, ids);
+    if near.is_empty() {
+        CliError(format!("--{flag}: unknown `{value}`"))
+    } else {
+        CliError(format!("--{flag}: unknown `{value}` (did you mean {}?)", near.join(", ")))
+    }
+}
+
+pub(crate) fn engine_error(e: EstimateError) -> CliError {
+    let field = e.field().replace('_', "-");
+    match e {
+        EstimateError::Invalid { message, .. } => CliError(format!("--{field}: {message}")),
+        other => CliError(other.to_string()),
+    }
+}
+
+pub(crate) fn real(parser: &mut lexopt::Parser, flag: &str, lo: f64, hi: f64) -> Result<f64, CliError> {
+    let s = value(parser, flag)?;
+    let v: f64 = s
+        .trim()
+        .replace([',', '_'], "")
+        .parse()
+        .map_err(|_| CliError(format!("--{flag}: `{s}` is not a number")))?;
+    if !v.is_finite() || v < lo || v > hi {
+        return Err(CliError(format!("--{flag}: must be between {lo} and {hi}, got {s}")));
+    }
+    Ok(v)
+}
+
+/// `1e9`, `1b`, `500m`, `2t` → a count.
+pub(crate) fn count_value(parser: &mut lexopt::Parser, flag: &str) -> Result<f64, CliError> {
+    let s = value(parser, flag)?;
+    let t = s.trim().to_ascii_lowercase().replace('_', "");
+    let (num, mult) = match t.chars().last() {
+        Some('t') => (t.trim_end_matches('t'), 1e12),
+        Some('b') => (t.trim_end_matches('b'), 1e9),
+        Some('m') => (t.trim_end_matches('m'), 1e6),
+        Some('k') => (t.trim_end_matches('k'), 1e3),
+        _ => (t.as_str(), 1.0),
+    };
+    let v: f64 = num.parse().map_err(|_| CliError(format!("--{flag}: `{s}` is not a count (try 1e9 or 2b)")))?;
+    let v = v * mult;
+    if !v.is_finite() || !(1.0..=1e16).contains(&v) {
+        return Err(CliError(format!("--{flag}: must be between 1 and 1e16, got {s}")));
+    }
+    Ok(v)
+}
+
+pub(crate) fn parse_enum<T>(flag: &str, v: &Option<String>, parse: fn(&str) -> Option<T>, expected: String) -> Result<Option<T>, CliError> {
+    match v {
+        Some(s) => parse(s).map(Some).ok_or_else(|| CliError(format!("--{flag}: unknown `{s}` (expected {expected})"))),
+        None => Ok(None),
+    }
+}
