@@ -9,7 +9,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export CHROMEDRIVER := /usr/bin/chromedriver
 export WASM_BINDGEN_TEST_TIMEOUT := 120
 
-.PHONY: all install install-build serve dist single-file test test-native test-wasm test-e2e test-e2e-sub size clippy clean check-data
+.PHONY: all install install-build serve dist single-file test test-native test-wasm test-e2e test-e2e-sub size clippy clean check-data fuzz
 
 all: dist
 
@@ -28,7 +28,6 @@ dist: install-build
 	trunk build --release --offline --dist dist
 	node tools/postbuild.mjs dist
 	node tools/single_file.mjs dist dist-single/gpu-advisor.html
-	cp dist-single/gpu-advisor.html dist/gpu-advisor.html
 
 ## single-file: dist-single/gpu-advisor.html, the whole app in one file that works from file://
 single-file: dist
@@ -71,3 +70,26 @@ clean:
 ## check-data: list cards and models missing any optional field
 check-data:
 	@cargo run --quiet --locked --release --bin check-data
+
+## fuzz: cargo-fuzz on the URL state parser and the config.json parser, FUZZ_SECONDS each (not in CI).
+## New inputs go to fuzz/corpus/<target> (ignored); fuzz/seeds/<target> is the committed start.
+## Crashes land in fuzz/artifacts/<target>/; replay one with
+##   RUSTC_BOOTSTRAP=1 cargo fuzz run <target> fuzz/artifacts/<target>/crash-...
+FUZZ_SECONDS ?= 120
+FUZZ_TARGETS := url_state config_json
+fuzz:
+	@tools/install.sh fuzz
+	@mkdir -p fuzz/artifacts; status=0; \
+	for t in $(FUZZ_TARGETS); do \
+	  mkdir -p fuzz/corpus/$$t; \
+	  echo "[fuzz] $$t for $(FUZZ_SECONDS) s"; \
+	  RUSTC_BOOTSTRAP=1 cargo fuzz run $$t fuzz/corpus/$$t fuzz/seeds/$$t -- \
+	    -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 > fuzz/artifacts/$$t.log 2>&1 \
+	    || { status=1; echo "[fuzz] $$t FAILED:"; grep -E -A30 'panicked|ERROR: (libFuzzer|AddressSanitizer)' fuzz/artifacts/$$t.log | head -60; }; \
+	done; \
+	for t in $(FUZZ_TARGETS); do \
+	  runs=$$(grep -E '^stat::number_of_executed_units' fuzz/artifacts/$$t.log | awk '{print $$2}'); \
+	  done_line=$$(grep -E '^(Done [0-9]+ runs|#[0-9]+ *DONE)' fuzz/artifacts/$$t.log | tail -1); \
+	  echo "[fuzz] $$t: $${runs:-?} executions ($${done_line:-no summary; see fuzz/artifacts/$$t.log})"; \
+	done; \
+	exit $$status

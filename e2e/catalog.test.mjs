@@ -60,7 +60,7 @@ test('every request stays on the page origin', async () => {
   page.on('request', (r) => requests.push(r.url()));
   await page.goto(url('?view=compare&gpus=h100-sxm,rtx-4090,l40s'));
   await page.locator('.compare-view__row').first().waitFor();
-  await page.goto(url());
+  await page.goto(url('?view=advisor'));
   await page.locator('.sizing-table__row').first().waitFor();
   const origin = new URL(server.url).origin;
   const foreign = requests.filter((u) => !u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:'));
@@ -72,8 +72,8 @@ test('every request stays on the page origin', async () => {
 test('screenshot of the real app for the README', async () => {
   const page = await ctx.newPage();
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto(url('?view=compare&gpus=rtx-a5000,rtx-4090,h100-sxm'));
-  await page.locator('.compare-view__row').first().waitFor();
+  await page.goto(url('?model=llama-3-70b&precision=q4_k_m&context=16384&batch=2&budget=12000&view=advisor'));
+  await page.locator('.recommend-list__option').first().waitFor();
   mkdirSync(join(ROOT, 'e2e/out'), { recursive: true });
   const out = join(ROOT, 'e2e/out/screenshot.png');
   await page.screenshot({ path: out });

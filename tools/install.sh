@@ -6,6 +6,7 @@ set -euo pipefail
 
 TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130
+CARGO_FUZZ_VERSION=0.13.2
 TOOLS_ROOT="${GPU_ADVISOR_TOOLS:-$HOME/.cache/gpu-advisor/tools}"
 mkdir -p "$TOOLS_ROOT/bin"
 export PATH="$TOOLS_ROOT/bin:$PATH"
@@ -42,6 +43,14 @@ need_wasm_bindgen() {
   fi
 }
 
+# `make fuzz` only (not in `all`): cargo-fuzz, run with RUSTC_BOOTSTRAP=1 on the stable toolchain.
+need_cargo_fuzz() {
+  if ! cargo-fuzz --version 2>/dev/null | grep -q "$CARGO_FUZZ_VERSION"; then
+    echo "[install] cargo-fuzz $CARGO_FUZZ_VERSION"
+    cargo_install --locked cargo-fuzz --version "$CARGO_FUZZ_VERSION"
+  fi
+}
+
 need_chromium() {
   if ! { command -v chromium >/dev/null && command -v chromedriver >/dev/null; }; then
     echo "[install] chromium chromium-driver (apt)"
@@ -75,5 +84,6 @@ case "$what" in
   wasm-bindgen) need_wasm_bindgen ;;
   chromium) need_chromium ;;
   npm) need_npm ;;
-  *) echo "usage: tools/install.sh [all|build|rust|trunk|wasm-bindgen|chromium|npm]" >&2; exit 2 ;;
+  fuzz) need_cargo_fuzz ;;
+  *) echo "usage: tools/install.sh [all|build|rust|trunk|wasm-bindgen|chromium|npm|fuzz]" >&2; exit 2 ;;
 esac

@@ -4,7 +4,7 @@
 use crate::state::{stored, url, Action, AppState, View};
 use gloo::storage::Storage as _;
 use crate::ui::components::{
-    advisor_view::AdvisorView, catalog_filters::CatalogFilters, catalog_table::CatalogTable, compare_view::CompareView, gpu_detail::GpuDetail,
+    advisor_view::AdvisorView, embed_dialog::EmbedDialog, catalog_filters::CatalogFilters, catalog_table::CatalogTable, compare_view::CompareView, gpu_detail::GpuDetail,
     header::Header, url_notes::UrlNotes,
 };
 use crate::i18n::{tf, Lang};
@@ -106,6 +106,10 @@ pub fn app() -> Html {
             }
             <footer class="app__footer">
                 <p>{ footer }</p>
+                <p class="app__footer-links">
+                    <a href={crate::ui::embed::single_file_href()} download="gpu-advisor.html">{ crate::i18n::t(lang, "Download for offline use") }</a>
+                </p>
+                <EmbedDialog query={AttrValue::from(url::render(&state))} />
             </footer>
         </div>
         </ContextProvider<Lang>>

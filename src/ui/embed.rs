@@ -107,8 +107,13 @@ pub fn apply_accent(colour: &str) {
 /// When the page runs in an iframe, posts `{type: "gpu-advisor:height", height}` (CSS pixels,
 /// rounded up) to the parent now and whenever the document's height changes, so that the parent
 /// can size the iframe to fit. The target origin is `"*"`: the height is not secret, and the
-/// parent checks the sender's origin (docs/EMBED.md). Does nothing outside an iframe.
+/// parent checks the sender's origin (docs/EMBED.md). Does nothing outside an iframe, or when
+/// already started.
 pub fn start_height_reporter() {
+    thread_local!(static STARTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) });
+    if STARTED.with(|s| s.replace(true)) {
+        return;
+    }
     let Some(window) = web_sys::window() else { return };
     let Ok(Some(parent)) = window.parent() else { return };
     if JsValue::from(&parent) == JsValue::from(&window) {

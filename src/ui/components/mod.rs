@@ -5,6 +5,7 @@ pub mod advisor_view;
 pub mod catalog_filters;
 pub mod catalog_table;
 pub mod compare_view;
+pub mod embed_dialog;
 pub mod explain_details;
 pub mod field_row;
 pub mod gpu_detail;
