@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 export const ROOT = new URL('..', import.meta.url).pathname;
 
-const ARGS = [
+export const ARGS = [
   '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
 ];

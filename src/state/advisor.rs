@@ -45,16 +45,21 @@ pub enum Field {
     Headroom,
     KwhPrice,
     Prices,
+    PriceBasis,
+    RentBasis,
+    Utilisation,
+    Pue,
 }
 
 impl Field {
     /// Every field, in URL order.
-    pub const ALL: [Field; 31] = [
+    pub const ALL: [Field; 35] = [
         Field::Model, Field::Params, Field::Workload, Field::Precision, Field::KvPrecision, Field::Engine, Field::Context,
         Field::PromptTokens, Field::OutputTokens, Field::Batch, Field::SeqLen, Field::Optimizer, Field::GradCkpt,
         Field::LoraRank, Field::Zero, Field::Resolution, Field::Steps, Field::TrainTokens, Field::HoursPerDay,
         Field::Months, Field::Budget, Field::Mode, Field::Currency, Field::Rate, Field::Objective, Field::MaxGpus,
-        Field::MaxWatts, Field::Region, Field::Headroom, Field::KwhPrice, Field::Prices,
+        Field::MaxWatts, Field::Region, Field::Headroom, Field::KwhPrice, Field::Prices, Field::PriceBasis,
+        Field::RentBasis, Field::Utilisation, Field::Pue,
     ];
 
     /// The URL key (a contract: links in blog posts depend on it).
@@ -91,6 +96,10 @@ impl Field {
             Field::Headroom => "headroom",
             Field::KwhPrice => "kwh",
             Field::Prices => "prices",
+            Field::PriceBasis => "price_basis",
+            Field::RentBasis => "rent",
+            Field::Utilisation => "util",
+            Field::Pue => "pue",
         }
     }
 
@@ -133,6 +142,10 @@ impl Field {
             Field::Headroom => "10",
             Field::KwhPrice => "0.15",
             Field::Prices => "",
+            Field::PriceBasis => "street",
+            Field::RentBasis => "cheapest",
+            Field::Utilisation => "70",
+            Field::Pue => "",
         }
     }
 }
@@ -436,6 +449,20 @@ impl AdvisorInputs {
         if region != "global" && region != "cn" {
             errors.push(FieldError { field: Field::Region, message: "choose global or cn".into() });
         }
+        let price_basis = crate::recommend::cost::PriceBasis::parse(self.get(Field::PriceBasis));
+        if price_basis.is_none() {
+            errors.push(FieldError { field: Field::PriceBasis, message: "choose street or launch".into() });
+        }
+        let rent_basis = match self.get(Field::RentBasis).trim().to_ascii_lowercase().as_str() {
+            "" | "cheapest" => crate::recommend::cost::RentBasis::Cheapest,
+            "median" => crate::recommend::cost::RentBasis::Median,
+            provider => crate::recommend::cost::RentBasis::Provider(provider.chars().filter(|c| !c.is_control()).take(40).collect()),
+        };
+        let utilisation = parse_f64(Field::Utilisation, self.get(Field::Utilisation), 1.0, 100.0, &mut errors);
+        let pue = match self.get(Field::Pue).trim() {
+            "" => None,
+            t => parse_f64(Field::Pue, t, 1.0, 3.0, &mut errors),
+        };
         let overrides = match PriceOverrides::parse(self.get(Field::Prices)) {
             Ok(o) => Some(o),
             Err(e) => {
@@ -471,6 +498,17 @@ impl AdvisorInputs {
         input.cost.months = months;
         input.cost.energy.usd_per_kwh = kwh;
         input.cost.overrides = overrides;
+        if let Some(b) = price_basis {
+            input.cost.price_basis = b;
+        }
+        input.cost.rent_basis = rent_basis;
+        if let Some(u) = utilisation {
+            input.cost.energy.utilisation = u / 100.0;
+        }
+        if let Some(p) = pue {
+            input.cost.energy.pue_desk = p;
+            input.cost.energy.pue_server = p;
+        }
         input.top = 8;
         Ok(input)
     }

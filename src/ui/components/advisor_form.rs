@@ -153,6 +153,13 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
                 { text(Field::HoursPerDay, t(lang, "Usage (hours/day)"), t(lang, "For energy and rental cost."), "decimal") }
                 { text(Field::Months, t(lang, "Months"), t(lang, "Horizon of the total cost."), "numeric") }
                 { text(Field::KwhPrice, t(lang, "Electricity ($/kWh)"), t(lang, "Energy price."), "decimal") }
+                { text(Field::Utilisation, t(lang, "Utilisation %"), t(lang, "Average share of board power while running."), "decimal") }
+                { text(Field::Pue, t(lang, "PUE"), t(lang, "Cooling overhead; empty = 1.0 at a desk, 1.3 for servers."), "decimal") }
+                { select(Field::PriceBasis, t(lang, "Card price"), t(lang, "Street price where known, else launch price."),
+                    vec![("street".into(), t(lang, "Street").into()), ("launch".into(), t(lang, "Launch (MSRP)").into())]) }
+                { text(Field::RentBasis, t(lang, "Cloud price"), t(lang, "cheapest, median, or a provider name (e.g. lambda)."), "text") }
+                { text(Field::Rate, t(lang, "Exchange rate per USD"), t(lang, "Empty = the bundled rate."), "decimal") }
+                { text(Field::Prices, t(lang, "Your prices"), t(lang, "Vendor overrides, e.g. rtx-4090:buy=1800;hour=0.5"), "text") }
                 { select(Field::Objective, t(lang, "Rank by"), t(lang, "What “best” means."),
                     [("cheapest", t(lang, "Cheapest that fits")), ("fastest", t(lang, "Fastest within budget")), ("value", t(lang, "Throughput per dollar")), ("cost-per-token", t(lang, "Lowest $ per million tokens")), ("time-to-train", t(lang, "Shortest time to train"))]
                         .iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
