@@ -1,21 +1,10 @@
 // End to end: the advisor page of issue 5 against the release build.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { ROOT, serve, browser, watchErrors } from './harness.mjs';
+import { useApp, watchErrors } from './harness.mjs';
 
-const DIST = process.env.E2E_DIST || join(ROOT, 'dist');
-const BASE_PATH = process.env.E2E_BASE_PATH || '';
-let server, ctx;
-before(async () => {
-  server = await serve(process.env.E2E_SERVE_ROOT || DIST);
-  ctx = await browser();
-});
-after(async () => {
-  await ctx?.close();
-  server?.close();
-});
-const url = (q = '') => `${server.url}${BASE_PATH}${q}`;
+const app = useApp();
+const url = (q = '') => app.url(q);
 
 // Seed 003: a 70B fp16 model on a purchase budget; the advisor must name a top option.
 const FULL_STATE = '?model=llama-3-70b&workload=inference&precision=fp16&context=8192&batch=4&budget=60000&mode=buy&currency=usd&objective=cheapest&max_gpus=8&hours=8';
@@ -27,7 +16,7 @@ async function topOption(page) {
 }
 
 test('a full-state URL shows a top option; changing the model updates it quickly', async () => {
-  const page = await ctx.newPage();
+  const page = await app.ctx.newPage();
   const errors = watchErrors(page);
   await page.goto(url(FULL_STATE));
   const first = await topOption(page);
@@ -62,12 +51,12 @@ test('a full-state URL shows a top option; changing the model updates it quickly
 });
 
 test('copy link reproduces the same page', async () => {
-  const page = await ctx.newPage();
+  const page = await app.ctx.newPage();
   await page.goto(url(FULL_STATE.replace('batch=4', 'batch=2')));
   const top = await topOption(page);
   await page.locator('.share-bar__copy').click();
   const link = page.url();
-  const again = await ctx.newPage();
+  const again = await app.ctx.newPage();
   await again.goto(link);
   assert.equal(await topOption(again), top);
   assert.equal(await again.locator('#in-model').inputValue(), 'llama-3-70b');
@@ -77,7 +66,7 @@ test('copy link reproduces the same page', async () => {
 });
 
 test('bad input shows a message beside its field and keeps the last result', async () => {
-  const page = await ctx.newPage();
+  const page = await app.ctx.newPage();
   await page.goto(url(FULL_STATE));
   const top = await topOption(page);
   await page.fill('#in-batch', 'abc');

@@ -1,28 +1,17 @@
 // End to end against the release build in dist/: the compare view of issue 2, the catalog,
 // same-origin-only network traffic, and the README screenshot.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, serve, browser, watchErrors } from './harness.mjs';
+import { ROOT, useApp, watchErrors } from './harness.mjs';
 
-const DIST = process.env.E2E_DIST || join(ROOT, 'dist');
-const BASE_PATH = process.env.E2E_BASE_PATH || '';
-let server, ctx;
+const app = useApp();
 
-before(async () => {
-  server = await serve(process.env.E2E_SERVE_ROOT || DIST);
-  ctx = await browser();
-});
-after(async () => {
-  await ctx?.close();
-  server?.close();
-});
-
-const url = (q = '') => `${server.url}${BASE_PATH}${q}`;
+const url = (q = '') => app.url(q);
 
 test('compare view reads 768 and 1008 GB/s for the RTX A5000 and RTX 4090', async () => {
-  const page = await ctx.newPage();
+  const page = await app.ctx.newPage();
   const errors = watchErrors(page);
   await page.goto(url('?view=compare&gpus=rtx-a5000,rtx-4090'));
   const row = page.locator('.compare-view__row[data-field=bandwidth]');
@@ -40,7 +29,7 @@ test('compare view reads 768 and 1008 GB/s for the RTX A5000 and RTX 4090', asyn
 });
 
 test('catalog lists every card, filters, and keeps its state in the URL', async () => {
-  const page = await ctx.newPage();
+  const page = await app.ctx.newPage();
   await page.goto(url('?view=catalog'));
   await page.locator('.catalog-table__row').first().waitFor();
   assert.ok((await page.locator('.catalog-table__row').count()) >= 60);
@@ -55,14 +44,14 @@ test('catalog lists every card, filters, and keeps its state in the URL', async 
 });
 
 test('every request stays on the page origin', async () => {
-  const page = await ctx.newPage();
+  const page = await app.ctx.newPage();
   const requests = [];
   page.on('request', (r) => requests.push(r.url()));
   await page.goto(url('?view=compare&gpus=h100-sxm,rtx-4090,l40s'));
   await page.locator('.compare-view__row').first().waitFor();
   await page.goto(url('?view=advisor'));
   await page.locator('.sizing-table__row').first().waitFor();
-  const origin = new URL(server.url).origin;
+  const origin = new URL(app.server.url).origin;
   const foreign = requests.filter((u) => !u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:'));
   assert.ok(requests.length > 3, `saw ${requests.length} requests`);
   assert.deepEqual(foreign, []);
@@ -70,7 +59,7 @@ test('every request stays on the page origin', async () => {
 });
 
 test('screenshot of the real app for the README', async () => {
-  const page = await ctx.newPage();
+  const page = await app.ctx.newPage();
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(url('?model=llama-3-70b&precision=q4_k_m&context=16384&batch=2&budget=12000&view=advisor'));
   await page.locator('.recommend-list__option').first().waitFor();

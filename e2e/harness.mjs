@@ -1,6 +1,7 @@
 // Shared end-to-end harness: serves a built folder on 127.0.0.1 with Python's http.server and
 // drives Debian's Chromium through playwright-core (never a downloaded browser).
 import { spawn } from 'node:child_process';
+import { before, after } from 'node:test';
 import { createServer } from 'node:net';
 import { chromium } from 'playwright-core';
 import { mkdtempSync } from 'node:fs';
@@ -58,4 +59,23 @@ export function watchErrors(page) {
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));
   return errors;
+}
+
+/**
+ * The usual suite set-up: serves the build (dist/, or E2E_SERVE_ROOT under E2E_BASE_PATH) and opens
+ * a fresh Chromium before the suite, closes both after it. `app.url(q)` is the app's address with
+ * the query `q`; `app.ctx` the browser context; `app.server` the server.
+ */
+export function useApp() {
+  const app = { server: null, ctx: null, base: process.env.E2E_BASE_PATH || '' };
+  before(async () => {
+    app.server = await serve(process.env.E2E_SERVE_ROOT || process.env.E2E_DIST || join(ROOT, 'dist'));
+    app.ctx = await browser();
+  });
+  after(async () => {
+    await app.ctx?.close();
+    app.server?.close();
+  });
+  app.url = (q = '') => `${app.server.url}${app.base}${q}`;
+  return app;
 }

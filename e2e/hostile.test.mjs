@@ -1,21 +1,10 @@
 // Fifty hostile links (issue 7): each must render the page, say what it ignored, log no console
 // error, and run no injected markup or script.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { ROOT, serve, browser, watchErrors } from './harness.mjs';
+import { useApp, watchErrors } from './harness.mjs';
 
-const DIST = process.env.E2E_DIST || join(ROOT, 'dist');
-const BASE_PATH = process.env.E2E_BASE_PATH || '';
-let server, ctx;
-before(async () => {
-  server = await serve(process.env.E2E_SERVE_ROOT || DIST);
-  ctx = await browser();
-});
-after(async () => {
-  await ctx?.close();
-  server?.close();
-});
+const app = useApp();
 
 const XSS = [
   '<script>window.__pwned=1</script>',
@@ -51,11 +40,11 @@ test('there are fifty hostile links', () => {
 
 for (const [i, q] of HOSTILE.entries()) {
   test(`hostile link ${i + 1}: ${q.slice(0, 60)}`, async () => {
-    const page = await ctx.newPage();
+    const page = await app.ctx.newPage();
     const errors = watchErrors(page);
     let dialogs = 0;
     page.on('dialog', (d) => { dialogs++; d.dismiss(); });
-    await page.goto(`${server.url}${BASE_PATH}${q}`);
+    await page.goto(`${app.server.url}${app.base}${q}`);
     await page.locator('.app__main').waitFor();
     await page.locator('.url-notes__item').first().waitFor({ timeout: 5000 });
     const injected = await page.evaluate(() => ({

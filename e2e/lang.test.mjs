@@ -1,29 +1,18 @@
 // End to end: the interface speaks Chinese with ?lang=zh and Russian with ?lang=ru (issue 6).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { ROOT, serve, browser, watchErrors } from './harness.mjs';
+import { useApp, watchErrors } from './harness.mjs';
 
-const DIST = process.env.E2E_DIST || join(ROOT, 'dist');
-const BASE_PATH = process.env.E2E_BASE_PATH || '';
-let server, ctx;
-before(async () => {
-  server = await serve(process.env.E2E_SERVE_ROOT || DIST);
-  ctx = await browser();
-});
-after(async () => {
-  await ctx?.close();
-  server?.close();
-});
+const app = useApp();
 
 for (const [lang, catalogTab, compareTitle, htmlLang] of [
   ['zh', '目录', /[\u4e00-\u9fff]/, 'zh-CN'],
   ['ru', 'Каталог', /[а-яА-Я]/, 'ru'],
 ]) {
   test(`?lang=${lang} shows ${lang} labels`, async () => {
-    const page = await ctx.newPage();
+    const page = await app.ctx.newPage();
     const errors = watchErrors(page);
-    await page.goto(`${server.url}${BASE_PATH}?lang=${lang}&view=compare&gpus=rtx-a5000,rtx-4090`);
+    await page.goto(`${app.server.url}${app.base}?lang=${lang}&view=compare&gpus=rtx-a5000,rtx-4090`);
     await page.locator('.compare-view__row').first().waitFor();
     const tabs = await page.locator('.header__tab').allInnerTexts();
     assert.ok(tabs.includes(catalogTab), `tabs: ${tabs}`);
@@ -37,8 +26,8 @@ for (const [lang, catalogTab, compareTitle, htmlLang] of [
 }
 
 test('the language can be switched in the UI and is kept in the URL', async () => {
-  const page = await ctx.newPage();
-  await page.goto(`${server.url}${BASE_PATH}?lang=en&view=catalog`);
+  const page = await app.ctx.newPage();
+  await page.goto(`${app.server.url}${app.base}?lang=en&view=catalog`);
   await page.locator('.catalog-table__row').first().waitFor();
   await page.selectOption('.header__lang-select', 'ru');
   await page.waitForFunction(() => /Каталог/.test(document.querySelector('.header__nav').innerText));

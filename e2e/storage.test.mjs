@@ -1,25 +1,14 @@
 // Remembered settings (issue 7): the last inputs come back; a shared link wins without
 // overwriting them until the user changes something; an old stored version is dropped with a note.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { ROOT, serve, browser, watchErrors } from './harness.mjs';
+import { useApp, watchErrors } from './harness.mjs';
 
-const DIST = process.env.E2E_DIST || join(ROOT, 'dist');
-const BASE_PATH = process.env.E2E_BASE_PATH || '';
-let server, ctx;
-before(async () => {
-  server = await serve(process.env.E2E_SERVE_ROOT || DIST);
-  ctx = await browser();
-});
-after(async () => {
-  await ctx?.close();
-  server?.close();
-});
-const url = (q = '') => `${server.url}${BASE_PATH}${q}`;
+const app = useApp();
+const url = (q = '') => app.url(q);
 
 test('settings are remembered, and a link wins without overwriting them', async () => {
-  const page = await ctx.newPage();
+  const page = await app.ctx.newPage();
   const errors = watchErrors(page);
   await page.goto(url('?view=advisor'));
   await page.locator('#in-batch').waitFor();
@@ -43,7 +32,7 @@ test('settings are remembered, and a link wins without overwriting them', async 
 });
 
 test('a stored state from an older version is dropped with a note, never a crash', async () => {
-  const page = await ctx.newPage();
+  const page = await app.ctx.newPage();
   const errors = watchErrors(page);
   await page.goto(url('?view=catalog'));
   await page.evaluate(() => localStorage.setItem('gpu-advisor/state', JSON.stringify({ v: 0, q: 'batch=%%%' })));
