@@ -4,7 +4,7 @@
 //! [`crate::model::media::estimate_media`]. Bad input is one line and exit code 2.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
-use super::flags::{choices, engine_error, number, resolution, unknown, value};
+use super::flags::{SizingArgs, choices, engine_error, number, unknown, value};
 use super::{write_str, CliError};
 use crate::catalog;
 use crate::model::llm::{self, config_json, custom, Checkpointing, Engine, LlmJob, ModelArch, Optimizer, Workload};
@@ -52,26 +52,9 @@ OUTPUT:
 
 #[derive(Default)]
 struct Args {
+    s: SizingArgs,
     gpu: Option<String>,
     gpus: Option<u32>,
-    model: Option<String>,
-    params: Option<String>,
-    config: Option<String>,
-    workload: Option<String>,
-    precision: Option<String>,
-    kv_precision: Option<String>,
-    engine: Option<String>,
-    context: Option<u32>,
-    prompt_tokens: Option<u32>,
-    output_tokens: Option<u32>,
-    batch: Option<u32>,
-    seq_len: Option<u32>,
-    optimizer: Option<String>,
-    grad_checkpointing: Option<String>,
-    lora_rank: Option<u32>,
-    zero: Option<u32>,
-    resolution: Option<(u32, u32)>,
-    steps: Option<u32>,
     json: bool,
 }
 
@@ -84,6 +67,10 @@ fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, 
     let mut a = Args::default();
     while let Some(arg) = p.next()? {
         match arg {
+            Long(flag) if SizingArgs::FLAGS.contains(&flag) => {
+                let flag = flag.to_owned();
+                a.s.take(&flag, &mut p)?;
+            }
             Long("help") | Short('h') => {
                 write_str(out, HELP)?;
                 return Ok(None);
@@ -91,24 +78,6 @@ fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, 
             Long("json") => a.json = true,
             Long("gpu") => a.gpu = Some(value(&mut p, "gpu")?),
             Long("gpus") => a.gpus = Some(number(&mut p, "gpus")?),
-            Long("model") => a.model = Some(value(&mut p, "model")?),
-            Long("params") => a.params = Some(value(&mut p, "params")?),
-            Long("config") => a.config = Some(value(&mut p, "config")?),
-            Long("workload") => a.workload = Some(value(&mut p, "workload")?),
-            Long("precision") => a.precision = Some(value(&mut p, "precision")?),
-            Long("kv-precision") => a.kv_precision = Some(value(&mut p, "kv-precision")?),
-            Long("engine") => a.engine = Some(value(&mut p, "engine")?),
-            Long("context") => a.context = Some(number(&mut p, "context")?),
-            Long("prompt-tokens") => a.prompt_tokens = Some(number(&mut p, "prompt-tokens")?),
-            Long("output-tokens") => a.output_tokens = Some(number(&mut p, "output-tokens")?),
-            Long("batch") => a.batch = Some(number(&mut p, "batch")?),
-            Long("seq-len") => a.seq_len = Some(number(&mut p, "seq-len")?),
-            Long("optimizer") => a.optimizer = Some(value(&mut p, "optimizer")?),
-            Long("grad-checkpointing") => a.grad_checkpointing = Some(value(&mut p, "grad-checkpointing")?),
-            Long("lora-rank") => a.lora_rank = Some(number(&mut p, "lora-rank")?),
-            Long("zero") => a.zero = Some(number(&mut p, "zero")?),
-            Long("resolution") => a.resolution = Some(resolution(&value(&mut p, "resolution")?)?),
-            Long("steps") => a.steps = Some(number(&mut p, "steps")?),
             other => return Err(other.unexpected().into()),
         }
     }
@@ -127,11 +96,11 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
     if gpus == 0 || gpus > llm::MAX_GPUS {
         return Err(CliError(format!("--gpus: must be between 1 and {}, got {gpus}", llm::MAX_GPUS)));
     }
-    let sources = [a.model.is_some(), a.params.is_some(), a.config.is_some()].iter().filter(|x| **x).count();
+    let sources = [a.s.model.is_some(), a.s.params.is_some(), a.s.config.is_some()].iter().filter(|x| **x).count();
     if sources != 1 {
         return Err(CliError("give exactly one of --model, --params or --config".into()));
     }
-    let precision = match &a.precision {
+    let precision = match &a.s.precision {
         Some(s) => Some(Precision::parse(s).ok_or_else(|| {
             CliError(format!("--precision: unknown `{s}` (expected {})", choices(&Precision::ALL, Precision::as_str)))
         })?),
@@ -139,11 +108,11 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
     };
 
     // Diffusion and classic presets go to the media engine.
-    if let Some(id) = &a.model {
+    if let Some(id) = &a.s.model {
         if catalog::llm(id).is_none() {
-            let workload = a.workload.as_deref().unwrap_or("inference");
+            let workload = a.s.workload.as_deref().unwrap_or("inference");
             if let Some(result) =
-                crate::model::media::estimate_media(id, workload, precision, a.resolution, a.steps, a.batch, gpu, gpus)
+                crate::model::media::estimate_media(id, workload, precision, a.s.resolution, a.s.steps, a.s.batch, gpu, gpus)
             {
                 let est = result.map_err(engine_error)?;
                 return print(&est, a.json, out);
@@ -151,23 +120,23 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
             return Err(unknown("model", id, catalog::model_ids()));
         }
     }
-    if a.resolution.is_some() || a.steps.is_some() {
+    if a.s.resolution.is_some() || a.s.steps.is_some() {
         return Err(CliError("--resolution and --steps apply to image-generation and classic presets only".into()));
     }
 
-    let model: ModelArch = if let Some(id) = &a.model {
+    let model: ModelArch = if let Some(id) = &a.s.model {
         catalog::llm(id).map(ModelArch::from_spec).ok_or_else(|| unknown("model", id, catalog::model_ids()))?
-    } else if let Some(p) = &a.params {
+    } else if let Some(p) = &a.s.params {
         let n = custom::parse_param_count(p).map_err(engine_error)?;
         custom::arch_from_params(n).map_err(engine_error)?
-    } else if let Some(path) = &a.config {
+    } else if let Some(path) = &a.s.config {
         let text = std::fs::read_to_string(path).map_err(|e| CliError(format!("--config: cannot read {path}: {e}")))?;
         config_json::arch_from_config_json(&text).map_err(engine_error)?
     } else {
         return Err(CliError("give exactly one of --model, --params or --config".into()));
     };
 
-    let workload = match &a.workload {
+    let workload = match &a.s.workload {
         Some(s) => Workload::parse(s).ok_or_else(|| {
             CliError(format!("--workload: unknown `{s}` (expected {})", choices(&Workload::ALL, Workload::as_str)))
         })?,
@@ -178,25 +147,25 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
         Workload::Qlora => Precision::Nf4,
         _ => Precision::Bf16,
     });
-    let kv_precision = match &a.kv_precision {
+    let kv_precision = match &a.s.kv_precision {
         Some(s) => KvPrecision::parse(s).ok_or_else(|| {
             CliError(format!("--kv-precision: unknown `{s}` (expected {})", choices(&KvPrecision::ALL, KvPrecision::as_str)))
         })?,
         None => KvPrecision::Fp16,
     };
-    let engine = match &a.engine {
+    let engine = match &a.s.engine {
         Some(s) => Some(Engine::parse(s).ok_or_else(|| {
             CliError(format!("--engine: unknown `{s}` (expected {})", choices(&Engine::ALL, Engine::as_str)))
         })?),
         None => None,
     };
-    let optimizer = match &a.optimizer {
+    let optimizer = match &a.s.optimizer {
         Some(s) => Optimizer::parse(s).ok_or_else(|| {
             CliError(format!("--optimizer: unknown `{s}` (expected {})", choices(&Optimizer::ALL, Optimizer::as_str)))
         })?,
         None => Optimizer::AdamW,
     };
-    let grad_checkpointing = match &a.grad_checkpointing {
+    let grad_checkpointing = match &a.s.grad_checkpointing {
         Some(s) => Checkpointing::parse(s).ok_or_else(|| {
             CliError(format!(
                 "--grad-checkpointing: unknown `{s}` (expected {})",
@@ -205,16 +174,16 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
         })?,
         None => Checkpointing::None,
     };
-    let zero = a.zero.unwrap_or(0);
+    let zero = a.s.zero.unwrap_or(0);
     if zero > 3 {
         return Err(CliError(format!("--zero: must be 0, 1, 2 or 3, got {zero}")));
     }
-    let prompt_tokens = a.prompt_tokens.unwrap_or(512);
-    let output_tokens = a.output_tokens.unwrap_or(256);
-    let context = a.context.unwrap_or_else(|| {
+    let prompt_tokens = a.s.prompt_tokens.unwrap_or(512);
+    let output_tokens = a.s.output_tokens.unwrap_or(256);
+    let context = a.s.context.unwrap_or_else(|| {
         4096u32.min(model.max_context.max(1)).max(prompt_tokens.saturating_add(output_tokens))
     });
-    let seq_len = a.seq_len.unwrap_or_else(|| 2048u32.min(model.max_context.max(1)));
+    let seq_len = a.s.seq_len.unwrap_or_else(|| 2048u32.min(model.max_context.max(1)));
 
     let job = LlmJob {
         model,
@@ -225,11 +194,11 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
         context_tokens: context,
         prompt_tokens,
         output_tokens,
-        batch: a.batch.unwrap_or(1),
+        batch: a.s.batch.unwrap_or(1),
         seq_len,
         optimizer,
         grad_checkpointing,
-        lora_rank: a.lora_rank.unwrap_or(16),
+        lora_rank: a.s.lora_rank.unwrap_or(16),
         zero: u8::try_from(zero).unwrap_or(3),
         ..LlmJob::default()
     };

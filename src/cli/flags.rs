@@ -96,3 +96,57 @@ pub(crate) fn parse_enum<T>(flag: &str, v: &Option<String>, parse: fn(&str) -> O
         None => Ok(None),
     }
 }
+
+/// The sizing flags `estimate` and `recommend` share (the job; not the card or the budget).
+#[derive(Default)]
+pub(crate) struct SizingArgs {
+    pub model: Option<String>,
+    pub params: Option<String>,
+    pub config: Option<String>,
+    pub workload: Option<String>,
+    pub precision: Option<String>,
+    pub kv_precision: Option<String>,
+    pub engine: Option<String>,
+    pub context: Option<u32>,
+    pub prompt_tokens: Option<u32>,
+    pub output_tokens: Option<u32>,
+    pub batch: Option<u32>,
+    pub seq_len: Option<u32>,
+    pub optimizer: Option<String>,
+    pub grad_checkpointing: Option<String>,
+    pub lora_rank: Option<u32>,
+    pub zero: Option<u32>,
+    pub resolution: Option<(u32, u32)>,
+    pub steps: Option<u32>,
+}
+
+impl SizingArgs {
+    /// Every sizing flag, without its `--`.
+    pub(crate) const FLAGS: [&'static str; 18] = ["model", "params", "config", "workload", "precision", "kv-precision", "engine", "context", "prompt-tokens", "output-tokens", "batch", "seq-len", "optimizer", "grad-checkpointing", "lora-rank", "zero", "resolution", "steps"];
+
+    /// Reads the sizing flag `--flag`, taking its value from `p`; false when it is not one.
+    pub(crate) fn take(&mut self, flag: &str, p: &mut lexopt::Parser) -> Result<bool, CliError> {
+        match flag {
+            "model" => self.model = Some(value(p, "model")?),
+            "params" => self.params = Some(value(p, "params")?),
+            "config" => self.config = Some(value(p, "config")?),
+            "workload" => self.workload = Some(value(p, "workload")?),
+            "precision" => self.precision = Some(value(p, "precision")?),
+            "kv-precision" => self.kv_precision = Some(value(p, "kv-precision")?),
+            "engine" => self.engine = Some(value(p, "engine")?),
+            "context" => self.context = Some(number(p, "context")?),
+            "prompt-tokens" => self.prompt_tokens = Some(number(p, "prompt-tokens")?),
+            "output-tokens" => self.output_tokens = Some(number(p, "output-tokens")?),
+            "batch" => self.batch = Some(number(p, "batch")?),
+            "seq-len" => self.seq_len = Some(number(p, "seq-len")?),
+            "optimizer" => self.optimizer = Some(value(p, "optimizer")?),
+            "grad-checkpointing" => self.grad_checkpointing = Some(value(p, "grad-checkpointing")?),
+            "lora-rank" => self.lora_rank = Some(number(p, "lora-rank")?),
+            "zero" => self.zero = Some(number(p, "zero")?),
+            "resolution" => self.resolution = Some(resolution(&value(p, "resolution")?)?),
+            "steps" => self.steps = Some(number(p, "steps")?),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}

@@ -6,7 +6,7 @@
 //! few lines that turn flags into a job are repeated here. Bad input is one line and exit code 2.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
-use super::flags::{choices, count_value, engine_error, number, parse_enum, real, resolution, unknown, value};
+use super::flags::{SizingArgs, choices, count_value, engine_error, number, parse_enum, real, unknown, value};
 use super::{write_str, CliError};
 use crate::catalog;
 use crate::model::llm::{config_json, custom, Checkpointing, Engine, LlmJob, ModelArch, Optimizer, Workload};
@@ -52,24 +52,7 @@ OUTPUT:
 
 #[derive(Default)]
 struct Args {
-    model: Option<String>,
-    params: Option<String>,
-    config: Option<String>,
-    workload: Option<String>,
-    precision: Option<String>,
-    kv_precision: Option<String>,
-    engine: Option<String>,
-    context: Option<u32>,
-    prompt_tokens: Option<u32>,
-    output_tokens: Option<u32>,
-    batch: Option<u32>,
-    seq_len: Option<u32>,
-    optimizer: Option<String>,
-    grad_checkpointing: Option<String>,
-    lora_rank: Option<u32>,
-    zero: Option<u32>,
-    resolution: Option<(u32, u32)>,
-    steps: Option<u32>,
+    s: SizingArgs,
     train_tokens: Option<f64>,
     budgets: Vec<Budget>,
     mode: Option<Mode>,
@@ -107,29 +90,15 @@ fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, 
     let mut a = Args::default();
     while let Some(arg) = p.next()? {
         match arg {
+            Long(flag) if SizingArgs::FLAGS.contains(&flag) => {
+                let flag = flag.to_owned();
+                a.s.take(&flag, &mut p)?;
+            }
             Long("help") | Short('h') => {
                 write_str(out, HELP)?;
                 return Ok(None);
             }
             Long("json") => a.json = true,
-            Long("model") => a.model = Some(value(&mut p, "model")?),
-            Long("params") => a.params = Some(value(&mut p, "params")?),
-            Long("config") => a.config = Some(value(&mut p, "config")?),
-            Long("workload") => a.workload = Some(value(&mut p, "workload")?),
-            Long("precision") => a.precision = Some(value(&mut p, "precision")?),
-            Long("kv-precision") => a.kv_precision = Some(value(&mut p, "kv-precision")?),
-            Long("engine") => a.engine = Some(value(&mut p, "engine")?),
-            Long("context") => a.context = Some(number(&mut p, "context")?),
-            Long("prompt-tokens") => a.prompt_tokens = Some(number(&mut p, "prompt-tokens")?),
-            Long("output-tokens") => a.output_tokens = Some(number(&mut p, "output-tokens")?),
-            Long("batch") => a.batch = Some(number(&mut p, "batch")?),
-            Long("seq-len") => a.seq_len = Some(number(&mut p, "seq-len")?),
-            Long("optimizer") => a.optimizer = Some(value(&mut p, "optimizer")?),
-            Long("grad-checkpointing") => a.grad_checkpointing = Some(value(&mut p, "grad-checkpointing")?),
-            Long("lora-rank") => a.lora_rank = Some(number(&mut p, "lora-rank")?),
-            Long("zero") => a.zero = Some(number(&mut p, "zero")?),
-            Long("resolution") => a.resolution = Some(resolution(&value(&mut p, "resolution")?)?),
-            Long("steps") => a.steps = Some(number(&mut p, "steps")?),
             Long("train-tokens") => a.train_tokens = Some(count_value(&mut p, "train-tokens")?),
             Long("budget-usd") => a.budgets.push(Budget::PurchaseUsd(real(&mut p, "budget-usd", 0.0, 1e12)?)),
             Long("budget-usd-per-hour") => {
@@ -206,13 +175,13 @@ fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, 
 
 /// Builds the job from the sizing flags, with the `estimate` command's defaults.
 fn job_from(a: &Args) -> Result<Job, CliError> {
-    let sources = [a.model.is_some(), a.params.is_some(), a.config.is_some()].iter().filter(|x| **x).count();
+    let sources = [a.s.model.is_some(), a.s.params.is_some(), a.s.config.is_some()].iter().filter(|x| **x).count();
     if sources != 1 {
         return Err(CliError("give exactly one of --model, --params or --config".into()));
     }
     let precision =
-        parse_enum("precision", &a.precision, Precision::parse, choices(&Precision::ALL, Precision::as_str))?;
-    if let Some(id) = &a.model {
+        parse_enum("precision", &a.s.precision, Precision::parse, choices(&Precision::ALL, Precision::as_str))?;
+    if let Some(id) = &a.s.model {
         if catalog::llm(id).is_none() {
             if catalog::diffusion(id).is_none() && catalog::classic(id).is_none() {
                 return Err(unknown("model", id, catalog::model_ids()));
@@ -220,29 +189,29 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
             let default_workload = if catalog::diffusion(id).is_some() { "image-generation" } else { "inference" };
             return Ok(Job::Media(MediaJob {
                 model_id: id.clone(),
-                workload: a.workload.clone().unwrap_or_else(|| default_workload.to_string()),
+                workload: a.s.workload.clone().unwrap_or_else(|| default_workload.to_string()),
                 precision,
-                resolution: a.resolution,
-                steps: a.steps,
-                batch: a.batch,
+                resolution: a.s.resolution,
+                steps: a.s.steps,
+                batch: a.s.batch,
             }));
         }
     }
-    if a.resolution.is_some() || a.steps.is_some() {
+    if a.s.resolution.is_some() || a.s.steps.is_some() {
         return Err(CliError("--resolution and --steps apply to image-generation and classic presets only".into()));
     }
-    let model: ModelArch = if let Some(id) = &a.model {
+    let model: ModelArch = if let Some(id) = &a.s.model {
         catalog::llm(id).map(ModelArch::from_spec).ok_or_else(|| unknown("model", id, catalog::model_ids()))?
-    } else if let Some(p) = &a.params {
+    } else if let Some(p) = &a.s.params {
         let n = custom::parse_param_count(p).map_err(engine_error)?;
         custom::arch_from_params(n).map_err(engine_error)?
-    } else if let Some(path) = &a.config {
+    } else if let Some(path) = &a.s.config {
         let text = std::fs::read_to_string(path).map_err(|e| CliError(format!("--config: cannot read {path}: {e}")))?;
         config_json::arch_from_config_json(&text).map_err(engine_error)?
     } else {
         return Err(CliError("give exactly one of --model, --params or --config".into()));
     };
-    let workload = parse_enum("workload", &a.workload, Workload::parse, choices(&Workload::ALL, Workload::as_str))?
+    let workload = parse_enum("workload", &a.s.workload, Workload::parse, choices(&Workload::ALL, Workload::as_str))?
         .unwrap_or(Workload::Inference);
     let precision = precision.unwrap_or(match workload {
         Workload::Inference => Precision::Fp16,
@@ -250,28 +219,28 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
         _ => Precision::Bf16,
     });
     let kv_precision =
-        parse_enum("kv-precision", &a.kv_precision, KvPrecision::parse, choices(&KvPrecision::ALL, KvPrecision::as_str))?
+        parse_enum("kv-precision", &a.s.kv_precision, KvPrecision::parse, choices(&KvPrecision::ALL, KvPrecision::as_str))?
             .unwrap_or(KvPrecision::Fp16);
-    let engine = parse_enum("engine", &a.engine, Engine::parse, choices(&Engine::ALL, Engine::as_str))?;
-    let optimizer = parse_enum("optimizer", &a.optimizer, Optimizer::parse, choices(&Optimizer::ALL, Optimizer::as_str))?
+    let engine = parse_enum("engine", &a.s.engine, Engine::parse, choices(&Engine::ALL, Engine::as_str))?;
+    let optimizer = parse_enum("optimizer", &a.s.optimizer, Optimizer::parse, choices(&Optimizer::ALL, Optimizer::as_str))?
         .unwrap_or(Optimizer::AdamW);
     let grad_checkpointing = parse_enum(
         "grad-checkpointing",
-        &a.grad_checkpointing,
+        &a.s.grad_checkpointing,
         Checkpointing::parse,
         choices(&Checkpointing::ALL, Checkpointing::as_str),
     )?
     .unwrap_or(Checkpointing::None);
-    let zero = a.zero.unwrap_or(0);
+    let zero = a.s.zero.unwrap_or(0);
     if zero > 3 {
         return Err(CliError(format!("--zero: must be 0, 1, 2 or 3, got {zero}")));
     }
-    let prompt_tokens = a.prompt_tokens.unwrap_or(512);
-    let output_tokens = a.output_tokens.unwrap_or(256);
-    let context = a
+    let prompt_tokens = a.s.prompt_tokens.unwrap_or(512);
+    let output_tokens = a.s.output_tokens.unwrap_or(256);
+    let context = a.s
         .context
         .unwrap_or_else(|| 4096u32.min(model.max_context.max(1)).max(prompt_tokens.saturating_add(output_tokens)));
-    let seq_len = a.seq_len.unwrap_or_else(|| 2048u32.min(model.max_context.max(1)));
+    let seq_len = a.s.seq_len.unwrap_or_else(|| 2048u32.min(model.max_context.max(1)));
     let defaults = LlmJob::default();
     let job = LlmJob {
         model,
@@ -282,11 +251,11 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
         context_tokens: context,
         prompt_tokens,
         output_tokens,
-        batch: a.batch.unwrap_or(1),
+        batch: a.s.batch.unwrap_or(1),
         seq_len,
         optimizer,
         grad_checkpointing,
-        lora_rank: a.lora_rank.unwrap_or(16),
+        lora_rank: a.s.lora_rank.unwrap_or(16),
         zero: u8::try_from(zero).unwrap_or(3),
         train_tokens: a.train_tokens.unwrap_or(defaults.train_tokens),
         ..defaults
