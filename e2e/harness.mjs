@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { before, after } from 'node:test';
 import { createServer } from 'node:net';
 import { chromium } from 'playwright-core';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -26,11 +26,15 @@ async function freePort() {
   });
 }
 
-/** Serves `dir` (absolute) at http://127.0.0.1:PORT/. Returns { url, close }. */
-export async function serve(dir) {
+/**
+ * Serves `dir` (absolute) at http://127.0.0.1:PORT/. Returns { url, close }. The request log goes
+ * to `logFile` if given, else to E2E_SERVER_LOG if set (for debugging a failing test).
+ */
+export async function serve(dir, logFile = process.env.E2E_SERVER_LOG) {
   const port = await freePort();
+  const log = logFile ? openSync(logFile, 'a') : 'ignore';
   const proc = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '--directory', dir], {
-    stdio: ['ignore', 'ignore', 'ignore'],
+    stdio: ['ignore', log, log],
   });
   const url = `http://127.0.0.1:${port}/`;
   for (let i = 0; i < 100; i++) {

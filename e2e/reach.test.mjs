@@ -3,10 +3,10 @@
 // another origin. Runs against dist/ (or, with E2E_SERVE_ROOT and E2E_BASE_PATH, under a sub-path).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { ROOT, serve, browser, watchErrors } from './harness.mjs';
 
 const DIST = process.env.E2E_DIST || join(ROOT, 'dist');
@@ -17,14 +17,29 @@ let ctx;
 before(async () => { ctx = await browser(); });
 after(async () => { await ctx?.close(); });
 
-/** Serves a private copy of dist/ under BASE_PATH, so a test may change or stop it. */
+/**
+ * Serves a private copy of dist/ under BASE_PATH, so a test may change or stop it. `log()` returns
+ * the server's request log.
+ */
 async function serveCopy() {
   const root = mkdtempSync(join(tmpdir(), 'gpu-advisor-copy-'));
   const dir = join(root, BASE_PATH);
   mkdirSync(dir, { recursive: true });
   cpSync(DIST, dir, { recursive: true });
-  const server = await serve(root);
-  return { dir, url: `${server.url}${BASE_PATH}`, close: server.close };
+  const logFile = join(root, '..', `${basename(root)}.log`);
+  const server = await serve(root, logFile);
+  return { dir, url: `${server.url}${BASE_PATH}`, close: server.close, log: () => readFileSync(logFile, 'utf8') };
+}
+
+/**
+ * Marks every file of `dir` as modified `ahead_s` seconds from now. Python's http.server answers a
+ * conditional request with 304 when the file's mtime, to the whole second, is not after the
+ * If-Modified-Since the browser sends; a "deploy" within the same second as the copy would then
+ * never be seen. A real host (GitHub Pages) uses ETags instead.
+ */
+function touchAll(dir, aheadS = 2) {
+  const when = new Date(Date.now() + aheadS * 1000);
+  for (const name of readdirSync(dir)) utimesSync(join(dir, name), when, when);
 }
 
 async function waitForCatalog(page) {
@@ -101,6 +116,7 @@ test('a new build replaces the old cache whole', async () => {
     const manifest = join(app.dir, 'manifest.webmanifest');
     writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('"description": "', '"description": "v2 '));
     execFileSync('node', [join(ROOT, 'tools/postbuild.mjs'), app.dir]);
+    touchAll(app.dir);
     const newVersion = swVersion(app.dir);
     assert.notEqual(newVersion, oldVersion);
 
@@ -133,7 +149,8 @@ test('a new build replaces the old cache whole', async () => {
         const r = await navigator.serviceWorker.getRegistration();
         return { active: r?.active?.state, installing: r?.installing?.state, waiting: r?.waiting?.state };
       });
-      throw new Error(`${e.message}; caches ${JSON.stringify(seen)}, want gpu-advisor-${newVersion}; registration ${JSON.stringify(reg)}`);
+      const swLog = app.log().split('\n').filter((l) => l.includes('sw.js')).slice(-8).join('\n');
+      throw new Error(`${e.message}; caches ${JSON.stringify(seen)}, want gpu-advisor-${newVersion}; registration ${JSON.stringify(reg)}; the server's last sw.js answers:\n${swLog}`);
     }
     await waitForServiceWorker(page);
     // The second reload runs entirely on the new build.
