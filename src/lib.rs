@@ -10,5 +10,6 @@ pub mod cli;
 pub mod i18n;
 pub mod model;
 pub mod recommend;
+pub mod sort;
 pub mod state;
 pub mod ui;

@@ -118,7 +118,7 @@ pub fn nearest<'a>(query: &str, ids: impl Iterator<Item = &'a str>) -> Vec<&'a s
             (d, id)
         })
         .collect();
-    scored.sort();
+    crate::sort::sort_by(&mut scored, Ord::cmp);
     scored.into_iter().take(3).map(|(_, id)| id).collect()
 }
 

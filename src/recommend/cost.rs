@@ -589,7 +589,7 @@ pub fn hourly_price<'a>(gpu: &'a Gpu, basis: &RentBasis, overrides: &PriceOverri
             .map(|c| HourlyPrice { usd_per_gpu_hour: c.usd_per_hour, provider: &c.provider, date: &c.date }),
         RentBasis::Median => {
             let mut v: Vec<f64> = gpu.cloud.iter().map(|c| c.usd_per_hour).collect();
-            v.sort_by(f64::total_cmp);
+            crate::sort::sort_by(&mut v, f64::total_cmp);
             let n = v.len();
             let mid = if n == 0 {
                 None

@@ -370,7 +370,7 @@ pub(crate) fn run(input: &RecommendInput, gpus: &[Gpu]) -> Result<Recommendation
         }
     }
 
-    cands.sort_by(|a, b| {
+    crate::sort::sort_by(&mut cands, |a, b| {
         a.score
             .total_cmp(&b.score)
             .then_with(|| gpu_id(gpus, a.gi).cmp(gpu_id(gpus, b.gi)))
@@ -427,7 +427,7 @@ fn feasible_points(gpus: &[Gpu], cands: &[Cand]) -> Vec<Point> {
             pareto: false,
         })
         .collect();
-    pts.sort_by(|a, b| {
+    crate::sort::sort_by(&mut pts, |a, b| {
         a.cost_usd
             .total_cmp(&b.cost_usd)
             .then_with(|| b.throughput_mid.total_cmp(&a.throughput_mid))

@@ -213,7 +213,7 @@ impl AppState {
     pub fn visible_gpus(&self) -> Vec<&'static Gpu> {
         let mut rows: Vec<&'static Gpu> = catalog::gpus().iter().filter(|g| self.filter.matches(g)).collect();
         let field = fields::field(&self.sort.key);
-        rows.sort_by(|a, b| {
+        crate::sort::sort_by(&mut rows, |a, b| {
             let ord = match field {
                 Some(f) => match ((f.get)(a), (f.get)(b)) {
                     (Some(x), Some(y)) => {

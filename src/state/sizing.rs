@@ -64,7 +64,7 @@ pub fn sorted(mut rows: Vec<SizingRow>) -> Vec<SizingRow> {
         });
         (n, speed.unwrap_or(f64::INFINITY))
     };
-    rows.sort_by(|a, b| {
+    crate::sort::sort_by(&mut rows, |a, b| {
         let (na, sa) = key(a);
         let (nb, sb) = key(b);
         na.cmp(&nb).then(sa.total_cmp(&sb)).then_with(|| a.gpu.id.cmp(&b.gpu.id))

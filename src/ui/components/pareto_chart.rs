@@ -54,7 +54,7 @@ pub fn pareto_chart(props: &ParetoChartProps) -> Html {
     let sx = |c: f64| PAD_L + (c.log10() - x0) / (x1 - x0).max(1e-9) * (W - PAD_L - PAD_R);
     let sy = |v: f64| H - PAD_B - (v.log10() - y0) / (y1 - y0).max(1e-9) * (H - PAD_B - PAD_T);
     let mut front: Vec<_> = pts.iter().filter(|p| p.pareto).collect();
-    front.sort_by(|a, b| a.cost_usd.total_cmp(&b.cost_usd));
+    crate::sort::sort_by(&mut front, |a, b| a.cost_usd.total_cmp(&b.cost_usd));
     let path = front.iter().map(|p| format!("{:.1},{:.1}", sx(p.cost_usd), sy(p.throughput_mid))).collect::<Vec<_>>().join(" ");
     let unit = props.rec.rate_kind.map_or("", |k| k.unit());
     let ticks = |lo: f64, hi: f64| -> Vec<f64> {
