@@ -38,6 +38,7 @@ test: install
 	$(MAKE) --no-print-directory clippy
 	$(MAKE) --no-print-directory test-wasm
 	$(MAKE) --no-print-directory dist
+	node tools/size.mjs dist --budget-kb 250
 	$(MAKE) --no-print-directory test-e2e
 
 test-native:

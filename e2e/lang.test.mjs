@@ -34,3 +34,18 @@ test('the language can be switched in the UI and is kept in the URL', async () =
   assert.match(page.url(), /lang=ru/);
   await page.close();
 });
+
+test('the recommendation reasons follow the language', async () => {
+  const page = await app.ctx.newPage();
+  const errors = watchErrors(page);
+  // The first reason of every option is the fit: "fits with N% headroom …" (data/i18n.toml).
+  for (const [lang, fit] of [['zh', /^可容纳，余量/], ['ru', /^помещается с запасом/], ['en', /^fits with /]]) {
+    // An explicit view: a link with only `lang` would restore the settings an earlier test left.
+    await page.goto(`${app.server.url}${app.base}?view=advisor&lang=${lang}`);
+    const reason = page.locator('.recommend-list__reasons li').first();
+    await reason.waitFor();
+    assert.match(await reason.innerText(), fit);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -8,32 +8,54 @@ use gpu_advisor::i18n::{self, t, tf, Lang};
 use std::collections::BTreeSet;
 use std::path::Path;
 
+/// The string literal at the start of `text` (just after its opening quote), unescaped; `None`
+/// when it is empty or not closed.
+fn read_literal(text: &str) -> Option<String> {
+    let mut lit = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some(n) = chars.next() {
+                    lit.push(match n { 'n' => '\n', other => other });
+                }
+            }
+            '"' => return (!lit.is_empty()).then_some(lit),
+            c => lit.push(c),
+        }
+    }
+    None
+}
+
 /// The string literal that starts right after `prefix` at each occurrence in `text`.
 fn literals_after(text: &str, prefix: &str, out: &mut BTreeSet<String>) {
     let mut rest = text;
     while let Some(pos) = rest.find(prefix) {
-        let after = &rest[pos + prefix.len()..];
-        let mut lit = String::new();
-        let mut chars = after.chars();
-        let mut closed = false;
-        while let Some(c) = chars.next() {
-            match c {
-                '\\' => {
-                    if let Some(n) = chars.next() {
-                        lit.push(match n { 'n' => '\n', other => other });
-                    }
-                }
-                '"' => {
-                    closed = true;
-                    break;
-                }
-                c => lit.push(c),
+        rest = &rest[pos + prefix.len()..];
+        out.extend(read_literal(rest));
+    }
+}
+
+/// The text of every `t(<lang>, "…")` and `tf(<lang>, "…", …)` call in `text`, where `<lang>` is
+/// `lang`, `props.lang`, `input.lang` or `fallback` and the call may span lines (rustfmt breaks long ones).
+fn translated_literals(text: &str, out: &mut BTreeSet<String>) {
+    for start in ["t(", "tf("] {
+        let mut rest = text;
+        while let Some(pos) = rest.find(start) {
+            let before = rest[..pos].chars().next_back();
+            rest = &rest[pos + start.len()..];
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                continue; // part of a longer name, such as `format(` or `get_tf(`
+            }
+            let args = rest.trim_start();
+            let Some(after_lang) = ["lang", "props.lang", "input.lang", "fallback"].iter().find_map(|l| args.strip_prefix(l)) else {
+                continue;
+            };
+            let Some(after_comma) = after_lang.trim_start().strip_prefix(',') else { continue };
+            if let Some(lit) = after_comma.trim_start().strip_prefix('"') {
+                out.extend(read_literal(lit));
             }
         }
-        if closed && !lit.is_empty() {
-            out.insert(lit);
-        }
-        rest = after;
     }
 }
 
@@ -53,12 +75,24 @@ fn used_keys() -> BTreeSet<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     rs_files(&root.join("src/ui"), &mut files);
+    // The recommender writes its reasons, why-not notes and notes in the interface language.
+    rs_files(&root.join("src/recommend"), &mut files);
+    // Link notes and the remembered-settings notes.
+    files.push(root.join("src/state/url.rs"));
+    files.push(root.join("src/state/stored.rs"));
     let mut keys = BTreeSet::new();
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap();
-        literals_after(&text, "t(lang, \"", &mut keys);
-        literals_after(&text, "tf(lang, \"", &mut keys);
-        literals_after(&text, "t(props.lang, \"", &mut keys);
+        translated_literals(&text, &mut keys);
+    }
+    // The advisor's field errors: `FieldError::new(field, "template", …)`.
+    let advisor = std::fs::read_to_string(root.join("src/state/advisor.rs")).unwrap();
+    let mut rest = advisor.as_str();
+    while let Some(pos) = rest.find("FieldError::new(") {
+        rest = &rest[pos + "FieldError::new(".len()..];
+        if let Some(q) = rest.find('"').filter(|&q| !rest[..q].contains(')')) {
+            keys.extend(read_literal(&rest[q + 1..]));
+        }
     }
     // Keys translated indirectly, through a variable.
     let fields = std::fs::read_to_string(root.join("src/state/fields.rs")).unwrap();
@@ -74,6 +108,15 @@ fn used_keys() -> BTreeSet<String> {
     let bar = std::fs::read_to_string(root.join("src/ui/components/memory_bar.rs")).unwrap();
     for term in ["\"weights\", \"", "\"kv\", \"", "\"activations\", \"", "\"gradients\", \"", "\"optimizer\", \"", "\"overhead\", \""] {
         literals_after(&bar, term, &mut keys);
+    }
+    // Labels the recommender translates through a variable: price sources, host kinds
+    // (`t(lang, p.host.label())`) and rate-kind nouns (`t(lang, kind.noun())`).
+    let cost_rs = std::fs::read_to_string(root.join("src/recommend/cost.rs")).unwrap();
+    for p in ["PriceSource::Override => \"", "PriceSource::Street => \"", "PriceSource::Launch => \"", "HostKind::Integrated => \"", "HostKind::Desktop => \"", "HostKind::Workstation => \"", "HostKind::PcieServer => \"", "HostKind::BaseboardServer => \""] {
+        literals_after(&cost_rs, p, &mut keys);
+    }
+    for s in ["output tokens", "tokens", "images", "samples"] {
+        keys.insert(s.to_string());
     }
     // Units of the recommender's rate kinds (`t(lang, kind.unit())`).
     for s in ["consumer", "workstation", "datacenter", "no", "yes", "output tokens/s", "tokens/s", "training tokens/s", "images/s", "samples/s"] {

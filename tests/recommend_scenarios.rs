@@ -319,3 +319,28 @@ fn estimates_only_the_counts_that_matter() {
     println!("llama-3-8b buy, $5,000: {} estimates", small.estimates_run);
     assert!(small.estimates_run < rec.estimates_run);
 }
+
+/// The reasons and why-not notes come out in the interface language (issue 6: every UI string in
+/// English, Chinese and Russian). The expected openings are the entries of data/i18n.toml for
+/// "fits with {pct}% headroom (…)" and "{name}: …"; the English run is unchanged.
+#[test]
+fn reasons_and_why_not_follow_the_language() {
+    use gpu_advisor::i18n::Lang;
+    let mut input = seed_003_input();
+    input.top = 3;
+    let en = recommend(&input).expect("recommend");
+    let first = |r: &gpu_advisor::recommend::Recommendation| r.options.first().expect("an option").reasons.clone();
+    assert!(first(&en).iter().any(|r| r.starts_with("fits with ")), "{:?}", first(&en));
+    input.lang = Lang::Zh;
+    let zh = recommend(&input).expect("recommend");
+    assert!(first(&zh).iter().any(|r| r.starts_with("可容纳，余量")), "{:?}", first(&zh));
+    assert!(!first(&zh).iter().any(|r| r.starts_with("fits with ")));
+    input.lang = Lang::Ru;
+    let ru = recommend(&input).expect("recommend");
+    assert!(first(&ru).iter().any(|r| r.starts_with("помещается с запасом")), "{:?}", first(&ru));
+    // Same ranking whatever the language.
+    let ids = |r: &gpu_advisor::recommend::Recommendation| r.options.iter().map(|o| (o.gpu.clone(), o.count)).collect::<Vec<_>>();
+    assert_eq!(ids(&en), ids(&zh));
+    assert_eq!(ids(&en), ids(&ru));
+    assert_eq!(en.why_not.len(), zh.why_not.len());
+}

@@ -116,3 +116,29 @@ proptest! {
         prop_assert!(p.state.advisor.recommend_input().is_ok(), "{:?}", p.notes);
     }
 }
+
+/// Link notes and field errors come out in the link's language (issue 6). Expected texts are the
+/// entries of data/i18n.toml for "Ignored unknown parameter `{key}`." and "`{text}` is not a
+/// number"; without `lang` the notes stay English.
+#[test]
+fn notes_and_field_errors_follow_the_language() {
+    use gpu_advisor::i18n::Lang;
+    use gpu_advisor::state::advisor::Field;
+    let zh = gpu_advisor::state::url::parse("?lang=zh&foo=1");
+    assert_eq!(zh.notes, vec!["已忽略未知参数 `foo`。".to_string()]);
+    let ru = gpu_advisor::state::url::parse("?foo=1&lang=ru");
+    assert_eq!(ru.notes, vec!["Пропущен неизвестный параметр `foo`.".to_string()]);
+    let en = gpu_advisor::state::url::parse("?foo=1");
+    assert_eq!(en.notes, vec!["Ignored unknown parameter `foo`.".to_string()]);
+    // The browser's language when the link has none.
+    let fallback = gpu_advisor::state::url::parse_in("?foo=1", Lang::Zh);
+    assert_eq!(fallback.notes, vec!["已忽略未知参数 `foo`。".to_string()]);
+
+    let mut inputs = gpu_advisor::state::advisor::AdvisorInputs::default();
+    inputs.set(Field::Batch, "abc".into());
+    let errors = inputs.recommend_input().expect_err("a bad batch");
+    let e = errors.iter().find(|e| e.field == Field::Batch).expect("an error on batch");
+    assert_eq!(e.message, "`abc` is not a number");
+    assert_eq!(e.message_in(Lang::Zh), "`abc` 不是数字");
+    assert_eq!(e.message_in(Lang::Ru), "`abc` — не число");
+}

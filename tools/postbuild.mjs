@@ -70,7 +70,10 @@ function writeServiceWorkerManifest(dist) {
   const sw = readFileSync(swPath, 'utf8');
   const line = /^const BUILD = .*;$/m;
   if (!line.test(sw)) fail(`no "const BUILD = …;" line in ${swPath}`);
-  writeFileSync(swPath, sw.replace(line, `const BUILD = ${JSON.stringify({ version, assets })};`));
+  // The comments of assets/sw.js explain it to developers; visitors need not download them.
+  const code = sw.split('\n').filter((l) => !/^\s*\/\//.test(l)).join('\n');
+  const header = '// gpu-advisor service worker, built from assets/sw.js by tools/postbuild.mjs.\n';
+  writeFileSync(swPath, header + code.replace(line, `const BUILD = ${JSON.stringify({ version, assets })};`));
   console.log(`postbuild: service worker caches ${assets.length} files as gpu-advisor-${version}`);
 }
 

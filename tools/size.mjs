@@ -1,10 +1,15 @@
 // Prints the raw, gzip and brotli size of every file in a folder, and the totals.
-// Usage: node tools/size.mjs dist
+// Usage: node tools/size.mjs dist [--budget-kb 250]
+// With --budget-kb it exits 1 when the brotli total is over the budget (issue 6: at most 250 KB),
+// so `make test` fails on a build that has grown past it.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 
-const root = process.argv[2] || 'dist';
+const args = process.argv.slice(2);
+const budgetAt = args.indexOf('--budget-kb');
+const budgetKb = budgetAt >= 0 ? Number(args.splice(budgetAt, 2)[1]) : null;
+const root = args[0] || 'dist';
 const files = [];
 (function walk(dir) {
   for (const name of readdirSync(dir).sort()) {
@@ -25,3 +30,10 @@ for (const f of files) {
 }
 console.log(`${'TOTAL'.padEnd(48)} ${pad(raw, 10)} ${pad(gz, 10)} ${pad(br, 10)}`);
 console.log(`total brotli: ${(br / 1000).toFixed(1)} KB`);
+if (budgetKb !== null) {
+  if (!(br / 1000 <= budgetKb)) {
+    console.error(`size: ${(br / 1000).toFixed(1)} KB brotli is over the budget of ${budgetKb} KB`);
+    process.exit(1);
+  }
+  console.log(`within the budget of ${budgetKb} KB brotli (${(budgetKb - br / 1000).toFixed(1)} KB left)`);
+}

@@ -238,6 +238,9 @@ pub struct RecommendInput {
     pub top: usize,
     /// Show each card once, at its best count (the chart still gets every count).
     pub one_per_card: bool,
+    /// The language of the reasons, why-not notes and notes (English by default; the CLI and
+    /// its JSON always use English).
+    pub lang: crate::i18n::Lang,
 }
 
 impl RecommendInput {
@@ -254,6 +257,7 @@ impl RecommendInput {
             headroom: 0.10,
             top: 10,
             one_per_card: true,
+            lang: crate::i18n::Lang::En,
         }
     }
 }

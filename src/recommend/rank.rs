@@ -12,6 +12,7 @@ use super::{
     Budget, Explain, Job, Mode, Objective, OptionRow, Point, RateKind, RecommendInput, Recommendation,
 };
 use crate::catalog::{Gpu, Segment, Vendor};
+use crate::i18n::{t, tf, Lang};
 use crate::model::llm::{self, parallel, throughput::scaling_efficiency};
 use crate::model::{Band, Estimate, EstimateError, Throughput};
 
@@ -340,9 +341,11 @@ pub(crate) fn run(input: &RecommendInput, gpus: &[Gpu]) -> Result<Recommendation
     let obj = effective_objective(input);
     let mut notes = Vec::new();
     if obj != input.objective {
-        notes.push(format!(
-            "{} applies to LLM training jobs; ranked by throughput instead",
-            input.objective.as_str()
+        let lang = input.lang;
+        notes.push(tf(
+            lang,
+            "{objective} applies to LLM training jobs; ranked by throughput instead",
+            &[("objective", input.objective.as_str())],
         ));
     }
     if let Job::Llm(job) = &input.job {
@@ -471,15 +474,19 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
         _ => None,
     };
     let nodes = c.count.div_ceil(GPUS_PER_NODE);
+    let lang = input.lang;
     let mut reasons = Vec::with_capacity(8);
     let mut explain = Vec::with_capacity(8);
 
     // Fit.
-    reasons.push(format!(
-        "fits with {:.0}% headroom ({} of {} GiB usable per GPU)",
-        (c.headroom * 100.0).max(0.0),
-        gib(c.est.per_gpu_gib),
-        gib(c.capacity_gib)
+    reasons.push(tf(
+        lang,
+        "fits with {pct}% headroom ({used} of {usable} GiB usable per GPU)",
+        &[
+            ("pct", &format!("{:.0}", (c.headroom * 100.0).max(0.0))),
+            ("used", &gib(c.est.per_gpu_gib)),
+            ("usable", &gib(c.capacity_gib)),
+        ],
     ));
     explain.push(Explain {
         label: "headroom",
@@ -497,9 +504,14 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
         reasons.push(link_reason(input, gpu, c.count));
     }
     if nodes > 1 {
-        reasons.push(format!(
-            "{nodes} nodes of {GPUS_PER_NODE}: InfiniBand or RoCE between nodes (+{} per node assumed)",
-            s.money(cost::MULTI_NODE_NETWORK_PER_NODE_USD)
+        reasons.push(tf(
+            lang,
+            "{nodes} nodes of {per_node}: InfiniBand or RoCE between nodes (+{cost} per node assumed)",
+            &[
+                ("nodes", &nodes.to_string()),
+                ("per_node", &GPUS_PER_NODE.to_string()),
+                ("cost", &s.money(cost::MULTI_NODE_NETWORK_PER_NODE_USD)),
+            ],
         ));
     }
 
@@ -507,40 +519,47 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
     if let Some(w) = c.cost.watts {
         let host = c.cost.purchase.map_or_else(|| cost::host_estimate(gpu, c.count), |p| p.host);
         if input.mode == Mode::Buy && !host.is_server() && host.kind != HostKind::Integrated {
-            reasons.push(format!(
-                "{} of GPU power: needs a {}+ PSU",
-                watts_text(w),
-                watts_text(psu_watts(w))
+            reasons.push(tf(
+                lang,
+                "{watts} of GPU power: needs a {psu}+ PSU",
+                &[("watts", &watts_text(w)), ("psu", &watts_text(psu_watts(w)))],
+            ));
+        } else if input.mode == Mode::Buy && host.is_server() && nodes > 1 {
+            reasons.push(tf(
+                lang,
+                "{watts} of GPU power ({per_node} per node): a server with rack power and cooling",
+                &[("watts", &watts_text(w)), ("per_node", &watts_text(w / f64::from(nodes)))],
             ));
         } else if input.mode == Mode::Buy && host.is_server() {
-            let per_node = if nodes > 1 { format!(" ({} per node)", watts_text(w / f64::from(nodes))) } else { String::new() };
-            reasons.push(format!("{} of GPU power{per_node}: a server with rack power and cooling", watts_text(w)));
+            reasons.push(tf(lang, "{watts} of GPU power: a server with rack power and cooling", &[("watts", &watts_text(w))]));
         }
     } else {
-        reasons.push("no TDP in the catalog: energy not counted".into());
+        reasons.push(t(lang, "no TDP in the catalog: energy not counted").into());
     }
 
     // Licence.
     if input.mode == Mode::Buy && !gpu.datacenter_licence() && c.count > 4 {
-        reasons.push("GeForce: NVIDIA's driver licence does not allow datacenter deployment".into());
+        reasons.push(t(lang, "GeForce: NVIDIA's driver licence does not allow datacenter deployment").into());
     }
 
     // Costs.
     if let Some(p) = c.cost.purchase {
         let src = match p.source {
-            PriceSource::Street => format!("street, {}", gpu.street_price_date.as_deref().unwrap_or("undated")),
-            other => other.label().to_string(),
+            PriceSource::Street => {
+                format!("{}, {}", t(lang, "street"), gpu.street_price_date.as_deref().unwrap_or_else(|| t(lang, "undated")))
+            }
+            other => t(lang, other.label()).to_string(),
         };
         let text = format!(
             "{} × {} ({src}) + {} {} = {}",
             c.count,
             s.money(p.unit_usd),
             s.money(p.host.usd),
-            p.host.label(),
+            t(lang, p.host.label()),
             s.money(p.total_usd)
         );
         if input.mode == Mode::Buy {
-            reasons.push(format!("buy: {text}"));
+            reasons.push(tf(lang, "buy: {text}", &[("text", &text)]));
         }
         explain.push(Explain { label: "purchase", formula: text });
     }
@@ -560,7 +579,7 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
             s.money(h)
         );
         if input.mode == Mode::Rent {
-            reasons.push(format!("rent: {text}"));
+            reasons.push(tf(lang, "rent: {text}", &[("text", &text)]));
         }
         explain.push(Explain { label: "hourly", formula: text });
     }
@@ -579,7 +598,11 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
                     s.money(c.cost.energy_usd_per_month)
                 ),
             });
-            reasons.push(format!("energy: {}/month at {:.0} h/day", s.money(c.cost.energy_usd_per_month), s.hours_per_day));
+            reasons.push(tf(
+                lang,
+                "energy: {cost}/month at {hours} h/day",
+                &[("cost", &s.money(c.cost.energy_usd_per_month)), ("hours", &format!("{:.0}", s.hours_per_day))],
+            ));
         }
     }
     let tco_formula = match input.mode {
@@ -599,14 +622,22 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
         ),
     };
     explain.push(Explain { label: "tco", formula: tco_formula });
-    reasons.push(format!("{:.0}-month TCO {} ({}/month)", months, s.money(c.tco_usd), s.money(monthly)));
+    reasons.push(tf(
+        lang,
+        "{months}-month TCO {tco} ({monthly}/month)",
+        &[("months", &format!("{months:.0}")), ("tco", &s.money(c.tco_usd)), ("monthly", &s.money(monthly))],
+    ));
 
     match c.cost.break_even_month {
         Some(m) if c.cost.purchase.is_some() => {
             let verdict = if m <= months {
-                format!("buying pays off after {m:.1} months against renting")
+                tf(lang, "buying pays off after {m} months against renting", &[("m", &format!("{m:.1}"))])
             } else {
-                format!("buying pays off only after {m:.0} months against renting (period {months:.0})")
+                tf(
+                    lang,
+                    "buying pays off only after {m} months against renting (period {months})",
+                    &[("m", &format!("{m:.0}")), ("months", &format!("{months:.0}"))],
+                )
             };
             reasons.push(verdict);
             explain.push(Explain {
@@ -622,19 +653,22 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
             });
         }
         None if c.cost.purchase.is_some() && c.cost.rent_hourly_usd.is_some() && s.hours_per_day > 0.0 => {
-            reasons.push("renting costs less per month than the electricity of owning: buying never pays off".into());
+            reasons.push(t(lang, "renting costs less per month than the electricity of owning: buying never pays off").into());
         }
         _ => {}
     }
 
     // Throughput-derived figures.
     if let (Some((band, kind)), Some(per_m)) = (c.rate, c.usd_per_million) {
-        reasons.push(format!(
-            "{} per million {} at {} {} (mid)",
-            s.money(per_m),
-            kind.noun(),
-            cost::group_thousands(band.mid, if band.mid < 10.0 { 2 } else { 0 }),
-            kind.unit()
+        reasons.push(tf(
+            lang,
+            "{cost} per million {noun} at {rate} {unit} (mid)",
+            &[
+                ("cost", &s.money(per_m)),
+                ("noun", t(lang, kind.noun())),
+                ("rate", &cost::group_thousands(band.mid, if band.mid < 10.0 { 2 } else { 0 })),
+                ("unit", t(lang, kind.unit())),
+            ],
         ));
         explain.push(Explain {
             label: "usd_per_million",
@@ -649,7 +683,8 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
     }
     if let (Some(h), Some(tokens)) = (c.training_hours, input.job.train_tokens()) {
         let run_cost = usd_per_training_run.map_or(String::new(), |v| format!(", {}", s.money(v)));
-        reasons.push(format!("training {} tokens takes {}{run_cost}", fmt_count(tokens), fmt_hours(h)));
+        let took = tf(lang, "training {tokens} tokens takes {time}", &[("tokens", &fmt_count(tokens)), ("time", &fmt_hours(lang, h))]);
+        reasons.push(format!("{took}{run_cost}"));
         explain.push(Explain {
             label: "training_run",
             formula: format!(
@@ -704,48 +739,81 @@ fn fmt_count(v: f64) -> String {
     }
 }
 
-fn fmt_hours(h: f64) -> String {
+fn fmt_hours(lang: Lang, h: f64) -> String {
     if h < 48.0 {
         format!("{h:.1} h")
     } else {
-        format!("{:.1} days", h / 24.0)
+        tf(lang, "{n} days", &[("n", &format!("{:.1}", h / 24.0))])
     }
 }
 
 /// How the cards talk to each other, and what that costs in scaling.
 fn link_reason(input: &RecommendInput, gpu: &Gpu, count: u32) -> String {
+    let lang = input.lang;
     let baseboard = cost::is_baseboard(gpu);
     let link = if gpu.nvlink && baseboard {
-        "NVLink/NVSwitch between all GPUs of a node".to_string()
+        t(lang, "NVLink/NVSwitch between all GPUs of a node").to_string()
     } else if baseboard {
-        let fabric = gpu.interconnect.as_deref().unwrap_or("the baseboard fabric");
-        format!("{fabric} between the GPUs of a node")
+        let fabric = gpu.interconnect.as_deref().unwrap_or_else(|| t(lang, "the baseboard fabric"));
+        tf(lang, "{fabric} between the GPUs of a node", &[("fabric", fabric)])
     } else if gpu.nvlink && count <= nvlink_bridge_size(gpu) {
-        format!("NVLink bridge joins the {count} cards")
+        tf(lang, "NVLink bridge joins the {count} cards", &[("count", &count.to_string())])
     } else if gpu.nvlink {
-        format!("NVLink bridges join {} cards at a time; the rest talk over PCIe", nvlink_bridge_size(gpu))
+        tf(
+            lang,
+            "NVLink bridges join {n} cards at a time; the rest talk over PCIe",
+            &[("n", &nvlink_bridge_size(gpu).to_string())],
+        )
     } else if gpu.vendor == Vendor::Nvidia && gpu.segment == Segment::Consumer {
-        "PCIe only, without peer-to-peer (GeForce): traffic goes through host memory".to_string()
+        t(lang, "PCIe only, without peer-to-peer (GeForce): traffic goes through host memory").to_string()
     } else {
-        "PCIe only".to_string()
+        t(lang, "PCIe only").to_string()
     };
     match &input.job {
         Job::Llm(job) => {
             let engine = job.engine_for(gpu);
             let layout = parallel::layout(job, gpu, engine, count);
+            let described = layout_text(lang, layout);
             if job.workload.is_training() {
-                format!(
-                    "{link}: {} at about {:.0}% scaling efficiency",
-                    layout.describe(),
-                    scaling_efficiency(gpu, count) * 100.0
+                tf(
+                    lang,
+                    "{link}: {layout} at about {pct}% scaling efficiency",
+                    &[
+                        ("link", &link),
+                        ("layout", &described),
+                        ("pct", &format!("{:.0}", scaling_efficiency(gpu, count) * 100.0)),
+                    ],
                 )
             } else if matches!(layout, parallel::Layout::LayerSplit(_)) {
-                format!("{link}: {} — cards run one after another, so extra cards add memory, not speed", layout.describe())
+                tf(
+                    lang,
+                    "{link}: {layout} — cards run one after another, so extra cards add memory, not speed",
+                    &[("link", &link), ("layout", &described)],
+                )
             } else {
-                format!("{link}: {}", layout.describe())
+                format!("{link}: {described}")
             }
         }
-        Job::Media(_) => format!("{link}: each card holds the whole model and takes a share of the batch"),
+        Job::Media(_) => {
+            tf(lang, "{link}: each card holds the whole model and takes a share of the batch", &[("link", &link)])
+        }
+    }
+}
+
+/// [`parallel::Layout::describe`] in `lang`.
+fn layout_text(lang: Lang, layout: parallel::Layout) -> String {
+    use parallel::Layout;
+    match layout {
+        Layout::Single => t(lang, "single GPU").into(),
+        Layout::Tensor(n) => tf(lang, "tensor parallel ×{n}", &[("n", &n.to_string())]),
+        Layout::LayerSplit(n) => tf(lang, "layer split (pipeline) over {n} GPUs", &[("n", &n.to_string())]),
+        Layout::DataParallel { gpus, zero: 0 } => {
+            tf(lang, "data parallel ×{n}, full replica per GPU", &[("n", &gpus.to_string())])
+        }
+        Layout::DataParallel { gpus, zero } => {
+            tf(lang, "data parallel ×{n} with ZeRO-{zero}", &[("n", &gpus.to_string()), ("zero", &zero.to_string())])
+        }
+        Layout::ModelParallel(n) => tf(lang, "tensor + pipeline model parallel over {n} GPUs", &[("n", &n.to_string())]),
     }
 }
 
@@ -757,6 +825,7 @@ fn why_not(
     options: &[OptionRow],
 ) -> Vec<String> {
     let s = &input.cost;
+    let lang = input.lang;
     let cn = input.constraints.region.as_deref() == Some("cn");
     let mut out = Vec::new();
     for id in POPULAR_GPUS {
@@ -769,48 +838,70 @@ fn why_not(
         let Some(gi) = gpus.iter().position(|g| g.id == id) else { continue };
         let (Some(gpu), Some(x)) = (gpus.get(gi), exclusions.get(gi)) else { continue };
         let name = short_name(gpu);
+        let count_text = |count: &u32| format!("{name} ×{count}");
         let text = match x {
             None => match rank_of_card.get(gi).copied().flatten() {
-                Some(r) => format!("{name}: fits and is within budget, ranked #{r}"),
+                Some(r) => tf(lang, "{name}: fits and is within budget, ranked #{rank}", &[("name", name), ("rank", &r.to_string())]),
                 None => continue,
             },
-            Some(Exclusion::Region) => format!(
-                "{name}: not sold new in {}",
-                if cn { "China" } else { "this region" }
-            ),
-            Some(Exclusion::Licence) => format!("{name}: GeForce licence does not allow datacenter use"),
-            Some(Exclusion::NoNvlink) => format!("{name}: no NVLink"),
+            Some(Exclusion::Region) if cn => tf(lang, "{name}: not sold new in China", &[("name", name)]),
+            Some(Exclusion::Region) => tf(lang, "{name}: not sold new in this region", &[("name", name)]),
+            Some(Exclusion::Licence) => tf(lang, "{name}: GeForce licence does not allow datacenter use", &[("name", name)]),
+            Some(Exclusion::NoNvlink) => tf(lang, "{name}: no NVLink", &[("name", name)]),
             Some(Exclusion::NoPrice) => match input.mode {
-                Mode::Buy => format!("{name}: no purchase price in the catalog (add one as `{id}:buy=USD`)"),
-                Mode::Rent => format!("{name}: no cloud price in the catalog (add one as `{id}:hour=USD`)"),
+                Mode::Buy => tf(
+                    lang,
+                    "{name}: no purchase price in the catalog (add one as `{id}:buy=USD`)",
+                    &[("name", name), ("id", id)],
+                ),
+                Mode::Rent => tf(
+                    lang,
+                    "{name}: no cloud price in the catalog (add one as `{id}:hour=USD`)",
+                    &[("name", name), ("id", id)],
+                ),
             },
-            Some(Exclusion::NoTdp) => format!("{name}: no TDP in the catalog to check the watt limit"),
-            Some(Exclusion::NeverFits) => format!("{name}: no number of cards holds this job"),
-            Some(Exclusion::TooMany { needed, limit, bridge: true }) => {
-                format!("{name}: needs {needed} cards; an NVLink bridge joins only {limit}")
-            }
+            Some(Exclusion::NoTdp) => tf(lang, "{name}: no TDP in the catalog to check the watt limit", &[("name", name)]),
+            Some(Exclusion::NeverFits) => tf(lang, "{name}: no number of cards holds this job", &[("name", name)]),
+            Some(Exclusion::TooMany { needed, limit, bridge: true }) => tf(
+                lang,
+                "{name}: needs {needed} cards; an NVLink bridge joins only {limit}",
+                &[("name", name), ("needed", &needed.to_string()), ("limit", &limit.to_string())],
+            ),
             Some(Exclusion::TooMany { needed, limit, .. }) => {
                 let per = too_many_detail(input, gpu, *limit);
-                format!("{name}: needs {needed} cards, more than the {limit} allowed{per}")
+                let text = tf(
+                    lang,
+                    "{name}: needs {needed} cards, more than the {limit} allowed",
+                    &[("name", name), ("needed", &needed.to_string()), ("limit", &limit.to_string())],
+                );
+                format!("{text}{per}")
             }
-            Some(Exclusion::NoFit { count, per_gpu_gib, capacity_gib }) => format!(
-                "{name} ×{count}: needs {} GiB per GPU, has {} usable",
-                gib(*per_gpu_gib),
-                gib(*capacity_gib)
+            Some(Exclusion::NoFit { count, per_gpu_gib, capacity_gib }) => tf(
+                lang,
+                "{name}: needs {need} GiB per GPU, has {has} usable",
+                &[("name", &count_text(count)), ("need", &gib(*per_gpu_gib)), ("has", &gib(*capacity_gib))],
             ),
-            Some(Exclusion::Headroom { count, headroom }) => format!(
-                "{name} ×{count}: only {:.1}% headroom, {:.0}% asked",
-                headroom.max(0.0) * 100.0,
-                input.headroom * 100.0
+            Some(Exclusion::Headroom { count, headroom }) => tf(
+                lang,
+                "{name}: only {pct}% headroom, {asked}% asked",
+                &[
+                    ("name", &count_text(count)),
+                    ("pct", &format!("{:.1}", headroom.max(0.0) * 100.0)),
+                    ("asked", &format!("{:.0}", input.headroom * 100.0)),
+                ],
             ),
-            Some(Exclusion::Watts { count, watts }) => format!(
-                "{name} ×{count}: {} of GPU power, over the {} limit",
-                watts_text(*watts),
-                watts_text(input.constraints.max_watts.unwrap_or(0.0))
+            Some(Exclusion::Watts { count, watts }) => tf(
+                lang,
+                "{name}: {watts} of GPU power, over the {limit} limit",
+                &[
+                    ("name", &count_text(count)),
+                    ("watts", &watts_text(*watts)),
+                    ("limit", &watts_text(input.constraints.max_watts.unwrap_or(0.0))),
+                ],
             ),
             Some(Exclusion::OverBudget { count, cost_usd }) => {
                 let over = cost_usd - input.budget.amount_usd().unwrap_or(0.0);
-                format!("{name} ×{count}: over budget by {}", s.money(over))
+                tf(lang, "{name}: over budget by {amount}", &[("name", &count_text(count)), ("amount", &s.money(over))])
             }
             Some(Exclusion::Engine(msg)) => format!("{name}: {msg}"),
         };
@@ -823,8 +914,16 @@ fn why_not(
 fn too_many_detail(input: &RecommendInput, gpu: &Gpu, limit: u32) -> String {
     let at = limit.clamp(1, llm::MAX_GPUS);
     match input.job.estimate(gpu, at) {
-        Ok(e) if at == 1 => format!(": ×1 needs {} GiB, has {:.0}", gib(e.per_gpu_gib), gpu.memory_gib),
-        Ok(e) => format!(": at ×{at} each needs {} GiB of {} usable", gib(e.per_gpu_gib), gib(input.job.capacity_gib(gpu))),
+        Ok(e) if at == 1 => tf(
+            input.lang,
+            ": ×1 needs {need} GiB, has {has}",
+            &[("need", &gib(e.per_gpu_gib)), ("has", &format!("{:.0}", gpu.memory_gib))],
+        ),
+        Ok(e) => tf(
+            input.lang,
+            ": at ×{at} each needs {need} GiB of {has} usable",
+            &[("at", &at.to_string()), ("need", &gib(e.per_gpu_gib)), ("has", &gib(input.job.capacity_gib(gpu)))],
+        ),
         Err(_) => String::new(),
     }
 }

@@ -5,6 +5,7 @@
 //! either a [`Job`] or one [`FieldError`] per bad field, each naming the field, so the UI can show
 //! the message beside it and keep the last good result on screen.
 
+use crate::i18n::{tf, Lang};
 use crate::catalog::{self, ModelKind};
 use crate::model::llm::{self, custom, Checkpointing, LlmJob, Optimizer, Workload};
 use crate::model::precision::{KvPrecision, Precision};
@@ -178,7 +179,34 @@ impl Default for AdvisorInputs {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldError {
     pub field: Field,
+    /// The message in English (URL notes, the command line, tests).
     pub message: String,
+    /// The message's translatable template (an entry of `data/i18n.toml`, `{name}` placeholders
+    /// filled from `args`); empty for a message passed on from the engine, which stays English.
+    template: &'static str,
+    args: Vec<(&'static str, String)>,
+}
+
+impl FieldError {
+    /// An error whose message is `template` with its placeholders filled from `args`.
+    pub fn new(field: Field, template: &'static str, args: &[(&'static str, String)]) -> FieldError {
+        let pairs: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        FieldError { field, message: tf(Lang::En, template, &pairs), template, args: args.to_vec() }
+    }
+
+    /// An error whose message comes from the engine or a parser, as it is.
+    pub fn raw(field: Field, message: String) -> FieldError {
+        FieldError { field, message, template: "", args: Vec::new() }
+    }
+
+    /// The message in `lang`.
+    pub fn message_in(&self, lang: Lang) -> String {
+        if self.template.is_empty() {
+            return self.message.clone();
+        }
+        let pairs: Vec<(&str, &str)> = self.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        tf(lang, self.template, &pairs)
+    }
 }
 
 /// What kind of preset a model id names.
@@ -202,11 +230,11 @@ fn parse_u32(field: Field, text: &str, lo: u32, hi: u32, errors: &mut Vec<FieldE
     match value {
         Some(v) if v.is_finite() && v.fract() == 0.0 && v >= f64::from(lo) && v <= f64::from(hi) => Some(v as u32),
         Some(v) if v.is_finite() => {
-            errors.push(FieldError { field, message: format!("must be a whole number from {lo} to {hi}") });
+            errors.push(FieldError::new(field, "must be a whole number from {lo} to {hi}", &[("lo", lo.to_string()), ("hi", hi.to_string())]));
             None
         }
         _ => {
-            errors.push(FieldError { field, message: format!("`{}` is not a number", short(text)) });
+            errors.push(FieldError::new(field, "`{text}` is not a number", &[("text", short(text))]));
             None
         }
     }
@@ -217,11 +245,11 @@ pub fn parse_f64(field: Field, text: &str, lo: f64, hi: f64, errors: &mut Vec<Fi
     match text.trim().replace(['_', ','], "").parse::<f64>() {
         Ok(v) if v.is_finite() && v >= lo && v <= hi => Some(v),
         Ok(v) if v.is_finite() => {
-            errors.push(FieldError { field, message: format!("must be between {lo} and {hi}") });
+            errors.push(FieldError::new(field, "must be between {lo} and {hi}", &[("lo", lo.to_string()), ("hi", hi.to_string())]));
             None
         }
         _ => {
-            errors.push(FieldError { field, message: format!("`{}` is not a number", short(text)) });
+            errors.push(FieldError::new(field, "`{text}` is not a number", &[("text", short(text))]));
             None
         }
     }
@@ -284,17 +312,18 @@ impl AdvisorInputs {
         let kind = if model == "custom" { Some(ModelKind::Llm) } else { model_kind(&model) };
         let Some(kind) = kind else {
             let near = catalog::nearest(&model, catalog::model_ids());
-            errors.push(FieldError {
-                field: Field::Model,
-                message: format!("unknown model `{}`; did you mean {}?", short(&model), near.join(", ")),
-            });
+            errors.push(FieldError::new(
+                Field::Model,
+                "unknown model `{model}`; did you mean {near}?",
+                &[("model", short(&model)), ("near", near.join(", "))],
+            ));
             return Err(errors);
         };
         let batch = parse_u32(Field::Batch, self.get(Field::Batch), 1, 65_536, &mut errors);
         let precision_text = self.get(Field::Precision);
         let precision = Precision::parse(precision_text);
         if precision.is_none() {
-            errors.push(FieldError { field: Field::Precision, message: format!("unknown precision `{}`", short(precision_text)) });
+            errors.push(FieldError::new(Field::Precision, "unknown precision `{text}`", &[("text", short(precision_text))]));
         }
         if matches!(kind, ModelKind::Llm) || (kind == ModelKind::Nlp && catalog::llm(&model).is_some()) {
             let mut job = LlmJob::default();
@@ -302,12 +331,12 @@ impl AdvisorInputs {
                 if !self.config_json.trim().is_empty() {
                     match llm::config_json::arch_from_config_json(&self.config_json) {
                         Ok(a) => job.model = a,
-                        Err(e) => errors.push(FieldError { field: Field::Params, message: format!("config.json: {e}") }),
+                        Err(e) => errors.push(FieldError::raw(Field::Params, format!("config.json: {e}"))),
                     }
                 } else {
                     match custom::parse_param_count(self.get(Field::Params)).and_then(custom::arch_from_params) {
                         Ok(a) => job.model = a,
-                        Err(e) => errors.push(FieldError { field: Field::Params, message: e.to_string() }),
+                        Err(e) => errors.push(FieldError::raw(Field::Params, e.to_string())),
                     }
                 }
             } else if let Some(spec) = catalog::llm(&model) {
@@ -315,23 +344,20 @@ impl AdvisorInputs {
             }
             match Workload::parse(&workload) {
                 Some(w) => job.workload = w,
-                None => errors.push(FieldError {
-                    field: Field::Workload,
-                    message: "for a language model choose inference, training, finetune-full, lora or qlora".into(),
-                }),
+                None => errors.push(FieldError::new(Field::Workload, "for a language model choose inference, training, finetune-full, lora or qlora", &[])),
             }
             if let Some(p) = precision {
                 job.precision = p;
             }
             match KvPrecision::parse(self.get(Field::KvPrecision)) {
                 Some(k) => job.kv_precision = k,
-                None => errors.push(FieldError { field: Field::KvPrecision, message: "choose fp16, fp8, q8_0 or q4_0".into() }),
+                None => errors.push(FieldError::new(Field::KvPrecision, "choose fp16, fp8, q8_0 or q4_0", &[])),
             }
             let engine = self.get(Field::Engine).trim();
             if !engine.is_empty() && engine != "auto" {
                 match Engine::parse(engine) {
                     Some(e) => job.engine = Some(e),
-                    None => errors.push(FieldError { field: Field::Engine, message: format!("unknown engine `{}`", short(engine)) }),
+                    None => errors.push(FieldError::new(Field::Engine, "unknown engine `{text}`", &[("text", short(engine))])),
                 }
             }
             if let Some(c) = parse_u32(Field::Context, self.get(Field::Context), 1, 10_485_760, &mut errors) {
@@ -351,11 +377,11 @@ impl AdvisorInputs {
             }
             match Optimizer::parse(self.get(Field::Optimizer)) {
                 Some(o) => job.optimizer = o,
-                None => errors.push(FieldError { field: Field::Optimizer, message: "unknown optimizer".into() }),
+                None => errors.push(FieldError::new(Field::Optimizer, "unknown optimizer", &[])),
             }
             match Checkpointing::parse(self.get(Field::GradCkpt)) {
                 Some(c) => job.grad_checkpointing = c,
-                None => errors.push(FieldError { field: Field::GradCkpt, message: "choose none, selective or full".into() }),
+                None => errors.push(FieldError::new(Field::GradCkpt, "choose none, selective or full", &[])),
             }
             if let Some(r) = parse_u32(Field::LoraRank, self.get(Field::LoraRank), 1, 4096, &mut errors) {
                 job.lora_rank = r;
@@ -365,11 +391,11 @@ impl AdvisorInputs {
             }
             match parse_count(self.get(Field::TrainTokens)) {
                 Some(t) if (1e3..=1e15).contains(&t) => job.train_tokens = t,
-                _ => errors.push(FieldError { field: Field::TrainTokens, message: "training tokens like 1b, 300m or 2t".into() }),
+                _ => errors.push(FieldError::new(Field::TrainTokens, "training tokens like 1b, 300m or 2t", &[])),
             }
             if let Err(e) = job.validate() {
                 let field = Field::from_key(e.field()).unwrap_or(Field::Params);
-                errors.push(FieldError { field, message: e.to_string() });
+                errors.push(FieldError::raw(field, e.to_string()));
             }
             return if errors.is_empty() { Ok(Job::Llm(Box::new(job))) } else { Err(errors) };
         }
@@ -379,7 +405,7 @@ impl AdvisorInputs {
             t => match parse_resolution(t) {
                 Some(r) => Some(r),
                 None => {
-                    errors.push(FieldError { field: Field::Resolution, message: "width×height from 64 to 8192, e.g. 1024x1024".into() });
+                    errors.push(FieldError::new(Field::Resolution, "width×height from 64 to 8192, e.g. 1024x1024", &[]));
                     None
                 }
             },
@@ -414,11 +440,11 @@ impl AdvisorInputs {
         let mut errors = job.as_ref().err().cloned().unwrap_or_default();
         let mode = Mode::parse(self.get(Field::Mode));
         if mode.is_none() {
-            errors.push(FieldError { field: Field::Mode, message: "choose buy or rent".into() });
+            errors.push(FieldError::new(Field::Mode, "choose buy or rent", &[]));
         }
         let currency = Currency::parse(self.get(Field::Currency));
         if currency.is_none() {
-            errors.push(FieldError { field: Field::Currency, message: "choose usd, cny, rub or eur".into() });
+            errors.push(FieldError::new(Field::Currency, "choose usd, cny, rub or eur", &[]));
         }
         let rate = match self.get(Field::Rate).trim() {
             "" => None,
@@ -431,7 +457,7 @@ impl AdvisorInputs {
         };
         let objective = Objective::parse(self.get(Field::Objective));
         if objective.is_none() {
-            errors.push(FieldError { field: Field::Objective, message: "unknown ranking".into() });
+            errors.push(FieldError::new(Field::Objective, "unknown ranking", &[]));
         }
         let hours = parse_f64(Field::HoursPerDay, self.get(Field::HoursPerDay), 0.0, 24.0, &mut errors);
         let months = parse_f64(Field::Months, self.get(Field::Months), 1.0, 120.0, &mut errors);
@@ -447,11 +473,11 @@ impl AdvisorInputs {
         };
         let region = self.get(Field::Region).trim().to_string();
         if region != "global" && region != "cn" {
-            errors.push(FieldError { field: Field::Region, message: "choose global or cn".into() });
+            errors.push(FieldError::new(Field::Region, "choose global or cn", &[]));
         }
         let price_basis = crate::recommend::cost::PriceBasis::parse(self.get(Field::PriceBasis));
         if price_basis.is_none() {
-            errors.push(FieldError { field: Field::PriceBasis, message: "choose street or launch".into() });
+            errors.push(FieldError::new(Field::PriceBasis, "choose street or launch", &[]));
         }
         let rent_basis = match self.get(Field::RentBasis).trim().to_ascii_lowercase().as_str() {
             "" | "cheapest" => crate::recommend::cost::RentBasis::Cheapest,
@@ -466,7 +492,7 @@ impl AdvisorInputs {
         let overrides = match PriceOverrides::parse(self.get(Field::Prices)) {
             Ok(o) => Some(o),
             Err(e) => {
-                errors.push(FieldError { field: Field::Prices, message: e.to_string() });
+                errors.push(FieldError::raw(Field::Prices, e.to_string()));
                 None
             }
         };

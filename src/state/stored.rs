@@ -3,6 +3,7 @@
 //! envelope from another version, or anything unreadable, is dropped with a note — never a crash.
 
 use super::url;
+use crate::i18n::{t, tf, Lang};
 use serde::{Deserialize, Serialize};
 
 /// The localStorage key.
@@ -24,14 +25,19 @@ pub fn encode(state: &super::AppState) -> String {
 }
 
 /// Reads stored text: the state it holds (with any notes from reading its query), or a note
-/// saying why it was dropped.
+/// saying why it was dropped. Notes are in English.
 pub fn decode(text: &str) -> Result<url::Parsed, String> {
+    decode_in(text, Lang::En)
+}
+
+/// [`decode`] with its notes in `lang` (the stored state's own language wins for its notes).
+pub fn decode_in(text: &str, lang: Lang) -> Result<url::Parsed, String> {
     if text.chars().count() > MAX_CHARS {
-        return Err("Saved settings were too large and were reset.".into());
+        return Err(t(lang, "Saved settings were too large and were reset.").into());
     }
     match serde_json::from_str::<Envelope>(text) {
-        Ok(e) if e.v == VERSION => Ok(url::parse(&e.q)),
-        Ok(e) => Err(format!("Saved settings from an older version (v{}) were reset.", e.v)),
-        Err(_) => Err("Saved settings could not be read and were reset.".into()),
+        Ok(e) if e.v == VERSION => Ok(url::parse_in(&e.q, lang)),
+        Ok(e) => Err(tf(lang, "Saved settings from an older version (v{version}) were reset.", &[("version", &e.v.to_string())])),
+        Err(_) => Err(t(lang, "Saved settings could not be read and were reset.").into()),
     }
 }

@@ -4,6 +4,7 @@
 
 use super::{advisor, AppState, CatalogFilter, Sort, View, MAX_COMPARE};
 use crate::catalog::{self, Segment, Vendor};
+use crate::i18n::{t, tf, Lang};
 
 /// Longest value accepted for any parameter (characters).
 pub const MAX_VALUE_CHARS: usize = 200;
@@ -51,25 +52,34 @@ pub fn parse_segment(s: &str) -> Option<Segment> {
     [Segment::Consumer, Segment::Workstation, Segment::Datacenter].into_iter().find(|v| segment_str(*v) == s)
 }
 
-/// Reads a query string (with or without the leading `?`).
+/// Reads a query string (with or without the leading `?`); the notes are in English.
 pub fn parse(query: &str) -> Parsed {
+    parse_in(query, Lang::En)
+}
+
+/// Reads a query string; the notes are in the link's `lang`, or in `fallback` when it has none
+/// (the browser's language).
+pub fn parse_in(query: &str, fallback: Lang) -> Parsed {
     let query = query.strip_prefix('?').unwrap_or(query);
     let mut out = Parsed::default();
     let pairs: Vec<(String, String)> = match serde_urlencoded::from_str(query) {
         Ok(p) => p,
         Err(_) => {
-            out.notes.push("The link's parameters could not be read; showing defaults.".into());
+            out.notes.push(t(fallback, "The link's parameters could not be read; showing defaults.").into());
             return out;
         }
     };
+    let lang = pairs.iter().find(|(k, _)| k == "lang").and_then(|(_, v)| Lang::parse(v)).unwrap_or(fallback);
     let st = &mut out.state;
     let notes = &mut out.notes;
     for (key, value) in pairs {
         if value.chars().count() > MAX_VALUE_CHARS {
-            notes.push(format!("Ignored `{}`: the value is too long.", short(&key)));
+            notes.push(tf(lang, "Ignored `{key}`: the value is too long.", &[("key", &short(&key))]));
             continue;
         }
-        let bad = |notes: &mut Vec<String>| notes.push(format!("Ignored `{}={}`: not a valid value.", short(&key), short(&value)));
+        let bad = |notes: &mut Vec<String>| {
+            notes.push(tf(lang, "Ignored `{key}={value}`: not a valid value.", &[("key", &short(&key)), ("value", &short(&value))]))
+        };
         match key.as_str() {
             "view" => match View::parse(&value) {
                 Some(v) => st.view = v,
@@ -79,9 +89,13 @@ pub fn parse(query: &str) -> Parsed {
                 let mut ids = Vec::new();
                 for id in value.split(',').filter(|s| !s.is_empty()) {
                     if catalog::gpu(id).is_none() {
-                        notes.push(format!("Ignored unknown GPU `{}`.", short(id)));
+                        notes.push(tf(lang, "Ignored unknown GPU `{id}`.", &[("id", &short(id))]));
                     } else if ids.len() >= MAX_COMPARE {
-                        notes.push(format!("Compare shows at most {MAX_COMPARE} cards; ignored `{}`.", short(id)));
+                        notes.push(tf(
+                            lang,
+                            "Compare shows at most {max} cards; ignored `{id}`.",
+                            &[("max", &MAX_COMPARE.to_string()), ("id", &short(id))],
+                        ));
                     } else if !ids.iter().any(|x: &String| x == id) {
                         ids.push(id.to_string());
                     }
@@ -120,7 +134,7 @@ pub fn parse(query: &str) -> Parsed {
             },
             "gpu" => match catalog::gpu(&value) {
                 Some(_) => st.detail = Some(value),
-                None => notes.push(format!("Ignored unknown GPU `{}`.", short(&value))),
+                None => notes.push(tf(lang, "Ignored unknown GPU `{id}`.", &[("id", &short(&value))])),
             },
             "need_nvlink" | "dc_only" => match value.as_str() {
                 "1" | "true" | "0" | "false" => {
@@ -148,7 +162,7 @@ pub fn parse(query: &str) -> Parsed {
             },
             other => match advisor::Field::from_key(other) {
                 Some(field) => st.advisor.set(field, value.chars().filter(|c| !c.is_control()).collect()),
-                None => notes.push(format!("Ignored unknown parameter `{}`.", short(&key))),
+                None => notes.push(tf(lang, "Ignored unknown parameter `{key}`.", &[("key", &short(&key))])),
             },
         }
     }
@@ -160,7 +174,11 @@ pub fn parse(query: &str) -> Parsed {
             let value = out.state.advisor.get(e.field).to_string();
             let field = if value == e.field.default_value() { advisor::Field::Model } else { e.field };
             let shown = out.state.advisor.get(field).to_string();
-            out.notes.push(format!("Ignored `{}={}`: {}.", field.key(), short(&shown), e.message));
+            out.notes.push(tf(
+                lang,
+                "Ignored `{key}={value}`: {reason}.",
+                &[("key", field.key()), ("value", &short(&shown)), ("reason", &e.message_in(lang))],
+            ));
             out.state.advisor.set(field, field.default_value().to_string());
             if field == advisor::Field::Model {
                 out.state.advisor.set(advisor::Field::Workload, advisor::Field::Workload.default_value().to_string());

@@ -27,7 +27,10 @@ pub fn app() -> Html {
     // inputs come back. A link never overwrites what is saved until the user changes something.
     let initial = use_memo((), |_| {
         let query = dom::query_string();
-        let from_link = url::parse(&query);
+        // Notes come out in the link's language, else the browser's.
+        let fallback = crate::ui::lang::browser_lang().unwrap_or_default();
+        let from_link = url::parse_in(&query, fallback);
+        let note_lang = from_link.state.lang.as_deref().and_then(Lang::parse).unwrap_or(fallback);
         let explicit = query.trim_start_matches('?').split('&').any(|kv| {
             let key = kv.split('=').next().unwrap_or("");
             !key.is_empty() && !matches!(key, "embed" | "accent" | "lang")
@@ -37,7 +40,7 @@ pub fn app() -> Html {
         }
         match gloo::storage::LocalStorage::raw().get_item(stored::KEY).ok().flatten() {
             None => from_link,
-            Some(text) => match stored::decode(&text) {
+            Some(text) => match stored::decode_in(&text, note_lang) {
                 Ok(mut saved) => {
                     // Keep the link's presentation options (language, accent) over the saved ones.
                     saved.state.lang = from_link.state.lang.clone().or(saved.state.lang);

@@ -29,7 +29,7 @@ fn input_id(f: Field) -> String {
 pub fn advisor_form(props: &AdvisorFormProps) -> Html {
     let lang = use_lang();
     let inputs = &props.inputs;
-    let err = |f: Field| props.errors.iter().find(|e| e.field == f).map(|e| AttrValue::from(e.message.clone()));
+    let err = |f: Field| props.errors.iter().find(|e| e.field == f).map(|e| AttrValue::from(e.message_in(lang)));
     let text = |f: Field, label: &'static str, hint: &'static str, mode: &'static str| {
         let oninput = props.dispatch.reform(move |e: InputEvent| Action::SetInput(f, e.target_unchecked_into::<HtmlInputElement>().value()));
         let id = input_id(f);

@@ -43,6 +43,11 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
         }
         Err(e) => (last_good.borrow().clone(), e.clone()),
     };
+    // The reasons and why-not notes come out in the interface language.
+    let input = input.map(|mut i| {
+        i.lang = lang;
+        i
+    });
     let computed = use_memo(input.clone(), |i| {
         i.as_ref().map(|input| match recommend(input) {
             Ok(r) => Computed { input: input.clone(), rec: Some(Rc::new(r)), engine_error: None },
