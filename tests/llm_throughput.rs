@@ -103,3 +103,24 @@ fn training_tokens_follow_6nd_at_the_stated_mfu() {
     let per_gpu = train(&j, "h100-sxm", 8) / 8.0;
     assert!((per_gpu / 10_643.0 - 1.0).abs() < 0.10, "{per_gpu} tokens/s per GPU vs MosaicML's 10,643");
 }
+
+/// vLLM's installation guide: "GPU: compute capability 7.0 or higher (e.g., V100, T4, RTX20xx,
+/// A100, L4, H100, etc.)" (https://docs.vllm.ai/en/v0.11.0/getting_started/installation/gpu.html).
+/// Pascal cards (P40, P100, Quadro P6000: compute capability 6.x) therefore default to llama.cpp
+/// and say so; Volta and newer keep vLLM.
+#[test]
+fn pascal_cards_default_to_llama_cpp() {
+    let j = LlmJob { precision: Precision::Fp16, ..job("llama-2-7b") };
+    for id in ["p40", "p100-16gb", "quadro-p6000"] {
+        assert_eq!(j.engine_for(gpu(id)), Engine::LlamaCpp, "{id}");
+        let e = estimate_llm(&j, gpu(id), 1).expect("estimate");
+        assert!(e.assumptions.iter().any(|a| a.contains("compute capability 7.0")), "{id}: {:?}", e.assumptions);
+    }
+    for id in ["v100-pcie-16gb", "t4", "rtx-3090", "h100-sxm"] {
+        assert_eq!(j.engine_for(gpu(id)), Engine::Vllm, "{id}");
+    }
+    // An engine the user chose is kept, with a warning.
+    let forced = LlmJob { engine: Some(Engine::Vllm), ..j };
+    let e = estimate_llm(&forced, gpu("p40"), 1).expect("estimate");
+    assert!(e.assumptions.iter().any(|a| a.starts_with("vllm does not support")), "{:?}", e.assumptions);
+}

@@ -287,7 +287,9 @@ impl LlmJob {
     pub fn engine_for(&self, gpu: &Gpu) -> Engine {
         match self.engine {
             Some(e) => e,
-            None if self.effective_precision().is_gguf() || GpuFamily::of(gpu) == GpuFamily::Apple => Engine::LlamaCpp,
+            None if self.effective_precision().is_gguf() || GpuFamily::of(gpu) == GpuFamily::Apple || pre_volta(gpu) => {
+                Engine::LlamaCpp
+            }
             None => Engine::Vllm,
         }
     }
@@ -343,11 +345,30 @@ fn validate_gpu(gpu: &Gpu, gpus: u32) -> Result<(), EstimateError> {
 
 /// Sizes `job` on `gpus` of `gpu`: memory by term, GPUs needed, fit, throughput and the
 /// assumptions made. Errors name the field that is out of range.
+///
+/// NVIDIA cards older than Volta (compute capability below 7.0: Pascal's P40, P100, Quadro P6000)
+/// default to llama.cpp: vLLM's installation guide asks for "compute capability 7.0 or higher
+/// (e.g., V100, T4, RTX20xx, A100, L4, H100)" (docs.vllm.ai, getting_started/installation/gpu).
 pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, EstimateError> {
     job.validate()?;
     validate_gpu(gpu, gpus)?;
     let engine = job.engine_for(gpu);
     let mut assumptions = Vec::with_capacity(12);
+    if pre_volta(gpu) {
+        match job.engine {
+            None if engine == Engine::LlamaCpp && !job.effective_precision().is_gguf() => assumptions.push(format!(
+                "engine llama.cpp: vLLM needs compute capability 7.0 or newer, which {} ({}) lacks",
+                gpu.name, gpu.architecture
+            )),
+            Some(e @ (Engine::Vllm | Engine::TrtLlm | Engine::Exllamav2)) => assumptions.push(format!(
+                "{} does not support {} ({}, compute capability below 7.0); figures assume it ran",
+                e.as_str(),
+                gpu.name,
+                gpu.architecture
+            )),
+            _ => {}
+        }
+    }
 
     let terms = memory::terms(job, gpu, engine);
     let needed = parallel::gpus_needed_for(job, gpu, engine, &terms);
@@ -428,4 +449,10 @@ fn sanitize(t: Throughput) -> Throughput {
         seconds_per_image: ok(t.seconds_per_image),
         train_samples_per_s: ok(t.train_samples_per_s),
     }
+}
+
+/// True for NVIDIA cards older than Volta (compute capability below 7.0), which vLLM,
+/// TensorRT-LLM and ExLlamaV2 do not support.
+pub fn pre_volta(gpu: &Gpu) -> bool {
+    gpu.vendor == crate::catalog::Vendor::Nvidia && ["Pascal", "Maxwell", "Kepler"].iter().any(|a| gpu.architecture.starts_with(a))
 }
