@@ -224,3 +224,18 @@ proptest! {
         prop_assert_eq!(PriceOverrides::parse(&o.render()), Ok(o));
     }
 }
+
+/// Money follows the interface language's number format: Russian groups thousands with a
+/// no-break space and writes decimals with a comma, so "$2,000" can never be read as two dollars
+/// (hand-written expectations; English is unchanged).
+#[test]
+fn money_in_the_interface_language() {
+    use gpu_advisor::i18n::Lang;
+    use gpu_advisor::recommend::cost::{format_money_in, Currency};
+    assert_eq!(format_money_in(17_400.0, Currency::Usd, Lang::En), "$17,400");
+    assert_eq!(format_money_in(17_400.0, Currency::Usd, Lang::Ru), "$17\u{a0}400");
+    assert_eq!(format_money_in(14.04, Currency::Usd, Lang::Ru), "$14,04");
+    assert_eq!(format_money_in(123_456.0, Currency::Rub, Lang::Ru), "123\u{a0}456 ₽");
+    assert_eq!(format_money_in(14.04, Currency::Cny, Lang::Zh), "¥14.04");
+    assert_eq!(format_money_in(-2_500.0, Currency::Eur, Lang::En), "-€2,500");
+}

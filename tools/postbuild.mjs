@@ -4,10 +4,12 @@
 //    `script-src 'self'` forbids. The loader moves to `loader-<hash>.js` (with SRI) and the policy
 //    below goes into a `<meta http-equiv="Content-Security-Policy">` as the first child of <head>.
 //    `trunk serve` skips this step: the dev server has no CSP (its live-reload script is inline too).
-// 2. Service worker: the BUILD line of dist/sw.js gets the list of every file of the build and a
-//    content hash of them all, so each deploy has its own cache (see assets/sw.js).
+// 2. Stylesheets: the per-component CSS files become one `app-<hash>.css` (smaller compressed).
+// 3. Service worker: the BUILD line of dist/sw.js gets the list of every file of the build and a
+//    content hash of them all, so each deploy has its own cache (see assets/sw.js); its comments
+//    are dropped.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 /** The policy of the served build. `style-src 'self'`: no component sets inline styles (the embed
@@ -61,6 +63,28 @@ function externalizeLoader(dist) {
   writeFileSync(indexPath, html);
 }
 
+/**
+ * Joins the stylesheets Trunk emits (one per component, `styles/*.css`, in index.html order, so
+ * the cascade is unchanged) into one file: apart they compress to about 5.1 KB brotli, together
+ * to 3.2 KB, and index.html and the service worker list one file instead of thirteen. Run again
+ * on a bundled build, it finds one stylesheet and does nothing.
+ */
+function bundleStyles(dist) {
+  const indexPath = join(dist, 'index.html');
+  let html = readFileSync(indexPath, 'utf8');
+  const links = [...html.matchAll(/<link rel="stylesheet" href="\.\/([^"/]+\.css)"\s*\/?>\s*/g)];
+  if (links.length < 2) return;
+  const css = links
+    .map((m) => `/* ${m[1].replace(/-[0-9a-f]+\.css$/, '.css')} */\n${readFileSync(join(dist, m[1]), 'utf8').trim()}\n`)
+    .join('');
+  const name = `app-${sha('sha256', css).toString('hex').slice(0, 16)}.css`;
+  writeFileSync(join(dist, name), css);
+  html = html.replace(links[0][0], `<link rel="stylesheet" href="./${name}"/>\n    `);
+  for (const m of links.slice(1)) html = html.replace(m[0], '');
+  for (const m of links) unlinkSync(join(dist, m[1]));
+  writeFileSync(indexPath, html);
+}
+
 function writeServiceWorkerManifest(dist) {
   const swPath = join(dist, 'sw.js');
   const assets = listFiles(dist).filter((f) => !NOT_PRECACHED.has(f));
@@ -80,5 +104,6 @@ function writeServiceWorkerManifest(dist) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const dist = process.argv[2] || 'dist';
   externalizeLoader(dist);
+  bundleStyles(dist);
   writeServiceWorkerManifest(dist);
 }

@@ -8,6 +8,7 @@
 //! is repeated in `docs/MODEL.md` ("Cost model and recommender").
 
 use crate::catalog::{schema::is_kebab_id, Gpu, Segment, Vendor};
+use crate::i18n::{num, Lang};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -363,15 +364,26 @@ impl CostSettings {
     pub fn money(&self, usd: f64) -> String {
         format_money(usd * self.rate(), self.currency)
     }
+
+    /// [`CostSettings::money`] in `lang`'s number format.
+    pub fn money_in(&self, lang: Lang, usd: f64) -> String {
+        format_money_in(usd * self.rate(), self.currency, lang)
+    }
 }
 
-/// Formats an amount already in `currency`, with thousands separators.
+/// Formats an amount already in `currency`, with thousands separators (English format).
 pub fn format_money(amount: f64, currency: Currency) -> String {
+    format_money_in(amount, currency, Lang::En)
+}
+
+/// Formats an amount already in `currency` in `lang`'s number format: `$17,400` in English and
+/// Chinese, `$17 400` and `$14,04` in Russian, where the comma is the decimal mark.
+pub fn format_money_in(amount: f64, currency: Currency, lang: Lang) -> String {
     if !amount.is_finite() {
         return "—".into();
     }
     let decimals = if amount.abs() < 100.0 { 2 } else { 0 };
-    let digits = group_thousands(amount, decimals);
+    let digits = num(lang, amount, decimals);
     match currency {
         Currency::Rub => format!("{digits} ₽"),
         c => {
@@ -386,30 +398,7 @@ pub fn format_money(amount: f64, currency: Currency) -> String {
 
 /// `1234567.891` with 0 decimals → `1,234,567`; negative numbers keep their sign.
 pub fn group_thousands(v: f64, decimals: usize) -> String {
-    if !v.is_finite() {
-        return "—".into();
-    }
-    let text = format!("{:.*}", decimals, v.abs());
-    let (int, frac) = match text.split_once('.') {
-        Some((i, f)) => (i, Some(f)),
-        None => (text.as_str(), None),
-    };
-    let mut out = String::with_capacity(text.len() + int.len() / 3 + 1);
-    if v < 0.0 && text.chars().any(|c| c.is_ascii_digit() && c != '0') {
-        out.push('-');
-    }
-    let n = int.len();
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (n - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if let Some(f) = frac {
-        out.push('.');
-        out.push_str(f);
-    }
-    out
+    num(Lang::En, v, decimals)
 }
 
 /// Where a price came from, for the "how this was computed" text.

@@ -12,7 +12,7 @@ use super::{
     Budget, Explain, Job, Mode, Objective, OptionRow, Point, RateKind, RecommendInput, Recommendation,
 };
 use crate::catalog::{Gpu, Segment, Vendor};
-use crate::i18n::{t, tf, Lang};
+use crate::i18n::{num, t, tf, Lang};
 use crate::model::llm::{self, parallel, throughput::scaling_efficiency};
 use crate::model::{Band, Estimate, EstimateError, Throughput};
 
@@ -447,16 +447,12 @@ fn feasible_points(gpus: &[Gpu], cands: &[Cand]) -> Vec<Point> {
     pts
 }
 
-fn gib(v: f64) -> String {
-    if v >= 100.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.1}")
-    }
+fn gib(lang: Lang, v: f64) -> String {
+    num(lang, v, if v >= 100.0 { 0 } else { 1 })
 }
 
-fn watts_text(w: f64) -> String {
-    format!("{} W", cost::group_thousands(w, 0))
+fn watts_text(lang: Lang, w: f64) -> String {
+    format!("{} W", num(lang, w, 0))
 }
 
 /// PSU rating for a desktop/workstation build: (GPU watts + 250 W for CPU, board and drives) /
@@ -484,8 +480,8 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
         "fits with {pct}% headroom ({used} of {usable} GiB usable per GPU)",
         &[
             ("pct", &format!("{:.0}", (c.headroom * 100.0).max(0.0))),
-            ("used", &gib(c.est.per_gpu_gib)),
-            ("usable", &gib(c.capacity_gib)),
+            ("used", &gib(lang, c.est.per_gpu_gib)),
+            ("usable", &gib(lang, c.capacity_gib)),
         ],
     ));
     explain.push(Explain {
@@ -510,7 +506,7 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
             &[
                 ("nodes", &nodes.to_string()),
                 ("per_node", &GPUS_PER_NODE.to_string()),
-                ("cost", &s.money(cost::MULTI_NODE_NETWORK_PER_NODE_USD)),
+                ("cost", &s.money_in(lang, cost::MULTI_NODE_NETWORK_PER_NODE_USD)),
             ],
         ));
     }
@@ -522,16 +518,16 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
             reasons.push(tf(
                 lang,
                 "{watts} of GPU power: needs a {psu}+ PSU",
-                &[("watts", &watts_text(w)), ("psu", &watts_text(psu_watts(w)))],
+                &[("watts", &watts_text(lang, w)), ("psu", &watts_text(lang, psu_watts(w)))],
             ));
         } else if input.mode == Mode::Buy && host.is_server() && nodes > 1 {
             reasons.push(tf(
                 lang,
                 "{watts} of GPU power ({per_node} per node): a server with rack power and cooling",
-                &[("watts", &watts_text(w)), ("per_node", &watts_text(w / f64::from(nodes)))],
+                &[("watts", &watts_text(lang, w)), ("per_node", &watts_text(lang, w / f64::from(nodes)))],
             ));
         } else if input.mode == Mode::Buy && host.is_server() {
-            reasons.push(tf(lang, "{watts} of GPU power: a server with rack power and cooling", &[("watts", &watts_text(w))]));
+            reasons.push(tf(lang, "{watts} of GPU power: a server with rack power and cooling", &[("watts", &watts_text(lang, w))]));
         }
     } else {
         reasons.push(t(lang, "no TDP in the catalog: energy not counted").into());
@@ -553,10 +549,10 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
         let text = format!(
             "{} × {} ({src}) + {} {} = {}",
             c.count,
-            s.money(p.unit_usd),
-            s.money(p.host.usd),
+            s.money_in(lang, p.unit_usd),
+            s.money_in(lang, p.host.usd),
             t(lang, p.host.label()),
-            s.money(p.total_usd)
+            s.money_in(lang, p.total_usd)
         );
         if input.mode == Mode::Buy {
             reasons.push(tf(lang, "buy: {text}", &[("text", &text)]));
@@ -575,8 +571,8 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
         let text = format!(
             "{} × {}/GPU-hour{provider} = {}/h",
             c.count,
-            s.money(c.cost.rent_per_gpu_hour_usd.unwrap_or(0.0)),
-            s.money(h)
+            s.money_in(lang, c.cost.rent_per_gpu_hour_usd.unwrap_or(0.0)),
+            s.money_in(lang, h)
         );
         if input.mode == Mode::Rent {
             reasons.push(tf(lang, "rent: {text}", &[("text", &text)]));
@@ -601,7 +597,7 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
             reasons.push(tf(
                 lang,
                 "energy: {cost}/month at {hours} h/day",
-                &[("cost", &s.money(c.cost.energy_usd_per_month)), ("hours", &format!("{:.0}", s.hours_per_day))],
+                &[("cost", &s.money_in(lang, c.cost.energy_usd_per_month)), ("hours", &format!("{:.0}", s.hours_per_day))],
             ));
         }
     }
@@ -625,13 +621,13 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
     reasons.push(tf(
         lang,
         "{months}-month TCO {tco} ({monthly}/month)",
-        &[("months", &format!("{months:.0}")), ("tco", &s.money(c.tco_usd)), ("monthly", &s.money(monthly))],
+        &[("months", &format!("{months:.0}")), ("tco", &s.money_in(lang, c.tco_usd)), ("monthly", &s.money_in(lang, monthly))],
     ));
 
     match c.cost.break_even_month {
         Some(m) if c.cost.purchase.is_some() => {
             let verdict = if m <= months {
-                tf(lang, "buying pays off after {m} months against renting", &[("m", &format!("{m:.1}"))])
+                tf(lang, "buying pays off after {m} months against renting", &[("m", &num(lang, m, 1))])
             } else {
                 tf(
                     lang,
@@ -664,9 +660,9 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
             lang,
             "{cost} per million {noun} at {rate} {unit} (mid)",
             &[
-                ("cost", &s.money(per_m)),
+                ("cost", &s.money_in(lang, per_m)),
                 ("noun", t(lang, kind.noun())),
-                ("rate", &cost::group_thousands(band.mid, if band.mid < 10.0 { 2 } else { 0 })),
+                ("rate", &num(lang, band.mid, if band.mid < 10.0 { 2 } else { 0 })),
                 ("unit", t(lang, kind.unit())),
             ],
         ));
@@ -682,8 +678,8 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
         });
     }
     if let (Some(h), Some(tokens)) = (c.training_hours, input.job.train_tokens()) {
-        let run_cost = usd_per_training_run.map_or(String::new(), |v| format!(", {}", s.money(v)));
-        let took = tf(lang, "training {tokens} tokens takes {time}", &[("tokens", &fmt_count(tokens)), ("time", &fmt_hours(lang, h))]);
+        let run_cost = usd_per_training_run.map_or(String::new(), |v| format!(", {}", s.money_in(lang, v)));
+        let took = tf(lang, "training {tokens} tokens takes {time}", &[("tokens", &fmt_count(lang, tokens)), ("time", &fmt_hours(lang, h))]);
         reasons.push(format!("{took}{run_cost}"));
         explain.push(Explain {
             label: "training_run",
@@ -721,7 +717,7 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
 }
 
 /// `1e9` → `1B`, `2.5e12` → `2.5T`.
-fn fmt_count(v: f64) -> String {
+fn fmt_count(lang: Lang, v: f64) -> String {
     let (d, suffix) = if v >= 1e12 {
         (1e12, "T")
     } else if v >= 1e9 {
@@ -732,18 +728,15 @@ fn fmt_count(v: f64) -> String {
         (1.0, "")
     };
     let x = v / d;
-    if (x - x.round()).abs() < 1e-9 {
-        format!("{x:.0}{suffix}")
-    } else {
-        format!("{x:.1}{suffix}")
-    }
+    let decimals = if (x - x.round()).abs() < 1e-9 { 0 } else { 1 };
+    format!("{}{suffix}", num(lang, x, decimals))
 }
 
 fn fmt_hours(lang: Lang, h: f64) -> String {
     if h < 48.0 {
-        format!("{h:.1} h")
+        format!("{} h", num(lang, h, 1))
     } else {
-        tf(lang, "{n} days", &[("n", &format!("{:.1}", h / 24.0))])
+        tf(lang, "{n} days", &[("n", &num(lang, h / 24.0, 1))])
     }
 }
 
@@ -879,14 +872,14 @@ fn why_not(
             Some(Exclusion::NoFit { count, per_gpu_gib, capacity_gib }) => tf(
                 lang,
                 "{name}: needs {need} GiB per GPU, has {has} usable",
-                &[("name", &count_text(count)), ("need", &gib(*per_gpu_gib)), ("has", &gib(*capacity_gib))],
+                &[("name", &count_text(count)), ("need", &gib(lang, *per_gpu_gib)), ("has", &gib(lang, *capacity_gib))],
             ),
             Some(Exclusion::Headroom { count, headroom }) => tf(
                 lang,
                 "{name}: only {pct}% headroom, {asked}% asked",
                 &[
                     ("name", &count_text(count)),
-                    ("pct", &format!("{:.1}", headroom.max(0.0) * 100.0)),
+                    ("pct", &num(lang, headroom.max(0.0) * 100.0, 1)),
                     ("asked", &format!("{:.0}", input.headroom * 100.0)),
                 ],
             ),
@@ -895,13 +888,13 @@ fn why_not(
                 "{name}: {watts} of GPU power, over the {limit} limit",
                 &[
                     ("name", &count_text(count)),
-                    ("watts", &watts_text(*watts)),
-                    ("limit", &watts_text(input.constraints.max_watts.unwrap_or(0.0))),
+                    ("watts", &watts_text(lang, *watts)),
+                    ("limit", &watts_text(lang, input.constraints.max_watts.unwrap_or(0.0))),
                 ],
             ),
             Some(Exclusion::OverBudget { count, cost_usd }) => {
                 let over = cost_usd - input.budget.amount_usd().unwrap_or(0.0);
-                tf(lang, "{name}: over budget by {amount}", &[("name", &count_text(count)), ("amount", &s.money(over))])
+                tf(lang, "{name}: over budget by {amount}", &[("name", &count_text(count)), ("amount", &s.money_in(lang, over))])
             }
             Some(Exclusion::Engine(msg)) => format!("{name}: {msg}"),
         };
@@ -913,16 +906,17 @@ fn why_not(
 /// ", at ×8 each needs 22.6 GiB of 21.6 usable" or ", ×1 needs 41 GiB, has 24" (one estimate).
 fn too_many_detail(input: &RecommendInput, gpu: &Gpu, limit: u32) -> String {
     let at = limit.clamp(1, llm::MAX_GPUS);
+    let lang = input.lang;
     match input.job.estimate(gpu, at) {
         Ok(e) if at == 1 => tf(
-            input.lang,
+            lang,
             ": ×1 needs {need} GiB, has {has}",
-            &[("need", &gib(e.per_gpu_gib)), ("has", &format!("{:.0}", gpu.memory_gib))],
+            &[("need", &gib(lang, e.per_gpu_gib)), ("has", &num(lang, gpu.memory_gib, 0))],
         ),
         Ok(e) => tf(
-            input.lang,
+            lang,
             ": at ×{at} each needs {need} GiB of {has} usable",
-            &[("at", &at.to_string()), ("need", &gib(e.per_gpu_gib)), ("has", &gib(input.job.capacity_gib(gpu)))],
+            &[("at", &at.to_string()), ("need", &gib(lang, e.per_gpu_gib)), ("has", &gib(lang, input.job.capacity_gib(gpu)))],
         ),
         Err(_) => String::new(),
     }

@@ -147,7 +147,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
             <fieldset class="advisor-form__group">
                 <legend class="advisor-form__legend">{ t(lang, "Budget") }</legend>
                 { select(Field::Mode, t(lang, "Buy or rent"), t(lang, "Rent uses the bundled cloud prices."), vec![("buy".into(), t(lang, "Buy").into()), ("rent".into(), t(lang, "Rent").into())]) }
-                { text(Field::Budget, if inputs.get(Field::Mode) == "rent" { t(lang, "Budget per hour") } else { t(lang, "Budget") }, "In the chosen currency; empty = no limit.", "decimal") }
+                { text(Field::Budget, if inputs.get(Field::Mode) == "rent" { t(lang, "Budget per hour") } else { t(lang, "Budget") }, t(lang, "In the chosen currency; empty = no limit."), "decimal") }
                 { select(Field::Currency, t(lang, "Currency"), t(lang, "Converted at an editable rate."),
                     [("usd", "USD $"), ("cny", "CNY ¥"), ("rub", "RUB ₽"), ("eur", "EUR €")].iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
                 { text(Field::HoursPerDay, t(lang, "Usage (hours/day)"), t(lang, "For energy and rental cost."), "decimal") }

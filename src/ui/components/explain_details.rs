@@ -1,7 +1,7 @@
 //! "How this was computed" for one option: the formulas with their values and the engine's
 //! assumptions. The body is only built when opened, which keeps re-ranking cheap.
 
-use crate::i18n::t;
+use crate::i18n::{t, Lang};
 use crate::recommend::Explain;
 use crate::ui::lang::use_lang;
 use std::rc::Rc;
@@ -11,6 +11,22 @@ use yew::prelude::*;
 pub struct ExplainDetailsProps {
     pub explain: Rc<Vec<Explain>>,
     pub assumptions: Rc<Vec<String>>,
+}
+
+/// The heading of one formula: the engine's label ids (kept stable for `recommend --json`) in
+/// words.
+fn label(lang: Lang, id: &'static str) -> &'static str {
+    match id {
+        "headroom" => t(lang, "Headroom"),
+        "purchase" => t(lang, "Purchase"),
+        "hourly" => t(lang, "Rent per hour"),
+        "energy" => t(lang, "Energy per month"),
+        "tco" => t(lang, "Total cost"),
+        "break_even" => t(lang, "Buying beats renting after"),
+        "usd_per_million" => t(lang, "Cost per million"),
+        "training_run" => t(lang, "Time to train"),
+        other => other,
+    }
 }
 
 /// A disclosure that renders its content on first open.
@@ -27,7 +43,7 @@ pub fn explain_details(props: &ExplainDetailsProps) -> Html {
             <summary>{ t(lang, "How this was computed") }</summary>
             if *open {
                 <dl class="recommend-list__formulas">
-                    { for props.explain.iter().map(|x| html! { <><dt>{ x.label }</dt><dd><code>{ &x.formula }</code></dd></> }) }
+                    { for props.explain.iter().map(|x| html! { <><dt>{ label(lang, x.label) }</dt><dd><code>{ &x.formula }</code></dd></> }) }
                 </dl>
                 <ul class="recommend-list__assumptions">
                     { for props.assumptions.iter().map(|a| html! { <li>{ a }</li> }) }

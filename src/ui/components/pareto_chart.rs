@@ -68,7 +68,7 @@ pub fn pareto_chart(props: &ParetoChartProps) -> Html {
                 <line class="pareto-chart__axis" x1={PAD_L.to_string()} y1={(H - PAD_B).to_string()} x2={(W - PAD_R).to_string()} y2={(H - PAD_B).to_string()} />
                 <line class="pareto-chart__axis" x1={PAD_L.to_string()} y1={PAD_T.to_string()} x2={PAD_L.to_string()} y2={(H - PAD_B).to_string()} />
                 { for ticks(x0, x1).into_iter().map(|v| html! {
-                    <text class="pareto-chart__tick" x={format!("{:.1}", sx(v))} y={(H - PAD_B + 14.0).to_string()} text-anchor="middle">{ props.cost.money(v) }</text>
+                    <text class="pareto-chart__tick" x={format!("{:.1}", sx(v))} y={(H - PAD_B + 14.0).to_string()} text-anchor="middle">{ props.cost.money_in(lang, v) }</text>
                 }) }
                 { for ticks(y0, y1).into_iter().map(|v| html! {
                     <text class="pareto-chart__tick" x={(PAD_L - 6.0).to_string()} y={format!("{:.1}", sy(v) + 4.0)} text-anchor="end">{ format!("{v}") }</text>
@@ -84,7 +84,7 @@ pub fn pareto_chart(props: &ParetoChartProps) -> Html {
                 { for front.iter().map(|p| html! {
                     <circle key={format!("f{}x{}", p.gpu, p.count)} class="pareto-chart__point pareto-chart__point--front"
                         cx={format!("{:.1}", sx(p.cost_usd))} cy={format!("{:.1}", sy(p.throughput_mid))} r="4">
-                        <title>{ format!("{} × {}: {} · {:.1} {}", p.gpu, p.count, props.cost.money(p.cost_usd), p.throughput_mid, t(lang, unit)) }</title>
+                        <title>{ format!("{} × {}: {} · {:.1} {}", p.gpu, p.count, props.cost.money_in(lang, p.cost_usd), p.throughput_mid, t(lang, unit)) }</title>
                     </circle>
                 }) }
             </svg>

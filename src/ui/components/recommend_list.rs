@@ -2,9 +2,9 @@
 //! figures, the reasons, and an expandable "how this was computed" for every number. Below them,
 //! the why-not notes for popular cards that were left out.
 
-use crate::i18n::{num, t, tf};
+use crate::i18n::{num, t, tf, Lang};
 use crate::recommend::cost::CostSettings;
-use crate::recommend::Recommendation;
+use crate::recommend::{RateKind, Recommendation};
 use crate::ui::components::explain_details::ExplainDetails;
 use crate::ui::components::memory_bar::MemoryBar;
 use crate::ui::lang::use_lang;
@@ -17,12 +17,21 @@ pub struct RecommendListProps {
     pub cost: CostSettings,
 }
 
+/// "Per million tokens", "… images" or "… samples", after what the option's rate counts.
+pub fn per_million_label(lang: Lang, kind: Option<RateKind>) -> &'static str {
+    match kind {
+        Some(RateKind::Images) => t(lang, "Per million images"),
+        Some(RateKind::Samples) => t(lang, "Per million samples"),
+        _ => t(lang, "Per million tokens"),
+    }
+}
+
 /// The ranked options.
 #[function_component(RecommendList)]
 pub fn recommend_list(props: &RecommendListProps) -> Html {
     let lang = use_lang();
     let rec = &props.rec;
-    let money = |usd: f64| props.cost.money(usd);
+    let money = |usd: f64| props.cost.money_in(lang, usd);
     html! {
         <section class="recommend-list" aria-labelledby="recommend-title">
             <h2 class="recommend-list__title" id="recommend-title">{ t(lang, "Best options") }</h2>
@@ -60,7 +69,7 @@ pub fn recommend_list(props: &RecommendListProps) -> Html {
                                 }
                                 <dt>{ t(lang, "Total cost") }</dt><dd>{ money(o.tco_usd) }</dd>
                                 if let Some(m) = o.usd_per_million {
-                                    <dt>{ t(lang, "Per million tokens") }</dt><dd>{ money(m) }</dd>
+                                    <dt>{ per_million_label(lang, o.rate.map(|(_, k)| k)) }</dt><dd>{ money(m) }</dd>
                                 }
                                 if let Some(h) = o.training_hours {
                                     <dt>{ t(lang, "Time to train") }</dt><dd>{ tf(lang, "{n} h", &[("n", &num(lang, h, 1))]) }</dd>
