@@ -76,3 +76,18 @@ test('bad input shows a message beside its field and keeps the last result', asy
   assert.equal(await topOption(page), top, 'the last good result stays on screen');
   await page.close();
 });
+
+test('image generation is timed in seconds per image and priced per 1,000 images', async () => {
+  const page = await app.ctx.newPage();
+  const errors = watchErrors(page);
+  await page.goto(app.url('?model=sdxl&workload=image-generation&mode=rent'));
+  const speed = page.locator('.recommend-list__speed').first();
+  await speed.waitFor();
+  assert.match(await speed.innerText(), /^[\d.]+ \([\d.]+–[\d.]+\) s per image$/);
+  const figures = await page.locator('.recommend-list__figures').first().innerText();
+  assert.match(figures, /Per 1,000 images/);
+  const reasons = await page.locator('.recommend-list__reasons').first().innerText();
+  assert.match(reasons, /per 1,000 images at [\d.]+ s per image \(mid\)/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -656,16 +656,25 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
 
     // Throughput-derived figures.
     if let (Some((band, kind)), Some(per_m)) = (c.rate, c.usd_per_million) {
-        reasons.push(tf(
-            lang,
-            "{cost} per million {noun} at {rate} {unit} (mid)",
-            &[
-                ("cost", &s.money_in(lang, per_m)),
-                ("noun", t(lang, kind.noun())),
-                ("rate", &num(lang, band.mid, if band.mid < 10.0 { 2 } else { 0 })),
-                ("unit", t(lang, kind.unit())),
-            ],
-        ));
+        // Images are counted per thousand, at seconds per image, as people price them.
+        reasons.push(if kind == RateKind::Images && band.mid > 0.0 {
+            tf(
+                lang,
+                "{cost} per 1,000 images at {seconds} s per image (mid)",
+                &[("cost", &s.money_in(lang, per_m / 1000.0)), ("seconds", &num(lang, 1.0 / band.mid, 1))],
+            )
+        } else {
+            tf(
+                lang,
+                "{cost} per million {noun} at {rate} {unit} (mid)",
+                &[
+                    ("cost", &s.money_in(lang, per_m)),
+                    ("noun", t(lang, kind.noun())),
+                    ("rate", &num(lang, band.mid, if band.mid < 10.0 { 2 } else { 0 })),
+                    ("unit", t(lang, kind.unit())),
+                ],
+            )
+        });
         explain.push(Explain {
             label: "usd_per_million",
             formula: format!(

@@ -17,10 +17,10 @@ pub struct RecommendListProps {
     pub cost: CostSettings,
 }
 
-/// "Per million tokens", "… images" or "… samples", after what the option's rate counts.
+/// "Per million tokens" or "… samples", after what the option's rate counts (images are priced
+/// per thousand).
 pub fn per_million_label(lang: Lang, kind: Option<RateKind>) -> &'static str {
     match kind {
-        Some(RateKind::Images) => t(lang, "Per million images"),
         Some(RateKind::Samples) => t(lang, "Per million samples"),
         _ => t(lang, "Per million tokens"),
     }
@@ -42,6 +42,12 @@ pub fn recommend_list(props: &RecommendListProps) -> Html {
                 { for rec.options.iter().enumerate().map(|(i, o)| {
                     let e = &o.estimate;
                     let speed = o.rate.map(|(b, kind)| {
+                        if kind == RateKind::Images && b.low > 0.0 {
+                            // Seconds per image, as people time image generation.
+                            let s = b.recip();
+                            let d = if s.mid >= 10.0 { 0 } else { 1 };
+                            return format!("{} ({}–{}) {} {}", num(lang, s.mid, d), num(lang, s.low, d), num(lang, s.high, d), t(lang, "s"), t(lang, "per image"));
+                        }
                         let d = if b.mid >= 100.0 { 0 } else if b.mid >= 10.0 { 1 } else { 2 };
                         format!("{} ({}–{}) {}", num(lang, b.mid, d), num(lang, b.low, d), num(lang, b.high, d), t(lang, kind.unit()))
                     });
@@ -69,7 +75,11 @@ pub fn recommend_list(props: &RecommendListProps) -> Html {
                                 }
                                 <dt>{ t(lang, "Total cost") }</dt><dd>{ money(o.tco_usd) }</dd>
                                 if let Some(m) = o.usd_per_million {
-                                    <dt>{ per_million_label(lang, o.rate.map(|(_, k)| k)) }</dt><dd>{ money(m) }</dd>
+                                    if o.rate.is_some_and(|(_, k)| k == RateKind::Images) {
+                                        <dt>{ t(lang, "Per 1,000 images") }</dt><dd>{ money(m / 1000.0) }</dd>
+                                    } else {
+                                        <dt>{ per_million_label(lang, o.rate.map(|(_, k)| k)) }</dt><dd>{ money(m) }</dd>
+                                    }
                                 }
                                 if let Some(h) = o.training_hours {
                                     <dt>{ t(lang, "Time to train") }</dt><dd>{ tf(lang, "{n} h", &[("n", &num(lang, h, 1))]) }</dd>
