@@ -16,7 +16,7 @@ fn speed(o: &OptionRow) -> (String, String, String, String) {
 
 const HEADER: [&str; 13] = [
     "gpu", "count", "fits", "per_gpu_gib", "capacity_gib", "speed_low", "speed_mid", "speed_high", "speed_unit",
-    "purchase_usd", "hourly_usd", "tco_usd", "usd_per_million_tokens",
+    "purchase_usd", "hourly_usd", "tco_usd", "usd_per_million",
 ];
 
 fn row(o: &OptionRow) -> [String; 13] {
@@ -61,7 +61,7 @@ pub fn csv(r: &Recommendation) -> String {
 
 /// The options as a Markdown table.
 pub fn markdown(r: &Recommendation) -> String {
-    let mut out = String::from("| card | count | per GPU GiB | speed (low–high) | purchase $ | $/hour | TCO $ | $/M tokens |\n|---|---:|---:|---|---:|---:|---:|---:|\n");
+    let mut out = String::from("| card | count | per GPU GiB | speed (low–high) | purchase $ | $/hour | TCO $ | $ per million (of the speed unit) |\n|---|---:|---:|---|---:|---:|---:|---:|\n");
     for o in &r.options {
         let (lo, mid, hi, unit) = speed(o);
         let cells = [
@@ -77,4 +77,36 @@ pub fn markdown(r: &Recommendation) -> String {
         out.push_str(&format!("| {} |\n", cells.join(" | ")));
     }
     out
+}
+
+#[cfg(test)]
+#[allow(clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    /// RFC 4180 quoting, and the OWASP "CSV injection" guard: a cell that a spreadsheet would read
+    /// as a formula gets a leading quote mark; plain negative numbers stay numbers.
+    #[test]
+    fn cells_are_quoted_and_formulas_defused() {
+        assert_eq!(csv_cell("rtx-4090"), "rtx-4090");
+        assert_eq!(csv_cell("a,b"), "\"a,b\"");
+        assert_eq!(csv_cell("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_cell("=1+2"), "'=1+2");
+        assert_eq!(csv_cell("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(csv_cell("-5"), "-5");
+    }
+
+    #[test]
+    fn one_row_per_option_under_the_header() {
+        let job = crate::recommend::Job::Llm(Box::new(crate::model::llm::LlmJob::for_preset(
+            crate::catalog::llm("llama-3.1-8b").expect("preset"),
+        )));
+        let rec = crate::recommend::recommend(&crate::recommend::RecommendInput::new(job)).expect("recommend");
+        let text = csv(&rec);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.first().copied(), Some("gpu,count,fits,per_gpu_gib,capacity_gib,speed_low,speed_mid,speed_high,speed_unit,purchase_usd,hourly_usd,tco_usd,usd_per_million"));
+        assert_eq!(lines.len(), rec.options.len() + 1);
+        assert!(lines.iter().skip(1).all(|l| l.split(',').count() == 13), "{text}");
+        assert_eq!(markdown(&rec).lines().count(), rec.options.len() + 2);
+    }
 }
