@@ -86,7 +86,8 @@ fn currency_changes_reasons_not_json_numbers() {
 #[test]
 fn price_overrides_from_the_command_line() {
     let mut args = SEED_003.to_vec();
-    args.extend(["--prices", "h100-sxm:buy=25000", "--require-nvlink", "--headroom", "5"]);
+    // Every NVLink card with a price is a candidate now: ask for all of them.
+    args.extend(["--prices", "h100-sxm:buy=25000", "--require-nvlink", "--headroom", "5", "--top", "50"]);
     let rows = json(&args);
     let r = rows.iter().find(|r| r["gpu"] == "h100-sxm").expect("priced by the override");
     // 3 × 25,000 + 40,000 HGX server.

@@ -88,8 +88,9 @@ fn purchase_is_cards_plus_host_at_the_chosen_basis() {
     let p = cost::purchase(g, 8, &launch).expect("priced");
     assert_eq!(p.source, PriceSource::Launch);
     close(p.total_usd, 27_792.0);
-    // No price, no purchase; an override supplies one.
-    assert!(cost::purchase(gpu("h100-sxm"), 8, &s).is_none());
+    // No price, no purchase (the H200 NVL has none in the catalog); an override supplies one,
+    // and wins over a catalog price (h100-sxm's street price is $27,500).
+    assert!(cost::purchase(gpu("h200-nvl"), 8, &s).is_none());
     let mut o = PriceOverrides::new();
     o.set("h100-sxm", PriceOverride { buy_usd: Some(25_000.0), hour_usd: None });
     let s = CostSettings { overrides: o, ..CostSettings::default() };
@@ -131,7 +132,9 @@ fn tco_rent_by_hand() {
     let f = cost_figures(gpu("h100-sxm"), 3, &CostSettings::default());
     close(f.rent_hourly_usd.expect("hourly"), 8.07);
     close(f.rent_tco_usd.expect("tco"), 8.07 * 243.5 * 24.0);
-    assert!(f.buy_tco_usd.is_none(), "h100-sxm has no purchase price in the catalog");
+    // a100-40gb-sxm has cloud prices but no purchase price in the catalog: rent only.
+    let f = cost_figures(gpu("a100-40gb-sxm"), 1, &CostSettings::default());
+    assert!(f.rent_hourly_usd.is_some() && f.buy_tco_usd.is_none());
 }
 
 /// $2/h at 1,000 tokens/s: 2 / 3,600,000 tokens × 1e6 = $0.5555...; zero throughput: none.
