@@ -546,14 +546,19 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
             }
             other => t(lang, other.label()).to_string(),
         };
-        let text = format!(
-            "{} × {} ({src}) + {} {} = {}",
-            c.count,
-            s.money_in(lang, p.unit_usd),
-            s.money_in(lang, p.host.usd),
-            t(lang, p.host.label()),
-            s.money_in(lang, p.total_usd)
-        );
+        let text = if p.host.kind == HostKind::Integrated {
+            // The price is the whole computer (Apple): no host line.
+            format!("{} × {} ({src}) = {}", c.count, s.money_in(lang, p.unit_usd), s.money_in(lang, p.total_usd))
+        } else {
+            format!(
+                "{} × {} ({src}) + {} {} = {}",
+                c.count,
+                s.money_in(lang, p.unit_usd),
+                s.money_in(lang, p.host.usd),
+                t(lang, p.host.label()),
+                s.money_in(lang, p.total_usd)
+            )
+        };
         if input.mode == Mode::Buy {
             reasons.push(tf(lang, "buy: {text}", &[("text", &text)]));
         }
