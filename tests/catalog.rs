@@ -217,3 +217,13 @@ fn edit_distance_matches_hand_counts() {
     assert_eq!(catalog::edit_distance("h100", "h100"), 0);
     assert_eq!(catalog::edit_distance("rtx4090", "rtx-4090"), 1);
 }
+
+/// The catalog search and the sort by name lowercase with `to_ascii_lowercase` (the Unicode case
+/// tables of `str::to_lowercase` cost the web build 10 KB brotli), which is exact only while every
+/// card's name and architecture is ASCII.
+#[test]
+fn names_and_architectures_are_ascii() {
+    for g in catalog::gpus() {
+        assert!(g.name.is_ascii() && g.architecture.is_ascii(), "{}: {} / {}", g.id, g.name, g.architecture);
+    }
+}

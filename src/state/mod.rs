@@ -63,10 +63,10 @@ pub struct CatalogFilter {
 impl CatalogFilter {
     /// True when `gpu` passes every filter.
     pub fn matches(&self, gpu: &Gpu) -> bool {
-        let q = self.query.trim().to_lowercase();
+        let q = self.query.trim().to_ascii_lowercase();
         let text_ok = q.is_empty()
             || q.split_whitespace().all(|w| {
-                gpu.name.to_lowercase().contains(w) || gpu.id.contains(w) || gpu.architecture.to_lowercase().contains(w)
+                gpu.name.to_ascii_lowercase().contains(w) || gpu.id.contains(w) || gpu.architecture.to_ascii_lowercase().contains(w)
             });
         text_ok
             && self.vendor.is_none_or(|v| gpu.vendor == v)
@@ -225,7 +225,7 @@ impl AppState {
                     (None, None) => std::cmp::Ordering::Equal,
                 },
                 None => {
-                    let o = a.name.to_lowercase().cmp(&b.name.to_lowercase());
+                    let o = a.name.to_ascii_lowercase().cmp(&b.name.to_ascii_lowercase());
                     if self.sort.descending { o.reverse() } else { o }
                 }
             };

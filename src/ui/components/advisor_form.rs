@@ -86,7 +86,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
     let precision_options: Vec<(String, String)> = Precision::ALL
         .into_iter()
         .filter(|p| is_llm || matches!(p, Precision::Fp32 | Precision::Tf32 | Precision::Fp16 | Precision::Bf16 | Precision::Fp8))
-        .map(|p| (p.as_str().to_string(), p.as_str().to_uppercase()))
+        .map(|p| (p.as_str().to_string(), p.as_str().to_ascii_uppercase()))
         .collect();
     let on_config = props.dispatch.reform(|e: InputEvent| Action::SetConfigJson(e.target_unchecked_into::<HtmlTextAreaElement>().value()));
     let on_nvlink = props.dispatch.reform(|e: Event| Action::SetNeedNvlink(e.target_unchecked_into::<HtmlInputElement>().checked()));
