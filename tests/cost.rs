@@ -242,3 +242,14 @@ fn money_in_the_interface_language() {
     assert_eq!(format_money_in(14.04, Currency::Cny, Lang::Zh), "¥14.04");
     assert_eq!(format_money_in(-2_500.0, Currency::Eur, Lang::En), "-€2,500");
 }
+
+/// "Cards only": 8 × RTX 4090 at the $2,000 street price (data/gpus.toml) = $16,000, no server;
+/// the host's kind (an 8-card PCIe server) is still known for the PUE.
+#[test]
+fn cards_only_leaves_the_host_out() {
+    let s = CostSettings { include_host: false, ..CostSettings::default() };
+    let p = cost::purchase(gpu("rtx-4090"), 8, &s).expect("priced");
+    close(p.total_usd, 16_000.0);
+    close(p.host.usd, 0.0);
+    assert!(p.host.is_server());
+}

@@ -142,3 +142,17 @@ fn notes_and_field_errors_follow_the_language() {
     assert_eq!(e.message_in(Lang::Zh), "`abc` 不是数字");
     assert_eq!(e.message_in(Lang::Ru), "`abc` — не число");
 }
+
+/// `host=none` counts the cards alone; an unknown value is reset with a note that names the key.
+#[test]
+fn host_option_in_the_link() {
+    let p = url::parse("?host=none");
+    assert!(p.notes.is_empty(), "{:?}", p.notes);
+    assert!(!p.state.advisor.recommend_input().expect("valid").cost.include_host);
+    assert!(url::parse("").state.advisor.recommend_input().expect("valid").cost.include_host);
+    let bad = url::parse("?host=maybe");
+    assert_eq!(bad.notes, vec!["Ignored `host=maybe`: choose include or none.".to_string()]);
+    assert!(bad.state.advisor.recommend_input().expect("reset").cost.include_host);
+    // The link keeps the option.
+    assert_eq!(url::render(&url::parse("?host=none").state), "host=none");
+}

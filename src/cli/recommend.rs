@@ -33,13 +33,14 @@ USAGE:
     [--headroom PERCENT] [--top N] [--all-counts] [--json]
   Cost settings:
     [--months N] [--hours-per-day H] [--usd-per-kwh X] [--utilisation 0..1] [--pue X]
-    [--price-basis street|launch] [--rent-basis cheapest|median|<provider name>]
+    [--price-basis street|launch] [--no-host] [--rent-basis cheapest|median|<provider name>]
     [--prices 'rtx-4090:buy=1800;hour=0.5,h100-sxm:hour=2.1'] [--currency usd|cny|rub|eur] [--rate N]
 
 DEFAULTS:
   no budget; --mode buy with --budget-usd, rent with --budget-usd-per-hour; --objective cheapest;
   --headroom 10; --top 5; --months 24; --hours-per-day 8; --usd-per-kwh 0.15; --utilisation 0.7;
   PUE 1.0 for desktops and 1.3 for servers (--pue sets both); --price-basis street;
+  a purchase includes an estimated host PC or server (--no-host: the cards alone);
   --rent-basis cheapest; --currency usd at a June 2025 rate.
 
 OUTPUT:
@@ -71,6 +72,7 @@ struct Args {
     utilisation: Option<f64>,
     pue: Option<f64>,
     price_basis: Option<PriceBasis>,
+    no_host: bool,
     rent_basis: Option<RentBasis>,
     prices: Option<PriceOverrides>,
     currency: Option<Currency>,
@@ -136,6 +138,7 @@ fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, 
             Long("usd-per-kwh") => a.usd_per_kwh = Some(real(&mut p, "usd-per-kwh", 0.0, 100.0)?),
             Long("utilisation" | "utilization") => a.utilisation = Some(real(&mut p, "utilisation", 0.0, 1.0)?),
             Long("pue") => a.pue = Some(real(&mut p, "pue", 1.0, 5.0)?),
+            Long("no-host") => a.no_host = true,
             Long("price-basis") => {
                 let s = value(&mut p, "price-basis")?;
                 a.price_basis = Some(
@@ -310,6 +313,7 @@ fn input_from(a: &Args, job: Job) -> Result<RecommendInput, CliError> {
     if let Some(v) = a.price_basis {
         c.price_basis = v;
     }
+    c.include_host = !a.no_host;
     if let Some(v) = &a.rent_basis {
         c.rent_basis = v.clone();
     }

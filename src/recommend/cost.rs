@@ -323,6 +323,9 @@ pub struct CostSettings {
     pub months: f64,
     /// Hours per day the cards run (and, when renting, are billed). Default 8.
     pub hours_per_day: f64,
+    /// Count the host computer or server in a purchase (default). `false`: cards only, for
+    /// someone who already has the machine they go into.
+    pub include_host: bool,
 }
 
 impl Default for CostSettings {
@@ -336,6 +339,7 @@ impl Default for CostSettings {
             overrides: PriceOverrides::new(),
             months: 24.0,
             hours_per_day: 8.0,
+            include_host: true,
         }
     }
 }
@@ -548,7 +552,10 @@ pub struct Purchase {
 /// The purchase cost of `count` × `gpu`: cards × price + host; `None` without a price.
 pub fn purchase(gpu: &Gpu, count: u32, s: &CostSettings) -> Option<Purchase> {
     let (unit_usd, source) = card_price_usd(gpu, s.price_basis, &s.overrides)?;
-    let host = host_estimate(gpu, count);
+    let mut host = host_estimate(gpu, count);
+    if !s.include_host {
+        host.usd = 0.0;
+    }
     let gpus_usd = unit_usd * f64::from(count);
     Some(Purchase { unit_usd, source, gpus_usd, host, total_usd: gpus_usd + host.usd })
 }

@@ -546,8 +546,8 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
             }
             other => t(lang, other.label()).to_string(),
         };
-        let text = if p.host.kind == HostKind::Integrated {
-            // The price is the whole computer (Apple): no host line.
+        let text = if p.host.kind == HostKind::Integrated || !s.include_host {
+            // The price is the whole computer (Apple), or the user counts cards only: no host line.
             format!("{} × {} ({src}) = {}", c.count, s.money_in(lang, p.unit_usd), s.money_in(lang, p.total_usd))
         } else {
             format!(

@@ -50,17 +50,18 @@ pub enum Field {
     RentBasis,
     Utilisation,
     Pue,
+    Host,
 }
 
 impl Field {
     /// Every field, in URL order.
-    pub const ALL: [Field; 35] = [
+    pub const ALL: [Field; 36] = [
         Field::Model, Field::Params, Field::Workload, Field::Precision, Field::KvPrecision, Field::Engine, Field::Context,
         Field::PromptTokens, Field::OutputTokens, Field::Batch, Field::SeqLen, Field::Optimizer, Field::GradCkpt,
         Field::LoraRank, Field::Zero, Field::Resolution, Field::Steps, Field::TrainTokens, Field::HoursPerDay,
         Field::Months, Field::Budget, Field::Mode, Field::Currency, Field::Rate, Field::Objective, Field::MaxGpus,
         Field::MaxWatts, Field::Region, Field::Headroom, Field::KwhPrice, Field::Prices, Field::PriceBasis,
-        Field::RentBasis, Field::Utilisation, Field::Pue,
+        Field::RentBasis, Field::Utilisation, Field::Pue, Field::Host,
     ];
 
     /// The URL key (a contract: links in blog posts depend on it).
@@ -101,6 +102,7 @@ impl Field {
             Field::RentBasis => "rent",
             Field::Utilisation => "util",
             Field::Pue => "pue",
+            Field::Host => "host",
         }
     }
 
@@ -147,6 +149,7 @@ impl Field {
             Field::RentBasis => "cheapest",
             Field::Utilisation => "70",
             Field::Pue => "",
+            Field::Host => "include",
         }
     }
 }
@@ -479,6 +482,14 @@ impl AdvisorInputs {
         if price_basis.is_none() {
             errors.push(FieldError::new(Field::PriceBasis, "choose street or launch", &[]));
         }
+        let include_host = match self.get(Field::Host).trim() {
+            "include" | "" => true,
+            "none" => false,
+            _ => {
+                errors.push(FieldError::new(Field::Host, "choose include or none", &[]));
+                true
+            }
+        };
         let rent_basis = match self.get(Field::RentBasis).trim().to_ascii_lowercase().as_str() {
             "" | "cheapest" => crate::recommend::cost::RentBasis::Cheapest,
             "median" => crate::recommend::cost::RentBasis::Median,
@@ -528,6 +539,7 @@ impl AdvisorInputs {
             input.cost.price_basis = b;
         }
         input.cost.rent_basis = rent_basis;
+        input.cost.include_host = include_host;
         if let Some(u) = utilisation {
             input.cost.energy.utilisation = u / 100.0;
         }

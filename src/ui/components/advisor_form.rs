@@ -155,6 +155,8 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
                 { text(Field::KwhPrice, t(lang, "Electricity ($/kWh)"), t(lang, "Energy price."), "decimal") }
                 { text(Field::Utilisation, t(lang, "Utilisation %"), t(lang, "Average share of board power while running."), "decimal") }
                 { text(Field::Pue, t(lang, "PUE"), t(lang, "Cooling overhead; empty = 1.0 at a desk, 1.3 for servers."), "decimal") }
+                { select(Field::Host, t(lang, "Host computer"), t(lang, "Buying: add an estimated PC or server for the cards, or count the cards alone."),
+                    vec![("include".into(), t(lang, "Included (estimate)").into()), ("none".into(), t(lang, "Cards only").into())]) }
                 { select(Field::PriceBasis, t(lang, "Card price"), t(lang, "Street price where known, else launch price."),
                     vec![("street".into(), t(lang, "Street").into()), ("launch".into(), t(lang, "Launch (MSRP)").into())]) }
                 { text(Field::RentBasis, t(lang, "Cloud price"), t(lang, "cheapest, median, or a provider name (e.g. lambda)."), "text") }
