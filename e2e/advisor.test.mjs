@@ -91,3 +91,15 @@ test('image generation is timed in seconds per image and priced per 1,000 images
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('cards only: a budget that buys no card plus host buys the card alone', async () => {
+  const page = await app.ctx.newPage();
+  // Llama 3.1 8B bf16 needs a 24 GB card: the RTX 3090 ($800 street) plus a $2,500 desktop is over
+  // $3,000; the card alone is not.
+  await page.goto(app.url('?budget=3000'));
+  await page.locator('.recommend-list__empty').waitFor();
+  await page.selectOption('#in-host', 'none');
+  await page.locator('.recommend-list__option[data-gpu="rtx-3090"]').first().waitFor();
+  assert.match(page.url(), /host=none/);
+  await page.close();
+});

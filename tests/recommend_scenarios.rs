@@ -344,3 +344,20 @@ fn reasons_and_why_not_follow_the_language() {
     assert_eq!(ids(&en), ids(&ru));
     assert_eq!(en.why_not.len(), zh.why_not.len());
 }
+
+/// "Cards only" reaches the ranking: Llama 3.1 8B in bf16 needs a 24 GB card; with a $3,000
+/// budget the RTX 3090 at its $800 street price (data/gpus.toml) fits only without the $2,500
+/// desktop host (800 + 2,500 = 3,300 > 3,000).
+#[test]
+fn cards_only_changes_what_the_budget_buys() {
+    let job = LlmJob { precision: Precision::Bf16, ..llm("llama-3.1-8b") };
+    let mut input = RecommendInput::new(Job::Llm(Box::new(job)));
+    input.budget = Budget::PurchaseUsd(3_000.0);
+    input.top = 100;
+    let with_host = recommend(&input).expect("recommend");
+    assert!(!with_host.options.iter().any(|o| o.gpu == "rtx-3090"));
+    input.cost.include_host = false;
+    let cards_only = recommend(&input).expect("recommend");
+    let r = cards_only.options.iter().find(|o| o.gpu == "rtx-3090" && o.count == 1).expect("3090 × 1 within $3,000");
+    assert_eq!(r.cost.purchase.map(|p| p.total_usd), Some(800.0));
+}

@@ -552,12 +552,18 @@ pub struct Purchase {
 /// The purchase cost of `count` × `gpu`: cards × price + host; `None` without a price.
 pub fn purchase(gpu: &Gpu, count: u32, s: &CostSettings) -> Option<Purchase> {
     let (unit_usd, source) = card_price_usd(gpu, s.price_basis, &s.overrides)?;
+    Some(purchase_at(gpu, count, unit_usd, source, s))
+}
+
+/// The purchase of `count` cards at a known unit price: the cards plus the host, or the cards
+/// alone when `s.include_host` is off.
+pub fn purchase_at(gpu: &Gpu, count: u32, unit_usd: f64, source: PriceSource, s: &CostSettings) -> Purchase {
     let mut host = host_estimate(gpu, count);
     if !s.include_host {
         host.usd = 0.0;
     }
     let gpus_usd = unit_usd * f64::from(count);
-    Some(Purchase { unit_usd, source, gpus_usd, host, total_usd: gpus_usd + host.usd })
+    Purchase { unit_usd, source, gpus_usd, host, total_usd: gpus_usd + host.usd }
 }
 
 /// One card's rental price: USD per GPU-hour and the provider it came from (`override` for a

@@ -267,11 +267,7 @@ fn eval_card(
                 break;
             }
         }
-        let purchase = unit.map(|(u, src)| {
-            let host = cost::host_estimate(gpu, count);
-            let gpus_usd = u * f64::from(count);
-            cost::Purchase { unit_usd: u, source: src, gpus_usd, host, total_usd: gpus_usd + host.usd }
-        });
+        let purchase = unit.map(|(u, src)| cost::purchase_at(gpu, count, u, src, s));
         let figures = cost::cost_figures_with(gpu, count, s, purchase, per_gpu_hour);
         let Some((tco, figure)) = budget_figure(input, &figures) else {
             first_fail.get_or_insert(Exclusion::NoPrice);
