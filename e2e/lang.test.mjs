@@ -45,6 +45,12 @@ test('the recommendation reasons follow the language', async () => {
     const reason = page.locator('.recommend-list__reasons li').first();
     await reason.waitFor();
     assert.match(await reason.innerText(), fit);
+    // The engine's assumptions under "How this was computed" too.
+    await page.locator('.recommend-list__explain summary').first().click();
+    await page.locator('.recommend-list__assumptions li').first().waitFor();
+    const assumptions = await page.locator('.recommend-list__assumptions').first().locator('li').allInnerTexts();
+    const weights = { zh: /^权重：/, ru: /^веса: /, en: /^weights: / }[lang];
+    assert.ok(assumptions.some((a) => weights.test(a)), assumptions.join('\n'));
   }
   assert.deepEqual(errors, []);
   await page.close();

@@ -85,6 +85,21 @@ fn used_keys() -> BTreeSet<String> {
         let text = std::fs::read_to_string(f).unwrap();
         translated_literals(&text, &mut keys);
     }
+    // The engine's assumption notes: `Note::new("template", …)` and `Note::plain("text")`.
+    let mut model_files = Vec::new();
+    rs_files(&root.join("src/model"), &mut model_files);
+    for f in &model_files {
+        let text = std::fs::read_to_string(f).unwrap();
+        for call in ["Note::new(", "Note::plain("] {
+            let mut rest = text.as_str();
+            while let Some(pos) = rest.find(call) {
+                rest = &rest[pos + call.len()..];
+                if let Some(lit) = rest.trim_start().strip_prefix('"') {
+                    keys.extend(read_literal(lit));
+                }
+            }
+        }
+    }
     // The advisor's field errors: `FieldError::new(field, "template", …)`.
     let advisor = std::fs::read_to_string(root.join("src/state/advisor.rs")).unwrap();
     let mut rest = advisor.as_str();
@@ -156,4 +171,41 @@ fn list_missing_keys_for_translators() {
     let table: BTreeSet<&str> = i18n::table().iter().map(|(en, _, _)| en.as_str()).collect();
     let missing: Vec<String> = used_keys().into_iter().filter(|k| !table.contains(k.as_str())).collect();
     let _ = std::fs::write(Path::new(env!("CARGO_MANIFEST_DIR")).join("target/i18n-missing.txt"), missing.join("\n"));
+}
+
+/// Every assumption line the engine writes reads in Chinese and Russian (its template has an
+/// entry, so it differs from the English), and in English it is exactly its JSON text. Covers LLM
+/// inference on several cards (a nested, translated layout: "tensor parallel ×{n}" is
+/// "张量并行 ×{n}" in data/i18n.toml), LLM fine-tuning with ZeRO, image generation, image
+/// fine-tuning and classic training and inference.
+#[test]
+fn assumptions_follow_the_language() {
+    use gpu_advisor::catalog;
+    use gpu_advisor::model::classic::{estimate_classic, ClassicJob, ClassicMode};
+    use gpu_advisor::model::diffusion::{estimate_image, Finetune, ImageJob};
+    use gpu_advisor::model::llm::{estimate_llm, LlmJob, Workload};
+    let gpu = |id: &str| catalog::gpu(id).unwrap();
+    let llm = LlmJob::for_preset(catalog::llm("llama-3.1-70b").unwrap());
+    let tuning = LlmJob { workload: Workload::FinetuneFull, zero: 3, ..LlmJob::for_preset(catalog::llm("llama-3.1-8b").unwrap()) };
+    let mut dreambooth = ImageJob::new("sdxl").unwrap();
+    dreambooth.finetune = Finetune::DreamBooth;
+    let estimates = [
+        estimate_llm(&llm, gpu("h100-sxm"), 2).unwrap(),
+        estimate_llm(&tuning, gpu("a100-80gb-sxm"), 8).unwrap(),
+        estimate_image(&ImageJob::new("flux.1-dev").unwrap(), gpu("rtx-4090"), 2).unwrap(),
+        estimate_image(&dreambooth, gpu("rtx-4090"), 1).unwrap(),
+        estimate_classic(&ClassicJob::new("resnet-50", ClassicMode::Train).unwrap(), gpu("rtx-3090"), 2).unwrap(),
+        estimate_classic(&ClassicJob::new("whisper-large-v3", ClassicMode::Infer).unwrap(), gpu("l4"), 1).unwrap(),
+    ];
+    for e in &estimates {
+        assert!(!e.assumptions.is_empty());
+        for a in &e.assumptions {
+            assert_eq!(a.in_lang(Lang::En), a.to_string());
+            assert_eq!(serde_json::to_value(a).unwrap(), serde_json::Value::String(a.to_string()));
+            assert_ne!(a.in_lang(Lang::Zh), a.to_string(), "no Chinese for: {a}");
+            assert_ne!(a.in_lang(Lang::Ru), a.to_string(), "no Russian for: {a}");
+        }
+    }
+    let layout = estimates[0].assumptions.iter().find(|a| a.starts_with("layout at 2 GPU(s): tensor parallel ×2")).unwrap();
+    assert!(layout.in_lang(Lang::Zh).contains("张量并行 ×2"), "{}", layout.in_lang(Lang::Zh));
 }

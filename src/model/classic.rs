@@ -13,7 +13,7 @@
 use crate::catalog::{ClassicSpec, Gpu, ModelKind};
 use crate::model::media::{self, allreduce_link_gb_s, allreduce_s, band_half_width, effective_rate, KernelMix, Math, StackGain};
 use crate::model::precision::Precision;
-use crate::model::types::{Band, Estimate, EstimateError, MemoryBreakdown, Throughput, GIB};
+use crate::model::types::{Arg, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB};
 
 /// Fixed time per training step (optimizer kernels, launches, loss scaling), seconds.
 pub const TRAIN_STEP_LATENCY_S: f64 = 0.003;
@@ -267,14 +267,14 @@ fn resolve_batch(job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpus: u32) -> 
 
 /// Samples per second of `job` on `gpus` cards of `gpu` (training or inference) as a band, with
 /// assumption lines.
-fn rate_for(job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpus: u32, batch: u32) -> Result<(Band, Vec<String>), EstimateError> {
+fn rate_for(job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpus: u32, batch: u32) -> Result<(Band, Vec<Note>), EstimateError> {
     let rate = effective_rate(gpu, job.precision.math(), mix(spec), StackGain::EAGER)?;
     let fwd_tflop = forward_gflops(job, spec)? / 1000.0;
     let per_gpu = f64::from(batch.div_ceil(gpus));
     let mut notes = Vec::new();
     let (step_s, flops_note) = match job.mode {
-        ClassicMode::Train => (TRAIN_STEP_LATENCY_S + per_gpu * 3.0 * fwd_tflop / rate.tflops, "3x forward FLOPs per sample"),
-        ClassicMode::Infer => (INFER_CALL_LATENCY_S + per_gpu * fwd_tflop / rate.tflops, "forward FLOPs per sample"),
+        ClassicMode::Train => (TRAIN_STEP_LATENCY_S + per_gpu * 3.0 * fwd_tflop / rate.tflops, Note::plain("3x forward FLOPs per sample")),
+        ClassicMode::Infer => (INFER_CALL_LATENCY_S + per_gpu * fwd_tflop / rate.tflops, Note::plain("forward FLOPs per sample")),
     };
     let mut exposed = 0.0;
     if job.mode == ClassicMode::Train && gpus > 1 {
@@ -282,20 +282,33 @@ fn rate_for(job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpus: u32, batch: u
         let comm = allreduce_s(spec.params_m * 1e6 * 4.0, gpus, link);
         exposed = (comm - ALLREDUCE_OVERLAP * step_s).max(0.0);
         let eff = step_s / (step_s + exposed);
-        notes.push(format!(
-            "data parallel over {gpus} cards: FP32 gradient all-reduce over {name} ({link:.0} GB/s per direction), {:.0} ms exposed per step, scaling efficiency {:.0}%",
-            exposed * 1000.0,
-            eff * 100.0
+        notes.push(Note::new(
+            "data parallel over {gpus} cards: FP32 gradient all-reduce over {link} ({gb_s} GB/s per direction), {ms} ms exposed per step, scaling efficiency {pct}%",
+            vec![
+                ("gpus", gpus.to_string().into()),
+                ("link", name.into()),
+                ("gb_s", format!("{link:.0}").into()),
+                ("ms", format!("{:.0}", exposed * 1000.0).into()),
+                ("pct", format!("{:.0}", eff * 100.0).into()),
+            ],
         ));
     }
     let mid = per_gpu * f64::from(gpus) / (step_s + exposed);
     let w = band_half_width(rate.calibrated);
     notes.insert(
         0,
-        format!("{} on {:.1} effective TFLOPS per card ({:.0} peak), {flops_note}", job.precision.label(), rate.tflops, rate.peak_tflops),
+        Note::new(
+            "{precision} on {tflops} effective TFLOPS per card ({peak} peak), {flops}",
+            vec![
+                ("precision", job.precision.label().into()),
+                ("tflops", format!("{:.1}", rate.tflops).into()),
+                ("peak", format!("{:.0}", rate.peak_tflops).into()),
+                ("flops", flops_note.into()),
+            ],
+        ),
     );
     if !rate.calibrated {
-        notes.push("no calibration rows for this card family: band widened to +/-35%".into());
+        notes.push(Note::plain("no calibration rows for this card family: band widened to +/-35%"));
     }
     Ok((Band::around(mid, 1.0 - w, 1.0 + w), notes))
 }
@@ -333,24 +346,37 @@ pub fn estimate_classic(job: &ClassicJob, gpu: &Gpu, gpus: u32) -> Result<Estima
         ClassicMode::Train => throughput.train_samples_per_s = Some(band),
         ClassicMode::Infer => notes.insert(
             0,
-            format!("inference: {:.0} samples/s (band {:.0}-{:.0}) at batch {batch}", band.mid, band.low, band.high),
+            Note::new(
+                "inference: {mid} samples/s (band {low}-{high}) at batch {batch}",
+                vec![
+                    ("mid", format!("{:.0}", band.mid).into()),
+                    ("low", format!("{:.0}", band.low).into()),
+                    ("high", format!("{:.0}", band.high).into()),
+                    ("batch", batch.to_string().into()),
+                ],
+            ),
         ),
     }
     if job.mode == ClassicMode::Train {
-        notes.push(format!(
-            "{} with FP32 master weights and gradients; activations {:.1} MiB per sample",
-            if is_transformer(spec) { "AdamW" } else { "SGD with momentum" },
-            memory.activations_gib * 1024.0 / f64::from(per_gpu.max(1))
+        notes.push(Note::new(
+            "{optimizer} with FP32 master weights and gradients; activations {mib} MiB per sample",
+            vec![
+                ("optimizer", if is_transformer(spec) { Arg::from("AdamW") } else { Note::plain("SGD with momentum").into() }),
+                ("mib", format!("{:.1}", memory.activations_gib * 1024.0 / f64::from(per_gpu.max(1))).into()),
+            ],
         ));
     }
     if spec.kind == ModelKind::Speech && job.mode == ClassicMode::Infer {
-        notes.push("speech inference counts one teacher-forced decoder pass; token-by-token decoding is slower".into());
+        notes.push(Note::plain("speech inference counts one teacher-forced decoder pass; token-by-token decoding is slower"));
     }
     if chosen {
-        notes.push(format!("batch {batch}: the largest that fits per card, capped at the default"));
+        notes.push(Note::new("batch {batch}: the largest that fits per card, capped at the default", vec![("batch", batch.to_string().into())]));
     }
     let max_fit = max_batch_for(job, spec, gpu)?;
-    notes.push(format!("largest batch that fits on one {}: {max_fit}", gpu.name));
+    notes.push(Note::new(
+        "largest batch that fits on one {gpu}: {batch}",
+        vec![("gpu", gpu.name.as_str().into()), ("batch", max_fit.to_string().into())],
+    ));
     let fits = memory.total_gib <= gpu.memory_gib;
     let gpus_needed = if max_fit == 0 { 0 } else { batch.div_ceil(max_fit) };
     let k = f64::from(gpus);

@@ -14,7 +14,7 @@
 use crate::catalog::{DiffusionSpec, Gpu};
 use crate::model::media::{self, allreduce_link_gb_s, allreduce_s, band_half_width, effective_rate, KernelMix, Math, StackGain};
 use crate::model::precision::Precision;
-use crate::model::types::{Band, Estimate, EstimateError, MemoryBreakdown, Throughput, GIB};
+use crate::model::types::{Arg, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB};
 
 /// CUDA context, cuBLAS/cuDNN workspaces and allocator reserve, in GiB (PyTorch's context alone is
 /// 0.3-0.5 GiB; `torch.cuda.memory_reserved` adds the caching allocator's slack).
@@ -349,7 +349,7 @@ fn timing_for(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> Res
 }
 
 /// Memory of one card for `job`, with the assumption lines that explain it.
-fn memory_for(job: &ImageJob, spec: &DiffusionSpec, gpus: u32) -> (MemoryBreakdown, Vec<String>) {
+fn memory_for(job: &ImageJob, spec: &DiffusionSpec, gpus: u32) -> (MemoryBreakdown, Vec<Note>) {
     let c = context(job, spec, gpus);
     let geo = geometry(spec);
     let mut notes = Vec::new();
@@ -366,7 +366,7 @@ fn memory_for(job: &ImageJob, spec: &DiffusionSpec, gpus: u32) -> (MemoryBreakdo
     let mut m = MemoryBreakdown::default();
     let text_gib = if job.cpu_offload_text_encoders { 0.0 } else { text_params * side_bytes / GIB };
     if job.cpu_offload_text_encoders {
-        notes.push("text encoders run on the CPU: not in GPU memory".to_string());
+        notes.push(Note::plain("text encoders run on the CPU: not in GPU memory"));
     }
 
     if !training {
@@ -383,11 +383,20 @@ fn memory_for(job: &ImageJob, spec: &DiffusionSpec, gpus: u32) -> (MemoryBreakdo
         let denoise = linear + attention;
         let vae = c.per_gpu_batch * VAE_DECODE_LIVE_CHANNELS * c.pixels * side_bytes;
         m.activations_gib = denoise.max(vae) / GIB;
-        notes.push(format!(
-            "activations: the larger of denoising ({:.2} GiB{}) and VAE decode at full resolution ({:.2} GiB)",
-            denoise / GIB,
-            if job.memory_efficient_attention { ", SDPA/xFormers attention" } else { ", incl. the full attention matrix" },
-            vae / GIB
+        notes.push(Note::new(
+            "activations: the larger of denoising ({denoise} GiB{attention}) and VAE decode at full resolution ({vae} GiB)",
+            vec![
+                ("denoise", format!("{:.2}", denoise / GIB).into()),
+                (
+                    "attention",
+                    if job.memory_efficient_attention {
+                        Note::plain(", SDPA/xFormers attention").into()
+                    } else {
+                        Note::plain(", incl. the full attention matrix").into()
+                    },
+                ),
+                ("vae", format!("{:.2}", vae / GIB).into()),
+            ],
         ));
     } else {
         let samples = c.per_gpu_batch * if job.finetune == Finetune::DreamBooth { 2.0 } else { 1.0 };
@@ -398,13 +407,13 @@ fn memory_for(job: &ImageJob, spec: &DiffusionSpec, gpus: u32) -> (MemoryBreakdo
                 m.weights_gib = denoiser_params * wbytes / GIB + lora * 4.0 / GIB + frozen_side;
                 m.gradients_gib = lora * 4.0 / GIB;
                 m.optimizer_gib = lora * 8.0 / GIB;
-                notes.push("LoRA: frozen denoiser, adapters 0.5% of its parameters with FP32 master weights, gradients and AdamW".into());
+                notes.push(Note::plain("LoRA: frozen denoiser, adapters 0.5% of its parameters with FP32 master weights, gradients and AdamW"));
             }
             _ => {
                 m.weights_gib = denoiser_params * 4.0 / GIB + frozen_side;
                 m.gradients_gib = denoiser_params * 4.0 / GIB;
                 m.optimizer_gib = denoiser_params * 8.0 / GIB;
-                notes.push("full fine-tune: FP32 master weights, FP32 gradients, AdamW (8 bytes/param); text encoders and VAE frozen".into());
+                notes.push(Note::plain("full fine-tune: FP32 master weights, FP32 gradients, AdamW (8 bytes/param); text encoders and VAE frozen"));
             }
         }
         let fwd_tflop = step_tflops(spec, c.pixels);
@@ -425,13 +434,14 @@ fn memory_for(job: &ImageJob, spec: &DiffusionSpec, gpus: u32) -> (MemoryBreakdo
         };
         m.activations_gib = (samples * per_sample * keep + attention) / GIB;
         if job.finetune == Finetune::DreamBooth {
-            notes.push("DreamBooth with prior preservation: each step also trains on a class image (2x samples)".into());
+            notes.push(Note::plain("DreamBooth with prior preservation: each step also trains on a class image (2x samples)"));
         }
-        notes.push(format!(
-            "saved activations {:.2} GiB per sample{}",
-            per_sample * keep / GIB,
-            if job.gradient_checkpointing { " with gradient checkpointing" } else { " without gradient checkpointing" }
-        ));
+        let gib = vec![("gib", Arg::from(format!("{:.2}", per_sample * keep / GIB)))];
+        notes.push(if job.gradient_checkpointing {
+            Note::new("saved activations {gib} GiB per sample with gradient checkpointing", gib)
+        } else {
+            Note::new("saved activations {gib} GiB per sample without gradient checkpointing", gib)
+        });
     }
     let tensors = m.weights_gib + m.activations_gib + m.gradients_gib + m.optimizer_gib;
     m.overhead_gib = CONTEXT_GIB + FRAGMENTATION * tensors;
@@ -447,7 +457,7 @@ pub fn image_memory(job: &ImageJob, gpus: u32) -> Result<MemoryBreakdown, Estima
 }
 
 /// Training throughput of a diffusion fine-tune, in samples (images) per second, as a band.
-fn finetune_rate(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> Result<(Band, Vec<String>), EstimateError> {
+fn finetune_rate(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> Result<(Band, Vec<Note>), EstimateError> {
     let c = context(job, spec, gpus);
     let (gain, _, stack_calibrated) = job.stack.gain();
     let rate = effective_rate(gpu, math_for(job.precision, job.stack), KernelMix::Diffusion, gain)?;
@@ -470,9 +480,19 @@ fn finetune_rate(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> 
     // Instance images per second (DreamBooth's class images are not counted).
     let mid = c.per_gpu_batch * f64::from(gpus) / (compute_s + exposed);
     let w = band_half_width(rate.calibrated && stack_calibrated);
-    let mut notes = vec![format!("{:.1} effective TFLOPS per card on the denoiser", rate.tflops)];
+    let mut notes = vec![Note::new(
+        "{tflops} effective TFLOPS per card on the denoiser",
+        vec![("tflops", format!("{:.1}", rate.tflops).into())],
+    )];
     if gpus > 1 {
-        notes.push(format!("data parallel over {gpus} cards, gradient all-reduce over {link_name}: {:.0} ms exposed per step", exposed * 1000.0));
+        notes.push(Note::new(
+            "data parallel over {gpus} cards, gradient all-reduce over {link}: {ms} ms exposed per step",
+            vec![
+                ("gpus", gpus.to_string().into()),
+                ("link", link_name.into()),
+                ("ms", format!("{:.0}", exposed * 1000.0).into()),
+            ],
+        ));
     }
     Ok((Band::around(mid, 1.0 - w, 1.0 + w), notes))
 }
@@ -494,23 +514,26 @@ pub fn estimate_image(job: &ImageJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, 
     if job.finetune == Finetune::None {
         let t = timing_for(job, spec, gpu, gpus)?;
         throughput.seconds_per_image = Some(t.total_s);
+        let cfg = context(job, spec, gpus).cfg;
         notes.insert(
             0,
-            format!(
-                "{} steps{} at {}x{} px, batch {}, {}: denoise {:.2} s + VAE {:.2} s + text {:.2} s per image",
-                job.steps,
-                if context(job, spec, gpus).cfg { " with CFG (2 denoiser passes each)" } else { "" },
-                job.width_px,
-                job.height_px,
-                job.batch,
-                job.stack.label(),
-                t.denoise_s,
-                t.vae_s,
-                t.text_s
+            Note::new(
+                "{steps} steps{cfg} at {w}x{h} px, batch {batch}, {stack}: denoise {denoise} s + VAE {vae} s + text {text} s per image",
+                vec![
+                    ("steps", job.steps.to_string().into()),
+                    ("cfg", if cfg { Note::plain(" with CFG (2 denoiser passes each)").into() } else { Arg::from("") }),
+                    ("w", job.width_px.to_string().into()),
+                    ("h", job.height_px.to_string().into()),
+                    ("batch", job.batch.to_string().into()),
+                    ("stack", job.stack.label().into()),
+                    ("denoise", format!("{:.2}", t.denoise_s).into()),
+                    ("vae", format!("{:.2}", t.vae_s).into()),
+                    ("text", format!("{:.2}", t.text_s).into()),
+                ],
             ),
         );
         if !t.calibrated {
-            notes.push("no calibration rows for this card family or stack: band widened to +/-35%".into());
+            notes.push(Note::plain("no calibration rows for this card family or stack: band widened to +/-35%"));
         }
     } else {
         let (band, more) = finetune_rate(job, spec, gpu, gpus)?;
@@ -518,12 +541,18 @@ pub fn estimate_image(job: &ImageJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, 
         notes.extend(more);
     }
     if gpus > 1 {
-        notes.push(format!("{gpus} cards each hold the whole pipeline and take ceil(batch / {gpus}) images"));
+        notes.push(Note::new(
+            "{gpus} cards each hold the whole pipeline and take ceil(batch / {gpus}) images",
+            vec![("gpus", gpus.to_string().into())],
+        ));
     }
     let fits = memory.total_gib <= gpu.memory_gib;
     let gpus_needed = gpus_needed(job, spec, gpu);
     if !fits {
-        notes.push(format!("needs {:.1} GiB per card, the card has {:.0} GiB", memory.total_gib, gpu.memory_gib));
+        notes.push(Note::new(
+            "needs {need} GiB per card, the card has {has} GiB",
+            vec![("need", format!("{:.1}", memory.total_gib).into()), ("has", format!("{:.0}", gpu.memory_gib).into())],
+        ));
     }
     let mut total = memory;
     let k = f64::from(gpus);

@@ -14,4 +14,4 @@ pub mod media;
 pub mod precision;
 pub mod types;
 
-pub use types::{Band, Estimate, EstimateError, MemoryBreakdown, Throughput, GIB};
+pub use types::{Arg, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB};

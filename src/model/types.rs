@@ -74,7 +74,91 @@ pub struct Estimate {
     /// True when the job fits on `gpus` of this card.
     pub fits: bool,
     pub throughput: Throughput,
-    pub assumptions: Vec<String>,
+    pub assumptions: Vec<Note>,
+}
+
+/// One assumption line: an English template with `{name}` placeholders (an entry of
+/// `data/i18n.toml`) and the values that fill them. It reads as its English text (it derefs to
+/// `str`, and its serde form, part of the `estimate --json` contract, is that text); the UI shows
+/// it in the interface language with [`Note::in_lang`]. Values (numbers, ids) stay as written; a
+/// value that is itself a phrase (a multi-GPU layout) is a nested note and is translated too.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Note {
+    text: String,
+    template: &'static str,
+    args: Vec<(&'static str, Arg)>,
+}
+
+/// A value in a [`Note`]: plain text, or a phrase that is translated in turn.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Arg {
+    Text(String),
+    Note(Box<Note>),
+}
+
+impl From<String> for Arg {
+    fn from(s: String) -> Arg {
+        Arg::Text(s)
+    }
+}
+
+impl From<&str> for Arg {
+    fn from(s: &str) -> Arg {
+        Arg::Text(s.to_string())
+    }
+}
+
+impl From<Note> for Arg {
+    fn from(n: Note) -> Arg {
+        Arg::Note(Box::new(n))
+    }
+}
+
+impl Note {
+    /// `template` with its placeholders filled from `args`.
+    pub fn new(template: &'static str, args: Vec<(&'static str, Arg)>) -> Note {
+        let mut note = Note { text: String::new(), template, args };
+        note.text = note.in_lang(crate::i18n::Lang::En);
+        note
+    }
+
+    /// A note without placeholders.
+    pub fn plain(template: &'static str) -> Note {
+        Note::new(template, Vec::new())
+    }
+
+    /// The note in `lang`.
+    pub fn in_lang(&self, lang: crate::i18n::Lang) -> String {
+        let values: Vec<(&str, String)> = self
+            .args
+            .iter()
+            .map(|(k, v)| match v {
+                Arg::Text(t) => (*k, t.clone()),
+                Arg::Note(n) => (*k, n.in_lang(lang)),
+            })
+            .collect();
+        let pairs: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        crate::i18n::tf(lang, self.template, &pairs)
+    }
+}
+
+impl std::ops::Deref for Note {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.text
+    }
+}
+
+impl std::fmt::Display for Note {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl Serialize for Note {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.text)
+    }
 }
 
 /// An input the engine cannot size. The message names the field and what is allowed.

@@ -776,7 +776,7 @@ fn link_reason(input: &RecommendInput, gpu: &Gpu, count: u32) -> String {
         Job::Llm(job) => {
             let engine = job.engine_for(gpu);
             let layout = parallel::layout(job, gpu, engine, count);
-            let described = layout_text(lang, layout);
+            let described = layout.describe().in_lang(lang);
             if job.workload.is_training() {
                 tf(
                     lang,
@@ -803,22 +803,6 @@ fn link_reason(input: &RecommendInput, gpu: &Gpu, count: u32) -> String {
     }
 }
 
-/// [`parallel::Layout::describe`] in `lang`.
-fn layout_text(lang: Lang, layout: parallel::Layout) -> String {
-    use parallel::Layout;
-    match layout {
-        Layout::Single => t(lang, "single GPU").into(),
-        Layout::Tensor(n) => tf(lang, "tensor parallel ×{n}", &[("n", &n.to_string())]),
-        Layout::LayerSplit(n) => tf(lang, "layer split (pipeline) over {n} GPUs", &[("n", &n.to_string())]),
-        Layout::DataParallel { gpus, zero: 0 } => {
-            tf(lang, "data parallel ×{n}, full replica per GPU", &[("n", &gpus.to_string())])
-        }
-        Layout::DataParallel { gpus, zero } => {
-            tf(lang, "data parallel ×{n} with ZeRO-{zero}", &[("n", &gpus.to_string()), ("zero", &zero.to_string())])
-        }
-        Layout::ModelParallel(n) => tf(lang, "tensor + pipeline model parallel over {n} GPUs", &[("n", &n.to_string())]),
-    }
-}
 
 fn why_not(
     input: &RecommendInput,

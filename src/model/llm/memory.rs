@@ -10,7 +10,7 @@
 use super::engines::{Engine, GpuFamily};
 use super::{Checkpointing, LlmJob, LoraTargets, Optimizer, Workload};
 use crate::catalog::Gpu;
-use crate::model::types::GIB;
+use crate::model::types::{Arg, Note, GIB};
 
 /// Memory terms of a job, GiB. `activations_gib` and `context_gib` are per replica / per GPU;
 /// the rest are totals to be sharded.
@@ -240,69 +240,128 @@ pub fn terms(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Terms {
     }
 }
 
+/// `note` when `on`, else nothing.
+fn fragment(on: bool, note: Note) -> Arg {
+    if on {
+        note.into()
+    } else {
+        Arg::from("")
+    }
+}
+
 /// Adds the memory assumptions of this job to `out`.
-pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, out: &mut Vec<String>) {
+pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, out: &mut Vec<Note>) {
     let m = &job.model;
     let p = job.effective_precision();
     let bpw = job.bits_per_weight_override.unwrap_or_else(|| p.bits_per_weight());
-    out.push(format!(
-        "weights: {:.2}B parameters at {} ({bpw:.3} bits/weight{}){}",
-        m.params_total / 1e9,
-        p,
-        if p.quantizes_embeddings() && job.bits_per_weight_override.is_none() { "" } else { "; embeddings and LM head in 16 bits" },
-        if m.is_moe() { "; every expert resident (MoE)" } else { "" }
+    out.push(Note::new(
+        "weights: {params}B parameters at {precision} ({bpw} bits/weight{embeddings}){moe}",
+        vec![
+            ("params", format!("{:.2}", m.params_total / 1e9).into()),
+            ("precision", p.to_string().into()),
+            ("bpw", format!("{bpw:.3}").into()),
+            (
+                "embeddings",
+                fragment(
+                    !(p.quantizes_embeddings() && job.bits_per_weight_override.is_none()),
+                    Note::plain("; embeddings and LM head in 16 bits"),
+                ),
+            ),
+            ("moe", fragment(m.is_moe(), Note::plain("; every expert resident (MoE)"))),
+        ],
     ));
     if job.workload == Workload::Inference {
         let kind = match m.attention {
-            crate::catalog::Attention::Mla => format!("MLA latent {} + RoPE {} per token per layer", m.kv_lora_rank, m.qk_rope_head_dim),
-            _ => format!("{} KV heads × head_dim {}", m.kv_heads, m.head_dim),
+            crate::catalog::Attention::Mla => Note::new(
+                "MLA latent {rank} + RoPE {rope} per token per layer",
+                vec![("rank", m.kv_lora_rank.to_string().into()), ("rope", m.qk_rope_head_dim.to_string().into())],
+            ),
+            _ => Note::new(
+                "{kv} KV heads × head_dim {dim}",
+                vec![("kv", m.kv_heads.to_string().into()), ("dim", m.head_dim.to_string().into())],
+            ),
         };
-        out.push(format!(
-            "KV cache: {} sequence(s) × {} tokens at {} ({kind}{})",
-            job.batch,
-            job.context_tokens,
-            job.kv_precision,
-            match m.sliding_window {
-                Some(w) if m.sliding_window_layers_fraction > 0.0 =>
-                    format!("; {:.0}% of layers capped at a {w}-token window", m.sliding_window_layers_fraction * 100.0),
-                _ => String::new(),
-            }
+        let window = match m.sliding_window {
+            Some(w) if m.sliding_window_layers_fraction > 0.0 => Note::new(
+                "; {pct}% of layers capped at a {w}-token window",
+                vec![("pct", format!("{:.0}", m.sliding_window_layers_fraction * 100.0).into()), ("w", w.to_string().into())],
+            )
+            .into(),
+            _ => Arg::from(""),
+        };
+        out.push(Note::new(
+            "KV cache: {batch} sequence(s) × {tokens} tokens at {kv_precision} ({kind}{window})",
+            vec![
+                ("batch", job.batch.to_string().into()),
+                ("tokens", job.context_tokens.to_string().into()),
+                ("kv_precision", job.kv_precision.to_string().into()),
+                ("kind", kind.into()),
+                ("window", window),
+            ],
         ));
-        out.push(format!("engine {}: compute buffers {:.2} GiB per GPU, runtime context {:.2} GiB per GPU", engine.as_str(), t.activations_gib, t.context_gib));
+        out.push(Note::new(
+            "engine {engine}: compute buffers {buffers} GiB per GPU, runtime context {context} GiB per GPU",
+            vec![
+                ("engine", engine.as_str().into()),
+                ("buffers", format!("{:.2}", t.activations_gib).into()),
+                ("context", format!("{:.2}", t.context_gib).into()),
+            ],
+        ));
         if engine.memory_utilization() < 1.0 {
-            out.push(format!(
-                "{} pre-allocates {:.0}% of each GPU (gpu_memory_utilization); the unused part of that pool becomes extra KV cache",
-                engine.as_str(),
-                engine.memory_utilization() * 100.0
+            out.push(Note::new(
+                "{engine} pre-allocates {pct}% of each GPU (gpu_memory_utilization); the unused part of that pool becomes extra KV cache",
+                vec![
+                    ("engine", engine.as_str().into()),
+                    ("pct", format!("{:.0}", engine.memory_utilization() * 100.0).into()),
+                ],
             ));
         }
     } else {
-        out.push(format!(
-            "training: {} with {}, micro-batch {} × {} tokens per GPU, checkpointing {}, {}",
-            job.workload.as_str(),
-            job.optimizer.as_str(),
-            job.batch,
-            job.seq_len,
-            job.grad_checkpointing.as_str(),
-            if job.flash_attention { "FlashAttention" } else { "eager attention (s×s scores kept)" }
+        out.push(Note::new(
+            "training: {workload} with {optimizer}, micro-batch {batch} × {seq} tokens per GPU, checkpointing {ckpt}, {attention}",
+            vec![
+                ("workload", job.workload.as_str().into()),
+                ("optimizer", job.optimizer.as_str().into()),
+                ("batch", job.batch.to_string().into()),
+                ("seq", job.seq_len.to_string().into()),
+                ("ckpt", job.grad_checkpointing.as_str().into()),
+                (
+                    "attention",
+                    if job.flash_attention {
+                        Arg::from("FlashAttention")
+                    } else {
+                        Note::plain("eager attention (s×s scores kept)").into()
+                    },
+                ),
+            ],
         ));
         if job.workload.is_adapter() {
-            out.push(format!("LoRA rank {}: {:.1}M trainable parameters with their own gradients and optimizer states", job.lora_rank, t.trainable_params / 1e6));
+            out.push(Note::new(
+                "LoRA rank {rank}: {params}M trainable parameters with their own gradients and optimizer states",
+                vec![("rank", job.lora_rank.to_string().into()), ("params", format!("{:.1}", t.trainable_params / 1e6).into())],
+            ));
         } else if job.master_weights && job.precision.bits_per_weight() < 32.0 {
-            out.push("mixed precision: fp32 master weights counted with the optimizer states (ZeRO's K = 12 for Adam)".into());
+            out.push(Note::plain("mixed precision: fp32 master weights counted with the optimizer states (ZeRO's K = 12 for Adam)"));
         }
         if t.pageable_gib > 0.0 {
-            out.push(format!("paged optimizer: {:.1} GiB of states page to host memory when the GPU is full", t.pageable_gib));
+            out.push(Note::new(
+                "paged optimizer: {gib} GiB of states page to host memory when the GPU is full",
+                vec![("gib", format!("{:.1}", t.pageable_gib).into())],
+            ));
         }
         if job.zero > 0 {
-            out.push(format!("ZeRO stage {} shards {} over the data-parallel GPUs", job.zero, match job.zero {
-                1 => "optimizer states",
-                2 => "optimizer states and gradients",
-                _ => "optimizer states, gradients and weights (FSDP full shard)",
-            }));
+            let what = match job.zero {
+                1 => Note::plain("optimizer states"),
+                2 => Note::plain("optimizer states and gradients"),
+                _ => Note::plain("optimizer states, gradients and weights (FSDP full shard)"),
+            };
+            out.push(Note::new(
+                "ZeRO stage {stage} shards {what} over the data-parallel GPUs",
+                vec![("stage", job.zero.to_string().into()), ("what", what.into())],
+            ));
         }
     }
     if GpuFamily::of(gpu) == GpuFamily::Apple {
-        out.push("Apple unified memory: macOS lets the GPU wire about 75% of it by default".into());
+        out.push(Note::plain("Apple unified memory: macOS lets the GPU wire about 75% of it by default"));
     }
 }

@@ -23,7 +23,7 @@ pub use engines::{Engine, GpuFamily};
 
 use crate::catalog::Gpu;
 use crate::model::precision::{KvPrecision, Precision};
-use crate::model::types::{check_range, Estimate, EstimateError, MemoryBreakdown, Throughput};
+use crate::model::types::{check_range, Estimate, EstimateError, MemoryBreakdown, Note, Throughput};
 
 /// What the job does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -356,15 +356,17 @@ pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, Esti
     let mut assumptions = Vec::with_capacity(12);
     if pre_volta(gpu) {
         match job.engine {
-            None if engine == Engine::LlamaCpp && !job.effective_precision().is_gguf() => assumptions.push(format!(
-                "engine llama.cpp: vLLM needs compute capability 7.0 or newer, which {} ({}) lacks",
-                gpu.name, gpu.architecture
+            None if engine == Engine::LlamaCpp && !job.effective_precision().is_gguf() => assumptions.push(Note::new(
+                "engine llama.cpp: vLLM needs compute capability 7.0 or newer, which {gpu} ({arch}) lacks",
+                vec![("gpu", gpu.name.as_str().into()), ("arch", gpu.architecture.as_str().into())],
             )),
-            Some(e @ (Engine::Vllm | Engine::TrtLlm | Engine::Exllamav2)) => assumptions.push(format!(
-                "{} does not support {} ({}, compute capability below 7.0); figures assume it ran",
-                e.as_str(),
-                gpu.name,
-                gpu.architecture
+            Some(e @ (Engine::Vllm | Engine::TrtLlm | Engine::Exllamav2)) => assumptions.push(Note::new(
+                "{engine} does not support {gpu} ({arch}, compute capability below 7.0); figures assume it ran",
+                vec![
+                    ("engine", e.as_str().into()),
+                    ("gpu", gpu.name.as_str().into()),
+                    ("arch", gpu.architecture.as_str().into()),
+                ],
             )),
             _ => {}
         }
@@ -399,20 +401,32 @@ pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, Esti
     let throughput = throughput::throughput(job, gpu, engine, &terms, &speed_layout, speed_gpus);
 
     memory::describe(job, gpu, engine, &terms, &mut assumptions);
-    assumptions.push(format!(
-        "layout at {gpus} GPU(s): {}; each GPU may use {:.1} GiB of {:.0} GiB",
-        layout.describe(),
-        capacity,
-        gpu.memory_gib
+    assumptions.push(Note::new(
+        "layout at {gpus} GPU(s): {layout}; each GPU may use {usable} GiB of {memory} GiB",
+        vec![
+            ("gpus", gpus.to_string().into()),
+            ("layout", layout.describe().into()),
+            ("usable", format!("{capacity:.1}").into()),
+            ("memory", format!("{:.0}", gpu.memory_gib).into()),
+        ],
     ));
     if needed == 0 {
-        assumptions.push(format!("no count up to {MAX_GPUS} of this card holds the job with this layout"));
+        assumptions.push(Note::new(
+            "no count up to {max} of this card holds the job with this layout",
+            vec![("max", MAX_GPUS.to_string().into())],
+        ));
     } else {
         let nl = parallel::layout(job, gpu, engine, needed);
-        assumptions.push(format!("needs {needed} GPU(s) ({})", nl.describe()));
+        assumptions.push(Note::new(
+            "needs {n} GPU(s) ({layout})",
+            vec![("n", needed.to_string().into()), ("layout", nl.describe().into())],
+        ));
     }
     if speed_gpus != gpus {
-        assumptions.push(format!("throughput is given at {speed_gpus} GPUs, the count that holds the job"));
+        assumptions.push(Note::new(
+            "throughput is given at {n} GPUs, the count that holds the job",
+            vec![("n", speed_gpus.to_string().into())],
+        ));
     }
     throughput::describe(job, gpu, engine, &speed_layout, &mut assumptions);
 

@@ -12,6 +12,7 @@ use super::engines::{Engine, GpuFamily};
 use super::memory::Terms;
 use super::{LlmJob, MAX_GPUS};
 use crate::catalog::Gpu;
+use crate::model::types::{Arg, Note};
 
 /// The layout of a job over GPUs.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -29,15 +30,19 @@ pub enum Layout {
 }
 
 impl Layout {
-    /// Human-readable description for the assumptions.
-    pub fn describe(&self) -> String {
+    /// The layout in words, for the assumptions and the reasons (translatable).
+    pub fn describe(&self) -> Note {
+        let n = |v: u32| vec![("n", Arg::from(v.to_string()))];
         match *self {
-            Layout::Single => "single GPU".into(),
-            Layout::Tensor(n) => format!("tensor parallel ×{n}"),
-            Layout::LayerSplit(n) => format!("layer split (pipeline) over {n} GPUs"),
-            Layout::DataParallel { gpus, zero: 0 } => format!("data parallel ×{gpus}, full replica per GPU"),
-            Layout::DataParallel { gpus, zero } => format!("data parallel ×{gpus} with ZeRO-{zero}"),
-            Layout::ModelParallel(n) => format!("tensor + pipeline model parallel over {n} GPUs"),
+            Layout::Single => Note::plain("single GPU"),
+            Layout::Tensor(g) => Note::new("tensor parallel ×{n}", n(g)),
+            Layout::LayerSplit(g) => Note::new("layer split (pipeline) over {n} GPUs", n(g)),
+            Layout::DataParallel { gpus, zero: 0 } => Note::new("data parallel ×{n}, full replica per GPU", n(gpus)),
+            Layout::DataParallel { gpus, zero } => Note::new(
+                "data parallel ×{n} with ZeRO-{zero}",
+                vec![("n", gpus.to_string().into()), ("zero", zero.to_string().into())],
+            ),
+            Layout::ModelParallel(g) => Note::new("tensor + pipeline model parallel over {n} GPUs", n(g)),
         }
     }
 

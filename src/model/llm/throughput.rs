@@ -15,7 +15,7 @@ use super::parallel::{usable_gib, Layout};
 use super::{Checkpointing, LlmJob};
 use crate::catalog::{Gpu, Segment};
 use crate::model::precision::Precision;
-use crate::model::types::{Band, Throughput, GIB};
+use crate::model::types::{Band, Note, Throughput, GIB};
 
 /// Band half-widths: fitted pairs ±25% (decode) / ±30% (others); carried-over pairs ±35%.
 fn band(mid: f64, measured: bool, decode: bool) -> Band {
@@ -240,7 +240,7 @@ fn train_band(job: &LlmJob, gpu: &Gpu, family: GpuFamily, n: u32) -> Band {
 }
 
 /// Adds the throughput assumptions to `out`.
-pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, out: &mut Vec<String>) {
+pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, out: &mut Vec<Note>) {
     let family = GpuFamily::of(gpu);
     if job.workload.is_training() {
         let mfu = job.train_mfu.unwrap_or_else(|| default_train_mfu(family));
@@ -250,39 +250,49 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, out: &
         };
         let tps = train_band(job, gpu, family, n).mid;
         let hours = job.train_tokens / tps.max(1e-9) / 3600.0;
-        out.push(format!(
-            "training speed from {:.1} GFLOP per token ({}·N + attention) at {:.0}% MFU, multi-GPU scaling {:.2}; {:.3e} tokens take {:.1} h",
-            train_flops_per_token(job) / 1e9,
-            match (job.workload.is_adapter(), job.grad_checkpointing == Checkpointing::Full) {
-                (false, false) => 6,
-                (false, true) => 8,
-                (true, false) => 4,
-                (true, true) => 6,
-            },
-            mfu * 100.0,
-            scaling_efficiency(gpu, n),
-            job.train_tokens,
-            hours
+        let k = match (job.workload.is_adapter(), job.grad_checkpointing == Checkpointing::Full) {
+            (false, false) => 6,
+            (false, true) => 8,
+            (true, false) => 4,
+            (true, true) => 6,
+        };
+        out.push(Note::new(
+            "training speed from {gflop} GFLOP per token ({k}·N + attention) at {mfu}% MFU, multi-GPU scaling {scaling}; {tokens} tokens take {hours} h",
+            vec![
+                ("gflop", format!("{:.1}", train_flops_per_token(job) / 1e9).into()),
+                ("k", k.to_string().into()),
+                ("mfu", format!("{:.0}", mfu * 100.0).into()),
+                ("scaling", format!("{:.2}", scaling_efficiency(gpu, n)).into()),
+                ("tokens", format!("{:.3e}", job.train_tokens).into()),
+                ("hours", format!("{hours:.1}").into()),
+            ],
         ));
         return;
     }
     let eff = efficiency(engine, family);
-    out.push(format!(
-        "decode: memory-bound roofline at {:.0}% of {:.0} GB/s for weights, {:.2} ms per layer fixed, {} tokens of context on average; prefill at {:.0}% MFU",
-        eff.weight_bw * 100.0,
-        gpu.memory_bandwidth_gb_s,
-        eff.layer_ms,
-        job.prompt_tokens + job.output_tokens / 2,
-        eff.prefill_mfu * 100.0
+    out.push(Note::new(
+        "decode: memory-bound roofline at {bw_pct}% of {bw} GB/s for weights, {layer_ms} ms per layer fixed, {tokens} tokens of context on average; prefill at {mfu}% MFU",
+        vec![
+            ("bw_pct", format!("{:.0}", eff.weight_bw * 100.0).into()),
+            ("bw", format!("{:.0}", gpu.memory_bandwidth_gb_s).into()),
+            ("layer_ms", format!("{:.2}", eff.layer_ms).into()),
+            ("tokens", (job.prompt_tokens + job.output_tokens / 2).to_string().into()),
+            ("mfu", format!("{:.0}", eff.prefill_mfu * 100.0).into()),
+        ],
     ));
     if !eff.measured {
-        out.push(format!("{} on {} GPUs has no calibration rows: factors carried over, band ±35%", engine.as_str(), family.as_str()));
+        out.push(Note::new(
+            "{engine} on {family} GPUs has no calibration rows: factors carried over, band ±35%",
+            vec![("engine", engine.as_str().into()), ("family", family.as_str().into())],
+        ));
     }
     match layout {
-        Layout::LayerSplit(_) => out.push("layer split: GPUs run one after another, so extra cards add memory, not decode speed".into()),
-        Layout::Tensor(_) => out.push(format!(
-            "tensor parallel over {}: each GPU streams its share of the weights; two all-reduces per layer",
-            if gpu.nvlink { "NVLink" } else { "PCIe" }
+        Layout::LayerSplit(_) => {
+            out.push(Note::plain("layer split: GPUs run one after another, so extra cards add memory, not decode speed"))
+        }
+        Layout::Tensor(_) => out.push(Note::new(
+            "tensor parallel over {link}: each GPU streams its share of the weights; two all-reduces per layer",
+            vec![("link", if gpu.nvlink { "NVLink" } else { "PCIe" }.into())],
         )),
         _ => {}
     }

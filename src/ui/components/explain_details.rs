@@ -2,6 +2,7 @@
 //! assumptions. The body is only built when opened, which keeps re-ranking cheap.
 
 use crate::i18n::{t, Lang};
+use crate::model::Note;
 use crate::recommend::Explain;
 use crate::ui::lang::use_lang;
 use std::rc::Rc;
@@ -10,7 +11,7 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct ExplainDetailsProps {
     pub explain: Rc<Vec<Explain>>,
-    pub assumptions: Rc<Vec<String>>,
+    pub assumptions: Rc<Vec<Note>>,
 }
 
 /// The heading of one formula: the engine's label ids (kept stable for `recommend --json`) in
@@ -46,7 +47,7 @@ pub fn explain_details(props: &ExplainDetailsProps) -> Html {
                     { for props.explain.iter().map(|x| html! { <><dt>{ label(lang, x.label) }</dt><dd><code>{ &x.formula }</code></dd></> }) }
                 </dl>
                 <ul class="recommend-list__assumptions">
-                    { for props.assumptions.iter().map(|a| html! { <li>{ a }</li> }) }
+                    { for props.assumptions.iter().map(|a| html! { <li>{ a.in_lang(lang) }</li> }) }
                 </ul>
             }
         </details>
