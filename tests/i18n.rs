@@ -85,9 +85,11 @@ fn used_keys() -> BTreeSet<String> {
         let text = std::fs::read_to_string(f).unwrap();
         translated_literals(&text, &mut keys);
     }
-    // The engine's assumption notes: `Note::new("template", …)` and `Note::plain("text")`.
+    // The engine's assumption notes and the config.json problems: `Note::new("template", …)` and
+    // `Note::plain("text")` in src/model and src/state.
     let mut model_files = Vec::new();
     rs_files(&root.join("src/model"), &mut model_files);
+    rs_files(&root.join("src/state"), &mut model_files);
     for f in &model_files {
         let text = std::fs::read_to_string(f).unwrap();
         for call in ["Note::new(", "Note::plain("] {

@@ -156,3 +156,20 @@ fn host_option_in_the_link() {
     // The link keeps the option.
     assert_eq!(url::render(&url::parse("?host=none").state), "host=none");
 }
+
+/// A pasted config.json that lacks a key: the error beside the field names the key, in English
+/// and in the interface language (data/i18n.toml: "config.json: {problem}" and "missing required
+/// key `{key}`").
+#[test]
+fn config_json_errors_name_the_key_in_every_language() {
+    use gpu_advisor::i18n::Lang;
+    use gpu_advisor::state::advisor::{AdvisorInputs, Field};
+    let mut inputs = AdvisorInputs::default();
+    inputs.set(Field::Model, "custom".into());
+    inputs.config_json = r#"{"hidden_size": 4096}"#.into();
+    let errors = inputs.recommend_input().expect_err("incomplete config");
+    let e = errors.iter().find(|e| e.field == Field::Params).expect("an error on the model field");
+    assert_eq!(e.message, "config.json: missing required key `num_hidden_layers`");
+    assert_eq!(e.message_in(Lang::Zh), "config.json：缺少必需的键 `num_hidden_layers`");
+    assert_eq!(e.message_in(Lang::Ru), "config.json: нет обязательного ключа `num_hidden_layers`");
+}

@@ -82,7 +82,7 @@ pub struct Estimate {
 /// `str`, and its serde form, part of the `estimate --json` contract, is that text); the UI shows
 /// it in the interface language with [`Note::in_lang`]. Values (numbers, ids) stay as written; a
 /// value that is itself a phrase (a multi-GPU layout) is a nested note and is translated too.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Note {
     text: String,
     template: &'static str,
@@ -90,7 +90,7 @@ pub struct Note {
 }
 
 /// A value in a [`Note`]: plain text, or a phrase that is translated in turn.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Arg {
     Text(String),
     Note(Box<Note>),

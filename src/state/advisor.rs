@@ -5,7 +5,8 @@
 //! either a [`Job`] or one [`FieldError`] per bad field, each naming the field, so the UI can show
 //! the message beside it and keep the last good result on screen.
 
-use crate::i18n::{tf, Lang};
+use crate::i18n::Lang;
+use crate::model::{Arg, Note};
 use crate::catalog::{self, ModelKind};
 use crate::model::llm::{self, custom, Checkpointing, LlmJob, Optimizer, Workload};
 use crate::model::precision::{KvPrecision, Precision};
@@ -184,31 +185,31 @@ pub struct FieldError {
     pub field: Field,
     /// The message in English (URL notes, the command line, tests).
     pub message: String,
-    /// The message's translatable template (an entry of `data/i18n.toml`, `{name}` placeholders
-    /// filled from `args`); empty for a message passed on from the engine, which stays English.
-    template: &'static str,
-    args: Vec<(&'static str, String)>,
+    /// The message as a translatable note; `None` for a message passed on from the engine, which
+    /// stays English.
+    note: Option<Note>,
 }
 
 impl FieldError {
-    /// An error whose message is `template` with its placeholders filled from `args`.
+    /// An error whose message is `template` (an entry of `data/i18n.toml`) with its placeholders
+    /// filled from `args`.
     pub fn new(field: Field, template: &'static str, args: &[(&'static str, String)]) -> FieldError {
-        let pairs: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        FieldError { field, message: tf(Lang::En, template, &pairs), template, args: args.to_vec() }
+        FieldError::from_note(field, Note::new(template, args.iter().map(|(k, v)| (*k, Arg::from(v.clone()))).collect()))
+    }
+
+    /// An error whose message is `note`.
+    pub fn from_note(field: Field, note: Note) -> FieldError {
+        FieldError { field, message: note.to_string(), note: Some(note) }
     }
 
     /// An error whose message comes from the engine or a parser, as it is.
     pub fn raw(field: Field, message: String) -> FieldError {
-        FieldError { field, message, template: "", args: Vec::new() }
+        FieldError { field, message, note: None }
     }
 
     /// The message in `lang`.
     pub fn message_in(&self, lang: Lang) -> String {
-        if self.template.is_empty() {
-            return self.message.clone();
-        }
-        let pairs: Vec<(&str, &str)> = self.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        tf(lang, self.template, &pairs)
+        self.note.as_ref().map_or_else(|| self.message.clone(), |n| n.in_lang(lang))
     }
 }
 
@@ -332,9 +333,12 @@ impl AdvisorInputs {
             let mut job = LlmJob::default();
             if model == "custom" {
                 if !self.config_json.trim().is_empty() {
-                    match llm::config_json::arch_from_config_json(&self.config_json) {
+                    match llm::config_json::parse_config_json(&self.config_json) {
                         Ok(a) => job.model = a,
-                        Err(e) => errors.push(FieldError::raw(Field::Params, format!("config.json: {e}"))),
+                        Err(problem) => errors.push(FieldError::from_note(
+                            Field::Params,
+                            Note::new("config.json: {problem}", vec![("problem", problem.into())]),
+                        )),
                     }
                 } else {
                     match custom::parse_param_count(self.get(Field::Params)).and_then(custom::arch_from_params) {

@@ -7,32 +7,36 @@
 
 use super::arch::ModelArch;
 use crate::catalog::{Arch, Attention};
-use crate::model::types::EstimateError;
+use crate::model::types::{EstimateError, Note};
 use serde_json::{Map, Value};
 
 type Obj = Map<String, Value>;
 
-fn err(message: String) -> EstimateError {
-    EstimateError::invalid("config", message)
-}
+
 
 fn get_u32(o: &Obj, keys: &[&str]) -> Option<u32> {
     keys.iter().find_map(|k| o.get(*k).and_then(Value::as_u64)).and_then(|v| u32::try_from(v).ok())
 }
 
-fn req_u32(o: &Obj, keys: &[&str]) -> Result<u32, EstimateError> {
+fn req_u32(o: &Obj, keys: &[&str]) -> Result<u32, Note> {
     let name = keys.first().copied().unwrap_or("?");
     match get_u32(o, keys) {
-        Some(0) => Err(err(format!("`{name}` must be positive"))),
+        Some(0) => Err(Note::new("`{key}` must be positive", vec![("key", name.into())])),
         Some(v) => Ok(v),
-        None => Err(err(format!("missing required key `{name}`"))),
+        None => Err(Note::new("missing required key `{key}`", vec![("key", name.into())])),
     }
 }
 
-/// Parses a `config.json` text into an architecture.
+/// Parses a `config.json` text into an architecture (errors as `config: …`).
 pub fn arch_from_config_json(text: &str) -> Result<ModelArch, EstimateError> {
-    let v: Value = serde_json::from_str(text).map_err(|e| err(format!("not valid JSON: {e}")))?;
-    let top = v.as_object().ok_or_else(|| err("the top level must be a JSON object".into()))?;
+    parse_config_json(text).map_err(|n| EstimateError::invalid("config", n.to_string()))
+}
+
+/// Parses a `config.json` text into an architecture; a rejection is a translatable note that
+/// names the key.
+pub fn parse_config_json(text: &str) -> Result<ModelArch, Note> {
+    let v: Value = serde_json::from_str(text).map_err(|e| Note::new("not valid JSON: {error}", vec![("error", e.to_string().into())]))?;
+    let top = v.as_object().ok_or_else(|| Note::plain("the top level must be a JSON object"))?;
     // Multimodal Gemma 3 and others nest the language model under `text_config`.
     let o: &Obj = match top.get("text_config").and_then(Value::as_object) {
         Some(t) if t.contains_key("hidden_size") => t,
