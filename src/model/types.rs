@@ -82,12 +82,23 @@ pub struct Estimate {
 /// `str`, and its serde form, part of the `estimate --json` contract, is that text); the UI shows
 /// it in the interface language with [`Note::in_lang`]. Values (numbers, ids) stay as written; a
 /// value that is itself a phrase (a multi-GPU layout) is a nested note and is translated too.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// The English text is rendered on first use: the recommender estimates hundreds of candidates a
+/// keystroke and reads the notes of the few it shows.
+#[derive(Debug, Clone)]
 pub struct Note {
-    text: String,
     template: &'static str,
     args: Vec<(&'static str, Arg)>,
+    text: std::sync::OnceLock<String>,
 }
+
+impl PartialEq for Note {
+    fn eq(&self, other: &Note) -> bool {
+        self.template == other.template && self.args == other.args
+    }
+}
+
+impl Eq for Note {}
 
 /// A value in a [`Note`]: plain text, or a phrase that is translated in turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,9 +128,7 @@ impl From<Note> for Arg {
 impl Note {
     /// `template` with its placeholders filled from `args`.
     pub fn new(template: &'static str, args: Vec<(&'static str, Arg)>) -> Note {
-        let mut note = Note { text: String::new(), template, args };
-        note.text = note.in_lang(crate::i18n::Lang::En);
-        note
+        Note { template, args, text: std::sync::OnceLock::new() }
     }
 
     /// A note without placeholders.
@@ -127,17 +136,31 @@ impl Note {
         Note::new(template, Vec::new())
     }
 
+    /// The note in English: the text of `estimate --json`.
+    pub fn text(&self) -> &str {
+        self.text.get_or_init(|| self.in_lang(crate::i18n::Lang::En))
+    }
+
     /// The note in `lang`.
     pub fn in_lang(&self, lang: crate::i18n::Lang) -> String {
-        let values: Vec<(&str, String)> = self
+        let nested: Vec<String> = self
+            .args
+            .iter()
+            .filter_map(|(_, v)| match v {
+                Arg::Note(n) if lang == crate::i18n::Lang::En => Some(n.text().to_string()),
+                Arg::Note(n) => Some(n.in_lang(lang)),
+                Arg::Text(_) => None,
+            })
+            .collect();
+        let mut nested = nested.iter();
+        let pairs: Vec<(&str, &str)> = self
             .args
             .iter()
             .map(|(k, v)| match v {
-                Arg::Text(t) => (*k, t.clone()),
-                Arg::Note(n) => (*k, n.in_lang(lang)),
+                Arg::Text(t) => (*k, t.as_str()),
+                Arg::Note(_) => (*k, nested.next().map_or("", String::as_str)),
             })
             .collect();
-        let pairs: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
         crate::i18n::tf(lang, self.template, &pairs)
     }
 }
@@ -145,19 +168,19 @@ impl Note {
 impl std::ops::Deref for Note {
     type Target = str;
     fn deref(&self) -> &str {
-        &self.text
+        self.text()
     }
 }
 
 impl std::fmt::Display for Note {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.text)
+        f.write_str(self.text())
     }
 }
 
 impl Serialize for Note {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.text)
+        serializer.serialize_str(self.text())
     }
 }
 
