@@ -158,6 +158,16 @@ pub fn number_with(v: f64, decimals: usize, sep: &str, dec: &str) -> String {
 mod tests {
     use super::*;
 
+    /// Moved from the former `state::format` (its only user was this module).
+    #[test]
+    fn groups_thousands() {
+        assert_eq!(num(Lang::En, 1234567.891, 2), "1,234,567.89");
+        assert_eq!(num(Lang::En, 999.0, 0), "999");
+        assert_eq!(num(Lang::En, -1000.0, 0), "-1,000");
+        assert_eq!(num(Lang::En, f64::NAN, 1), "—");
+        assert_eq!(number_with(12345.6, 1, "\u{a0}", ","), "12\u{a0}345,6");
+    }
+
     #[test]
     fn fill_replaces_each_placeholder_once() {
         assert_eq!(fill("{a} and {b}", &[("a", "1"), ("b", "2")]), "1 and 2");

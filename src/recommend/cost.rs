@@ -400,11 +400,6 @@ pub fn format_money_in(amount: f64, currency: Currency, lang: Lang) -> String {
     }
 }
 
-/// `1234567.891` with 0 decimals → `1,234,567`; negative numbers keep their sign.
-pub fn group_thousands(v: f64, decimals: usize) -> String {
-    num(Lang::En, v, decimals)
-}
-
 /// Where a price came from, for the "how this was computed" text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PriceSource {

@@ -9,7 +9,6 @@
 pub mod advisor;
 pub mod fields;
 pub mod export;
-pub mod format;
 pub mod sizing;
 pub mod stored;
 pub mod url;
