@@ -3,6 +3,15 @@
 
 use gpu_advisor::catalog;
 
+/// Prints `id` and the names of the checks that fail, if any; returns how many failed.
+fn report(id: &str, width: usize, checks: &[(&str, bool)]) -> usize {
+    let missing: Vec<&str> = checks.iter().filter(|(_, ok)| !ok).map(|(n, _)| *n).collect();
+    if !missing.is_empty() {
+        println!("  {id:<width$} {}", missing.join(", "));
+    }
+    missing.len()
+}
+
 fn main() {
     let c = catalog::catalog();
     let mut gaps = 0;
@@ -24,11 +33,7 @@ fn main() {
             ("street_price_usd", g.street_price_usd.is_some()),
             ("cloud prices", !g.cloud.is_empty()),
         ];
-        let missing: Vec<&str> = checks.iter().filter(|(_, ok)| !ok).map(|(n, _)| *n).collect();
-        if !missing.is_empty() {
-            gaps += missing.len();
-            println!("  {:<26} {}", g.id, missing.join(", "));
-        }
+        gaps += report(&g.id, 26, &checks);
     }
     println!("\nLLM presets missing optional fields ({} presets):", c.llms.len());
     for m in &c.llms {
@@ -38,26 +43,15 @@ fn main() {
             ("gated_ffn", m.gated_ffn.is_some()),
             ("released", m.released.is_some()),
         ];
-        let missing: Vec<&str> = checks.iter().filter(|(_, ok)| !ok).map(|(n, _)| *n).collect();
-        if !missing.is_empty() {
-            gaps += missing.len();
-            println!("  {:<32} {}", m.id, missing.join(", "));
-        }
+        gaps += report(&m.id, 32, &checks);
     }
     println!("\nDiffusion and classic presets missing optional fields:");
     for d in &c.diffusion {
-        if d.step_flops_source.is_none() || d.released.is_none() {
-            gaps += 1;
-            println!("  {:<32} step_flops_source or released", d.id);
-        }
+        gaps += report(&d.id, 32, &[("step_flops_source", d.step_flops_source.is_some()), ("released", d.released.is_some())]);
     }
     for m in &c.classic {
         let checks = [("flops_source", m.flops_source.is_some()), ("activation_mib_per_sample", m.activation_mib_per_sample.is_some()), ("released", m.released.is_some())];
-        let missing: Vec<&str> = checks.iter().filter(|(_, ok)| !ok).map(|(n, _)| *n).collect();
-        if !missing.is_empty() {
-            gaps += missing.len();
-            println!("  {:<32} {}", m.id, missing.join(", "));
-        }
+        gaps += report(&m.id, 32, &checks);
     }
     println!("\n{gaps} optional values missing in all. Absent means unknown or not applicable, never zero.");
 }
