@@ -17,12 +17,13 @@ pub struct RecommendListProps {
     pub cost: CostSettings,
 }
 
-/// "Per million tokens" or "… samples", after what the option's rate counts (images are priced
-/// per thousand).
-pub fn per_million_label(lang: Lang, kind: Option<RateKind>) -> &'static str {
+/// The cost per unit of work, after what the option's rate counts: (label, USD). Images are
+/// priced per thousand, tokens and samples per million.
+fn unit_cost(lang: Lang, kind: Option<RateKind>, usd_per_million: f64) -> (&'static str, f64) {
     match kind {
-        Some(RateKind::Samples) => t(lang, "Per million samples"),
-        _ => t(lang, "Per million tokens"),
+        Some(RateKind::Images) => (t(lang, "Per 1,000 images"), usd_per_million / 1000.0),
+        Some(RateKind::Samples) => (t(lang, "Per million samples"), usd_per_million),
+        _ => (t(lang, "Per million tokens"), usd_per_million),
     }
 }
 
@@ -74,12 +75,8 @@ pub fn recommend_list(props: &RecommendListProps) -> Html {
                                     <dt>{ t(lang, "Rent per hour") }</dt><dd>{ money(h) }</dd>
                                 }
                                 <dt>{ t(lang, "Total cost") }</dt><dd>{ money(o.tco_usd) }</dd>
-                                if let Some(m) = o.usd_per_million {
-                                    if o.rate.is_some_and(|(_, k)| k == RateKind::Images) {
-                                        <dt>{ t(lang, "Per 1,000 images") }</dt><dd>{ money(m / 1000.0) }</dd>
-                                    } else {
-                                        <dt>{ per_million_label(lang, o.rate.map(|(_, k)| k)) }</dt><dd>{ money(m) }</dd>
-                                    }
+                                if let Some((label, usd)) = o.usd_per_million.map(|m| unit_cost(lang, o.rate.map(|(_, k)| k), m)) {
+                                    <dt>{ label }</dt><dd>{ money(usd) }</dd>
                                 }
                                 if let Some(h) = o.training_hours {
                                     <dt>{ t(lang, "Time to train") }</dt><dd>{ tf(lang, "{n} h", &[("n", &num(lang, h, 1))]) }</dd>
