@@ -1,6 +1,8 @@
 //! Compiles the catalogs into the binary: parses `data/*.toml`, validates every entry (a bad row
 //! fails the build with a message naming it), and packs the result with postcard into
 //! `$OUT_DIR/catalog.bin`, which `src/catalog/mod.rs` embeds. No TOML parser ships to the browser.
+//! It also cuts the embed snippet out of `assets/embed-parent.html` for the "Embed this" dialog,
+//! so the parent-side script exists once.
 
 #[path = "src/catalog/schema.rs"]
 #[allow(dead_code)]
@@ -14,6 +16,19 @@ fn load<T: serde::de::DeserializeOwned>(dir: &Path, name: &str) -> T {
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     toml::from_str(&text).unwrap_or_else(|e| panic!("{} is not a valid catalog: {e}", path.display()))
+}
+
+/// The lines between the `gpu-advisor embed: start` and `end` comments of the documented parent
+/// page, with their common indentation removed.
+fn embed_snippet() -> String {
+    let path = "assets/embed-parent.html";
+    println!("cargo:rerun-if-changed={path}");
+    let page = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+    let (_, after_start) = page.split_once("<!-- gpu-advisor embed: start -->").unwrap_or_else(|| panic!("{path}: no start marker"));
+    let (block, _) = after_start.split_once("<!-- gpu-advisor embed: end -->").unwrap_or_else(|| panic!("{path}: no end marker"));
+    let lines: Vec<&str> = block.lines().filter(|l| !l.trim().is_empty()).collect();
+    let indent = lines.iter().map(|l| l.len() - l.trim_start().len()).min().unwrap_or(0);
+    lines.iter().map(|l| l.get(indent..).unwrap_or(l.trim_start())).collect::<Vec<_>>().join("\n")
 }
 
 fn main() {
@@ -60,6 +75,9 @@ fn main() {
         panic!("the catalog has {} error(s):\n  {}", errors.len(), errors.join("\n  "));
     }
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let snippet = embed_snippet();
+    assert!(snippet.contains("src=\"./?embed=1\""), "assets/embed-parent.html: the iframe src must be ./?embed=1");
+    std::fs::write(out_dir.join("embed_snippet.html"), snippet).expect("write embed_snippet.html");
     std::fs::write(out_dir.join("i18n.bin"), postcard::to_allocvec(&entries).expect("postcard packs i18n")).expect("write i18n.bin");
 
     let bundle = (gpus.gpu, models.model, diffusion.diffusion, classic.classic);

@@ -1,5 +1,6 @@
 //! "Embed this": the iframe snippet for the current state (with `embed=1`), ready to paste into a
-//! blog post, with the parent-side resize script that checks the sender (docs/EMBED.md).
+//! blog post, with the parent-side resize script that checks the sender (docs/EMBED.md). The
+//! snippet is the one of `assets/embed-parent.html`, so the script is written once.
 
 use crate::i18n::t;
 use crate::ui::lang::use_lang;
@@ -11,27 +12,15 @@ pub struct EmbedDialogProps {
     pub query: AttrValue,
 }
 
+/// The iframe and parent-side script of `assets/embed-parent.html` (cut out by build.rs), whose
+/// iframe points at `./?embed=1`.
+const SNIPPET: &str = include_str!(concat!(env!("OUT_DIR"), "/embed_snippet.html"));
+
 /// The snippet for `page_url` (the app's address without query), embedding `query`.
 pub fn snippet(page_url: &str, query: &str) -> String {
     let sep = if query.is_empty() { "" } else { "&" };
     let src = format!("{page_url}?{query}{sep}embed=1").replace('"', "%22").replace('<', "%3C").replace('>', "%3E");
-    format!(
-        r#"<iframe id="gpu-advisor" src="{src}"
-  title="gpu-advisor" width="100%" height="900" loading="lazy" referrerpolicy="no-referrer" style="border:0"></iframe>
-<script>
-  (function () {{
-    var frame = document.getElementById('gpu-advisor');
-    var appOrigin = new URL(frame.src, location.href).origin;
-    window.addEventListener('message', function (event) {{
-      if (event.origin !== appOrigin || event.source !== frame.contentWindow) return;
-      var data = event.data;
-      if (data === null || typeof data !== 'object' || data.type !== 'gpu-advisor:height') return;
-      if (typeof data.height !== 'number' || !isFinite(data.height) || data.height < 1 || data.height > 100000) return;
-      frame.height = String(Math.ceil(data.height));
-    }});
-  }})();
-</script>"#
-    )
+    SNIPPET.replace("src=\"./?embed=1\"", &format!("src=\"{src}\""))
 }
 
 /// A disclosure in the footer holding the snippet.
@@ -60,5 +49,20 @@ pub fn embed_dialog(props: &EmbedDialogProps) -> Html {
                 </div>
             }
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snippet_points_the_documented_iframe_at_the_state() {
+        let s = snippet("https://example.com/gpu-advisor/", "model=sdxl&q=\"<x>\"");
+        assert!(s.starts_with("<iframe id=\"gpu-advisor\" src=\"https://example.com/gpu-advisor/?model=sdxl&q=%22%3Cx%3E%22&embed=1\""), "{s}");
+        // The parent-side script of assets/embed-parent.html, with its sender check.
+        assert!(s.contains("if (event.origin !== appOrigin || event.source !== frame.contentWindow) return;"));
+        assert!(s.trim_end().ends_with("</script>"));
+        assert!(snippet("https://h/", "").contains("src=\"https://h/?embed=1\""));
     }
 }
