@@ -58,6 +58,33 @@ fn validation_catches_broken_rows() {
 }
 
 #[test]
+fn validation_catches_broken_scale_up_and_ecc_rows() {
+    // Each hand-broken copy of a real card must fail with the rule it breaks, naming the card.
+    #[track_caller]
+    fn rejects(g: schema::Gpu, needle: &str) {
+        let errors = schema::validate_gpus(&[g]);
+        assert!(
+            errors.iter().any(|e| e.contains(needle) && e.contains("h100-sxm")),
+            "expected an error about `{needle}`, got {errors:?}"
+        );
+    }
+    let h100 = gpu("h100-sxm");
+    assert_eq!(schema::validate_gpus(std::slice::from_ref(h100)), Vec::<String>::new());
+    // Only two of the three scale-up fields: both the set rule and the NVLink rule fire.
+    rejects(schema::Gpu { scale_up_max_gpus: None, ..h100.clone() }, "must be given together");
+    rejects(schema::Gpu { scale_up_max_gpus: None, ..h100.clone() }, "nvlink = true needs scale_up_fabric");
+    // A "fabric" joining one GPU.
+    rejects(schema::Gpu { scale_up_max_gpus: Some(1), ..h100.clone() }, "at least 2");
+    // Scale-up bandwidth that disagrees with the NVLink figure.
+    rejects(schema::Gpu { scale_up_gb_s: Some(450.0), ..h100.clone() }, "must equal nvlink_gb_s");
+    // NVLink card with no fabric fields at all.
+    let bare = schema::Gpu { scale_up_fabric: None, scale_up_gb_s: None, scale_up_max_gpus: None, ..h100.clone() };
+    rejects(bare, "nvlink = true needs scale_up_fabric");
+    // ECC-on-by-default is a GDDR property: HBM3 must be rejected.
+    rejects(schema::Gpu { ecc_on_by_default: true, ..h100.clone() }, "ecc_on_by_default needs ecc = true and GDDR");
+}
+
+#[test]
 fn every_seed_card_is_present_under_its_contract_id() {
     // The ids issue 2 fixes for the cards in the seed articles.
     for id in [
@@ -226,4 +253,107 @@ fn names_and_architectures_are_ascii() {
     for g in catalog::gpus() {
         assert!(g.name.is_ascii() && g.architecture.is_ascii(), "{}: {} / {}", g.id, g.name, g.architecture);
     }
+}
+
+// ---- Scale-up fabrics, ECC defaults and the issue-11 catalog gaps (each expected value cites its source). ----
+
+/// AMD CDNA 3 white paper: "P2P RING PEAK AGGREGATE I/O BANDWIDTH: 896 GB/s (8 GPUs)"; MI300X data
+/// sheet: 7 Infinity Fabric links at 128 GB/s peak each (7 x 128 = 896); the 8 OAMs of the MI300X
+/// platform are fully connected.
+#[test]
+fn spot_mi300x_infinity_fabric() {
+    let g = gpu("mi300x");
+    let s = g.scale_up().expect("MI300X has a scale-up fabric");
+    close(Some(s.gb_s), 7.0 * 128.0, "MI300X Infinity Fabric bandwidth");
+    assert_eq!(s.max_gpus, 8, "MI300X: 8 OAMs all-to-all");
+    assert_eq!(g.scale_up_fabric.as_deref(), Some("Infinity Fabric"));
+    assert!(!g.nvlink, "Infinity Fabric is not NVLink");
+}
+
+/// NVIDIA A100 datasheet, PCIe column: "NVIDIA NVLink Bridge for 2 GPUs: 600GB/s"; SXM column
+/// "NVLink: 600GB/s" on HGX A100 boards of 8.
+#[test]
+fn spot_a100_pcie_nvlink_bridge_joins_two() {
+    for id in ["a100-40gb-pcie", "a100-80gb-pcie"] {
+        let g = gpu(id);
+        let s = g.scale_up().unwrap_or_else(|| panic!("{id} has an NVLink bridge"));
+        assert_eq!(s.max_gpus, 2, "{id}: the bridge joins 2 cards");
+        close(Some(s.gb_s), 600.0, "A100 PCIe NVLink bridge bandwidth");
+        assert_eq!(g.scale_up_fabric.as_deref(), Some("NVLink bridge"), "{id}");
+    }
+    assert_eq!(gpu("a100-80gb-sxm").scale_up().map(|s| s.max_gpus), Some(8));
+}
+
+/// NVIDIA H100 datasheet, SXM column: "NVIDIA NVLink: 900GB/s"; HGX H100 / DGX H100 with 8 GPUs on
+/// NVSwitch. The scale-up figure must be the same number as the `nvlink_gb_s` the JSON output uses.
+#[test]
+fn spot_h100_sxm_nvlink() {
+    let g = gpu("h100-sxm");
+    let s = g.scale_up().expect("H100 SXM has NVLink");
+    close(Some(s.gb_s), 900.0, "H100 SXM NVLink bandwidth");
+    assert_eq!(s.max_gpus, 8);
+    assert_eq!(g.nvlink_gb_s, Some(s.gb_s));
+    assert!(g.scale_up_fabric.as_deref().is_some_and(|f| f.contains("NVSwitch")));
+}
+
+/// Every NVLink card carries the fabric as numbers, equal to `nvlink_gb_s`, and no PCIe-only card
+/// without a documented fabric has one. Intel Gaudi docs (Network Configuration): Gaudi 3 scale-up
+/// is "21*200Gbps = ... 1050 GB/s bidirectional", Gaudi 2 "21*100Gbps = ... 525 GB/s
+/// bidirectional", 8 cards per box.
+#[test]
+fn scale_up_fields_cover_every_fabric() {
+    for g in catalog::gpus() {
+        if g.nvlink {
+            let s = g.scale_up().unwrap_or_else(|| panic!("{}: NVLink card without scale-up numbers", g.id));
+            assert_eq!(Some(s.gb_s), g.nvlink_gb_s, "{}", g.id);
+        }
+        if g.interconnect.is_some() {
+            assert!(g.scale_up().is_some(), "{}: has an interconnect but no scale-up numbers", g.id);
+        }
+    }
+    assert!(gpu("rtx-4090").scale_up().is_none(), "the 4090 has no NVLink");
+    assert!(gpu("l40s").scale_up().is_none(), "the L40S has no NVLink");
+    let g3 = gpu("gaudi3").scale_up().expect("Gaudi 3 RoCE");
+    close(Some(g3.gb_s), 21.0 * 200.0 / 8.0 * 2.0, "Gaudi 3 scale-up (21 x 200 Gb/s, both directions)");
+    let g2 = gpu("gaudi2").scale_up().expect("Gaudi 2 RoCE");
+    close(Some(g2.gb_s), 21.0 * 100.0 / 8.0 * 2.0, "Gaudi 2 scale-up (21 x 100 Gb/s, both directions)");
+    assert_eq!((g3.max_gpus, g2.max_gpus), (8, 8));
+    assert_eq!(gpu("gb200").scale_up().map(|s| s.max_gpus), Some(72), "GB200 NVL72");
+}
+
+/// ECC ships enabled on NVIDIA's GDDR6 datacenter cards: NVIDIA developer forum "NVIDIA T4 has only
+/// 15g of memory?" (nvidia-smi: 15079MiB of 16 GB, ECC column 0); published nvidia-smi for the L4
+/// reads 23034MiB of 24 GB. CUDA Best Practices Guide: with ECC on, GDDR "available DRAM is reduced
+/// by 6.25%". Consumer GeForce and HBM cards stay false.
+#[test]
+fn spot_ecc_on_by_default() {
+    for id in ["l4", "t4", "a10", "a10g", "l40s", "l40", "l20", "a40"] {
+        let g = gpu(id);
+        assert!(g.ecc_on_by_default, "{id} ships with ECC on");
+        assert!(g.memory_type.as_deref().is_some_and(|t| t.starts_with("GDDR")), "{id} is a GDDR card");
+    }
+    // 16 GiB x 15/16 = 15,360 MiB, the T4's nvidia-smi total on current drivers.
+    assert_eq!(gpu("t4").memory_gib * 1024.0 * 15.0 / 16.0, 15_360.0);
+    for id in ["rtx-4090", "h100-sxm", "a100-80gb-sxm"] {
+        assert!(!gpu(id).ecc_on_by_default, "{id}: GeForce has no ECC; HBM ECC costs no capacity");
+    }
+}
+
+/// NVIDIA A10G datasheet (hosted by AWS, NVIDIA_AWS_A10G_DataSheet_FINAL_02_17_2022.pdf), as quoted
+/// by independent readers: FP16/BF16 tensor 70 TFLOPS dense (140 sparse), INT8 140 TOPS dense. The
+/// A10 datasheet's 125 TFLOPS does not apply. NVIDIA Tesla P100 PCIe datasheet: "Half-Precision
+/// Performance 18.7 TeraFLOPS", FP32 9.3; no tensor cores, so the tensor field stays empty.
+#[test]
+fn spot_a10g_and_p100() {
+    let g = gpu("a10g");
+    close(g.fp16_tflops, 70.0, "A10G dense FP16 tensor");
+    close(g.bf16_tflops, 70.0, "A10G dense BF16 tensor");
+    close(g.int8_tops, 140.0, "A10G dense INT8 tensor");
+    close(g.fp16_sparse_tflops, 140.0, "A10G sparse FP16 tensor");
+    assert!(g.fp8_tflops.is_none(), "Ampere has no FP8");
+    let p = gpu("p100-16gb");
+    assert!(p.name.contains("PCIe"), "the catalog's P100 is the PCIe card: {}", p.name);
+    close(p.fp16_vector_tflops, 18.7, "P100 PCIe vector FP16");
+    close(p.fp32_tflops, 9.3, "P100 PCIe FP32");
+    assert!(p.fp16_tflops.is_none() && p.bf16_tflops.is_none(), "the P100 has no tensor cores");
 }

@@ -122,7 +122,25 @@ pub fn nearest<'a>(query: &str, ids: impl Iterator<Item = &'a str>) -> Vec<&'a s
     scored.into_iter().take(3).map(|(_, id)| id).collect()
 }
 
+/// A card's scale-up fabric as numbers; the fabric's name is `Gpu::scale_up_fabric`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScaleUp {
+    /// Per-GPU total bandwidth over the fabric, both directions summed, GB/s.
+    pub gb_s: f64,
+    /// The largest group of GPUs the fabric joins all-to-all.
+    pub max_gpus: u32,
+}
+
 impl Gpu {
+    /// The scale-up fabric's bandwidth and group size, or `None` for a card that has none
+    /// (PCIe only). build.rs guarantees the fields come as a set.
+    pub fn scale_up(&self) -> Option<ScaleUp> {
+        match (self.scale_up_gb_s, self.scale_up_max_gpus) {
+            (Some(gb_s), Some(max_gpus)) => Some(ScaleUp { gb_s, max_gpus }),
+            _ => None,
+        }
+    }
+
     /// The best dense 16-bit tensor rate for mixed-precision training (FP32 accumulate):
     /// BF16 where present, else FP16, else the FP32 vector rate.
     pub fn train_16bit_tflops(&self) -> Option<f64> {

@@ -80,6 +80,12 @@ pub struct Gpu {
     /// that `fp16_tflops` is the dense one.
     #[serde(default)]
     pub fp16_sparse_tflops: Option<f64>,
+    /// Non-tensor (vector) FP16 with FP16 accumulate, for cards without tensor cores whose FP16
+    /// ALUs pair two half-precision operations per FP32 lane (Pascal GP100: 2x the FP32 rate).
+    /// Not a tensor figure, so it is kept out of `fp16_tflops`; mixed-precision training
+    /// accumulates in FP32, which such cards run at `fp32_tflops`.
+    #[serde(default)]
+    pub fp16_vector_tflops: Option<f64>,
     #[serde(default)]
     pub tdp_w: Option<f64>,
     pub nvlink: bool,
@@ -88,10 +94,29 @@ pub struct Gpu {
     /// Free text for non-NVLink scale-up links (Infinity Fabric, RoCE).
     #[serde(default)]
     pub interconnect: Option<String>,
+    /// The scale-up fabric's name as a user would recognise it: `NVLink 4 (NVSwitch)`,
+    /// `NVLink bridge`, `Infinity Fabric`, `RoCE (on-die, Gaudi)`. Set together with
+    /// `scale_up_gb_s` and `scale_up_max_gpus`, or not at all.
+    #[serde(default)]
+    pub scale_up_fabric: Option<String>,
+    /// Per-GPU total bandwidth over the scale-up fabric, both directions summed, GB/s (for NVLink
+    /// cards, the same figure as `nvlink_gb_s`).
+    #[serde(default)]
+    pub scale_up_gb_s: Option<f64>,
+    /// The largest group of GPUs the scale-up fabric joins all-to-all (2 for an NVLink bridge,
+    /// 8 for an HGX board or an 8-OAM Infinity Fabric mesh, 72 for GB200 NVL72).
+    #[serde(default)]
+    pub scale_up_max_gpus: Option<u32>,
     #[serde(default)]
     pub pcie_gen: Option<u8>,
     #[serde(default)]
     pub ecc: Option<bool>,
+    /// A GDDR card that ships with ECC enabled. GDDR6 has no spare ECC bits, so with ECC on the
+    /// driver sets aside 1/16 of capacity for check bits (a 24 GB card shows 23,028 MiB in
+    /// `nvidia-smi`); the engine applies that. HBM cards carry ECC in dedicated bits at no
+    /// capacity cost, so this stays false for them.
+    #[serde(default)]
+    pub ecc_on_by_default: bool,
     #[serde(default)]
     pub form_factor: Option<String>,
     #[serde(default)]
@@ -150,6 +175,36 @@ fn is_date(s: &str) -> bool {
     }
 }
 
+/// The scale-up fields come as a set: all three or none, a group of at least two, and on NVLink
+/// cards the same bandwidth as `nvlink_gb_s`.
+fn check_scale_up(errors: &mut Vec<String>, g: &Gpu) {
+    let id = g.id.as_str();
+    let set = [g.scale_up_fabric.is_some(), g.scale_up_gb_s.is_some(), g.scale_up_max_gpus.is_some()];
+    if set.iter().any(|s| *s) && !set.iter().all(|s| *s) {
+        errors.push(format!(
+            "gpu `{id}`: scale_up_fabric, scale_up_gb_s and scale_up_max_gpus must be given together"
+        ));
+    }
+    if g.scale_up_fabric.as_deref().is_some_and(|f| f.trim().is_empty()) {
+        errors.push(format!("gpu `{id}`: scale_up_fabric must name the fabric"));
+    }
+    if let Some(n) = g.scale_up_max_gpus {
+        if n < 2 {
+            errors.push(format!("gpu `{id}`: scale_up_max_gpus = {n}, but a fabric joins at least 2 GPUs"));
+        }
+    }
+    if g.nvlink {
+        if !set.iter().all(|s| *s) {
+            errors.push(format!("gpu `{id}`: nvlink = true needs scale_up_fabric, scale_up_gb_s and scale_up_max_gpus"));
+        }
+        if let (Some(s), Some(n)) = (g.scale_up_gb_s, g.nvlink_gb_s) {
+            if (s - n).abs() > 1e-9 * n.max(1.0) {
+                errors.push(format!("gpu `{id}`: scale_up_gb_s ({s}) must equal nvlink_gb_s ({n}) on an NVLink card"));
+            }
+        }
+    }
+}
+
 /// Every invariant the GPU catalog must hold. Returns one message per broken rule, naming the card.
 pub fn validate_gpus(gpus: &[Gpu]) -> Vec<String> {
     let mut errors = Vec::new();
@@ -181,6 +236,8 @@ pub fn validate_gpus(gpus: &[Gpu]) -> Vec<String> {
         in_range(&mut errors, id, "fp4_tflops", g.fp4_tflops, 1.0, 40_000.0);
         in_range(&mut errors, id, "tdp_w", g.tdp_w, 10.0, 2_000.0);
         in_range(&mut errors, id, "nvlink_gb_s", g.nvlink_gb_s, 10.0, 5_000.0);
+        in_range(&mut errors, id, "scale_up_gb_s", g.scale_up_gb_s, 10.0, 5_000.0);
+        in_range(&mut errors, id, "fp16_vector_tflops", g.fp16_vector_tflops, 1.0, 200.0);
         in_range(&mut errors, id, "launch_price_usd", g.launch_price_usd, 50.0, 100_000.0);
         in_range(&mut errors, id, "street_price_usd", g.street_price_usd, 50.0, 100_000.0);
         if g.vendor != Vendor::Apple && g.tdp_w.is_none() {
@@ -209,6 +266,13 @@ pub fn validate_gpus(gpus: &[Gpu]) -> Vec<String> {
         }
         if !g.nvlink && g.nvlink_gb_s.is_some() {
             errors.push(format!("gpu `{id}`: nvlink_gb_s given but nvlink = false"));
+        }
+        check_scale_up(&mut errors, g);
+        if g.ecc_on_by_default {
+            let gddr = g.memory_type.as_deref().is_some_and(|t| t.starts_with("GDDR"));
+            if g.ecc != Some(true) || !gddr {
+                errors.push(format!("gpu `{id}`: ecc_on_by_default needs ecc = true and GDDR memory"));
+            }
         }
         if g.street_price_usd.is_some() {
             match &g.street_price_date {
