@@ -213,6 +213,12 @@ fn memory_rows() -> (Vec<Row>, Vec<String>) {
             job.seq_len = 2048;
             job.grad_checkpointing = Checkpointing::Full;
             job.zero = if gpus > 1 { 3 } else { 0 };
+            job.auto_layout = false;
+            // torchtune's CEWithChunkedOutputLoss upcasts one chunk of logits at a time, and
+            // torchao's NF4 tensors quantize their block scales (scaler_block_size 256): double
+            // quantization.
+            job.fp32_logits = false;
+            job.nf4_double_quant = true;
             match task.as_str() {
                 "finetune_full" => {
                     job.workload = Workload::FinetuneFull;

@@ -114,7 +114,7 @@ fn bad_input_exits_2_with_one_line() {
 fn help_lists_the_defaults() {
     let (code, out, _) = run(&["estimate", "--help"]);
     assert_eq!(code, 0);
-    for d in ["--gpus 1", "--context 4096", "--kv-precision fp16", "--optimizer adamw", "--zero 0", "--workload inference"] {
+    for d in ["--gpus 1", "--context 4096", "--kv-precision fp16", "--optimizer adamw", "--zero auto", "--grad-accum 1", "--workload inference"] {
         assert!(out.contains(d), "help lacks {d}");
     }
 }

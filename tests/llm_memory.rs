@@ -156,6 +156,7 @@ fn zero_3_shards_the_states_over_gpus() {
     j.workload = Workload::FinetuneFull;
     j.precision = Precision::Bf16;
     j.zero = 3;
+    j.auto_layout = false;
     let one = estimate_llm(&j, gpu("a100-80gb-sxm"), 1).expect("1").per_gpu_gib;
     let eight = estimate_llm(&j, gpu("a100-80gb-sxm"), 8).expect("8").per_gpu_gib;
     // 16 B/param states: 8.03e9 · 16 / GIB = 119.7 GiB on one GPU, 1/8 of that on each of eight.

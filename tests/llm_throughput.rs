@@ -68,20 +68,53 @@ fn train(j: &LlmJob, g: &str, n: u32) -> f64 {
 
 #[test]
 fn pcie_consumer_cards_scale_poorly_in_training() {
+    // Qwen2.5-0.5B full fine-tune in bf16, data parallel (ZeRO-1), micro-batch 1 × 512 tokens,
+    // no accumulation. Hand calculation of the gradient all-reduce on two RTX 4090s: 2·(n−1)/n ·
+    // 2 B · 494e6 params = 0.99 GB over PCIe 4.0 through host memory, 31.5 GB/s × 0.75 (NCCL
+    // bus bandwidth share) × 0.5 (no peer-to-peer) = 11.8 GB/s → 84 ms per step, far more than
+    // the 24 ms a 512-token step computes (512 · 3.1 GFLOP at 40% of 165 TFLOPS), of which only
+    // the backward two thirds (16 ms) hide it: 2 · 24 / (24 + 84 − 16) = 0.52×, slower than one.
     let mut j = job("qwen2.5-0.5b");
     j.workload = Workload::FinetuneFull;
     j.precision = Precision::Bf16;
     j.seq_len = 512;
-    j.zero = 3;
+    j.zero = 1;
+    j.auto_layout = false;
     assert!(estimate_llm(&j, gpu("rtx-4090"), 1).expect("fits").fits);
     let one = train(&j, "rtx-4090", 1);
     let two = train(&j, "rtx-4090", 2) / one;
-    let seven = train(&j, "rtx-4090", 7) / one;
-    assert!((1.6..=1.9).contains(&two), "2× 4090 = {two}× (seed 004: ~1.8×)");
-    assert!((2.6..=3.8).contains(&seven), "7× 4090 = {seven}× (seed 000: ~3×)");
-    // NVLink datacenter cards scale nearly linearly.
+    assert!((0.45..=0.6).contains(&two), "2× 4090 = {two}×");
+    // With 16 micro-batches accumulated per step the all-reduce runs once per 16 × 24 ms of
+    // compute: 2 · 384 / (384 + 68) = 1.70× (seed 004 quotes ~1.8× for two 4090s in practice).
+    j.grad_accum = 16;
+    let one = train(&j, "rtx-4090", 1);
+    let two = train(&j, "rtx-4090", 2) / one;
+    assert!((1.62..=1.78).contains(&two), "2× 4090 with accumulation = {two}×");
+    // NVLink datacenter cards scale nearly linearly at the same settings: 900 GB/s NVLink 4.
     let h = train(&j, "h100-sxm", 8) / train(&j, "h100-sxm", 1);
     assert!(h > 7.0, "8× H100 = {h}×");
+}
+
+/// Issue 11: scaling is bounded and knows about nodes. MosaicML's llm-foundry table
+/// (scripts/train/benchmarking/README.md) holds MPT-13B at about 40% MFU from 8 to 64 H100s
+/// (FSDP, micro-batch 16? of 2048 tokens): the per-GPU speed must not fall without limit as the
+/// count grows past a node. Across nodes the gradient traffic crosses one 400 Gb/s port per GPU
+/// (50 GB/s, DGX H100), still hidden behind a 13B model's backward pass at this batch.
+#[test]
+fn multi_node_training_scaling_is_bounded() {
+    let mut j = job("llama-2-13b");
+    j.workload = Workload::Training;
+    j.precision = Precision::Bf16;
+    j.batch = 8;
+    j.seq_len = 2048;
+    j.grad_checkpointing = gpu_advisor::model::llm::Checkpointing::Full;
+    let per_gpu = |n: u32| train(&j, "h100-sxm", n) / f64::from(n);
+    let (p8, p64, p512) = (per_gpu(8), per_gpu(64), per_gpu(512));
+    assert!(p64 > 0.85 * p8, "64 GPUs: {p64} vs 8: {p8}");
+    assert!(p512 > 0.85 * p8, "512 GPUs: {p512} vs 8: {p8}");
+    // PCIe datacenter cards (L40S, no NVLink) at 64: bounded by the node link, not by a curve
+    // that falls forever: 64 cards still beat 8.
+    assert!(train(&j, "l40s", 64) > train(&j, "l40s", 8));
 }
 
 #[test]

@@ -91,9 +91,9 @@ fn seed_003_70b_rent_with_nvlink_offers_3xh100_sxm() {
     assert!(has(&rec, "h100-sxm", 3), "{:?} / {:?}", rec.options.iter().map(|o| (&o.gpu, o.count)).collect::<Vec<_>>(), rec.why_not);
     for o in &rec.options {
         let g = catalog::gpu(&o.gpu).expect("gpu");
-        assert!(g.nvlink, "{} has no NVLink", o.gpu);
+        assert!(g.scale_up_gb_s.is_some(), "{} has no scale-up fabric", o.gpu);
     }
-    assert!(rec.why_not.iter().any(|w| w.starts_with("RTX 4090: no NVLink")), "{:?}", rec.why_not);
+    assert!(rec.why_not.iter().any(|w| w.starts_with("RTX 4090: no scale-up fabric")), "{:?}", rec.why_not);
 }
 
 /// Seed 003 with one card allowed: the why-not note says how much the 4090 lacks.
@@ -121,13 +121,14 @@ fn seeds_000_001_training_with_nvlink_never_offers_pcie_only_cards() {
         assert!(!rec.options.is_empty(), "{mode:?}: something with NVLink trains it");
         for o in &rec.options {
             let g = catalog::gpu(&o.gpu).expect("gpu");
-            assert!(g.nvlink, "{mode:?}: {} ×{} has no NVLink", o.gpu, o.count);
+            // "NVLink required" accepts any scale-up fabric (issue 11): NVLink, Infinity Fabric, RoCE.
+            assert!(g.scale_up_gb_s.is_some(), "{mode:?}: {} ×{} has no scale-up fabric", o.gpu, o.count);
             assert!(!o.gpu.starts_with("rtx-40") && !o.gpu.starts_with("rtx-50"), "{}", o.gpu);
             if !gpu_advisor::recommend::cost::is_baseboard(g) {
-                assert!(o.count <= 4, "{} ×{}: bridges join pairs (4 for H200 NVL)", o.gpu, o.count);
+                assert!(o.count <= g.scale_up_max_gpus.unwrap_or(2), "{} ×{}: bridges join pairs (4 for H200 NVL)", o.gpu, o.count);
             }
         }
-        assert!(rec.feasible.iter().all(|p| catalog::gpu(&p.gpu).is_some_and(|g| g.nvlink)));
+        assert!(rec.feasible.iter().all(|p| catalog::gpu(&p.gpu).is_some_and(|g| g.scale_up_gb_s.is_some())));
     }
 }
 

@@ -21,10 +21,10 @@ USAGE:
     (--model <preset-id> | --params <e.g. 13b, 350m> | --config <path to config.json>)
     [--workload inference|training|finetune-full|lora|qlora]
     [--precision fp32|tf32|fp16|bf16|fp8|int8|int4|nf4|q2_k|q3_k_m|q4_0|q4_k_m|q5_k_m|q6_k|q8_0]
-    [--kv-precision fp16|fp8|q8_0|q4_0] [--engine transformers|vllm|trt-llm|llama.cpp|exllamav2|mlc]
+    [--kv-precision fp16|fp8|q8_0|q4_0] [--engine transformers|vllm|sglang|trt-llm|llama.cpp|exllamav2|mlc]
     [--context TOKENS] [--prompt-tokens N --output-tokens N] [--batch N] [--seq-len TOKENS]
     [--optimizer adamw|adamw-8bit|paged-adamw-8bit|sgd|adafactor]
-    [--grad-checkpointing none|selective|full] [--lora-rank R] [--zero 0|1|2|3] [--json]
+    [--grad-checkpointing none|selective|full] [--lora-rank R] [--zero auto|0|1|2|3] [--grad-accum N] [--json]
   Image generation and classic models (diffusion / vision / NLP / speech presets):
     --model <preset-id> --workload image-generation|training|inference
     [--resolution WxH] [--steps N] [--batch N] [--precision fp32|tf32|fp16|bf16|fp8]
@@ -39,7 +39,9 @@ DEFAULTS:
   --prompt-tokens 512, --output-tokens 256
   --batch 1 (inference: concurrent sequences; training: micro-batch per GPU)
   --seq-len 2048 (capped at the model's maximum context)
-  --optimizer adamw, --grad-checkpointing none, --lora-rank 16 (all linear layers), --zero 0
+  --optimizer adamw, --grad-checkpointing none, --lora-rank 16 (all linear layers), --zero auto (the fastest
+  sharding that fits: data parallel with ZeRO-0/1/2/3 or tensor + pipeline model parallel), --grad-accum 1
+  (micro-batches per optimizer step; the gradient all-reduce runs once per step)
   Training assumes mixed precision with fp32 master weights and FlashAttention.
 
 OUTPUT:
@@ -200,6 +202,8 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
         grad_checkpointing,
         lora_rank: a.s.lora_rank.unwrap_or(16),
         zero: u8::try_from(zero).unwrap_or(3),
+        auto_layout: a.s.zero.is_none(),
+        grad_accum: a.s.grad_accum.unwrap_or(1),
         ..LlmJob::default()
     };
     let est = llm::estimate_llm(&job, gpu, gpus).map_err(engine_error)?;

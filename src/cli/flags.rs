@@ -116,13 +116,14 @@ pub(crate) struct SizingArgs {
     pub grad_checkpointing: Option<String>,
     pub lora_rank: Option<u32>,
     pub zero: Option<u32>,
+    pub grad_accum: Option<u32>,
     pub resolution: Option<(u32, u32)>,
     pub steps: Option<u32>,
 }
 
 impl SizingArgs {
     /// Every sizing flag, without its `--`.
-    pub(crate) const FLAGS: [&'static str; 18] = ["model", "params", "config", "workload", "precision", "kv-precision", "engine", "context", "prompt-tokens", "output-tokens", "batch", "seq-len", "optimizer", "grad-checkpointing", "lora-rank", "zero", "resolution", "steps"];
+    pub(crate) const FLAGS: [&'static str; 19] = ["model", "params", "config", "workload", "precision", "kv-precision", "engine", "context", "prompt-tokens", "output-tokens", "batch", "seq-len", "optimizer", "grad-checkpointing", "lora-rank", "zero", "grad-accum", "resolution", "steps"];
 
     /// Reads the sizing flag `--flag`, taking its value from `p`; false when it is not one.
     pub(crate) fn take(&mut self, flag: &str, p: &mut lexopt::Parser) -> Result<bool, CliError> {
@@ -142,7 +143,16 @@ impl SizingArgs {
             "optimizer" => self.optimizer = Some(value(p, "optimizer")?),
             "grad-checkpointing" => self.grad_checkpointing = Some(value(p, "grad-checkpointing")?),
             "lora-rank" => self.lora_rank = Some(number(p, "lora-rank")?),
-            "zero" => self.zero = Some(number(p, "zero")?),
+            // `--zero auto` (the default) lets the engine choose the sharding.
+            "zero" => {
+                let v = value(p, "zero")?;
+                self.zero = if v.trim().eq_ignore_ascii_case("auto") {
+                    None
+                } else {
+                    Some(v.trim().parse().map_err(|_| CliError(format!("--zero: expected 0, 1, 2, 3 or auto, got `{v}`")))?)
+                };
+            }
+            "grad-accum" => self.grad_accum = Some(number(p, "grad-accum")?),
             "resolution" => self.resolution = Some(resolution(&value(p, "resolution")?)?),
             "steps" => self.steps = Some(number(p, "steps")?),
             _ => return Ok(false),

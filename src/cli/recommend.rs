@@ -260,6 +260,8 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
         grad_checkpointing,
         lora_rank: a.s.lora_rank.unwrap_or(16),
         zero: u8::try_from(zero).unwrap_or(3),
+        auto_layout: a.s.zero.is_none(),
+        grad_accum: a.s.grad_accum.unwrap_or(1),
         train_tokens: a.train_tokens.unwrap_or(defaults.train_tokens),
         ..defaults
     };

@@ -9,6 +9,7 @@
 
 pub mod classic;
 pub mod diffusion;
+pub mod fabric;
 pub mod llm;
 pub mod media;
 pub mod precision;

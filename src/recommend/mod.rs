@@ -76,7 +76,7 @@ impl Job {
     /// or the whole card for the media engine (which compares against `memory_gib`).
     pub fn capacity_gib(&self, gpu: &Gpu) -> f64 {
         match self {
-            Job::Llm(job) => llm::parallel::usable_gib(gpu, job.engine_for(gpu)),
+            Job::Llm(job) => llm::parallel::usable_gib(gpu, job.engine_for(gpu), job),
             Job::Media(_) => gpu.memory_gib,
         }
     }

@@ -36,14 +36,10 @@ pub const POPULAR_GPUS: [&str; 12] = [
 /// Largest count considered for multi-node datacenter builds.
 pub const MAX_MULTI_NODE_GPUS: u32 = 512;
 
-/// Cards an NVLink bridge joins: 2 for every bridged PCIe card, 4 for the H200 NVL (its datasheet
-/// lists 2- and 4-way bridges).
+/// Cards a scale-up fabric joins all-to-all: the catalog's `scale_up_max_gpus` (2 for NVLink
+/// bridges on PCIe cards, 4 for the H200 NVL, 8 for HGX/OAM boards), else 2.
 pub fn nvlink_bridge_size(gpu: &Gpu) -> u32 {
-    if gpu.id == "h200-nvl" {
-        4
-    } else {
-        2
-    }
+    gpu.scale_up_max_gpus.unwrap_or(2).max(2)
 }
 
 /// Why a card has no option.
@@ -215,7 +211,8 @@ fn static_exclusion(input: &RecommendInput, gpu: &Gpu) -> Option<Exclusion> {
     if c.datacenter_only && !gpu.datacenter_licence() {
         return Some(Exclusion::Licence);
     }
-    if c.require_nvlink && !gpu.nvlink {
+    // "NVLink required" means a scale-up fabric: NVLink, AMD Infinity Fabric or Gaudi's RoCE.
+    if c.require_nvlink && gpu.scale_up_gb_s.is_none() {
         return Some(Exclusion::NoNvlink);
     }
     if c.max_watts.is_some() && gpu.tdp_w.is_none() {
@@ -757,7 +754,7 @@ fn link_reason(input: &RecommendInput, gpu: &Gpu, count: u32) -> String {
     let link = if gpu.nvlink && baseboard {
         t(lang, "NVLink/NVSwitch between all GPUs of a node").to_string()
     } else if baseboard {
-        let fabric = gpu.interconnect.as_deref().unwrap_or_else(|| t(lang, "the baseboard fabric"));
+        let fabric = gpu.scale_up_fabric.as_deref().or(gpu.interconnect.as_deref()).unwrap_or_else(|| t(lang, "the baseboard fabric"));
         tf(lang, "{fabric} between the GPUs of a node", &[("fabric", fabric)])
     } else if gpu.nvlink && count <= nvlink_bridge_size(gpu) {
         tf(lang, "NVLink bridge joins the {count} cards", &[("count", &count.to_string())])
@@ -775,7 +772,8 @@ fn link_reason(input: &RecommendInput, gpu: &Gpu, count: u32) -> String {
     match &input.job {
         Job::Llm(job) => {
             let engine = job.engine_for(gpu);
-            let layout = parallel::layout(job, gpu, engine, count);
+            let terms = llm::memory::terms(job, gpu, engine);
+            let layout = llm::layout_for(job, gpu, engine, &terms, count);
             let described = layout.describe().in_lang(lang);
             if job.workload.is_training() {
                 tf(
@@ -784,7 +782,7 @@ fn link_reason(input: &RecommendInput, gpu: &Gpu, count: u32) -> String {
                     &[
                         ("link", &link),
                         ("layout", &described),
-                        ("pct", &format!("{:.0}", scaling_efficiency(gpu, count) * 100.0)),
+                        ("pct", &format!("{:.0}", scaling_efficiency(job, gpu, &layout, count) * 100.0)),
                     ],
                 )
             } else if matches!(layout, parallel::Layout::LayerSplit(_)) {
@@ -834,7 +832,7 @@ fn why_not(
             Some(Exclusion::Region) if cn => tf(lang, "{name}: not sold new in China", &[("name", name)]),
             Some(Exclusion::Region) => tf(lang, "{name}: not sold new in this region", &[("name", name)]),
             Some(Exclusion::Licence) => tf(lang, "{name}: GeForce licence does not allow datacenter use", &[("name", name)]),
-            Some(Exclusion::NoNvlink) => tf(lang, "{name}: no NVLink", &[("name", name)]),
+            Some(Exclusion::NoNvlink) => tf(lang, "{name}: no scale-up fabric (NVLink, Infinity Fabric or on-die RoCE)", &[("name", name)]),
             Some(Exclusion::NoPrice) => match input.mode {
                 Mode::Buy => tf(
                     lang,

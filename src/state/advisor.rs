@@ -129,7 +129,7 @@ impl Field {
             Field::Optimizer => "adamw",
             Field::GradCkpt => "none",
             Field::LoraRank => "16",
-            Field::Zero => "0",
+            Field::Zero => "auto",
             Field::Resolution => "",
             Field::Steps => "",
             Field::TrainTokens => "1b",
@@ -393,8 +393,12 @@ impl AdvisorInputs {
             if let Some(r) = parse_u32(Field::LoraRank, self.get(Field::LoraRank), 1, 4096, &mut errors) {
                 job.lora_rank = r;
             }
-            if let Some(z) = parse_u32(Field::Zero, self.get(Field::Zero), 0, 3, &mut errors) {
+            // "auto" (the default): the engine picks the fastest sharding that fits.
+            if self.get(Field::Zero).trim().eq_ignore_ascii_case("auto") {
+                job.auto_layout = true;
+            } else if let Some(z) = parse_u32(Field::Zero, self.get(Field::Zero), 0, 3, &mut errors) {
                 job.zero = z as u8;
+                job.auto_layout = false;
             }
             match parse_count(self.get(Field::TrainTokens)) {
                 Some(t) if (1e3..=1e15).contains(&t) => job.train_tokens = t,

@@ -102,9 +102,12 @@ impl ModelArch {
         (self.params_total - self.embedding_params() - self.head_params()).max(0.0)
     }
 
-    /// Active parameters outside the embedding table (the LM head is counted: it is read).
+    /// Parameters a token multiplies by: the active parameters without the embedding lookup,
+    /// with the LM head. A tied head is still a vocab × hidden matrix multiply for every token
+    /// (it shares its storage with the embedding, not its work), so tied models count it too.
     pub fn active_compute_params(&self) -> f64 {
-        (self.params_active - self.embedding_params()).max(self.params_active * 0.05)
+        let head = if self.tied_embeddings { self.embedding_params() } else { 0.0 };
+        (self.params_active - self.embedding_params() + head).max(self.params_active * 0.05)
     }
 
     /// True for mixture-of-experts models.

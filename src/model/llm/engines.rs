@@ -16,12 +16,20 @@ pub enum Engine {
     LlamaCpp,
     Exllamav2,
     Mlc,
+    Sglang,
 }
 
 impl Engine {
     /// Every engine, in CLI order.
-    pub const ALL: [Engine; 6] =
-        [Engine::Transformers, Engine::Vllm, Engine::TrtLlm, Engine::LlamaCpp, Engine::Exllamav2, Engine::Mlc];
+    pub const ALL: [Engine; 7] = [
+        Engine::Transformers,
+        Engine::Vllm,
+        Engine::TrtLlm,
+        Engine::LlamaCpp,
+        Engine::Exllamav2,
+        Engine::Mlc,
+        Engine::Sglang,
+    ];
 
     /// CLI name.
     pub fn as_str(self) -> &'static str {
@@ -32,6 +40,7 @@ impl Engine {
             Engine::LlamaCpp => "llama.cpp",
             Engine::Exllamav2 => "exllamav2",
             Engine::Mlc => "mlc",
+            Engine::Sglang => "sglang",
         }
     }
 
@@ -52,16 +61,36 @@ impl Engine {
     /// True when the engine splits each layer across GPUs (tensor parallelism) by default;
     /// false when it assigns whole layers to GPUs (layer split / pipeline).
     pub fn tensor_parallel(self) -> bool {
-        matches!(self, Engine::Vllm | Engine::TrtLlm | Engine::Mlc)
+        matches!(self, Engine::Vllm | Engine::TrtLlm | Engine::Mlc | Engine::Sglang)
     }
 
-    /// Fraction of each GPU's memory the engine lets itself use. vLLM pre-allocates
-    /// `gpu_memory_utilization = 0.9` (vLLM docs, `EngineArgs`); TensorRT-LLM gives 90% of the
-    /// memory left after weights to the KV cache (`kv_cache_free_gpu_mem_fraction = 0.9`), which
-    /// is the same budget for sizing. The others allocate on demand.
+    /// True for the engines that batch many requests continuously (paged KV pool, a scheduler):
+    /// vLLM, SGLang and TensorRT-LLM.
+    pub fn continuous_batching(self) -> bool {
+        matches!(self, Engine::Vllm | Engine::TrtLlm | Engine::Sglang)
+    }
+
+    /// Fraction of each GPU's memory the engine lets itself use for everything it holds. vLLM
+    /// pre-allocates `gpu_memory_utilization = 0.9` of the card (vLLM docs, `EngineArgs`);
+    /// SGLang `mem_fraction_static` (weights + KV pool; 0.9 at tp 1 on large cards, smaller on
+    /// small ones: sglang `server_args.py`, taken as 0.88). TensorRT-LLM is not a cap on the card:
+    /// it gives `kv_cache_free_gpu_mem_fraction = 0.9` of the memory left *after* weights and
+    /// activations to its KV pool ([`Engine::kv_free_fraction`]). The others allocate on demand.
+    /// Training never runs under an inference engine's cap.
     pub fn memory_utilization(self) -> f64 {
         match self {
-            Engine::Vllm | Engine::TrtLlm => 0.9,
+            Engine::Vllm => 0.9,
+            Engine::Sglang => 0.88,
+            _ => 1.0,
+        }
+    }
+
+    /// Share of the memory left after weights, buffers and context that goes to the KV pool:
+    /// TensorRT-LLM's `kv_cache_free_gpu_mem_fraction` default 0.9 (TensorRT-LLM docs,
+    /// `KvCacheConfig`); 1.0 for the others, whose cap is [`Engine::memory_utilization`].
+    pub fn kv_free_fraction(self) -> f64 {
+        match self {
+            Engine::TrtLlm => 0.9,
             _ => 1.0,
         }
     }
@@ -77,6 +106,7 @@ impl Engine {
             Engine::Transformers | Engine::Exllamav2 => 0.5,
             Engine::Vllm => 0.5 + 0.5,
             Engine::TrtLlm => 0.5 + 0.3,
+            Engine::Sglang => 0.5 + 0.5,
             Engine::LlamaCpp | Engine::Mlc => 0.3,
         }
     }
@@ -86,33 +116,45 @@ impl Engine {
     pub fn allocator_slack(self) -> f64 {
         match self {
             Engine::Transformers | Engine::Exllamav2 => 0.05,
-            Engine::Vllm | Engine::TrtLlm | Engine::Mlc => 0.02,
+            Engine::Vllm | Engine::TrtLlm | Engine::Mlc | Engine::Sglang => 0.02,
             Engine::LlamaCpp => 0.0,
         }
     }
 
-    /// Largest number of sequences the engine batches by default (vLLM `max_num_seqs` 256;
-    /// TensorRT-LLM `max_batch_size` 2048 in `trtllm-bench`; others: the request's batch).
-    pub fn max_batch(self) -> Option<u32> {
+    /// Largest number of sequences the engine batches by default on `gpu`. vLLM's
+    /// `EngineArgs._set_default_args` (vllm/engine/arg_utils.py) sets `max_num_seqs` to 1024 on
+    /// cards with at least 70 GiB that are not an A100, else 256; SGLang's
+    /// `max_running_requests` is bounded by its pool (taken as vLLM's); TensorRT-LLM
+    /// `max_batch_size` 2048 in `trtllm-bench`; others: the request's batch.
+    pub fn max_batch(self, gpu: &Gpu) -> Option<u32> {
         match self {
-            Engine::Vllm => Some(256),
+            Engine::Vllm | Engine::Sglang => Some(if large_vllm_class(gpu) { 1024 } else { 256 }),
             Engine::TrtLlm => Some(2048),
             _ => None,
         }
     }
 
-    /// Tokens of one prefill chunk the engine sizes its compute buffers for (llama.cpp
-    /// `n_ubatch` 512; vLLM `max_num_batched_tokens` 2048 with chunked prefill; TRT-LLM
-    /// `max_num_tokens` 8192; MLC and exllamav2 prefill chunks of 2048). `None`: the whole
-    /// prompt at once (transformers).
-    pub fn prefill_chunk_tokens(self) -> Option<f64> {
+    /// Tokens of one prefill chunk the engine sizes its compute buffers for: llama.cpp
+    /// `n_ubatch` 512; vLLM's server `max_num_batched_tokens` 8192 on cards of 70 GiB or more
+    /// that are not A100s, else 2048 (the same `_set_default_args`); SGLang's
+    /// `chunked_prefill_size` also grows with card memory and is taken as vLLM's (an assumption,
+    /// not checked against SGLang's own table); TRT-LLM `max_num_tokens` 8192; MLC and
+    /// exllamav2 chunks of 2048. `None`: the whole prompt at once (transformers).
+    pub fn prefill_chunk_tokens(self, gpu: &Gpu) -> Option<f64> {
         match self {
             Engine::LlamaCpp => Some(512.0),
-            Engine::Vllm | Engine::Mlc | Engine::Exllamav2 => Some(2048.0),
+            Engine::Vllm | Engine::Sglang => Some(if large_vllm_class(gpu) { 8192.0 } else { 2048.0 }),
+            Engine::Mlc | Engine::Exllamav2 => Some(2048.0),
             Engine::TrtLlm => Some(8192.0),
             Engine::Transformers => None,
         }
     }
+}
+
+/// vLLM's large-card class: at least 70 GiB and not an A100 ("Setting large
+/// `max_num_batched_tokens` for A100 reduces throughput, see PR #17885").
+fn large_vllm_class(gpu: &Gpu) -> bool {
+    gpu.memory_gib >= 70.0 && !gpu.id.starts_with("a100") && !gpu.id.starts_with("a800")
 }
 
 /// GPU families that share efficiency factors.
@@ -228,6 +270,13 @@ const LLAMA_CPP_APPLE: Efficiency = Efficiency {
     measured: true,
 };
 
+/// The factors `engine` gets on a GPU family that has no calibration rows of its own: what the
+/// app shows for such a pair, and what leave-one-family-out cross-validation predicts a held-out
+/// family with (llama.cpp carries over its HBM factors; the other engines have one set).
+pub fn carried_over(engine: Engine) -> Efficiency {
+    Efficiency { measured: false, ..efficiency(engine, GpuFamily::Other) }
+}
+
 /// The efficiency of `engine` on `family`.
 pub fn efficiency(engine: Engine, family: GpuFamily) -> Efficiency {
     use GpuFamily as F;
@@ -279,6 +328,9 @@ pub fn efficiency(engine: Engine, family: GpuFamily) -> Efficiency {
             hop_ms: 0.05,
             measured: false,
         },
+        // SGLang: no rows in the fitted set; vLLM's factors (same kernels: FlashInfer/FA3,
+        // CUDA graphs, paged KV), flagged as carried over.
+        (Engine::Sglang, _) => Efficiency { measured: false, ..efficiency(Engine::Vllm, family) },
         (Engine::Mlc, _) => Efficiency {
             weight_bw: 0.85,
             quant_bw: 0.95,

@@ -44,6 +44,10 @@ pub fn weight_bytes(job: &LlmJob) -> (f64, f64, f64) {
     let embed = m.embedding_params();
     let head = m.head_params();
     let body = m.body_params();
+    if p == crate::model::precision::Precision::Nf4 && job.bits_per_weight_override.is_none() {
+        let b = crate::model::precision::nf4_bits_per_weight(job.nf4_double_quant) / 8.0;
+        return (body * b, embed * KEEP_BYTES, head * KEEP_BYTES);
+    }
     match job.bits_per_weight_override {
         Some(bits) => (body * bits / 8.0, embed * KEEP_BYTES, head * KEEP_BYTES),
         None if p.quantizes_embeddings() => {
@@ -86,7 +90,10 @@ pub fn lora_params(job: &LlmJob) -> f64 {
 /// Activation bytes kept per token per layer during training (16-bit), generalizing
 /// Korthikanti et al. 2022 eq. 1 (34·s·b·h + 5·a·s²·b for MHA, 4h MLP, with dropout) to
 /// GQA and gated FFNs without dropout: norms 4h, attention input 2h, Q 2·hq, K and V
-/// 4·kv_dim, attention output 2·hq, FFN input 2h, FFN 6·I gated (gate, up, product) or 4·I.
+/// 4·kv_dim, attention output 2·hq, FFN input 2h, FFN 8·I gated or 4·I. An unfused SwiGLU
+/// (`down(act(gate(x)) * up(x))`, as Hugging Face's `LlamaMLP` runs it) saves four I-wide
+/// tensors for backward: the gate output (for SiLU's backward), SiLU's output and the up output
+/// (for the product's backward) and the product (input of `down`): 4·I·2 B = 8·I.
 /// Without FlashAttention and without selective recompute, the score and softmax matrices add
 /// 4·heads·s per token.
 pub fn activation_bytes_per_token_layer(job: &LlmJob, seq: f64, keep_scores: bool) -> f64 {
@@ -99,7 +106,7 @@ pub fn activation_bytes_per_token_layer(job: &LlmJob, seq: f64, keep_scores: boo
     } else {
         f64::from(m.intermediate_size)
     };
-    let ffn = if m.gated_ffn { 6.0 * ffn_width } else { 4.0 * ffn_width };
+    let ffn = if m.gated_ffn { 8.0 * ffn_width } else { 4.0 * ffn_width };
     let base = 8.0 * h + 4.0 * hq + 4.0 * kvd + ffn;
     if keep_scores {
         base + 4.0 * f64::from(m.attention_heads) * seq
@@ -108,8 +115,8 @@ pub fn activation_bytes_per_token_layer(job: &LlmJob, seq: f64, keep_scores: boo
     }
 }
 
-/// Training activations of one GPU's micro-batch, bytes, including 16-bit logits and their
-/// gradient (2 + 2 bytes per logit; the loss is computed in fp32 chunks).
+/// Training activations of one GPU's micro-batch, bytes, including the logits (see
+/// [`LlmJob::fp32_logits`]).
 pub fn training_activation_bytes(job: &LlmJob) -> f64 {
     let m = &job.model;
     let s = f64::from(job.seq_len);
@@ -125,7 +132,14 @@ pub fn training_activation_bytes(job: &LlmJob) -> f64 {
         // Layer inputs (2·s·b·h each) plus one layer recomputed in full during backward.
         Checkpointing::Full => 2.0 * h * tokens * layers + activation_bytes_per_token_layer(job, s, !job.flash_attention) * tokens,
     };
-    let logits = tokens * f64::from(m.vocab_size) * 4.0;
+    // Bytes per logit at the loss's peak. A chunked loss (torchtune) keeps 16-bit logits and
+    // their gradient: 2 + 2 B. Hugging Face's loss upcasts them (`logits.float()`): the 16-bit
+    // logits, an fp32 copy, fp32 log-softmax saved for backward and, in backward, the fp32
+    // gradient overlap at about 2 + 4 + 4 + 2 = 12 B; fp32 training holds fp32 logits,
+    // log-softmax and gradient: 12 B too.
+    let wide = matches!(job.precision, crate::model::precision::Precision::Fp32 | crate::model::precision::Precision::Tf32);
+    let logit_bytes = if wide || job.fp32_logits { 12.0 } else { 4.0 };
+    let logits = tokens * f64::from(m.vocab_size) * logit_bytes;
     // LoRA keeps the rank-r intermediate x·A of each adapted matrix (7 matrices per layer at most).
     let lora = if job.workload.is_adapter() { tokens * f64::from(job.lora_rank) * 2.0 * 7.0 * layers } else { 0.0 };
     body + logits + lora
@@ -135,9 +149,11 @@ pub fn training_activation_bytes(job: &LlmJob) -> f64 {
 ///
 /// llama.cpp: its graph allocator reserves the worst ubatch graph, dominated by the f32 logits
 /// (n_ubatch·vocab·4 B) and, without flash attention, the f32 KQ scores
-/// (n_ubatch·n_ctx·heads·4 B). Others: one prefill chunk's hidden states and FFN activations in
-/// 16 bits plus f32 logits for the last token of each sequence (whole prompt for transformers).
-pub fn inference_buffer_bytes(job: &LlmJob, engine: Engine) -> f64 {
+/// (n_ubatch·n_ctx·heads·4 B). With FlashAttention (`-fa auto`, llama.cpp's default since
+/// mid-2025, PR #15434) the fused kernel never materialises KQ, so that term goes. Others: one
+/// prefill chunk's hidden states and FFN activations in 16 bits plus f32 logits for the last
+/// token of each sequence (whole prompt for transformers).
+pub fn inference_buffer_bytes(job: &LlmJob, gpu: &Gpu, engine: Engine) -> f64 {
     let m = &job.model;
     let h = f64::from(m.hidden_size);
     let v = f64::from(m.vocab_size);
@@ -146,11 +162,12 @@ pub fn inference_buffer_bytes(job: &LlmJob, engine: Engine) -> f64 {
     match engine {
         Engine::LlamaCpp => {
             let ub = 512.0_f64.min(f64::from(job.prompt_tokens).max(1.0) * b).max(1.0);
-            ub * 4.0 * (v + f64::from(m.attention_heads) * ctx) + ub * h * 4.0 * 4.0
+            let kq = if job.flash_attention { 0.0 } else { f64::from(m.attention_heads) * ctx };
+            ub * 4.0 * (v + kq) + ub * h * 4.0 * 4.0
         }
         _ => {
             let prompt = f64::from(job.prompt_tokens) * b;
-            let chunk = engine.prefill_chunk_tokens().map_or(prompt, |c| c.min(prompt.max(1.0)));
+            let chunk = engine.prefill_chunk_tokens(gpu).map_or(prompt, |c| c.min(prompt.max(1.0)));
             let ffn_width = if m.is_moe() {
                 f64::from(m.moe_intermediate_size) * f64::from(m.experts_active)
             } else {
@@ -185,7 +202,7 @@ pub fn terms(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Terms {
     let body_bpp = if m.body_params() > 0.0 { body / m.body_params() } else { 2.0 };
     if job.workload == Workload::Inference {
         let kv = kv_bytes(job, f64::from(job.context_tokens), f64::from(job.batch));
-        let act = inference_buffer_bytes(job, engine);
+        let act = inference_buffer_bytes(job, gpu, engine);
         let slack = engine.allocator_slack() * (weights + kv + act);
         return Terms {
             weights_gib: weights / GIB,

@@ -19,7 +19,7 @@ pub mod parallel;
 pub mod throughput;
 
 pub use arch::ModelArch;
-pub use engines::{Engine, GpuFamily};
+pub use engines::{Efficiency, Engine, GpuFamily};
 
 use crate::catalog::Gpu;
 use crate::model::precision::{KvPrecision, Precision};
@@ -200,6 +200,20 @@ pub struct LlmJob {
     pub train_tokens: f64,
     /// Training MFU override (default: per GPU family, see docs/MODEL.md).
     pub train_mfu: Option<f64>,
+    /// Training: micro-batches accumulated per optimizer step (gradient accumulation). The
+    /// gradient all-reduce (or reduce-scatter) runs once per step, so more accumulation hides it.
+    pub grad_accum: u32,
+    /// Training: pick the sharding (data parallel with ZeRO-0/1/2/3 or FSDP, or tensor + pipeline
+    /// model parallel) that fits and runs fastest at each GPU count; false: use `zero` as given.
+    pub auto_layout: bool,
+    /// Training: the loss upcasts the logits to fp32 (Hugging Face transformers/PEFT do:
+    /// `logits.float()` before the cross-entropy); false for chunked losses (torchtune).
+    pub fp32_logits: bool,
+    /// QLoRA: bitsandbytes double quantization of the NF4 block scales (transformers'
+    /// `bnb_4bit_use_double_quant`, default False).
+    pub nf4_double_quant: bool,
+    /// Overrides the engine's efficiency factors (what-if and cross-validation).
+    pub efficiency: Option<Efficiency>,
 }
 
 impl Default for LlmJob {
@@ -230,6 +244,11 @@ impl Default for LlmJob {
             master_weights: true,
             train_tokens: 1e9,
             train_mfu: None,
+            grad_accum: 1,
+            auto_layout: true,
+            fp32_logits: true,
+            nf4_double_quant: false,
+            efficiency: None,
         }
     }
 }
@@ -313,6 +332,7 @@ impl LlmJob {
         check_range("seq_len", f64::from(self.seq_len), 1.0, 10_485_760.0)?;
         check_range("zero", f64::from(self.zero), 0.0, 3.0)?;
         check_range("train_tokens", self.train_tokens, 1.0, 1e16)?;
+        check_range("grad_accum", f64::from(self.grad_accum), 1.0, 65_536.0)?;
         if self.workload.is_adapter() {
             check_range("lora_rank", f64::from(self.lora_rank), 1.0, 65_536.0)?;
         }
@@ -374,9 +394,9 @@ pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, Esti
 
     let terms = memory::terms(job, gpu, engine);
     let needed = parallel::gpus_needed_for(job, gpu, engine, &terms);
-    let layout = parallel::layout(job, gpu, engine, gpus);
+    let layout = layout_for(job, gpu, engine, &terms, gpus);
     let per_gpu = parallel::per_gpu_gib(job, gpu, engine, &terms, &layout);
-    let capacity = parallel::usable_gib(gpu, engine);
+    let capacity = parallel::usable_gib(gpu, engine, job);
     let fits = per_gpu <= capacity;
 
     let n_f = f64::from(gpus);
@@ -397,7 +417,7 @@ pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, Esti
 
     // Throughput at the requested count if it fits, else at the count that holds the job.
     let speed_gpus = if fits || needed == 0 { gpus } else { needed.max(gpus) };
-    let speed_layout = parallel::layout(job, gpu, engine, speed_gpus);
+    let speed_layout = layout_for(job, gpu, engine, &terms, speed_gpus);
     let throughput = throughput::throughput(job, gpu, engine, &terms, &speed_layout, speed_gpus);
 
     memory::describe(job, gpu, engine, &terms, &mut assumptions);
@@ -416,7 +436,7 @@ pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, Esti
             vec![("max", MAX_GPUS.to_string().into())],
         ));
     } else {
-        let nl = parallel::layout(job, gpu, engine, needed);
+        let nl = layout_for(job, gpu, engine, &terms, needed);
         assumptions.push(Note::new(
             "needs {n} GPU(s) ({layout})",
             vec![("n", needed.to_string().into()), ("layout", nl.describe().into())],
@@ -441,6 +461,31 @@ pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, Esti
         throughput: sanitize(throughput),
         assumptions,
     })
+}
+
+/// The layout `job` runs with on `gpus` of `gpu`. Training with `auto_layout` tries data
+/// parallel with ZeRO-0/1/2/3 (FSDP) and tensor + pipeline model parallel, and keeps the
+/// fastest that fits (the simplest on a tie; the smallest footprint when none fits); otherwise
+/// the engine's or the job's fixed layout.
+pub fn layout_for(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &memory::Terms, gpus: u32) -> parallel::Layout {
+    if !(job.workload.is_training() && job.auto_layout) || gpus <= 1 {
+        return parallel::layout(job, gpu, engine, gpus);
+    }
+    let mut best: Option<(parallel::Layout, f64)> = None;
+    let mut smallest: Option<(parallel::Layout, f64)> = None;
+    for l in parallel::training_candidates(job, gpus).into_iter().flatten() {
+        let gib = parallel::per_gpu_gib(job, gpu, engine, terms, &l);
+        if smallest.is_none_or(|(_, g)| gib < g) {
+            smallest = Some((l, gib));
+        }
+        if parallel::fits(job, gpu, engine, terms, &l) {
+            let speed = throughput::train_step(job, gpu, &l, gpus).tokens_per_s;
+            if best.is_none_or(|(_, s)| speed > s * 1.001) {
+                best = Some((l, speed));
+            }
+        }
+    }
+    best.or(smallest).map_or_else(|| parallel::layout(job, gpu, engine, gpus), |(l, _)| l)
 }
 
 /// The smallest number of `gpu` that holds `job` (0 when no count up to [`MAX_GPUS`] does).

@@ -6,7 +6,9 @@
 //! so the busiest GPU holds ceil(L/N)/L of the layers. Training: ZeRO-1/2/3 shard optimizer
 //! states, gradients and weights over data-parallel GPUs (Rajbhandari et al. 2019, §5); with
 //! ZeRO 0 and N > 1, Megatron-style tensor + pipeline model parallelism splits all states and,
-//! with sequence parallelism, the activations N ways (Korthikanti et al. 2022, §4.2.2).
+//! with sequence parallelism, the activations N ways (Korthikanti et al. 2022, §4.2.2). With
+//! `auto_layout` (the default) training tries each of these at every count and keeps the
+//! fastest that fits ([`training_candidates`]; the choice is made in `llm::layout_for`).
 
 use super::engines::{Engine, GpuFamily};
 use super::memory::Terms;
@@ -55,7 +57,8 @@ impl Layout {
     }
 }
 
-/// The layout `engine` uses for `job` on `gpus` GPUs.
+/// The layout `engine` uses for `job` on `gpus` GPUs when the job fixes its sharding
+/// (`auto_layout` off, or inference).
 pub fn layout(job: &LlmJob, _gpu: &Gpu, engine: Engine, gpus: u32) -> Layout {
     if gpus <= 1 {
         return Layout::Single;
@@ -74,11 +77,54 @@ pub fn layout(job: &LlmJob, _gpu: &Gpu, engine: Engine, gpus: u32) -> Layout {
     }
 }
 
-/// Memory one GPU may use, GiB: the engine's utilization limit; Apple GPUs may wire about 75%
-/// of unified memory by default (macOS `recommendedMaxWorkingSetSize`).
-pub fn usable_gib(gpu: &Gpu, engine: Engine) -> f64 {
+/// The training layouts worth trying at `gpus` GPUs, simplest first: data parallel with a full
+/// replica, ZeRO-1, ZeRO-2, ZeRO-3 / FSDP full shard, and (full training only) tensor +
+/// pipeline model parallel. LoRA and QLoRA run data parallel, with FSDP when the frozen base
+/// does not fit (torchtune's `lora_finetune_distributed` recipes).
+pub fn training_candidates(job: &LlmJob, gpus: u32) -> [Option<Layout>; 5] {
+    if gpus <= 1 {
+        return [Some(Layout::Single), None, None, None, None];
+    }
+    let dp = |zero| Some(Layout::DataParallel { gpus, zero });
+    let mp = if job.workload.is_adapter() { None } else { Some(Layout::ModelParallel(gpus)) };
+    [dp(0), dp(1), dp(2), dp(3), mp]
+}
+
+/// True when the busiest GPU of `layout` holds what must stay resident.
+pub fn fits(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, layout: &Layout) -> bool {
+    per_gpu_parts(job, engine, t, layout).0 <= usable_gib(gpu, engine, job)
+}
+
+/// Memory of the card a job may count on, GiB: GDDR cards that ship with ECC on lose 1/16 of
+/// it to the check bits (e.g. a 24 GB A10 shows 23,028 MiB in `nvidia-smi`; a 16 GB T4 15,360).
+pub fn card_gib(gpu: &Gpu) -> f64 {
+    if gpu.ecc_on_by_default {
+        gpu.memory_gib * 15.0 / 16.0
+    } else {
+        gpu.memory_gib
+    }
+}
+
+/// Memory one GPU may use, GiB. Inference: the engine's utilization cap (vLLM's
+/// `gpu_memory_utilization` 0.9, SGLang's `mem_fraction_static`); training and fine-tuning run
+/// in PyTorch without that cap. Apple GPUs may wire about 75% of unified memory by default
+/// (macOS `recommendedMaxWorkingSetSize`).
+pub fn usable_gib(gpu: &Gpu, engine: Engine, job: &LlmJob) -> f64 {
     let apple = if GpuFamily::of(gpu) == GpuFamily::Apple { 0.75 } else { 1.0 };
-    gpu.memory_gib * engine.memory_utilization() * apple
+    let cap = if job.workload.is_training() { 1.0 } else { engine.memory_utilization() };
+    card_gib(gpu) * cap * apple
+}
+
+/// Share of the whole KV cache each GPU holds under tensor parallelism over `g` GPUs: KV heads
+/// split `g` ways, but with fewer KV heads than GPUs each GPU keeps (a replica of) one head, and
+/// MLA's latent cannot be split by head at all, so every rank holds all of it (vLLM and SGLang
+/// replicate the MLA cache on each TP rank unless data-parallel attention is on).
+pub fn tensor_kv_share(job: &LlmJob, g: u32) -> f64 {
+    if matches!(job.model.attention, crate::catalog::Attention::Mla) {
+        1.0
+    } else {
+        (1.0 / f64::from(g.max(1))).max(1.0 / f64::from(job.model.kv_heads.max(1)))
+    }
 }
 
 /// The busiest GPU's share of the layer-sharded terms.
@@ -104,13 +150,7 @@ fn per_gpu_parts(job: &LlmJob, engine: Engine, t: &Terms, layout: &Layout) -> (f
     match *layout {
         Layout::Single => (t.weights_gib + t.kv_gib + t.activations_gib + t.gradients_gib + t.optimizer_gib - t.pageable_gib + fixed, t.pageable_gib),
         Layout::Tensor(g) => {
-            // KV heads split N ways; with fewer KV heads than GPUs each GPU keeps one head.
-            let kv_heads = f64::from(job.model.kv_heads.max(1));
-            let kv_f = if matches!(job.model.attention, crate::catalog::Attention::Mla) {
-                1.0
-            } else {
-                (1.0 / f64::from(g)).max(1.0 / kv_heads)
-            };
+            let kv_f = tensor_kv_share(job, g);
             let _ = engine;
             (t.weights_gib * f + t.kv_gib * kv_f + t.activations_gib + fixed, 0.0)
         }
@@ -131,17 +171,20 @@ fn per_gpu_parts(job: &LlmJob, engine: Engine, t: &Terms, layout: &Layout) -> (f
 /// Memory the busiest GPU holds, GiB (pageable optimizer state counted while it fits).
 pub fn per_gpu_gib(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, layout: &Layout) -> f64 {
     let (resident, pageable) = per_gpu_parts(job, engine, t, layout);
-    let room = (usable_gib(gpu, engine) - resident).max(0.0);
+    let room = (usable_gib(gpu, engine, job) - resident).max(0.0);
     resident + pageable.min(room)
 }
 
-/// Smallest GPU count whose busiest GPU fits (0 when none up to [`MAX_GPUS`] does).
+/// Smallest GPU count at which some layout the job may use fits (0 when none up to
+/// [`MAX_GPUS`] does).
 pub fn gpus_needed_for(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms) -> u32 {
-    let cap = usable_gib(gpu, engine);
     (1..=MAX_GPUS)
         .find(|&n| {
-            let l = layout(job, gpu, engine, n);
-            per_gpu_parts(job, engine, t, &l).0 <= cap
+            if job.workload.is_training() && job.auto_layout {
+                training_candidates(job, n).iter().flatten().any(|l| fits(job, gpu, engine, t, l))
+            } else {
+                fits(job, gpu, engine, t, &layout(job, gpu, engine, n))
+            }
         })
         .unwrap_or(0)
 }

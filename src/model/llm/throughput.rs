@@ -11,9 +11,10 @@
 
 use super::engines::{efficiency, inference_peak_tflops, Efficiency, Engine, GpuFamily};
 use super::memory::{kv_bytes, weight_bytes, Terms};
-use super::parallel::{usable_gib, Layout};
+use super::parallel::{tensor_kv_share, usable_gib, Layout};
 use super::{Checkpointing, LlmJob};
-use crate::catalog::{Gpu, Segment};
+use crate::catalog::Gpu;
+use crate::model::fabric::{self, Link};
 use crate::model::precision::Precision;
 use crate::model::types::{Band, Note, Throughput, GIB};
 
@@ -29,51 +30,12 @@ fn band(mid: f64, measured: bool, decode: bool) -> Band {
     Band::around(mid, 1.0 - w, 1.0 + w)
 }
 
-/// Link between GPUs of one job: (allreduce latency s, bandwidth bytes/s per direction).
-fn link(gpu: &Gpu, n: u32) -> (f64, f64) {
-    // NVLink bridges on GeForce/workstation cards only pair two GPUs.
-    let nvlink_usable = gpu.nvlink && (gpu.segment == Segment::Datacenter || n <= 2);
-    if nvlink_usable {
-        let bw = gpu.nvlink_gb_s.unwrap_or(100.0) * 1e9 / 2.0;
-        (8e-6, bw)
-    } else {
-        let pcie = match gpu.pcie_gen {
-            Some(g) if g >= 5 => 50e9,
-            Some(4) => 25e9,
-            Some(_) => 12e9,
-            None => 25e9,
-        };
-        // GeForce cards have no PCIe peer-to-peer: traffic bounces through host memory.
-        let latency = if gpu.segment == Segment::Consumer { 40e-6 } else { 25e-6 };
-        (latency, pcie)
-    }
-}
-
-/// Data-parallel scaling efficiency η(n) = 1 / (1 + c·(n − 1)); c = 0.005 over NVLink (the
-/// default MFU is already measured at scale: MosaicML's 8-GPU runs), 0.06
-/// over PCIe with peer-to-peer, 0.2 over PCIe without it (GeForce), chosen so that two RTX
-/// 4090s give ≈1.7× and seven ≈3.2× one card (seeds 004 and 000).
-pub fn scaling_efficiency(gpu: &Gpu, n: u32) -> f64 {
-    if n <= 1 {
-        return 1.0;
-    }
-    let c = if gpu.nvlink && (gpu.segment == Segment::Datacenter || n <= 2) {
-        0.005
-    } else if gpu.segment == Segment::Consumer {
-        0.2
-    } else {
-        0.06
-    };
-    1.0 / (1.0 + c * f64::from(n - 1))
-}
-
 struct Ctx<'a> {
     job: &'a LlmJob,
     gpu: &'a Gpu,
     engine: Engine,
     eff: Efficiency,
     layout: Layout,
-    n: u32,
 }
 
 impl Ctx<'_> {
@@ -89,17 +51,10 @@ impl Ctx<'_> {
         inference_peak_tflops(self.gpu, self.engine, self.job.effective_precision() == Precision::Fp8) * 1e12
     }
 
-    /// (divisor for per-GPU work, KV share per GPU, is sequential over GPUs).
+    /// (divisor for per-GPU work, share of the KV cache each GPU reads).
     fn split(&self) -> (f64, f64) {
         match self.layout {
-            Layout::Tensor(g) => {
-                let kv = if matches!(self.job.model.attention, crate::catalog::Attention::Mla) {
-                    1.0
-                } else {
-                    (1.0 / f64::from(g)).max(1.0 / f64::from(self.job.model.kv_heads.max(1)))
-                };
-                (f64::from(g), kv)
-            }
+            Layout::Tensor(g) => (f64::from(g), tensor_kv_share(self.job, g)),
             _ => (1.0, 1.0),
         }
     }
@@ -109,10 +64,9 @@ impl Ctx<'_> {
         let m = &self.job.model;
         match self.layout {
             Layout::Tensor(g) => {
-                let (lat, bw) = link(self.gpu, g);
+                let link = fabric::group_link(self.gpu, g);
                 let bytes = tokens * f64::from(m.hidden_size) * 2.0;
-                let gf = f64::from(g);
-                2.0 * f64::from(m.layers) * (lat + 2.0 * (gf - 1.0) / gf * bytes / bw)
+                2.0 * f64::from(m.layers) * (link.latency_s + fabric::allreduce_s(bytes, g, &link))
             }
             Layout::LayerSplit(g) => f64::from(g - 1) * self.eff.hop_ms * 1e-3,
             _ => 0.0,
@@ -121,17 +75,7 @@ impl Ctx<'_> {
 
     /// Weight bytes a decode step reads with `tokens` sequences in the batch.
     fn weight_read_bytes(&self, tokens: f64) -> f64 {
-        let m = &self.job.model;
-        let (body, _embed, head) = weight_bytes(self.job);
-        if !m.is_moe() {
-            return body + head;
-        }
-        let bpp = if m.body_params() > 0.0 { body / m.body_params() } else { 2.0 };
-        let experts = m.routed_expert_params() * bpp;
-        let k = f64::from(m.experts_active) / f64::from(m.experts_total.max(1));
-        // Expected fraction of experts a layer's `tokens` routed tokens touch.
-        let touched = 1.0 - (1.0 - k.clamp(0.0, 1.0)).powf(tokens.max(1.0));
-        (body - experts).max(0.0) + experts * touched + head
+        decode_weight_bytes(self.job, tokens)
     }
 
     /// Seconds per decode step for `batch` sequences at average context `ctx`.
@@ -141,7 +85,7 @@ impl Ctx<'_> {
         let wbw = self.bw() * self.eff.weight_bw * if self.quantized() { self.eff.quant_bw } else { 1.0 };
         let t_weights = self.weight_read_bytes(batch) / div / wbw;
         let t_kv = kv_bytes(self.job, ctx, batch) * kv_share / (self.bw() * self.eff.attention_bw);
-        let flops = 2.0 * m.active_compute_params() * batch / div;
+        let flops = (2.0 * m.active_compute_params() + decode_attention_flops(m, ctx)) * batch / div;
         let t_compute = flops / (self.peak_flops() * self.eff.decode_mfu);
         let t_fixed = f64::from(m.layers) * self.eff.layer_ms * 1e-3;
         t_weights + t_kv + t_compute + t_fixed + self.comm(batch)
@@ -160,13 +104,81 @@ impl Ctx<'_> {
     }
 }
 
+/// Weight bytes one decode step reads with `tokens` sequences in the batch: the body (MoE: the
+/// shared part plus the experts the batch's tokens touch) and the LM head. A tied head reads
+/// the whole embedding table for every step, since it is the head's matrix.
+pub fn decode_weight_bytes(job: &LlmJob, tokens: f64) -> f64 {
+    let m = &job.model;
+    let (body, embed, head) = weight_bytes(job);
+    let head = if m.tied_embeddings { embed } else { head };
+    if !m.is_moe() {
+        return body + head;
+    }
+    let bpp = if m.body_params() > 0.0 { body / m.body_params() } else { 2.0 };
+    let experts = m.routed_expert_params() * bpp;
+    let k = f64::from(m.experts_active) / f64::from(m.experts_total.max(1));
+    // Expected fraction of experts a layer's `tokens` routed tokens touch.
+    let touched = 1.0 - (1.0 - k.clamp(0.0, 1.0)).powf(tokens.max(1.0));
+    (body - experts).max(0.0) + experts * touched + head
+}
+
+/// Attention FLOPs of one decode token at context `ctx`, over all layers. Multi-head and GQA:
+/// QKᵀ and PV, 4·heads·head_dim per cached token. Absorbed MLA (DeepSeek-V2 §2.1, as vLLM,
+/// SGLang and FlashMLA run decode): every query head scores against the latent and the RoPE key
+/// (2·(r + r_rope)) and mixes the latent (2·r), so 2·heads·(2·r + r_rope) per cached token.
+pub fn decode_attention_flops(m: &super::ModelArch, ctx: f64) -> f64 {
+    let heads = f64::from(m.attention_heads);
+    let per_token = match m.attention {
+        crate::catalog::Attention::Mla if m.kv_lora_rank > 0 => {
+            2.0 * heads * (2.0 * f64::from(m.kv_lora_rank) + f64::from(m.qk_rope_head_dim))
+        }
+        _ => 4.0 * heads * f64::from(m.head_dim),
+    };
+    let layers = f64::from(m.layers);
+    let cached = match m.sliding_window {
+        Some(w) if m.sliding_window_layers_fraction > 0.0 => {
+            let f = m.sliding_window_layers_fraction.clamp(0.0, 1.0);
+            (1.0 - f) * ctx + f * ctx.min(f64::from(w))
+        }
+        _ => ctx,
+    };
+    per_token * layers * cached
+}
+
+/// Requests the serving engine holds at once on `n` GPUs: the KV pool left after weights,
+/// buffers and context (TensorRT-LLM: its free-memory fraction of that), divided by one
+/// request's KV cache, counted as often as tensor parallelism replicates it, and capped by the
+/// engine's scheduler limit (or the job's batch for engines without one).
+pub fn serving_batch(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: &Layout, n: u32) -> f64 {
+    let nf = f64::from(n);
+    let usable = usable_gib(gpu, engine, job) * nf;
+    let fixed = terms.weights_gib + (terms.activations_gib + terms.context_gib) * nf + terms.slack_gib;
+    let pool = (usable - fixed).max(0.0) * engine.kv_free_fraction() * GIB;
+    let replicas = match *layout {
+        Layout::Tensor(g) => tensor_kv_share(job, g) * f64::from(g),
+        _ => 1.0,
+    };
+    let per_seq = kv_bytes(job, f64::from(job.prompt_tokens) + f64::from(job.output_tokens), 1.0).max(1.0) * replicas.max(1.0);
+    let max_fit = (pool / per_seq).floor();
+    match engine.max_batch(gpu) {
+        Some(cap) => max_fit.min(f64::from(cap)),
+        None => max_fit.min(f64::from(job.batch)),
+    }
+}
+
+/// The efficiency factors a job runs with: its override, else the engine's on this family.
+pub fn job_efficiency(job: &LlmJob, engine: Engine, gpu: &Gpu) -> Efficiency {
+    job.efficiency.unwrap_or_else(|| efficiency(engine, GpuFamily::of(gpu)))
+}
+
 /// All throughput figures of `job` on `n` GPUs laid out as `layout`.
 pub fn throughput(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: &Layout, n: u32) -> Throughput {
-    let family = GpuFamily::of(gpu);
     if job.workload.is_training() {
-        return Throughput { train_tokens_per_s: Some(train_band(job, gpu, family, n)), ..Throughput::default() };
+        let step = train_step(job, gpu, layout, n);
+        let measured = GpuFamily::of(gpu) == GpuFamily::NvidiaHbm;
+        return Throughput { train_tokens_per_s: Some(band(step.tokens_per_s, measured, false)), ..Throughput::default() };
     }
-    let c = Ctx { job, gpu, engine, eff: efficiency(engine, family), layout: *layout, n };
+    let c = Ctx { job, gpu, engine, eff: job_efficiency(job, engine, gpu), layout: *layout };
     let measured = c.eff.measured;
     let b = f64::from(job.batch);
     let prompt = f64::from(job.prompt_tokens);
@@ -176,16 +188,7 @@ pub fn throughput(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout
     let decode = 1.0 / step;
     let prefill = prompt / c.prefill_time(prompt, true);
 
-    // Serving: KV pool left on the group after weights, buffers and context.
-    let usable = usable_gib(gpu, engine) * f64::from(c.n);
-    let fixed = terms.weights_gib + (terms.activations_gib + terms.context_gib) * f64::from(c.n) + terms.slack_gib;
-    let pool = (usable - fixed).max(0.0) * GIB;
-    let per_seq = kv_bytes(job, prompt + out, 1.0).max(1.0);
-    let max_fit = (pool / per_seq).floor();
-    let batch = match engine.max_batch() {
-        Some(cap) => max_fit.min(f64::from(cap)),
-        None => max_fit.min(b),
-    };
+    let batch = serving_batch(job, gpu, engine, terms, layout, n);
     let serving = if batch >= 1.0 {
         let t_step = c.decode_step(batch, prompt + out / 2.0);
         let t_prefill = c.prefill_time(prompt, false);
@@ -211,65 +214,140 @@ pub fn default_train_mfu(family: GpuFamily) -> f64 {
     }
 }
 
-/// Training FLOPs per token: 6·N (8·N with full recompute; 4·N for LoRA, whose frozen weights
-/// need no weight gradients, +2·N with full recompute) plus 12·L·s·d_attn for attention.
+/// Model-FLOPs MFU with full activation recomputation, as a share of the MFU without it.
+/// Recomputing the forward pass adds 2·N of 6·N FLOPs (which alone would give 0.75), but the
+/// larger micro-batches checkpointing allows run the GEMMs closer to peak: MosaicML's
+/// llm-foundry table (scripts/train/benchmarking/README.md @061f2c7c) has MPT-7B on 8×H100 at
+/// 46.4% MFU without and 40.4% with activation checkpointing: 0.87.
+pub const RECOMPUTE_MFU_RATIO: f64 = 0.87;
+
+/// Model training FLOPs per token: 6·N (4·N for LoRA, whose frozen weights need no weight
+/// gradients) plus 12·L·s·d_attn for attention (MosaicML's MFU definition). Recomputation is
+/// not counted here: it shows up as a lower MFU ([`RECOMPUTE_MFU_RATIO`]).
 pub fn train_flops_per_token(job: &LlmJob) -> f64 {
     let m = &job.model;
-    let n = m.active_compute_params();
-    let k = match (job.workload.is_adapter(), job.grad_checkpointing == Checkpointing::Full) {
-        (false, false) => 6.0,
-        (false, true) => 8.0,
-        (true, false) => 4.0,
-        (true, true) => 6.0,
-    };
-    k * n + 12.0 * f64::from(m.layers) * f64::from(job.seq_len) * m.attention_width()
+    let k = if job.workload.is_adapter() { 4.0 } else { 6.0 };
+    k * m.active_compute_params() + 12.0 * f64::from(m.layers) * f64::from(job.seq_len) * m.attention_width()
 }
 
-fn train_band(job: &LlmJob, gpu: &Gpu, family: GpuFamily, n: u32) -> Band {
-    let peak = match job.effective_precision() {
+/// The dense peak a training job computes at on `gpu`, TFLOPS.
+fn train_peak_tflops(job: &LlmJob, gpu: &Gpu) -> f64 {
+    match job.effective_precision() {
         Precision::Fp32 => gpu.fp32_tflops,
         Precision::Tf32 => gpu.tf32_tflops.or(gpu.fp32_tflops),
         _ => gpu.train_16bit_tflops(),
     }
     .filter(|v| v.is_finite() && *v > 0.0)
     .unwrap_or(1.0)
-        * 1e12;
-    let mfu = job.train_mfu.unwrap_or_else(|| default_train_mfu(family));
-    let tokens = f64::from(n) * scaling_efficiency(gpu, n) * peak * mfu / train_flops_per_token(job);
-    band(tokens, family == GpuFamily::NvidiaHbm, false)
+}
+
+/// The MFU a training job reaches on one GPU (model FLOPs over peak).
+pub fn train_mfu(job: &LlmJob, gpu: &Gpu) -> f64 {
+    let base = job.train_mfu.unwrap_or_else(|| default_train_mfu(GpuFamily::of(gpu)));
+    if job.grad_checkpointing == Checkpointing::Full {
+        base * RECOMPUTE_MFU_RATIO
+    } else {
+        base
+    }
+}
+
+/// One optimizer step of a training job on `n` GPUs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrainStep {
+    /// Tokens per second over all GPUs.
+    pub tokens_per_s: f64,
+    /// Speed over `n` × one GPU's speed at the same micro-batch.
+    pub scaling: f64,
+    /// Communication per step, s, and the part of it not hidden behind compute.
+    pub comm_s: f64,
+    pub exposed_s: f64,
+    /// The link the collectives run over.
+    pub link: Link,
+}
+
+/// Training speed with its communication: data parallel layouts all-reduce the gradients once
+/// per optimizer step (ZeRO-1/2: reduce-scatter + all-gather, the same bytes), overlapped with
+/// the last micro-batch's backward pass; ZeRO-3/FSDP all-gathers the weights twice and
+/// reduce-scatters the gradients every micro-batch, overlapped with its whole compute (Rajbhandari
+/// et al. 2019 §7: 1.5× DDP's volume); tensor + pipeline model parallel splits each layer over
+/// the GPUs of a scale-up domain (Megatron-LM: 4 all-reduces of b·s·h per layer per micro-batch,
+/// 6 with recomputation, Shoeybi et al. 2019 §3; Korthikanti et al. 2022) and pipelines layers
+/// across domains with a bubble of (p − 1)/(m + p − 1) for m micro-batches (Narayanan et al.
+/// 2021, §2.2).
+pub fn train_step(job: &LlmJob, gpu: &Gpu, layout: &Layout, n: u32) -> TrainStep {
+    let f = train_flops_per_token(job);
+    let rate = train_peak_tflops(job, gpu) * 1e12 * train_mfu(job, gpu);
+    let micro_tokens = f64::from(job.batch) * f64::from(job.seq_len);
+    let accum = f64::from(job.grad_accum.max(1));
+    let t_micro = micro_tokens * f / rate;
+    let single = micro_tokens / t_micro;
+    let link = fabric::group_link(gpu, n);
+    let nf = f64::from(n.max(1));
+    let (tokens_per_s, comm_s, exposed_s) = match *layout {
+        Layout::Single | Layout::Tensor(_) | Layout::LayerSplit(_) => (single, 0.0, 0.0),
+        Layout::DataParallel { gpus, zero } => {
+            let grad_bytes = train_grad_bytes(job);
+            if zero >= 3 {
+                let weights = super::memory::terms(job, gpu, Engine::Transformers).weights_gib * GIB;
+                // Two all-gathers of the weights and one reduce-scatter of the gradients, each (n−1)/n of
+                // its bytes: half an all-reduce of (2·W + G).
+                let per_micro = fabric::allreduce_s(weights + grad_bytes / 2.0, gpus, &link);
+                let exposed = (per_micro - t_micro).max(0.0) * accum;
+                (nf * micro_tokens * accum / (t_micro * accum + exposed), per_micro * accum, exposed)
+            } else {
+                let comm = fabric::allreduce_s(grad_bytes, gpus, &link);
+                let exposed = (comm - backward_share(job) * t_micro).max(0.0);
+                (nf * micro_tokens * accum / (t_micro * accum + exposed), comm, exposed)
+            }
+        }
+        Layout::ModelParallel(g) => {
+            let domain = fabric::node_gpus(gpu).min(gpu.scale_up_max_gpus.unwrap_or(fabric::NODE_GPUS)).max(1);
+            let tp = (1..=g.min(domain)).rev().find(|t| g.is_multiple_of(*t) && job.model.attention_heads.is_multiple_of(*t)).unwrap_or(1);
+            let pp = g / tp;
+            let tp_link = fabric::group_link(gpu, tp);
+            let passes = if job.grad_checkpointing == Checkpointing::Full { 6.0 } else { 4.0 };
+            let layers_per_stage = f64::from(job.model.layers) / f64::from(pp.max(1));
+            let act_bytes = micro_tokens * f64::from(job.model.hidden_size) * 2.0;
+            let t_tp = passes * layers_per_stage * fabric::allreduce_s(act_bytes, tp, &tp_link);
+            let t_stage = t_micro / nf + t_tp;
+            let ppf = f64::from(pp);
+            let t_step = (accum + ppf - 1.0) * t_stage;
+            (micro_tokens * accum / t_step, t_tp * accum, t_step - accum * t_micro / nf)
+        }
+    };
+    let scaling = (tokens_per_s / (nf * single)).clamp(0.0, 1.0);
+    TrainStep { tokens_per_s, scaling, comm_s, exposed_s, link }
+}
+
+/// Gradient bytes a data-parallel step reduces: 16-bit gradients of the trainable parameters
+/// (fp32 for fp32 training, and for adapters kept in fp32 under mixed precision).
+fn train_grad_bytes(job: &LlmJob) -> f64 {
+    let trainable = if job.workload.is_adapter() { super::memory::lora_params(job) } else { job.model.params_total };
+    let wide = matches!(job.precision, Precision::Fp32 | Precision::Tf32) || (job.workload.is_adapter() && job.master_weights);
+    trainable * if wide { 4.0 } else { 2.0 }
+}
+
+/// Share of a micro-batch's compute that is backward (and so can hide the gradient
+/// all-reduce): 4 of 6·N (2 of 4·N for LoRA), plus the recomputed forward with checkpointing.
+fn backward_share(job: &LlmJob) -> f64 {
+    let (fwd, bwd) = if job.workload.is_adapter() { (2.0, 2.0) } else { (2.0, 4.0) };
+    let re = if job.grad_checkpointing == Checkpointing::Full { fwd } else { 0.0 };
+    (bwd + re) / (fwd + bwd + re)
+}
+
+/// Multi-GPU training scaling of `job` on `n` GPUs laid out as `layout` (1 on one GPU).
+pub fn scaling_efficiency(job: &LlmJob, gpu: &Gpu, layout: &Layout, n: u32) -> f64 {
+    train_step(job, gpu, layout, n).scaling
 }
 
 /// Adds the throughput assumptions to `out`.
 pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, out: &mut Vec<Note>) {
     let family = GpuFamily::of(gpu);
     if job.workload.is_training() {
-        let mfu = job.train_mfu.unwrap_or_else(|| default_train_mfu(family));
-        let n = match *layout {
-            Layout::Single => 1,
-            Layout::Tensor(g) | Layout::LayerSplit(g) | Layout::ModelParallel(g) | Layout::DataParallel { gpus: g, .. } => g,
-        };
-        let tps = train_band(job, gpu, family, n).mid;
-        let hours = job.train_tokens / tps.max(1e-9) / 3600.0;
-        let k = match (job.workload.is_adapter(), job.grad_checkpointing == Checkpointing::Full) {
-            (false, false) => 6,
-            (false, true) => 8,
-            (true, false) => 4,
-            (true, true) => 6,
-        };
-        out.push(Note::new(
-            "training speed from {gflop} GFLOP per token ({k}·N + attention) at {mfu}% MFU, multi-GPU scaling {scaling}; {tokens} tokens take {hours} h",
-            vec![
-                ("gflop", format!("{:.1}", train_flops_per_token(job) / 1e9).into()),
-                ("k", k.to_string().into()),
-                ("mfu", format!("{:.0}", mfu * 100.0).into()),
-                ("scaling", format!("{:.2}", scaling_efficiency(gpu, n)).into()),
-                ("tokens", format!("{:.3e}", job.train_tokens).into()),
-                ("hours", format!("{hours:.1}").into()),
-            ],
-        ));
+        describe_training(job, gpu, layout, out);
         return;
     }
-    let eff = efficiency(engine, family);
+    let eff = job_efficiency(job, engine, gpu);
     out.push(Note::new(
         "decode: memory-bound roofline at {bw_pct}% of {bw} GB/s for weights, {layer_ms} ms per layer fixed, {tokens} tokens of context on average; prefill at {mfu}% MFU",
         vec![
@@ -292,8 +370,56 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, out: &
         }
         Layout::Tensor(_) => out.push(Note::new(
             "tensor parallel over {link}: each GPU streams its share of the weights; two all-reduces per layer",
-            vec![("link", if gpu.nvlink { "NVLink" } else { "PCIe" }.into())],
+            vec![("link", fabric::link_name(gpu, &fabric::group_link(gpu, n_of(layout))).to_string().into())],
         )),
         _ => {}
+    }
+}
+
+/// GPUs in a layout.
+fn n_of(layout: &Layout) -> u32 {
+    match *layout {
+        Layout::Single => 1,
+        Layout::Tensor(g) | Layout::LayerSplit(g) | Layout::ModelParallel(g) | Layout::DataParallel { gpus: g, .. } => g,
+    }
+}
+
+/// The training assumptions: FLOPs per token, MFU, recomputation, the link and the exposed
+/// communication.
+fn describe_training(job: &LlmJob, gpu: &Gpu, layout: &Layout, out: &mut Vec<Note>) {
+    let n = n_of(layout);
+    let step = train_step(job, gpu, layout, n);
+    let hours = job.train_tokens / step.tokens_per_s.max(1e-9) / 3600.0;
+    let k = if job.workload.is_adapter() { 4 } else { 6 };
+    out.push(Note::new(
+        "training speed from {gflop} GFLOP per token ({k}·N + attention) at {mfu}% MFU{recompute}; {tokens} tokens take {hours} h",
+        vec![
+            ("gflop", format!("{:.1}", train_flops_per_token(job) / 1e9).into()),
+            ("k", k.to_string().into()),
+            ("mfu", format!("{:.0}", train_mfu(job, gpu) * 100.0).into()),
+            (
+                "recompute",
+                if job.grad_checkpointing == Checkpointing::Full {
+                    Note::plain(" (full recomputation: measured MFU with checkpointing)").into()
+                } else {
+                    crate::model::types::Arg::from("")
+                },
+            ),
+            ("tokens", format!("{:.3e}", job.train_tokens).into()),
+            ("hours", format!("{hours:.1}").into()),
+        ],
+    ));
+    if n > 1 {
+        out.push(Note::new(
+            "{n} GPUs over {link} ({gb_s} GB/s per direction per GPU): {comm} ms of communication per step, {exposed} ms not hidden behind compute, scaling {pct}%",
+            vec![
+                ("n", n.to_string().into()),
+                ("link", fabric::link_name(gpu, &step.link).to_string().into()),
+                ("gb_s", format!("{:.0}", step.link.gb_s).into()),
+                ("comm", format!("{:.0}", step.comm_s * 1e3).into()),
+                ("exposed", format!("{:.0}", step.exposed_s * 1e3).into()),
+                ("pct", format!("{:.0}", step.scaling * 100.0).into()),
+            ],
+        ));
     }
 }

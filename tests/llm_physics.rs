@@ -1,0 +1,194 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Issue 11, "Physics to fix": one test per item, each expected value from a cited source or a
+//! hand calculation written beside it.
+
+use gpu_advisor::catalog;
+use gpu_advisor::model::fabric::{self, LinkKind};
+use gpu_advisor::model::llm::memory::{activation_bytes_per_token_layer, terms};
+use gpu_advisor::model::llm::parallel::{card_gib, usable_gib, Layout};
+use gpu_advisor::model::llm::throughput::{decode_attention_flops, decode_weight_bytes, serving_batch};
+use gpu_advisor::model::llm::{estimate_llm, gpus_needed, Engine, LlmJob, LoraTargets, Workload};
+use gpu_advisor::model::precision::{KvPrecision, Precision};
+use gpu_advisor::model::types::GIB;
+
+fn gpu(id: &str) -> &'static catalog::Gpu {
+    catalog::gpu(id).unwrap_or_else(|| panic!("{id} in the catalog"))
+}
+
+fn job(preset: &str) -> LlmJob {
+    LlmJob::for_preset(catalog::llm(preset).unwrap_or_else(|| panic!("{preset} preset")))
+}
+
+/// Item 4. Llama 3.2 1B ties its head to the embedding (config.json `tie_word_embeddings: true`,
+/// vocab 128,256 × hidden 2,048). The head is still multiplied for every token: the compute
+/// parameters are all 1.24e9 (body 0.977e9 + head 0.263e9), and a decode step reads the whole
+/// table as the head: 1.24e9 × 2 B in fp16.
+#[test]
+fn tied_head_is_read_and_multiplied() {
+    let j = job("llama-3.2-1b");
+    assert!(j.model.tied_embeddings);
+    let embed = 128_256.0 * 2048.0;
+    assert!((j.model.active_compute_params() - j.model.params_active).abs() < 1.0);
+    let body = j.model.params_total - embed;
+    let expected = (body + embed) * 2.0;
+    let got = decode_weight_bytes(&j, 1.0);
+    assert!((got / expected - 1.0).abs() < 1e-9, "{got} vs {expected}");
+}
+
+/// Item 3. Training never runs under vLLM's `gpu_memory_utilization` cap, and TensorRT-LLM's
+/// 0.9 is a share of the memory left after weights, not of the card. Llama 3.1 70B in FP8 on one
+/// H100 80 GB: 68.45e9 body parameters × 1 B + embedding and head 2 × 1.05e9 × 2 B (kept in
+/// 16 bits) = 72.7e9 B = 67.7 GiB, under the 80 GiB card: it fits and serves.
+#[test]
+fn memory_cap_follows_engine_and_workload() {
+    let h100 = gpu("h100-sxm");
+    let mut train = job("llama-3.1-8b");
+    train.workload = Workload::FinetuneFull;
+    train.precision = Precision::Bf16;
+    assert_eq!(usable_gib(h100, Engine::Vllm, &train), 80.0);
+    let infer = job("llama-3.1-8b");
+    assert_eq!(usable_gib(h100, Engine::Vllm, &infer), 72.0);
+
+    let mut j = job("llama-3.1-70b");
+    j.precision = Precision::Fp8;
+    j.kv_precision = KvPrecision::Fp8;
+    j.engine = Some(Engine::TrtLlm);
+    let est = estimate_llm(&j, h100, 1).expect("estimate");
+    assert!(est.memory.weights_gib > 66.0 && est.memory.weights_gib < 69.5, "{}", est.memory.weights_gib);
+    assert!(est.fits, "per GPU {}", est.per_gpu_gib);
+    assert!(est.throughput.serving_tokens_per_s.is_some());
+}
+
+/// Item 5. DeepSeek-V3's MLA cache (kv_lora_rank 512 + RoPE key 64 per token per layer, 61
+/// layers) cannot be split by head, so tensor parallelism over 8 GPUs keeps it whole on every
+/// rank: each request costs 8 × its KV bytes of the pool.
+#[test]
+fn serving_batch_counts_replicated_mla_cache() {
+    let mut j = job("deepseek-v3");
+    j.precision = Precision::Fp8;
+    j.engine = Some(Engine::Vllm);
+    j.prompt_tokens = 1000;
+    j.output_tokens = 1000;
+    let g = gpu("h200-sxm");
+    let t = terms(&j, g, Engine::Vllm);
+    let usable = 141.0 * 0.9 * 8.0;
+    let pool = (usable - (t.weights_gib + (t.activations_gib + t.context_gib) * 8.0 + t.slack_gib)) * GIB;
+    let per_seq = 61.0 * (512.0 + 64.0) * 2000.0 * 2.0;
+    let expected = (pool / (per_seq * 8.0)).floor().min(1024.0);
+    let got = serving_batch(&j, g, Engine::Vllm, &t, &Layout::Tensor(8), 8);
+    assert_eq!(got, expected);
+    assert!(got < (pool / per_seq).floor() / 7.0);
+}
+
+/// Item 6. llama.cpp with FlashAttention (the default since mid-2025) allocates no f32 KQ
+/// buffer. Llama 3.1 8B Q4_K_M at 131,072 tokens on a 24 GB card: weights 4.6 GiB + f16 KV
+/// 32 layers × 8 heads × 128 × 2 × 2 B × 131,072 = 16 GiB + logits buffer 512 × 128,256 × 4 B
+/// = 0.24 GiB ≈ 21 GiB: fits. Without FlashAttention the KQ scores add 512 × 32 heads × 131,072
+/// × 4 B = 8 GiB: it does not.
+#[test]
+fn llama_cpp_flash_attention_has_no_kq_buffer() {
+    let mut j = job("llama-3.1-8b");
+    j.precision = Precision::Q4KM;
+    j.engine = Some(Engine::LlamaCpp);
+    j.context_tokens = 131_072;
+    j.prompt_tokens = 512;
+    let card = gpu("rtx-4090");
+    assert!(estimate_llm(&j, card, 1).expect("fa").fits);
+    j.flash_attention = false;
+    assert!(!estimate_llm(&j, card, 1).expect("no fa").fits);
+}
+
+/// Item 7. Absorbed MLA decode: 2 · heads · (2 · 512 + 64) FLOPs per cached token per layer.
+/// DeepSeek-V3 at 4,096 tokens: 2 × 128 × 1,088 × 61 × 4,096 = 69.6 GFLOP per token, about as
+/// much as its 2 × 37e9 = 74 GFLOP of weights.
+#[test]
+fn mla_decode_attention_flops() {
+    let j = job("deepseek-v3");
+    let expected = 2.0 * 128.0 * (2.0 * 512.0 + 64.0) * 61.0 * 4096.0;
+    assert!((decode_attention_flops(&j.model, 4096.0) / expected - 1.0).abs() < 1e-12);
+}
+
+/// Item 8. vLLM's `EngineArgs._set_default_args` (vllm/engine/arg_utils.py): cards of at least
+/// 70 GiB that are not A100s get `max_num_seqs` 1024 and, for the API server,
+/// `max_num_batched_tokens` 8192; the rest 256 and 2048.
+#[test]
+fn vllm_defaults_follow_memory_class() {
+    assert_eq!(Engine::Vllm.max_batch(gpu("h100-sxm")), Some(1024));
+    assert_eq!(Engine::Vllm.max_batch(gpu("mi300x")), Some(1024));
+    assert_eq!(Engine::Vllm.max_batch(gpu("a100-80gb-sxm")), Some(256));
+    assert_eq!(Engine::Vllm.max_batch(gpu("rtx-4090")), Some(256));
+    assert_eq!(Engine::Vllm.prefill_chunk_tokens(gpu("h200-sxm")), Some(8192.0));
+    assert_eq!(Engine::Vllm.prefill_chunk_tokens(gpu("l40s")), Some(2048.0));
+}
+
+/// Item 11. GDDR cards with ECC on by default lose 1/16: a 24 GB L4 or A10 shows 23,028 MiB in
+/// `nvidia-smi` (24 × 15/16 = 22.5 GiB); HBM cards keep their capacity.
+#[test]
+fn ecc_on_gddr_costs_a_sixteenth() {
+    assert_eq!(card_gib(gpu("l4")), 24.0 * 15.0 / 16.0);
+    assert_eq!(card_gib(gpu("a10")), 24.0 * 15.0 / 16.0);
+    assert_eq!(card_gib(gpu("h100-sxm")), 80.0);
+    assert_eq!(card_gib(gpu("rtx-4090")), 24.0);
+}
+
+/// Item 11. An unfused SwiGLU saves four I-wide tensors per token: Llama 3.1 8B (h 4,096,
+/// 32 × 128 query width, 8 × 128 KV width, I 14,336) keeps 8·4096 + 4·4096 + 4·1024 + 8·14336 =
+/// 167,936 bytes per token per layer without scores.
+#[test]
+fn swiglu_activations_without_fused_kernels() {
+    let j = job("llama-3.1-8b");
+    assert_eq!(activation_bytes_per_token_layer(&j, 2048.0, false), 167_936.0);
+}
+
+/// Item 11. transformers' `BitsAndBytesConfig` defaults to `bnb_4bit_use_double_quant=False`:
+/// NF4 costs 4 + 32/64 = 4.5 bits per weight (QLoRA paper §2), not 4.127.
+#[test]
+fn nf4_defaults_to_no_double_quant() {
+    let mut j = job("llama-3.1-8b");
+    j.workload = Workload::Qlora;
+    let body = j.model.body_params();
+    let w = terms(&j, gpu("rtx-4090"), Engine::Transformers).weights_gib * GIB;
+    let embed_head = 2.0 * 128_256.0 * 4096.0 * 2.0;
+    let lora = w - body * 4.5 / 8.0 - embed_head;
+    // What is left is the LoRA adapters in fp32: positive and small (rank 16 on all linear layers
+    // of an 8B model is 42M parameters, 0.17 GB).
+    assert!(lora > 0.1e9 && lora < 0.25e9, "{lora}");
+}
+
+/// Item 13. torchtune's `llama3_1/70B_lora.yaml` runs Llama 3.1 70B LoRA on 8 × A100 80 GB with
+/// FSDP: the sharding chooser must find it (a full bf16 replica, 141 GB, fits no single card).
+#[test]
+fn seventy_b_lora_on_eight_a100s_with_fsdp() {
+    let mut j = job("llama-3.1-70b");
+    j.workload = Workload::Lora;
+    j.precision = Precision::Bf16;
+    j.lora_targets = LoraTargets::AllLinear;
+    j.batch = 2;
+    j.seq_len = 2048;
+    j.grad_checkpointing = gpu_advisor::model::llm::Checkpointing::Full;
+    let a100 = gpu("a100-80gb-sxm");
+    let needed = gpus_needed(&j, a100).expect("needed");
+    assert!((2..=8).contains(&needed), "needs {needed}");
+    let est = estimate_llm(&j, a100, 8).expect("estimate");
+    assert!(est.fits, "per GPU {}", est.per_gpu_gib);
+    assert!(est.assumptions.iter().any(|a| a.contains("ZeRO-3") || a.contains("ZeRO-2") || a.contains("ZeRO-1")), "{:?}", est.assumptions);
+}
+
+/// Item 2. Scale-up fabrics are numbers: MI300X's Infinity Fabric joins 8 GPUs at 7 × 128 =
+/// 896 GB/s (AMD datasheet): 448 per direction × 0.75 NCCL-style efficiency = 336 GB/s. A PCIe
+/// A100's NVLink bridge joins pairs only: four cards talk over PCIe 4.0 (31.5 × 0.75). Past 8
+/// H100 SXM GPUs the traffic crosses one 400 Gb/s port per GPU: 50 × 0.9 = 45 GB/s.
+#[test]
+fn scale_up_fabrics_as_numbers() {
+    let l = fabric::group_link(gpu("mi300x"), 8);
+    assert_eq!(l.kind, LinkKind::ScaleUp);
+    assert!((l.gb_s - 336.0).abs() < 1e-9);
+    let p = fabric::group_link(gpu("a100-80gb-pcie"), 4);
+    assert_eq!(p.kind, LinkKind::Pcie);
+    assert!((p.gb_s - 31.5 * 0.75).abs() < 1e-9);
+    let two = fabric::group_link(gpu("a100-80gb-pcie"), 2);
+    assert_eq!(two.kind, LinkKind::ScaleUp);
+    let n = fabric::group_link(gpu("h100-sxm"), 16);
+    assert_eq!(n.kind, LinkKind::Node);
+    assert!((n.gb_s - 45.0).abs() < 1e-9);
+}
