@@ -7,6 +7,7 @@ use gpu_advisor::model::classic::{
 };
 use gpu_advisor::model::diffusion::{CONTEXT_GIB, FRAGMENTATION};
 use gpu_advisor::model::media::estimate_media;
+use gpu_advisor::model::numeric::{fp32_path_tflops, has_tf32, sustained_tensor_factor, Fp32Math};
 use gpu_advisor::model::precision::Precision;
 use gpu_advisor::model::GIB;
 use proptest::prelude::*;
@@ -70,8 +71,68 @@ fn amp_is_faster_than_fp32_and_tf32_in_between_on_ampere() {
     job.precision = ClassicPrecision::Tf32;
     let tf32 = classic_samples_per_s(&job, g, 1).unwrap().mid;
     job.precision = ClassicPrecision::Fp32;
-    let fp32 = classic_samples_per_s(&job, g, 1).unwrap().mid;
-    assert!(amp > tf32 && tf32 > fp32, "{amp} {tf32} {fp32}");
+    let fp32_default = classic_samples_per_s(&job, g, 1).unwrap().mid;
+    job.fp32_math = Fp32Math::Strict;
+    let fp32_strict = classic_samples_per_s(&job, g, 1).unwrap().mid;
+    assert!(amp > tf32 && tf32 > fp32_strict, "{amp} {tf32} {fp32_strict}");
+    // ResNet-50 is all convolutions, which PyTorch runs in TF32 by default
+    // (torch.backends.cudnn.allow_tf32 = True): its default "fp32" is the TF32 speed.
+    assert!((fp32_default - tf32).abs() < 1e-9 * tf32, "{fp32_default} {tf32}");
+    // BERT is all matmuls, which PyTorch runs in strict FP32 by default (allow_tf32 = False since
+    // 1.12): its default "fp32" is the strict speed, and NGC's TF32 is faster.
+    let mut bert = ClassicJob::new("bert-large", ClassicMode::Train).unwrap();
+    bert.batch = Some(32);
+    bert.precision = ClassicPrecision::Fp32;
+    let default = classic_samples_per_s(&bert, g, 1).unwrap().mid;
+    bert.fp32_math = Fp32Math::Strict;
+    let strict = classic_samples_per_s(&bert, g, 1).unwrap().mid;
+    bert.fp32_math = Fp32Math::Tf32;
+    let ngc = classic_samples_per_s(&bert, g, 1).unwrap().mid;
+    assert!((default - strict).abs() < 1e-9 * strict && ngc > 1.5 * strict, "{default} {strict} {ngc}");
+}
+
+#[test]
+fn fp32_path_rate_hand_calculation() {
+    // A100: TF32 156, FP32 19.5 TFLOPS (datasheet). SD 1.5's UNet is 52% convolutions
+    // (diffusion::conv_flop_share). PyTorch default: 1 / (0.52 / 156 + 0.48 / 19.5)
+    // = 1 / (0.0033333 + 0.0246154) = 35.780 TFLOPS; NGC TF32: 156; strict: 19.5.
+    let a100 = gpu("a100-80gb-sxm");
+    let mixed = fp32_path_tflops(a100, Fp32Math::PytorchDefault, 0.52).unwrap();
+    assert!((mixed - 35.780).abs() < 0.01, "{mixed}");
+    assert_eq!(fp32_path_tflops(a100, Fp32Math::Tf32, 0.52), Some(156.0));
+    assert_eq!(fp32_path_tflops(a100, Fp32Math::Strict, 0.52), Some(19.5));
+    // V100 has no TF32: every mode is its FP32 rate, 15.7 TFLOPS.
+    let v100 = gpu("v100-sxm2-16gb");
+    assert!(!has_tf32(v100) && has_tf32(a100));
+    for mode in [Fp32Math::PytorchDefault, Fp32Math::Tf32, Fp32Math::Strict] {
+        assert_eq!(fp32_path_tflops(v100, mode, 0.52), Some(15.7));
+    }
+}
+
+#[test]
+fn sustained_tensor_factor_hand_calculation() {
+    // fp32_tflops / tdp_w against the architecture's flagship, square root (numeric.rs):
+    // RTX 6000 Ada 91.1 / 300 = 0.30367 against RTX 4090 82.6 / 450 = 0.18356: sqrt(0.60446) = 0.7775.
+    let f = |id: &str| sustained_tensor_factor(gpu(id));
+    assert!((f("rtx-6000-ada") - 0.7775).abs() < 1e-3, "{}", f("rtx-6000-ada"));
+    // L40S 91.6 / 350 = 0.26171: sqrt(0.18356 / 0.26171) = 0.8375.
+    assert!((f("l40s") - 0.8375).abs() < 1e-3, "{}", f("l40s"));
+    // T4 8.1 / 70 = 0.11571 against Titan RTX 16.3 / 280 = 0.058214: sqrt(0.50309) = 0.7093 (the
+    // 0.62 fitted before from its two diffusers rows).
+    assert!((f("t4") - 0.7093).abs() < 1e-3, "{}", f("t4"));
+    // A10 31.2 / 150 = 0.208 against RTX 3090 35.6 / 350 = 0.10171: sqrt(0.48901) = 0.6993.
+    assert!((f("a10") - 0.6993).abs() < 1e-3, "{}", f("a10"));
+    // H100 PCIe 51 / 350 = 0.14571 against H100 SXM 67 / 700 = 0.095714: sqrt(0.65686) = 0.8105.
+    assert!((f("h100-pcie") - 0.8105).abs() < 1e-3, "{}", f("h100-pcie"));
+    // Flagships, better-fed cards and non-NVIDIA parts hold their clocks.
+    for id in ["rtx-4090", "h100-sxm", "a100-80gb-sxm", "rtx-3090-ti", "rtx-2080-ti", "mi300x", "apple-m2-ultra"] {
+        assert_eq!(f(id), 1.0, "{id}");
+    }
+    // The LOW_POWER rule it replaces: every card in (0, 1].
+    for g in catalog::gpus() {
+        let s = sustained_tensor_factor(g);
+        assert!(s > 0.0 && s <= 1.0, "{} {s}", g.id);
+    }
 }
 
 #[test]

@@ -278,3 +278,28 @@ proptest! {
         let _ = estimate_image(&job, g, n);
     }
 }
+
+#[test]
+fn fp32_modes_order_on_ampere_and_collapse_on_volta() {
+    // SD 1.5 in FP32: strict FP32 < PyTorch default (TF32 convolutions, 52% of the UNet's FLOPs by
+    // the hand count in diffusion::conv_flop_share) < NGC's TF32 everywhere, on an A100; on a V100
+    // (no TF32) the three are the same.
+    use gpu_advisor::model::diffusion::conv_flop_share;
+    use gpu_advisor::model::numeric::Fp32Math;
+    assert_eq!(conv_flop_share(catalog::diffusion("sd-1.5").unwrap()), 0.52);
+    assert_eq!(conv_flop_share(catalog::diffusion("flux.1-dev").unwrap()), 0.0);
+    let mut job = ImageJob::new("sd-1.5").unwrap();
+    job.precision = Precision::Fp32;
+    let time = |job: &ImageJob, id: &str| image_timing(job, gpu(id), 1).unwrap().total_s.mid;
+    let mut by_mode = Vec::new();
+    for mode in [Fp32Math::Strict, Fp32Math::PytorchDefault, Fp32Math::Tf32] {
+        job.fp32_math = mode;
+        by_mode.push((time(&job, "a100-80gb-sxm"), time(&job, "v100-sxm2-16gb")));
+    }
+    assert!(by_mode[0].0 > by_mode[1].0 && by_mode[1].0 > by_mode[2].0, "{by_mode:?}");
+    assert!((by_mode[0].1 - by_mode[2].1).abs() < 1e-12 && (by_mode[0].1 - by_mode[1].1).abs() < 1e-12, "{by_mode:?}");
+    // Precision::Tf32 is the NGC mode whatever fp32_math says.
+    job.precision = Precision::Tf32;
+    job.fp32_math = Fp32Math::Strict;
+    assert!((time(&job, "a100-80gb-sxm") - by_mode[2].0).abs() < 1e-12);
+}

@@ -11,12 +11,23 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use crate::catalog::{ClassicSpec, Gpu, ModelKind};
-use crate::model::media::{self, allreduce_link_gb_s, allreduce_s, band_half_width, effective_rate, KernelMix, Math, StackGain};
+use crate::model::media::{self, allreduce_link_gb_s, allreduce_s, band_half_width, effective_rate_with, KernelMix, Math, MediaFit, StackGain};
+use crate::model::numeric::Fp32Math;
 use crate::model::precision::Precision;
 use crate::model::types::{Arg, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB};
 
-/// Fixed time per training step (optimizer kernels, launches, loss scaling), seconds.
-pub const TRAIN_STEP_LATENCY_S: f64 = 0.003;
+/// Fixed time per training step (optimizer kernels, launches, loss scaling), seconds
+/// ([`MediaFit::CALIBRATED`]).
+pub const TRAIN_STEP_LATENCY_S: f64 = MediaFit::CALIBRATED.train_step_latency_s;
+/// DRAM bytes one optimizer step moves per parameter, hand count: the FP32 master weight read and
+/// written (8), its FP32 gradient read (4), each optimizer state read and written (2 x
+/// [`optimizer_bytes_per_param`]: AdamW 16, SGD momentum 8), and under AMP the FP16 copy written
+/// (2). BERT-large with AdamW under AMP: 335.1 M x 30 B = 10.1 GB, 11 ms on a V100 (900 GB/s).
+pub fn optimizer_step_bytes_per_param(spec: &ClassicSpec, precision: ClassicPrecision) -> f64 {
+    let copy = if precision == ClassicPrecision::Amp { 2.0 } else { 0.0 };
+    8.0 + 4.0 + 2.0 * optimizer_bytes_per_param(spec) + copy
+}
+
 /// Fixed time per inference call, seconds.
 pub const INFER_CALL_LATENCY_S: f64 = 0.0005;
 /// Share of a step's compute that hides the gradient all-reduce (PyTorch DDP overlaps bucketed
@@ -65,11 +76,13 @@ impl ClassicPrecision {
         }
     }
 
-    fn math(self) -> Math {
+    /// The arithmetic of a network whose FLOPs are `conv_share` convolutions; `fp32` is the job's
+    /// FP32 rule (TF32 always means TF32 for convolutions and matmuls).
+    fn math(self, fp32: Fp32Math, conv_share: f64) -> Math {
         match self {
             ClassicPrecision::Amp => Math::Half,
-            ClassicPrecision::Fp32 => Math::Fp32,
-            ClassicPrecision::Tf32 => Math::Tf32,
+            ClassicPrecision::Fp32 => Math::Fp32 { mode: fp32, conv_share },
+            ClassicPrecision::Tf32 => Math::Fp32 { mode: Fp32Math::Tf32, conv_share },
         }
     }
 
@@ -103,12 +116,24 @@ pub struct ClassicJob {
     pub input_px: Option<u32>,
     /// Input length in tokens for text and speech presets (default: the preset's).
     pub seq_len: Option<u32>,
+    /// How [`ClassicPrecision::Fp32`] tensors are multiplied on cards with TF32 tensor cores
+    /// (default: PyTorch's, TF32 convolutions and FP32 matmuls; NGC containers run
+    /// [`Fp32Math::Tf32`]).
+    pub fp32_math: Fp32Math,
 }
 
 impl ClassicJob {
     /// The preset's defaults in `mode`: AMP, default input, automatic batch.
     pub fn for_spec(spec: &ClassicSpec, mode: ClassicMode) -> ClassicJob {
-        ClassicJob { model: spec.id.clone(), mode, batch: None, precision: ClassicPrecision::Amp, input_px: None, seq_len: None }
+        ClassicJob {
+            model: spec.id.clone(),
+            mode,
+            batch: None,
+            precision: ClassicPrecision::Amp,
+            input_px: None,
+            seq_len: None,
+            fp32_math: Fp32Math::PytorchDefault,
+        }
     }
 
     /// [`ClassicJob::for_spec`] for a preset id.
@@ -134,6 +159,17 @@ pub fn is_transformer(spec: &ClassicSpec) -> bool {
     matches!(spec.kind, ModelKind::Nlp | ModelKind::Speech | ModelKind::Llm)
         || spec.id.starts_with("vit")
         || spec.id.starts_with("clip")
+}
+
+/// Share of the FLOPs in convolutions: all of them for the ConvNets (ResNet-50's one linear layer is
+/// 4 MFLOPs of 8.18 GFLOPs), none for transformers (a ViT's patch embedding is one small
+/// convolution).
+pub fn conv_flop_share(spec: &ClassicSpec) -> f64 {
+    if is_transformer(spec) {
+        0.0
+    } else {
+        1.0
+    }
 }
 
 fn mix(spec: &ClassicSpec) -> KernelMix {
@@ -267,13 +303,17 @@ fn resolve_batch(job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpus: u32) -> 
 
 /// Samples per second of `job` on `gpus` cards of `gpu` (training or inference) as a band, with
 /// assumption lines.
-fn rate_for(job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpus: u32, batch: u32) -> Result<(Band, Vec<Note>), EstimateError> {
-    let rate = effective_rate(gpu, job.precision.math(), mix(spec), StackGain::EAGER)?;
+fn rate_for(fit: &MediaFit, job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpus: u32, batch: u32) -> Result<(Band, Vec<Note>), EstimateError> {
+    let rate = effective_rate_with(fit, gpu, job.precision.math(job.fp32_math, conv_flop_share(spec)), mix(spec), StackGain::EAGER)?;
     let fwd_tflop = forward_gflops(job, spec)? / 1000.0;
     let per_gpu = f64::from(batch.div_ceil(gpus));
     let mut notes = Vec::new();
     let (step_s, flops_note) = match job.mode {
-        ClassicMode::Train => (TRAIN_STEP_LATENCY_S + per_gpu * 3.0 * fwd_tflop / rate.tflops, Note::plain("3x forward FLOPs per sample")),
+        ClassicMode::Train => {
+            // The optimizer step streams every parameter's states once per step (bandwidth-bound).
+            let optimizer_s = spec.params_m * 1e6 * optimizer_step_bytes_per_param(spec, job.precision) / (gpu.memory_bandwidth_gb_s * 1e9);
+            (fit.train_step_latency_s + optimizer_s + per_gpu * 3.0 * fwd_tflop / rate.tflops, Note::plain("3x forward FLOPs per sample"))
+        }
         ClassicMode::Infer => (INFER_CALL_LATENCY_S + per_gpu * fwd_tflop / rate.tflops, Note::plain("forward FLOPs per sample")),
     };
     let mut exposed = 0.0;
@@ -300,7 +340,11 @@ fn rate_for(job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpus: u32, batch: u
         Note::new(
             "{precision} on {tflops} effective TFLOPS per card ({peak} peak), {flops}",
             vec![
-                ("precision", job.precision.label().into()),
+                ("precision", match job.precision {
+                    ClassicPrecision::Amp => job.precision.label().into(),
+                    ClassicPrecision::Fp32 => format!("FP32 ({})", job.fp32_math.label()).into(),
+                    ClassicPrecision::Tf32 => format!("TF32 ({})", Fp32Math::Tf32.label()).into(),
+                }),
                 ("tflops", format!("{:.1}", rate.tflops).into()),
                 ("peak", format!("{:.0}", rate.peak_tflops).into()),
                 ("flops", flops_note.into()),
@@ -315,10 +359,15 @@ fn rate_for(job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpus: u32, batch: u
 
 /// Samples per second of `job` (training or inference) on `gpus` cards, as a band.
 pub fn classic_samples_per_s(job: &ClassicJob, gpu: &Gpu, gpus: u32) -> Result<Band, EstimateError> {
+    classic_samples_per_s_with(&MediaFit::CALIBRATED, job, gpu, gpus)
+}
+
+/// [`classic_samples_per_s`] with the fitted constants `fit` (for cross-validation).
+pub fn classic_samples_per_s_with(fit: &MediaFit, job: &ClassicJob, gpu: &Gpu, gpus: u32) -> Result<Band, EstimateError> {
     let spec = lookup(&job.model)?;
     check_gpus(gpus)?;
     let (batch, _) = resolve_batch(job, spec, gpu, gpus)?;
-    Ok(rate_for(job, spec, gpu, gpus, batch)?.0)
+    Ok(rate_for(fit, job, spec, gpu, gpus, batch)?.0)
 }
 
 fn check_gpus(gpus: u32) -> Result<(), EstimateError> {
@@ -340,7 +389,7 @@ pub fn estimate_classic(job: &ClassicJob, gpu: &Gpu, gpus: u32) -> Result<Estima
     let (batch, chosen) = resolve_batch(job, spec, gpu, gpus)?;
     let per_gpu = batch.div_ceil(gpus);
     let memory = memory_at(job, spec, f64::from(per_gpu))?;
-    let (band, mut notes) = rate_for(job, spec, gpu, gpus, batch)?;
+    let (band, mut notes) = rate_for(&MediaFit::CALIBRATED, job, spec, gpu, gpus, batch)?;
     let mut throughput = Throughput::default();
     match job.mode {
         ClassicMode::Train => throughput.train_samples_per_s = Some(band),

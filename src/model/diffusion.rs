@@ -12,7 +12,10 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use crate::catalog::{DiffusionSpec, Gpu};
-use crate::model::media::{self, allreduce_link_gb_s, allreduce_s, band_half_width, effective_rate, KernelMix, Math, StackGain};
+use crate::model::media::{
+    self, allreduce_link_gb_s, allreduce_s, band_half_width, effective_rate, effective_rate_with, KernelMix, Math, MediaFit, StackGain,
+};
+use crate::model::numeric::Fp32Math;
 use crate::model::precision::Precision;
 use crate::model::types::{Arg, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB};
 
@@ -21,10 +24,10 @@ use crate::model::types::{Arg, Band, Estimate, EstimateError, MemoryBreakdown, N
 pub const CONTEXT_GIB: f64 = 0.75;
 /// Allocator fragmentation on top of tensors, as a fraction of them.
 pub const FRAGMENTATION: f64 = 0.08;
-/// Per-step launch latency of a diffusers eager pipeline for an 0.86 B UNet, in seconds: the
-/// intercept of step time against batch in the RTX 3090, RTX 4090 and T4 rows of `diffusion.csv`
-/// (about 7 ms each; the A100 host's 30 ms is an outlier). Scales with sqrt(denoiser params).
-pub const EAGER_STEP_LATENCY_S: f64 = 0.008;
+/// Per-step launch latency of a diffusers eager pipeline for an 0.86 B UNet, in seconds
+/// ([`MediaFit::CALIBRATED`]): the intercept of step time against batch. Scales with
+/// sqrt(denoiser params).
+pub const EAGER_STEP_LATENCY_S: f64 = MediaFit::CALIBRATED.eager_step_latency_s;
 /// Live channel-equivalents per latent position while the denoiser runs (inference), hand count:
 /// SD 1.5 at 64x64 latents keeps 1,600 channels of skip connections plus a 2,560-wide GEGLU and
 /// three 320-wide residual tensors in its first transformer block, about 5,000 in all.
@@ -79,6 +82,27 @@ pub fn geometry(spec: &DiffusionSpec) -> Geometry {
         "pixart" => dit(0.0, 16.0, 1152.0, 28.0),
         _ if spec.denoiser == "unet" => unet(1.0, 8.0),
         _ => dit(0.0, 24.0, 1536.0, 28.0),
+    }
+}
+
+/// Share of a denoiser step's FLOPs in convolutions (the rest are matmuls: linear layers and
+/// attention), which decides how much of an FP32 run PyTorch's default TF32 convolutions speed up.
+/// Hand counts of the 3x3/1x1 convolution MACs of the ResNet blocks, down/upsamplers and conv_in/out
+/// against the step totals of `data/diffusion.toml`:
+/// - SD 1.x (64x64 latent, channels 320/640/1280/1280, 2 ResNet blocks per down level, 3 per up
+///   level with the skip concatenations, 2 in the mid block): down 48.5 + mid 3.8 + up 156.8 =
+///   209 GMACs = 0.418 TFLOPs of 0.803: 0.52;
+/// - SD 2.x: the same UNet at 96x96 latents, 209 x 2.25 = 470 GMACs = 0.94 of 2.149 TFLOPs: 0.44;
+/// - SDXL (128x128 latent, 320/640/1280, ResNet blocks as above over three levels): 811 GMACs =
+///   1.62 of 6.761 TFLOPs: 0.24 (the refiner is taken as the same);
+/// - DiT/MMDiT (SD3, FLUX, PixArt): only the patch embedding is a convolution: 0.
+pub fn conv_flop_share(spec: &DiffusionSpec) -> f64 {
+    match spec.family.as_str() {
+        "sd1" => 0.52,
+        "sd2" => 0.44,
+        "sdxl" => 0.24,
+        _ if spec.denoiser == "unet" => 0.5,
+        _ => 0.0,
     }
 }
 
@@ -156,6 +180,10 @@ pub struct ImageJob {
     pub refiner: bool,
     pub finetune: Finetune,
     pub gradient_checkpointing: bool,
+    /// How FP32 (`Precision::Fp32`) tensors are multiplied on cards with TF32 tensor cores
+    /// (default: PyTorch's, TF32 convolutions and FP32 matmuls). `Precision::Tf32` always means
+    /// [`Fp32Math::Tf32`].
+    pub fp32_math: Fp32Math,
 }
 
 impl ImageJob {
@@ -177,6 +205,7 @@ impl ImageJob {
             refiner: false,
             finetune: Finetune::None,
             gradient_checkpointing: false,
+            fp32_math: Fp32Math::PytorchDefault,
         }
     }
 
@@ -211,12 +240,22 @@ fn act_bytes(p: Precision) -> f64 {
     }
 }
 
-fn math_for(p: Precision, stack: Stack) -> Math {
-    match p {
-        Precision::Fp32 => Math::Fp32,
-        Precision::Tf32 => Math::Tf32,
-        Precision::Fp8 if stack == Stack::TensorRt => Math::Fp8,
+/// The arithmetic of a part of the pipeline whose FLOPs are `conv_share` convolutions.
+fn math_for(job: &ImageJob, conv_share: f64) -> Math {
+    match job.precision {
+        Precision::Fp32 => Math::Fp32 { mode: job.fp32_math, conv_share },
+        Precision::Tf32 => Math::Fp32 { mode: Fp32Math::Tf32, conv_share },
+        Precision::Fp8 if job.stack == Stack::TensorRt => Math::Fp8,
         _ => Math::Half,
+    }
+}
+
+/// The FP32 rule an FP32/TF32 job runs under, for assumption lines; None for 16-bit jobs.
+fn fp32_label(job: &ImageJob) -> Option<&'static str> {
+    match job.precision {
+        Precision::Fp32 => Some(job.fp32_math.label()),
+        Precision::Tf32 => Some(Fp32Math::Tf32.label()),
+        _ => None,
     }
 }
 
@@ -302,22 +341,30 @@ fn params_of(spec: &DiffusionSpec, role: &str) -> f64 {
 
 /// Generation timing of `job` on `gpus` cards of `gpu` (images spread over the cards).
 pub fn image_timing(job: &ImageJob, gpu: &Gpu, gpus: u32) -> Result<ImageTiming, EstimateError> {
-    let spec = lookup(&job.model)?;
-    timing_for(job, spec, gpu, gpus)
+    image_timing_with(&MediaFit::CALIBRATED, job, gpu, gpus)
 }
 
-fn timing_for(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> Result<ImageTiming, EstimateError> {
+/// [`image_timing`] with the fitted constants `fit` (for cross-validation).
+pub fn image_timing_with(fit: &MediaFit, job: &ImageJob, gpu: &Gpu, gpus: u32) -> Result<ImageTiming, EstimateError> {
+    let spec = lookup(&job.model)?;
+    timing_for(fit, job, spec, gpu, gpus)
+}
+
+fn timing_for(fit: &MediaFit, job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> Result<ImageTiming, EstimateError> {
     validate(job, gpus)?;
     let c = context(job, spec, gpus);
     let (gain, latency_share, stack_calibrated) = job.stack.gain();
-    let rate = effective_rate(gpu, math_for(job.precision, job.stack), KernelMix::Diffusion, gain)?;
-    let text_rate = effective_rate(gpu, Math::Half, KernelMix::Transformer, StackGain::EAGER)?;
+    let rate = effective_rate_with(fit, gpu, math_for(job, conv_flop_share(spec)), KernelMix::Diffusion, gain)?;
+    // The VAE decoder is convolutions (about 95%); the text encoders are transformers. Both run in
+    // the pipeline's number format.
+    let vae_rate = effective_rate_with(fit, gpu, math_for(job, 1.0), KernelMix::Diffusion, gain)?;
+    let text_rate = effective_rate_with(fit, gpu, math_for(job, 0.0), KernelMix::Transformer, StackGain::EAGER)?;
     let cfg_mult = if c.cfg { 2.0 } else { 1.0 };
     let n = c.per_gpu_batch * cfg_mult;
     let slow = dequant_slowdown(job.precision);
 
     let step_s = |s: &DiffusionSpec| -> f64 {
-        let latency = EAGER_STEP_LATENCY_S * latency_share * (params_of(s, "denoiser") / 0.86e9).max(0.01).sqrt();
+        let latency = fit.eager_step_latency_s * latency_share * (params_of(s, "denoiser") / 0.86e9).max(0.01).sqrt();
         latency + n * step_tflops(s, c.pixels) * slow / rate.tflops
     };
     let steps = f64::from(job.steps);
@@ -326,7 +373,7 @@ fn timing_for(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> Res
         denoise_call_s += (steps * REFINER_STEP_SHARE).round().max(1.0) * step_s(r);
     }
     let native = f64::from(spec.native_resolution_px) * f64::from(spec.native_resolution_px);
-    let vae_call_s = c.per_gpu_batch * spec.vae_decode_tflops_at_native * c.pixels / native / rate.tflops;
+    let vae_call_s = c.per_gpu_batch * spec.vae_decode_tflops_at_native * c.pixels / native / vae_rate.tflops;
     let text_tflop = spec.text_encoder_gflops / 1000.0 * cfg_mult * c.per_gpu_batch;
     let text_call_s = if job.cpu_offload_text_encoders { text_tflop / CPU_TFLOPS } else { text_tflop / text_rate.tflops };
 
@@ -460,7 +507,7 @@ pub fn image_memory(job: &ImageJob, gpus: u32) -> Result<MemoryBreakdown, Estima
 fn finetune_rate(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> Result<(Band, Vec<Note>), EstimateError> {
     let c = context(job, spec, gpus);
     let (gain, _, stack_calibrated) = job.stack.gain();
-    let rate = effective_rate(gpu, math_for(job.precision, job.stack), KernelMix::Diffusion, gain)?;
+    let rate = effective_rate(gpu, math_for(job, conv_flop_share(spec)), KernelMix::Diffusion, gain)?;
     let fwd = step_tflops(spec, c.pixels);
     // Forward + backward: 3 F for full training (weight and input gradients), 2 F for LoRA (input
     // gradients only); checkpointing recomputes one forward. Plus one VAE encode (half a decode) and
@@ -512,7 +559,7 @@ pub fn estimate_image(job: &ImageJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, 
     let (memory, mut notes) = memory_for(job, spec, gpus);
     let mut throughput = Throughput::default();
     if job.finetune == Finetune::None {
-        let t = timing_for(job, spec, gpu, gpus)?;
+        let t = timing_for(&MediaFit::CALIBRATED, job, spec, gpu, gpus)?;
         throughput.seconds_per_image = Some(t.total_s);
         let cfg = context(job, spec, gpus).cfg;
         notes.insert(
@@ -525,7 +572,10 @@ pub fn estimate_image(job: &ImageJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, 
                     ("w", job.width_px.to_string().into()),
                     ("h", job.height_px.to_string().into()),
                     ("batch", job.batch.to_string().into()),
-                    ("stack", job.stack.label().into()),
+                    ("stack", match fp32_label(job) {
+                        Some(l) => format!("{}, FP32 as {l}", job.stack.label()).into(),
+                        None => job.stack.label().into(),
+                    }),
                     ("denoise", format!("{:.2}", t.denoise_s).into()),
                     ("vae", format!("{:.2}", t.vae_s).into()),
                     ("text", format!("{:.2}", t.text_s).into()),

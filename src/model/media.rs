@@ -8,72 +8,117 @@
 //! the dense tensor peak, plus a memory term for a kernel mix that moves one byte of DRAM traffic
 //! per `intensity` FLOPs (Williams, Waterman and Patterson, "Roofline", CACM 52(4), 2009, with the
 //! two limits added instead of taking the minimum, because real networks alternate between
-//! compute-bound and memory-bound kernels). The constants were fitted once on the published rows of
-//! `calibration/diffusion.csv` and `calibration/training.csv`; `docs/MODEL.md` ("Image generation
-//! and classic workloads") gives the fit and the error table.
+//! compute-bound and memory-bound kernels). The peak is the sustained one
+//! ([`crate::model::numeric::sustained_tensor_factor`]) of the arithmetic the job really runs
+//! ([`crate::model::numeric::Fp32Math`] for FP32 tensors). The fitted constants ([`MediaFit`]) were
+//! fitted on the published rows of `tests/data/calibration/` (diffusion, training);
+//! `docs/MODEL.md` ("Image generation and classic workloads") gives the fit, the error tables and
+//! the cross-validation.
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use crate::catalog::{Gpu, Segment, Vendor};
 use crate::model::classic::{self, ClassicJob, ClassicMode, ClassicPrecision};
 use crate::model::diffusion::{self, Finetune, ImageJob};
+use crate::model::numeric::{self, Fp32Math};
 use crate::model::precision::Precision;
 use crate::model::types::{check_range, Estimate, EstimateError};
 
-/// Compute efficiency on 16-bit tensor math: the share of the headline dense FP16 peak that the
-/// compute-bound part of a network reaches. Fitted (see `docs/MODEL.md`).
-pub const ETA_TENSOR_16: f64 = 0.5;
-/// Compute efficiency on TF32 tensor math or FP32 vector math (fewer, longer kernels). Fitted on the
-/// four FP32/TF32 ResNet-50 rows of `training.csv`.
-pub const ETA_32: f64 = 0.9;
-/// 16-bit activations move half the bytes of FP32 ones, but AMP adds cast kernels; the FP32 fit on
-/// ResNet-50 gives an intensity 1.72x lower than AMP (31 vs 18 FLOP/byte).
-pub const FP32_INTENSITY_DIVISOR: f64 = 1.72;
-/// Effective DRAM bandwidth multiplier for cards with a large L2 (Ada: 72 MB on AD102 against 6 MB
-/// on GA102, NVIDIA Ada GPU architecture whitepaper, table 1), which keeps more activations on chip.
-/// Fitted on the RTX 4090 rows.
-pub const LARGE_L2_BANDWIDTH_FACTOR: f64 = 1.3;
-/// Sustained-clock factor for cards with a board power of 75 W or less (T4: 70 W). Fitted on the
-/// two T4 rows of `diffusion.csv`.
-pub const LOW_POWER_FACTOR: f64 = 0.62;
-/// Board power at or below which [`LOW_POWER_FACTOR`] applies, in watts.
-pub const LOW_POWER_TDP_W: f64 = 75.0;
-
-/// How a network's kernels trade FLOPs for DRAM traffic.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum KernelMix {
-    /// Diffusion UNets and DiTs: convolutions, GroupNorm, attention. 116 FLOP/byte (fitted on the
-    /// SD 1.5 rows of `diffusion.csv`).
-    Diffusion,
-    /// Convolutional networks with batch norm (ResNet, YOLO, Mask R-CNN). 31 FLOP/byte (fitted on the
-    /// AMP ResNet-50 rows of `training.csv`).
-    ConvNet,
-    /// Transformer encoders (BERT, ViT, Whisper, CLIP). 102 FLOP/byte (fitted on the BERT rows).
-    Transformer,
+/// Every constant of the media engines that was fitted to measurements (the rest of the physics
+/// has a datasheet, a paper or a hand count behind it). [`MediaFit::CALIBRATED`] holds the values
+/// fitted on all rows of `tests/data/calibration/` (`docs/MODEL.md`, "Calibration");
+/// `tests/media_calibration.rs` refits them on every cross-validation fold through the `*_with`
+/// functions.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MediaFit {
+    /// Share of the (sustained) dense 16-bit tensor peak that compute-bound kernels reach.
+    pub eta_tensor_16: f64,
+    /// The same for TF32 tensor math and FP32 vector math.
+    pub eta_32: f64,
+    /// FP32 activations move twice the bytes of 16-bit ones: intensity divisor for TF32/FP32 runs.
+    pub fp32_intensity_divisor: f64,
+    /// Effective DRAM bandwidth multiplier of large-L2 cards (Ada: 72 MB on AD102 against 6 MB on
+    /// GA102, NVIDIA Ada GPU architecture whitepaper, table 1).
+    pub large_l2_bandwidth_factor: f64,
+    /// FLOPs per byte of DRAM traffic with 16-bit activations: diffusion denoisers.
+    pub intensity_diffusion: f64,
+    /// The same for convolutional networks with batch norm.
+    pub intensity_convnet: f64,
+    /// The same for transformer encoders.
+    pub intensity_transformer: f64,
+    /// Per-step launch latency of an eager diffusers pipeline for an 0.86 B UNet, seconds.
+    pub eager_step_latency_s: f64,
+    /// Fixed time per classic training step (optimizer, launches, loss scaling), seconds.
+    pub train_step_latency_s: f64,
 }
 
-impl KernelMix {
-    /// FLOPs per byte of DRAM traffic with 16-bit activations.
-    pub fn intensity_flop_per_byte(self) -> f64 {
-        match self {
-            KernelMix::Diffusion => 116.0,
-            KernelMix::ConvNet => 31.0,
-            KernelMix::Transformer => 102.0,
+impl MediaFit {
+    /// The fitted values (docs/MODEL.md, "Calibration").
+    pub const CALIBRATED: MediaFit = MediaFit {
+        eta_tensor_16: 0.66,
+        eta_32: 0.80,
+        fp32_intensity_divisor: 2.34,
+        large_l2_bandwidth_factor: 1.40,
+        intensity_diffusion: 99.0,
+        intensity_convnet: 33.7,
+        intensity_transformer: 85.0,
+        eager_step_latency_s: 0.018,
+        train_step_latency_s: 0.010,
+    };
+
+    /// FLOPs per byte of DRAM traffic of `mix` with 16-bit activations.
+    pub fn intensity(&self, mix: KernelMix) -> f64 {
+        match mix {
+            KernelMix::Diffusion => self.intensity_diffusion,
+            KernelMix::ConvNet => self.intensity_convnet,
+            KernelMix::Transformer => self.intensity_transformer,
         }
     }
 }
 
-/// Which arithmetic a job runs on.
+/// Compute efficiency on 16-bit tensor math ([`MediaFit::CALIBRATED`]).
+pub const ETA_TENSOR_16: f64 = MediaFit::CALIBRATED.eta_tensor_16;
+/// Compute efficiency on TF32 tensor math or FP32 vector math ([`MediaFit::CALIBRATED`]).
+pub const ETA_32: f64 = MediaFit::CALIBRATED.eta_32;
+/// Intensity divisor of TF32/FP32 runs ([`MediaFit::CALIBRATED`]).
+pub const FP32_INTENSITY_DIVISOR: f64 = MediaFit::CALIBRATED.fp32_intensity_divisor;
+/// Large-L2 bandwidth multiplier ([`MediaFit::CALIBRATED`]).
+pub const LARGE_L2_BANDWIDTH_FACTOR: f64 = MediaFit::CALIBRATED.large_l2_bandwidth_factor;
+
+/// How a network's kernels trade FLOPs for DRAM traffic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KernelMix {
+    /// Diffusion UNets and DiTs: convolutions, GroupNorm, attention (intensity in [`MediaFit`]).
+    Diffusion,
+    /// Convolutional networks with batch norm (ResNet, YOLO, Mask R-CNN).
+    ConvNet,
+    /// Transformer encoders (BERT, ViT, Whisper, CLIP).
+    Transformer,
+}
+
+impl KernelMix {
+    /// FLOPs per byte of DRAM traffic with 16-bit activations ([`MediaFit::CALIBRATED`]).
+    pub fn intensity_flop_per_byte(self) -> f64 {
+        MediaFit::CALIBRATED.intensity(self)
+    }
+}
+
+/// Which arithmetic a job runs on.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Math {
     /// FP16/BF16 tensor math (AMP, half-precision inference).
     Half,
     /// FP8 tensor math (only with TensorRT on cards that have it).
     Fp8,
-    /// TF32 tensor math (FP32 tensors, Ampere and newer).
-    Tf32,
-    /// FP32 vector math.
-    Fp32,
+    /// FP32 tensors: convolutions and matmuls in TF32 or strict FP32 as `mode` says
+    /// ([`crate::model::numeric::fp32_path_tflops`]); `conv_share` is the share of the FLOPs in
+    /// convolutions.
+    Fp32 { mode: Fp32Math, conv_share: f64 },
+}
+
+impl Math {
+    /// TF32 for convolutions and matmuls.
+    pub const TF32: Math = Math::Fp32 { mode: Fp32Math::Tf32, conv_share: 0.5 };
 }
 
 /// A software stack's gain over plain PyTorch eager: on compute efficiency and on memory traffic.
@@ -95,7 +140,7 @@ pub struct Rate {
     pub tflops: f64,
     /// True when the card's family has calibration rows (Volta, Turing, Ampere, Ada).
     pub calibrated: bool,
-    /// The peak the compute term used, in TFLOPS.
+    /// The sustained peak the compute term used (datasheet peak × sustained-clock factor), in TFLOPS.
     pub peak_tflops: f64,
 }
 
@@ -138,51 +183,52 @@ pub fn check_gpu(gpu: &Gpu) -> Result<(), EstimateError> {
     Ok(())
 }
 
-/// Effective TFLOPS of `gpu` on `math` for a `mix` of kernels under a stack's `gain`.
-///
-/// `1 / eff = 1 / (eta * peak * power) + 1 / (intensity * gain * bandwidth * l2)`; see the module doc.
-/// Cards without the requested tensor rate fall back: FP8 to 16-bit, 16-bit and TF32 to FP32 vector
-/// math, FP32 (Gaudi) to the 16-bit rate.
+/// Effective TFLOPS of `gpu` on `math` for a `mix` of kernels under a stack's `gain`, with the
+/// calibrated constants ([`effective_rate_with`]).
 pub fn effective_rate(gpu: &Gpu, math: Math, mix: KernelMix, gain: StackGain) -> Result<Rate, EstimateError> {
+    effective_rate_with(&MediaFit::CALIBRATED, gpu, math, mix, gain)
+}
+
+/// Effective TFLOPS of `gpu` on `math` for a `mix` of kernels under a stack's `gain` and the
+/// fitted constants `fit`.
+///
+/// `1 / eff = 1 / (eta * peak * sustain) + 1 / (intensity * gain * bandwidth * l2)`; see the module
+/// doc. `sustain` is [`numeric::sustained_tensor_factor`] (the card's power budget against its
+/// architecture's flagship). FP32 tensors run at [`numeric::fp32_path_tflops`]: TF32 or FP32 per
+/// convolution and matmul as the mode says. Cards without the requested tensor rate fall back: FP8
+/// to 16-bit, 16-bit to FP32 vector math, FP32 (Gaudi) to a quarter of the 16-bit rate.
+pub fn effective_rate_with(fit: &MediaFit, gpu: &Gpu, math: Math, mix: KernelMix, gain: StackGain) -> Result<Rate, EstimateError> {
     check_gpu(gpu)?;
     let half = headline_16bit_tflops(gpu);
     let fp32 = gpu.fp32_tflops.filter(|v| v.is_finite() && *v > 0.0);
     // (peak, eta, intensity divisor)
     let (peak, eta, divisor) = match math {
         Math::Fp8 => match (gpu.fp8_tflops, half) {
-            (Some(p), _) => (p, ETA_TENSOR_16, 1.0),
-            (None, Some(p)) => (p, ETA_TENSOR_16, 1.0),
-            (None, None) => (fp32.unwrap_or(0.0), ETA_32, FP32_INTENSITY_DIVISOR),
+            (Some(p), _) => (p, fit.eta_tensor_16, 1.0),
+            (None, Some(p)) => (p, fit.eta_tensor_16, 1.0),
+            (None, None) => (fp32.unwrap_or(0.0), fit.eta_32, fit.fp32_intensity_divisor),
         },
         Math::Half => match half {
-            Some(p) => (p, ETA_TENSOR_16, 1.0),
+            Some(p) => (p, fit.eta_tensor_16, 1.0),
             // No tensor cores (Pascal, Apple in this catalog): 16-bit runs at the FP32 vector rate.
-            None => (fp32.unwrap_or(0.0), ETA_32, 1.0),
+            None => (fp32.unwrap_or(0.0), fit.eta_32, 1.0),
         },
-        Math::Tf32 => match (gpu.tf32_tflops, fp32) {
-            (Some(p), _) => (p, ETA_32, FP32_INTENSITY_DIVISOR),
-            (None, Some(p)) => (p, ETA_32, FP32_INTENSITY_DIVISOR),
-            (None, None) => (half.unwrap_or(0.0) / 4.0, ETA_32, FP32_INTENSITY_DIVISOR),
-        },
-        Math::Fp32 => match fp32 {
-            Some(p) => (p, ETA_32, FP32_INTENSITY_DIVISOR),
-            None => (half.unwrap_or(0.0) / 4.0, ETA_32, FP32_INTENSITY_DIVISOR),
+        Math::Fp32 { mode, conv_share } => match numeric::fp32_path_tflops(gpu, mode, conv_share) {
+            Some(p) => (p, fit.eta_32, fit.fp32_intensity_divisor),
+            None => (half.unwrap_or(0.0) / 4.0, fit.eta_32, fit.fp32_intensity_divisor),
         },
     };
     if !(peak.is_finite() && peak > 0.0) {
         return Err(EstimateError::invalid("gpu", "the card has no usable compute rate in the catalog"));
     }
-    let power = match gpu.tdp_w {
-        Some(w) if w <= LOW_POWER_TDP_W => LOW_POWER_FACTOR,
-        _ => 1.0,
-    };
-    let l2 = if large_l2(gpu) { LARGE_L2_BANDWIDTH_FACTOR } else { 1.0 };
-    let compute_tflops = (eta * gain.compute).min(0.95) * peak * power;
-    let intensity = mix.intensity_flop_per_byte() / divisor * gain.intensity;
+    let sustain = numeric::sustained_tensor_factor(gpu);
+    let l2 = if large_l2(gpu) { fit.large_l2_bandwidth_factor } else { 1.0 };
+    let compute_tflops = (eta * gain.compute).min(0.95) * peak * sustain;
+    let intensity = fit.intensity(mix) / divisor * gain.intensity;
     // intensity [FLOP/B] * bandwidth [GB/s] / 1000 = TFLOPS.
     let memory_tflops = intensity * gpu.memory_bandwidth_gb_s * l2 / 1000.0;
     let tflops = 1.0 / (1.0 / compute_tflops + 1.0 / memory_tflops);
-    Ok(Rate { tflops, calibrated: family_calibrated(gpu), peak_tflops: peak })
+    Ok(Rate { tflops, calibrated: family_calibrated(gpu), peak_tflops: peak * sustain })
 }
 
 /// Half-width of a band: 25% where the family and stack are calibrated, 35% otherwise.

@@ -12,6 +12,7 @@ pub mod diffusion;
 pub mod fabric;
 pub mod llm;
 pub mod media;
+pub mod numeric;
 pub mod precision;
 pub mod types;
 

@@ -1,0 +1,120 @@
+//! Numeric rules every engine shares: which arithmetic an "fp32" job really runs on a given card,
+//! and how much of its datasheet tensor rate a card sustains under a long tensor load.
+//!
+//! Both rules depend only on the card and the framework's defaults, so the LLM engine and the
+//! image/classic engines must agree on them: they live here, once. Sources are in `docs/MODEL.md`
+//! ("Numeric modes and sustained clocks").
+
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+use crate::catalog::{Gpu, Vendor};
+
+/// How FP32 tensors are multiplied on a card that has TF32 tensor cores (Ampere and newer).
+///
+/// On older cards (Volta, Turing, Pascal, and non-NVIDIA parts) every mode is strict FP32.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Fp32Math {
+    /// PyTorch's own defaults since 1.12: cuDNN convolutions in TF32
+    /// (`torch.backends.cudnn.allow_tf32 = True`), matmuls in strict FP32
+    /// (`torch.backends.cuda.matmul.allow_tf32 = False`). What a plain `pip install torch` runs.
+    #[default]
+    PytorchDefault,
+    /// TF32 for convolutions and matmuls: NVIDIA's NGC PyTorch containers
+    /// (`TORCH_ALLOW_TF32_CUBLAS_OVERRIDE=1`), or `torch.set_float32_matmul_precision("high")`.
+    Tf32,
+    /// Strict FP32 everywhere (both `allow_tf32` flags off, or `NVIDIA_TF32_OVERRIDE=0`).
+    Strict,
+}
+
+impl Fp32Math {
+    /// A short name for assumption lines.
+    pub fn label(self) -> &'static str {
+        match self {
+            Fp32Math::PytorchDefault => "PyTorch default: convolutions TF32, matmuls FP32",
+            Fp32Math::Tf32 => "TF32 convolutions and matmuls (NGC default)",
+            Fp32Math::Strict => "strict FP32",
+        }
+    }
+}
+
+/// True when the card has TF32 tensor cores: a dense TF32 rate above its FP32 vector rate
+/// (A100: 156 against 19.5 TFLOPS) or equal to it on GeForce, where the catalog records the
+/// FP32-accumulate tensor rate (RTX 3090: 35.6 = 35.6). Volta and Turing have no TF32 entry.
+pub fn has_tf32(gpu: &Gpu) -> bool {
+    gpu.vendor == Vendor::Nvidia && gpu.tf32_tflops.is_some_and(|t| t.is_finite() && t > 0.0)
+}
+
+/// Peak TFLOPS of the FP32 path of a network whose FLOPs are `conv_share` convolutions and the
+/// rest matmuls, under `mode`: the time-weighted (harmonic) mix
+/// `1 / peak = conv_share / conv_rate + (1 - conv_share) / matmul_rate`, each rate the card's TF32
+/// tensor rate where `mode` allows TF32 there and the card has it, else its FP32 vector rate.
+/// `None` when the card has no FP32 rate.
+pub fn fp32_path_tflops(gpu: &Gpu, mode: Fp32Math, conv_share: f64) -> Option<f64> {
+    let fp32 = gpu.fp32_tflops.filter(|v| v.is_finite() && *v > 0.0)?;
+    let tf32 = if has_tf32(gpu) { gpu.tf32_tflops.filter(|v| v.is_finite() && *v > 0.0).unwrap_or(fp32).max(fp32) } else { fp32 };
+    let (conv, matmul) = match mode {
+        Fp32Math::PytorchDefault => (tf32, fp32),
+        Fp32Math::Tf32 => (tf32, tf32),
+        Fp32Math::Strict => (fp32, fp32),
+    };
+    let c = conv_share.clamp(0.0, 1.0);
+    Some(1.0 / (c / conv + (1.0 - c) / matmul))
+}
+
+/// Exponent of the sustained-clock rule: clock ∝ (power budget)^(1/2). Dynamic power is
+/// `C V² f`; at fixed voltage it is linear in `f` (exponent 1), along a voltage-frequency curve with
+/// `V ∝ f` it is cubic (exponent 1/3); the top of a GPU's V/f curve lies between, and 1/2 reproduces
+/// the T4 (rule 0.71 against the 0.62 fitted before from its diffusers rows) and the RTX 6000 Ada
+/// against the RTX 4090 (rule 0.78; Lambda's BERT-large rows put the 6000 Ada at 0.85 of a 4090
+/// with 11% more SMs, i.e. 0.77 of its clock).
+pub const SUSTAINED_CLOCK_EXPONENT: f64 = 0.5;
+
+/// The card of an architecture and memory class that is given power enough to hold its boost
+/// clock under tensor load (its flagship), as a catalog id. Cards without one get no throttling.
+fn reference_card(gpu: &Gpu) -> Option<&'static str> {
+    if gpu.vendor != Vendor::Nvidia {
+        return None;
+    }
+    let hbm = gpu.memory_type.as_deref().is_some_and(|m| m.starts_with("HBM"));
+    match (gpu.architecture.as_str(), hbm) {
+        ("Ada Lovelace", _) => Some("rtx-4090"),
+        ("Blackwell", false) => Some("rtx-5090"),
+        ("Blackwell", true) => Some("b200"),
+        ("Hopper", _) => Some("h100-sxm"),
+        ("Ampere", false) => Some("rtx-3090"),
+        ("Ampere", true) => Some("a100-80gb-sxm"),
+        ("Turing", _) => Some("titan-rtx"),
+        ("Volta", _) => Some("v100-sxm2-16gb"),
+        _ => None,
+    }
+}
+
+/// FP32 vector TFLOPS per board watt: SMs × boost clock per watt (every part of an architecture
+/// has the same FP32 lanes and tensor work per SM and clock, so this counts the switching the
+/// board must feed, without the market segmentation of the tensor rates).
+fn sm_clock_per_watt(gpu: &Gpu) -> Option<f64> {
+    let fp32 = gpu.fp32_tflops.filter(|v| v.is_finite() && *v > 0.0)?;
+    let w = gpu.tdp_w.filter(|v| v.is_finite() && *v > 0.0)?;
+    Some(fp32 / w)
+}
+
+/// Share of its datasheet tensor rate a card sustains under a long tensor load (0 < f <= 1).
+///
+/// Rule: a card whose board power per SM-clock (`fp32_tflops / tdp_w`) is below that of its
+/// architecture's flagship (same memory class: RTX 4090 for Ada, RTX 5090 / B200 for Blackwell,
+/// H100 SXM for Hopper, RTX 3090 / A100 SXM for Ampere GDDR / HBM, Titan RTX for Turing, V100 SXM2
+/// for Volta) cannot hold the boost clock its datasheet rates assume; its clock falls to
+/// `(ratio)^(1/2)` of boost, `ratio = (flagship W per SM-clock) / (card W per SM-clock)`
+/// ([`SUSTAINED_CLOCK_EXPONENT`]). RTX 6000 Ada (300 W, 91.1 FP32 TFLOPS against the 4090's 450 W,
+/// 82.6): (0.1836 / 0.3037)^0.5 = 0.78; L40S 0.84; L4 0.66; T4 0.71; A10 0.70; H100 PCIe 0.81;
+/// the flagships and better-fed cards 1. AMD, Intel and Apple parts: 1 (no rule).
+pub fn sustained_tensor_factor(gpu: &Gpu) -> f64 {
+    let (Some(reference), Some(card)) = (reference_card(gpu).and_then(crate::catalog::gpu), sm_clock_per_watt(gpu)) else {
+        return 1.0;
+    };
+    match sm_clock_per_watt(reference) {
+        Some(r) if card > r => (r / card).powf(SUSTAINED_CLOCK_EXPONENT).clamp(0.05, 1.0),
+        _ => 1.0,
+    }
+}
