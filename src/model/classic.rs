@@ -318,7 +318,7 @@ fn rate_for(fit: &MediaFit, job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpu
     };
     let mut exposed = 0.0;
     if job.mode == ClassicMode::Train && gpus > 1 {
-        let (link, name) = allreduce_link_gb_s(gpu);
+        let (link, name) = allreduce_link_gb_s(gpu, gpus);
         let comm = allreduce_s(spec.params_m * 1e6 * 4.0, gpus, link);
         exposed = (comm - ALLREDUCE_OVERLAP * step_s).max(0.0);
         let eff = step_s / (step_s + exposed);

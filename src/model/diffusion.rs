@@ -521,7 +521,7 @@ fn finetune_rate(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> 
     let samples_per_gpu = c.per_gpu_batch * if job.finetune == Finetune::DreamBooth { 2.0 } else { 1.0 };
     let compute_s = crate::model::classic::TRAIN_STEP_LATENCY_S + samples_per_gpu * per_sample / rate.tflops;
     let trainable = params_of(spec, "denoiser") * if job.finetune == Finetune::Lora { LORA_PARAM_SHARE } else { 1.0 };
-    let (link, link_name) = allreduce_link_gb_s(gpu);
+    let (link, link_name) = allreduce_link_gb_s(gpu, gpus);
     let comm = allreduce_s(trainable * 4.0, gpus, link);
     let exposed = (comm - crate::model::classic::ALLREDUCE_OVERLAP * compute_s).max(0.0);
     // Instance images per second (DreamBooth's class images are not counted).

@@ -240,24 +240,12 @@ pub fn band_half_width(calibrated: bool) -> f64 {
     }
 }
 
-/// Per-direction bandwidth one GPU gets in a ring all-reduce, in GB/s, and a label.
-///
-/// NVLink: half the catalog's bidirectional `nvlink_gb_s`, times 0.75 (NCCL bus bandwidth on A100
-/// NVLink is about 230 of 300 GB/s, nccl-tests README "Performance"). PCIe: the x16 link rate per
-/// direction (gen3 15.75, gen4 31.5, gen5 63 GB/s, PCI-SIG) times 0.75, halved again on GeForce
-/// cards, which have no peer-to-peer and stage through host memory.
-pub fn allreduce_link_gb_s(gpu: &Gpu) -> (f64, &'static str) {
-    if let (true, Some(nv)) = (gpu.nvlink, gpu.nvlink_gb_s) {
-        return (nv / 2.0 * 0.75, "NVLink");
-    }
-    let lane = match gpu.pcie_gen {
-        Some(3) => 15.75,
-        Some(5) => 63.0,
-        Some(6) => 126.0,
-        _ => 31.5,
-    };
-    let p2p = if gpu.vendor == Vendor::Nvidia && gpu.segment == Segment::Consumer { 0.5 } else { 1.0 };
-    (lane * 0.75 * p2p, "PCIe")
+/// Per-direction bus bandwidth one GPU gets in a ring all-reduce over `gpus` cards, in GB/s, and
+/// the link's name: the shared rule of [`crate::model::fabric::group_link`] (scale-up fabric while
+/// the group fits in it, PCIe, and the node link across nodes), the same one the LLM engine uses.
+pub fn allreduce_link_gb_s(gpu: &Gpu, gpus: u32) -> (f64, String) {
+    let link = crate::model::fabric::group_link(gpu, gpus);
+    (link.gb_s, crate::model::fabric::link_name(gpu, &link).to_string())
 }
 
 /// Seconds of a ring all-reduce of `bytes` over `n` GPUs: `2 (n-1)/n * bytes / link`

@@ -243,12 +243,14 @@ const LLAMA_CPP_GDDR: Efficiency = Efficiency {
     hop_ms: 0.1,
     measured: true,
 };
+// Fitted on the H100 PCIe rows. Its MFUs are shares of the *sustained* peak (0.81 of the
+// datasheet rate for the 350 W H100 PCIe, model::numeric): 0.31 of the datasheet = 0.38.
 const LLAMA_CPP_HBM: Efficiency = Efficiency {
     weight_bw: 0.70,
     quant_bw: 1.0,
     attention_bw: 0.40,
     layer_ms: 0.12,
-    prefill_mfu: 0.31,
+    prefill_mfu: 0.38,
     quant_prefill: 0.65,
     attention_flops: 0.10,
     prefill_layer_ms: 0.3,

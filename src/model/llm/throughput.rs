@@ -47,8 +47,13 @@ impl Ctx<'_> {
         self.gpu.memory_bandwidth_gb_s * 1e9
     }
 
+    /// The sustained dense peak: the datasheet rate times the card's sustained-clock factor
+    /// ([`crate::model::numeric::sustained_tensor_factor`], the rule the image and classic
+    /// engines use too).
     fn peak_flops(&self) -> f64 {
-        inference_peak_tflops(self.gpu, self.engine, self.job.effective_precision() == Precision::Fp8) * 1e12
+        inference_peak_tflops(self.gpu, self.engine, self.job.effective_precision() == Precision::Fp8)
+            * crate::model::numeric::sustained_tensor_factor(self.gpu)
+            * 1e12
     }
 
     /// (divisor for per-GPU work, share of the KV cache each GPU reads).
@@ -230,15 +235,18 @@ pub fn train_flops_per_token(job: &LlmJob) -> f64 {
     k * m.active_compute_params() + 12.0 * f64::from(m.layers) * f64::from(job.seq_len) * m.attention_width()
 }
 
-/// The dense peak a training job computes at on `gpu`, TFLOPS.
-fn train_peak_tflops(job: &LlmJob, gpu: &Gpu) -> f64 {
-    match job.effective_precision() {
-        Precision::Fp32 => gpu.fp32_tflops,
-        Precision::Tf32 => gpu.tf32_tflops.or(gpu.fp32_tflops),
-        _ => gpu.train_16bit_tflops(),
-    }
-    .filter(|v| v.is_finite() && *v > 0.0)
-    .unwrap_or(1.0)
+/// The sustained dense peak a training job computes at on `gpu`, TFLOPS. "fp32" follows
+/// PyTorch's defaults ([`crate::model::numeric::Fp32Math::PytorchDefault`]): a transformer is
+/// all matmuls, which run in strict FP32 unless TF32 is asked for (`tf32`). Tensor rates are
+/// scaled by the card's sustained-clock factor.
+pub fn train_peak_tflops(job: &LlmJob, gpu: &Gpu) -> f64 {
+    use crate::model::numeric::{fp32_path_tflops, sustained_tensor_factor, Fp32Math};
+    let peak = match job.effective_precision() {
+        Precision::Fp32 => fp32_path_tflops(gpu, Fp32Math::PytorchDefault, 0.0),
+        Precision::Tf32 => fp32_path_tflops(gpu, Fp32Math::Tf32, 0.0),
+        _ => gpu.train_16bit_tflops().map(|t| t * sustained_tensor_factor(gpu)),
+    };
+    peak.filter(|v| v.is_finite() && *v > 0.0).unwrap_or(1.0)
 }
 
 /// The MFU a training job reaches on one GPU (model FLOPs over peak).
