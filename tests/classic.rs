@@ -155,11 +155,11 @@ fn nvlink_scales_better_than_pcie() {
 
 #[test]
 fn inference_leaves_train_samples_null() {
-    let e = estimate_media("yolov8x", "inference", None, Some((640, 640)), None, Some(8), gpu("rtx-4090"), 1).unwrap().unwrap();
+    let e = estimate_media("yolov8x", "inference", None, Some((640, 640)), None, Some(8), Default::default(), gpu("rtx-4090"), 1).unwrap().unwrap();
     assert!(e.throughput.train_samples_per_s.is_none());
     assert!(e.throughput.seconds_per_image.is_none());
     assert!(e.assumptions[0].starts_with("inference:"));
-    let t = estimate_media("bert-base", "training", Some(Precision::Bf16), None, None, Some(32), gpu("rtx-4090"), 1).unwrap().unwrap();
+    let t = estimate_media("bert-base", "training", Some(Precision::Bf16), None, None, Some(32), Default::default(), gpu("rtx-4090"), 1).unwrap().unwrap();
     assert!(t.throughput.train_samples_per_s.unwrap().is_sane());
     assert_eq!(t.memory.kv_cache_gib, 0.0);
 }
@@ -168,16 +168,16 @@ fn inference_leaves_train_samples_null() {
 fn errors_name_the_field() {
     let g = gpu("rtx-4090");
     let e = |r: Option<Result<_, gpu_advisor::model::EstimateError>>| r.unwrap().unwrap_err().field();
-    assert_eq!(e(estimate_media("resnet-50", "training", Some(Precision::Q4KM), None, None, None, g, 1)), "precision");
-    assert_eq!(e(estimate_media("resnet-50", "lora", None, None, None, None, g, 1)), "workload");
-    assert_eq!(e(estimate_media("bert-base", "training", None, Some((224, 224)), None, None, g, 1)), "resolution");
-    assert_eq!(e(estimate_media("resnet-50", "training", None, None, Some(20), None, g, 1)), "steps");
-    assert_eq!(e(estimate_media("resnet-50", "training", None, Some((100_000, 100_000)), None, None, g, 1)), "resolution");
-    assert_eq!(e(estimate_media("resnet-50", "training", None, None, None, Some(0), g, 1)), "batch");
-    assert_eq!(e(estimate_media("resnet-50", "training", None, None, None, None, g, 0)), "gpus");
+    assert_eq!(e(estimate_media("resnet-50", "training", Some(Precision::Q4KM), None, None, None, Default::default(), g, 1)), "precision");
+    assert_eq!(e(estimate_media("resnet-50", "lora", None, None, None, None, Default::default(), g, 1)), "workload");
+    assert_eq!(e(estimate_media("bert-base", "training", None, Some((224, 224)), None, None, Default::default(), g, 1)), "resolution");
+    assert_eq!(e(estimate_media("resnet-50", "training", None, None, Some(20), None, Default::default(), g, 1)), "steps");
+    assert_eq!(e(estimate_media("resnet-50", "training", None, Some((100_000, 100_000)), None, None, Default::default(), g, 1)), "resolution");
+    assert_eq!(e(estimate_media("resnet-50", "training", None, None, None, Some(0), Default::default(), g, 1)), "batch");
+    assert_eq!(e(estimate_media("resnet-50", "training", None, None, None, None, Default::default(), g, 0)), "gpus");
     let mut nan = g.clone();
     nan.memory_bandwidth_gb_s = f64::NAN;
-    assert_eq!(e(estimate_media("resnet-50", "training", None, None, None, None, &nan, 1)), "gpu.memory_bandwidth_gb_s");
+    assert_eq!(e(estimate_media("resnet-50", "training", None, None, None, None, Default::default(), &nan, 1)), "gpu.memory_bandwidth_gb_s");
     assert_eq!(ClassicJob::new("resnet50", ClassicMode::Train).unwrap_err().field(), "model");
 }
 
@@ -231,7 +231,7 @@ proptest! {
         let ids = ids();
         let gpus = catalog::gpus();
         let g = &gpus[gi % gpus.len()];
-        if let Some(Ok(e)) = estimate_media(&ids[idx % ids.len()], wl, Some(p), res.then_some((w, h)), None, Some(b), g, n) {
+        if let Some(Ok(e)) = estimate_media(&ids[idx % ids.len()], wl, Some(p), res.then_some((w, h)), None, Some(b), Default::default(), g, n) {
             prop_assert!(e.memory.total_gib.is_finite());
             if let Some(s) = e.throughput.train_samples_per_s { prop_assert!(s.is_sane()); }
         }

@@ -153,7 +153,7 @@ fn bigger_batch_raises_utilisation() {
 
 #[test]
 fn estimate_media_contract() {
-    let e = estimate_media("sdxl", "image-generation", None, Some((888, 1280)), Some(50), Some(1), gpu("rtx-4090"), 1)
+    let e = estimate_media("sdxl", "image-generation", None, Some((888, 1280)), Some(50), Some(1), Default::default(), gpu("rtx-4090"), 1)
         .unwrap()
         .unwrap();
     assert!(e.throughput.seconds_per_image.unwrap().is_sane());
@@ -161,15 +161,15 @@ fn estimate_media_contract() {
     assert!(e.throughput.decode_tokens_per_s.is_none());
     assert_eq!(e.memory.kv_cache_gib, 0.0);
     assert!(e.fits && e.gpus_needed == 1);
-    assert!(estimate_media("not-a-model", "image-generation", None, None, None, None, gpu("rtx-4090"), 1).is_none());
-    let err = estimate_media("sdxl", "juggling", None, None, None, None, gpu("rtx-4090"), 1).unwrap().unwrap_err();
+    assert!(estimate_media("not-a-model", "image-generation", None, None, None, None, Default::default(), gpu("rtx-4090"), 1).is_none());
+    let err = estimate_media("sdxl", "juggling", None, None, None, None, Default::default(), gpu("rtx-4090"), 1).unwrap().unwrap_err();
     assert_eq!(err.field(), "workload");
     // FLUX.1-dev in BF16 (~23.7 B + T5) does not fit a 24 GiB card; 0 = no card count helps.
-    let flux = estimate_media("flux.1-dev", "image-generation", None, None, None, None, gpu("rtx-4090"), 1).unwrap().unwrap();
+    let flux = estimate_media("flux.1-dev", "image-generation", None, None, None, None, Default::default(), gpu("rtx-4090"), 1).unwrap().unwrap();
     assert!(!flux.fits);
     assert_eq!(flux.gpus_needed, 0);
     // Two cards: the JSON totals are per-card memory times two.
-    let two = estimate_media("sd-1.5", "image-generation", None, None, None, Some(2), gpu("rtx-4090"), 2).unwrap().unwrap();
+    let two = estimate_media("sd-1.5", "image-generation", None, None, None, Some(2), Default::default(), gpu("rtx-4090"), 2).unwrap().unwrap();
     assert!((two.memory.total_gib - 2.0 * two.per_gpu_gib).abs() < 1e-9);
 }
 
@@ -268,7 +268,7 @@ proptest! {
         let gpus = catalog::gpus();
         let g = &gpus[gi % gpus.len()];
         let id = &ids[idx % ids.len()];
-        if let Some(Ok(e)) = estimate_media(id, wl, Some(p), Some((w, h)), Some(steps), Some(b), g, n) {
+        if let Some(Ok(e)) = estimate_media(id, wl, Some(p), Some((w, h)), Some(steps), Some(b), Default::default(), g, n) {
             prop_assert!(e.memory.total_gib.is_finite());
             if let Some(s) = e.throughput.seconds_per_image { prop_assert!(s.is_sane()); }
             if let Some(s) = e.throughput.train_samples_per_s { prop_assert!(s.is_sane()); }

@@ -264,6 +264,7 @@ fn image_generation_jobs_rank_by_images() {
         resolution: None,
         steps: None,
         batch: None,
+        fp32_math: Default::default(),
     });
     let mut input = RecommendInput::new(job);
     input.objective = Objective::Fastest;

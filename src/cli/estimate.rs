@@ -24,7 +24,7 @@ USAGE:
     [--kv-precision fp16|fp8|q8_0|q4_0] [--engine transformers|vllm|sglang|trt-llm|llama.cpp|exllamav2|mlc]
     [--context TOKENS] [--prompt-tokens N --output-tokens N] [--batch N] [--seq-len TOKENS]
     [--optimizer adamw|adamw-8bit|paged-adamw-8bit|sgd|adafactor]
-    [--grad-checkpointing none|selective|full] [--lora-rank R] [--zero auto|0|1|2|3] [--grad-accum N] [--json]
+    [--grad-checkpointing none|selective|full] [--lora-rank R] [--zero auto|0|1|2|3] [--grad-accum N] [--fp32-math pytorch|tf32|strict] [--json]
   Image generation and classic models (diffusion / vision / NLP / speech presets):
     --model <preset-id> --workload image-generation|training|inference
     [--resolution WxH] [--steps N] [--batch N] [--precision fp32|tf32|fp16|bf16|fp8]
@@ -41,7 +41,9 @@ DEFAULTS:
   --seq-len 2048 (capped at the model's maximum context)
   --optimizer adamw, --grad-checkpointing none, --lora-rank 16 (all linear layers), --zero auto (the fastest
   sharding that fits: data parallel with ZeRO-0/1/2/3 or tensor + pipeline model parallel), --grad-accum 1
-  (micro-batches per optimizer step; the gradient all-reduce runs once per step)
+  (micro-batches per optimizer step; the gradient all-reduce runs once per step), --fp32-math pytorch
+  (image and classic jobs in fp32 on cards with TF32: PyTorch's defaults run convolutions in TF32 and
+  matmuls in FP32; tf32 = NGC containers, TF32 for both; strict = FP32 everywhere)
   Training assumes mixed precision with fp32 master weights and FlashAttention.
 
 OUTPUT:
@@ -114,7 +116,7 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
         if catalog::llm(id).is_none() {
             let workload = a.s.workload.as_deref().unwrap_or("inference");
             if let Some(result) =
-                crate::model::media::estimate_media(id, workload, precision, a.s.resolution, a.s.steps, a.s.batch, gpu, gpus)
+                crate::model::media::estimate_media(id, workload, precision, a.s.resolution, a.s.steps, a.s.batch, super::flags::fp32_math(&a.s)?, gpu, gpus)
             {
                 let est = result.map_err(engine_error)?;
                 return print(&est, a.json, out);

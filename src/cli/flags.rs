@@ -117,13 +117,14 @@ pub(crate) struct SizingArgs {
     pub lora_rank: Option<u32>,
     pub zero: Option<u32>,
     pub grad_accum: Option<u32>,
+    pub fp32_math: Option<String>,
     pub resolution: Option<(u32, u32)>,
     pub steps: Option<u32>,
 }
 
 impl SizingArgs {
     /// Every sizing flag, without its `--`.
-    pub(crate) const FLAGS: [&'static str; 19] = ["model", "params", "config", "workload", "precision", "kv-precision", "engine", "context", "prompt-tokens", "output-tokens", "batch", "seq-len", "optimizer", "grad-checkpointing", "lora-rank", "zero", "grad-accum", "resolution", "steps"];
+    pub(crate) const FLAGS: [&'static str; 20] = ["fp32-math", "model", "params", "config", "workload", "precision", "kv-precision", "engine", "context", "prompt-tokens", "output-tokens", "batch", "seq-len", "optimizer", "grad-checkpointing", "lora-rank", "zero", "grad-accum", "resolution", "steps"];
 
     /// Reads the sizing flag `--flag`, taking its value from `p`; false when it is not one.
     pub(crate) fn take(&mut self, flag: &str, p: &mut lexopt::Parser) -> Result<bool, CliError> {
@@ -153,10 +154,20 @@ impl SizingArgs {
                 };
             }
             "grad-accum" => self.grad_accum = Some(number(p, "grad-accum")?),
+            "fp32-math" => self.fp32_math = Some(value(p, "fp32-math")?),
             "resolution" => self.resolution = Some(resolution(&value(p, "resolution")?)?),
             "steps" => self.steps = Some(number(p, "steps")?),
             _ => return Ok(false),
         }
         Ok(true)
+    }
+}
+
+/// Parses `--fp32-math` (default: PyTorch's own defaults).
+pub(crate) fn fp32_math(a: &SizingArgs) -> Result<crate::model::numeric::Fp32Math, CliError> {
+    use crate::model::numeric::Fp32Math;
+    match &a.fp32_math {
+        None => Ok(Fp32Math::PytorchDefault),
+        Some(s) => Fp32Math::parse(s).ok_or_else(|| CliError(format!("--fp32-math: expected pytorch, tf32 or strict, got `{s}`"))),
     }
 }

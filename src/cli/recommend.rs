@@ -197,6 +197,7 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
                 resolution: a.s.resolution,
                 steps: a.s.steps,
                 batch: a.s.batch,
+                fp32_math: super::flags::fp32_math(&a.s)?,
             }));
         }
     }

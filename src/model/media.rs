@@ -272,6 +272,7 @@ pub fn estimate_media(
     resolution: Option<(u32, u32)>,
     steps: Option<u32>,
     batch: Option<u32>,
+    fp32_math: crate::model::numeric::Fp32Math,
     gpu: &Gpu,
     gpus: u32,
 ) -> Option<Result<Estimate, EstimateError>> {
@@ -284,6 +285,7 @@ pub fn estimate_media(
             other => return Some(Err(unknown_workload(other, &["image-generation", "finetune-full", "dreambooth", "lora"]))),
         };
         let mut job = ImageJob::for_spec(spec);
+        job.fp32_math = fp32_math;
         job.finetune = finetune;
         job.gradient_checkpointing = finetune != Finetune::None;
         if let Some(p) = precision {
@@ -320,6 +322,7 @@ pub fn estimate_media(
             },
         };
         let mut job = ClassicJob::for_spec(spec, mode);
+        job.fp32_math = fp32_math;
         job.precision = precision;
         job.batch = batch;
         if let Some((w, h)) = resolution {

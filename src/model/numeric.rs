@@ -28,6 +28,30 @@ pub enum Fp32Math {
 }
 
 impl Fp32Math {
+    /// Every mode, in CLI order.
+    pub const ALL: [Fp32Math; 3] = [Fp32Math::PytorchDefault, Fp32Math::Tf32, Fp32Math::Strict];
+
+    /// CLI / URL name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fp32Math::PytorchDefault => "pytorch",
+            Fp32Math::Tf32 => "tf32",
+            Fp32Math::Strict => "strict",
+        }
+    }
+
+    /// Parses a CLI / URL name (`pytorch-default` and `default` mean `pytorch`, `ngc` means `tf32`).
+    pub fn parse(s: &str) -> Option<Fp32Math> {
+        let lower = s.trim().to_ascii_lowercase();
+        let alias = match lower.as_str() {
+            "pytorch-default" | "default" | "" => "pytorch",
+            "ngc" => "tf32",
+            "fp32" => "strict",
+            other => other,
+        };
+        Fp32Math::ALL.into_iter().find(|m| m.as_str() == alias)
+    }
+
     /// A short name for assumption lines.
     pub fn label(self) -> &'static str {
         match self {

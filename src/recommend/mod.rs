@@ -43,6 +43,8 @@ pub struct MediaJob {
     pub resolution: Option<(u32, u32)>,
     pub steps: Option<u32>,
     pub batch: Option<u32>,
+    /// What "fp32" runs on cards with TF32 tensor cores.
+    pub fp32_math: crate::model::numeric::Fp32Math,
 }
 
 impl Job {
@@ -57,6 +59,7 @@ impl Job {
                 m.resolution,
                 m.steps,
                 m.batch,
+                m.fp32_math,
                 gpu,
                 gpus,
             )

@@ -52,17 +52,18 @@ pub enum Field {
     Utilisation,
     Pue,
     Host,
+    Fp32Math,
 }
 
 impl Field {
     /// Every field, in URL order.
-    pub const ALL: [Field; 36] = [
+    pub const ALL: [Field; 37] = [
         Field::Model, Field::Params, Field::Workload, Field::Precision, Field::KvPrecision, Field::Engine, Field::Context,
         Field::PromptTokens, Field::OutputTokens, Field::Batch, Field::SeqLen, Field::Optimizer, Field::GradCkpt,
         Field::LoraRank, Field::Zero, Field::Resolution, Field::Steps, Field::TrainTokens, Field::HoursPerDay,
         Field::Months, Field::Budget, Field::Mode, Field::Currency, Field::Rate, Field::Objective, Field::MaxGpus,
         Field::MaxWatts, Field::Region, Field::Headroom, Field::KwhPrice, Field::Prices, Field::PriceBasis,
-        Field::RentBasis, Field::Utilisation, Field::Pue, Field::Host,
+        Field::RentBasis, Field::Utilisation, Field::Pue, Field::Host, Field::Fp32Math,
     ];
 
     /// The URL key (a contract: links in blog posts depend on it).
@@ -104,6 +105,7 @@ impl Field {
             Field::Utilisation => "util",
             Field::Pue => "pue",
             Field::Host => "host",
+            Field::Fp32Math => "fp32_math",
         }
     }
 
@@ -151,6 +153,7 @@ impl Field {
             Field::Utilisation => "70",
             Field::Pue => "",
             Field::Host => "include",
+            Field::Fp32Math => "pytorch",
         }
     }
 }
@@ -433,8 +436,15 @@ impl AdvisorInputs {
             (_, _) => "training",
         };
         let precision = precision.filter(|p| matches!(p, Precision::Fp32 | Precision::Tf32 | Precision::Fp16 | Precision::Bf16 | Precision::Fp8));
+        let fp32_math = match crate::model::numeric::Fp32Math::parse(self.get(Field::Fp32Math)) {
+            Some(m) => m,
+            None => {
+                errors.push(FieldError::new(Field::Fp32Math, "choose pytorch, tf32 or strict", &[]));
+                crate::model::numeric::Fp32Math::PytorchDefault
+            }
+        };
         if errors.is_empty() {
-            Ok(Job::Media(MediaJob { model_id: model, workload: media_workload.into(), precision, resolution, steps, batch }))
+            Ok(Job::Media(MediaJob { model_id: model, workload: media_workload.into(), precision, resolution, steps, batch, fp32_math }))
         } else {
             Err(errors)
         }

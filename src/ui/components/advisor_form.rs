@@ -142,6 +142,10 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
                         { text(Field::Steps, t(lang, "Steps"), t(lang, "Denoising steps; empty = the pipeline default."), "numeric") }
                     }
                     { text(Field::Batch, t(lang, "Batch"), t(lang, "Images or samples per step."), "numeric") }
+                    if inputs.get(Field::Precision) == "fp32" {
+                        { select(Field::Fp32Math, t(lang, "FP32 math"), t(lang, "What fp32 runs on cards with TF32 tensor cores."),
+                            [("pytorch", t(lang, "PyTorch default: convolutions TF32, matmuls FP32")), ("tf32", t(lang, "TF32 convolutions and matmuls (NGC default)")), ("strict", t(lang, "strict FP32"))].iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
+                    }
                 }
             </fieldset>
             <fieldset class="advisor-form__group">
