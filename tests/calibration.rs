@@ -104,7 +104,7 @@ impl Row {
 fn inference_rows() -> Vec<Row> {
     let mut rows = Vec::new();
     for r in read_csv("llm_inference.csv") {
-        let [gpu, n, name, _params, quant, engine, _batch, ctx, metric, value, ..] = r.as_slice() else {
+        let [gpu, n, name, _params, quant, engine, batch, ctx, metric, value, ..] = r.as_slice() else {
             panic!("short row {r:?}")
         };
         let measured: f64 = value.parse().expect("value");
@@ -153,8 +153,15 @@ fn inference_rows() -> Vec<Row> {
             job.output_tokens = 128;
             job.context_tokens = 144;
         }
+        // "max (inflight batching, offline)": trtllm-bench offers every request at once, so the
+        // engine's own scheduler and KV pool set the batch.
         let card = catalog::gpu(gpu_id(gpu)).expect("gpu in catalog");
         let gpus: u32 = n.parse().expect("num_gpus");
+        job.batch = if batch.starts_with("max") {
+            gpu_advisor::model::llm::max_concurrency(&job, card, gpus).expect("concurrency").max(1)
+        } else {
+            batch.parse().unwrap_or(1)
+        };
         let est = estimate_llm(&job, card, gpus).unwrap_or_else(|e| panic!("{name} on {gpu}: {e}"));
         let band = match metric.as_str() {
             "decode_tok_s" => est.throughput.decode_tokens_per_s,

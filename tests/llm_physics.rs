@@ -69,6 +69,8 @@ fn serving_batch_counts_replicated_mla_cache() {
     j.engine = Some(Engine::Vllm);
     j.prompt_tokens = 1000;
     j.output_tokens = 1000;
+    // A full server: as many requests offered as vLLM's scheduler takes on this card (1,024).
+    j.batch = 1024;
     let g = gpu("h200-sxm");
     let t = terms(&j, g, Engine::Vllm);
     let usable = 141.0 * 0.9 * 8.0;

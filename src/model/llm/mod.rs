@@ -488,6 +488,33 @@ pub fn layout_for(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &memory::Terms
     best.or(smallest).map_or_else(|| parallel::layout(job, gpu, engine, gpus), |(l, _)| l)
 }
 
+/// The most requests `job` can have in flight on `gpus` of `gpu`: as many as the engine's KV
+/// pool holds after weights and buffers, and its scheduler admits (vLLM's `max_num_seqs`,
+/// TensorRT-LLM's `max_batch_size`). Each request keeps `prompt + output` tokens of cache.
+/// The buffers grow with the batch, so the count is settled in a few rounds.
+pub fn max_concurrency(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<u32, EstimateError> {
+    job.validate()?;
+    validate_gpu(gpu, gpus)?;
+    let engine = job.engine_for(gpu);
+    let mut j = job.clone();
+    j.batch = 1;
+    j.context_tokens = job.prompt_tokens.saturating_add(job.output_tokens).max(1);
+    let mut n = 1.0_f64;
+    for _ in 0..4 {
+        let terms = memory::terms(&j, gpu, engine);
+        let layout = layout_for(&j, gpu, engine, &terms, gpus);
+        let mut offered = j.clone();
+        offered.batch = 65_536;
+        n = throughput::serving_batch(&offered, gpu, engine, &terms, &layout, gpus).clamp(0.0, 65_536.0);
+        let next = (n as u32).max(1);
+        if next == j.batch {
+            break;
+        }
+        j.batch = next;
+    }
+    Ok(n as u32)
+}
+
 /// The smallest number of `gpu` that holds `job` (0 when no count up to [`MAX_GPUS`] does).
 pub fn gpus_needed(job: &LlmJob, gpu: &Gpu) -> Result<u32, EstimateError> {
     job.validate()?;

@@ -150,10 +150,10 @@ pub fn decode_attention_flops(m: &super::ModelArch, ctx: f64) -> f64 {
     per_token * layers * cached
 }
 
-/// Requests the serving engine holds at once on `n` GPUs: the KV pool left after weights,
-/// buffers and context (TensorRT-LLM: its free-memory fraction of that), divided by one
-/// request's KV cache, counted as often as tensor parallelism replicates it, and capped by the
-/// engine's scheduler limit (or the job's batch for engines without one).
+/// Requests the serving engine holds at once on `n` GPUs: the job's concurrency (`batch`), capped
+/// by the KV pool left after weights, buffers and context (TensorRT-LLM: its free-memory fraction
+/// of that) divided by one request's KV cache, counted as often as tensor parallelism replicates
+/// it, and by the engine's scheduler limit.
 pub fn serving_batch(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: &Layout, n: u32) -> f64 {
     let nf = f64::from(n);
     let usable = usable_gib(gpu, engine, job) * nf;
@@ -165,10 +165,10 @@ pub fn serving_batch(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, lay
     };
     let per_seq = kv_bytes(job, f64::from(job.prompt_tokens) + f64::from(job.output_tokens), 1.0).max(1.0) * replicas.max(1.0);
     let max_fit = (pool / per_seq).floor();
-    match engine.max_batch(gpu) {
-        Some(cap) => max_fit.min(f64::from(cap)),
-        None => max_fit.min(f64::from(job.batch)),
-    }
+    // The requests actually in flight: the job's concurrency, no more than the pool holds and
+    // the scheduler admits. A full pool is the throughput of a server the user did not ask for.
+    let cap = engine.max_batch(gpu).map_or(f64::INFINITY, f64::from);
+    max_fit.min(cap).min(f64::from(job.batch))
 }
 
 /// The efficiency factors a job runs with: its override, else the engine's on this family.
