@@ -194,3 +194,35 @@ fn scale_up_fabrics_as_numbers() {
     assert_eq!(n.kind, LinkKind::Node);
     assert!((n.gb_s - 45.0).abs() < 1e-9);
 }
+
+/// "Each estimate says whether its (engine, GPU family) pair was fitted, cross-validated, or
+/// carried over": the table in `engines::standing` must agree with the held-out CSV files. Every
+/// pair with held-out rows is checked (not "carried over"), and every pair called
+/// cross-validated has held-out rows.
+#[test]
+fn standing_table_matches_the_held_out_rows() {
+    use gpu_advisor::model::llm::engines::{standing, Standing};
+    use gpu_advisor::model::llm::GpuFamily;
+    use std::collections::HashSet;
+    let mut pairs = HashSet::new();
+    for name in ["llm_inference_more.csv", "llm_serving_more.csv"] {
+        let path = format!("{}/tests/data/calibration/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("csv");
+        for line in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {
+            let cells: Vec<&str> = line.splitn(7, ',').collect();
+            let engine = Engine::parse(cells[5]).unwrap_or_else(|| panic!("engine {}", cells[5]));
+            pairs.insert((engine, GpuFamily::of(gpu(cells[0]))));
+        }
+    }
+    for &(e, f) in &pairs {
+        assert_ne!(standing(e, f), Standing::CarriedOver, "{} on {} has held-out rows", e.as_str(), f.as_str());
+    }
+    let families = [GpuFamily::NvidiaGddr, GpuFamily::NvidiaHbm, GpuFamily::Apple, GpuFamily::Amd, GpuFamily::Other];
+    for e in Engine::ALL {
+        for f in families {
+            if standing(e, f) == Standing::CrossValidated {
+                assert!(pairs.contains(&(e, f)), "{} on {} is called cross-validated without rows", e.as_str(), f.as_str());
+            }
+        }
+    }
+}

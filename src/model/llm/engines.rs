@@ -272,6 +272,49 @@ const LLAMA_CPP_APPLE: Efficiency = Efficiency {
     measured: true,
 };
 
+/// Where an (engine, GPU family) pair's factors stand against published measurements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Standing {
+    /// The factors were fitted on this pair's rows (`tests/data/calibration/llm_inference.csv`).
+    Fitted,
+    /// The factors come from other pairs, and this pair's published rows, never used for
+    /// fitting, check them (`llm_inference_more.csv`, `llm_serving_more.csv`; the figures are in
+    /// docs/MODEL.md, "Cross-validation").
+    CrossValidated,
+    /// No published rows for this pair: the factors are carried over unchecked.
+    CarriedOver,
+}
+
+impl Standing {
+    /// English name for assumptions and JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Standing::Fitted => "fitted",
+            Standing::CrossValidated => "cross-validated",
+            Standing::CarriedOver => "carried over",
+        }
+    }
+}
+
+/// The standing of `engine` on `family` (a test checks this table against the CSV files).
+pub fn standing(engine: Engine, family: GpuFamily) -> Standing {
+    use Engine as E;
+    use GpuFamily as F;
+    match (engine, family) {
+        (E::LlamaCpp, F::NvidiaGddr | F::NvidiaHbm | F::Apple) | (E::Exllamav2, F::NvidiaGddr) | (E::TrtLlm, F::NvidiaHbm) => {
+            Standing::Fitted
+        }
+        (E::LlamaCpp, F::Amd)
+        | (E::Exllamav2, F::NvidiaHbm)
+        | (E::Mlc, F::Amd | F::NvidiaGddr | F::NvidiaHbm)
+        | (E::Sglang, F::Amd | F::NvidiaHbm)
+        | (E::Transformers, F::NvidiaGddr | F::NvidiaHbm)
+        | (E::TrtLlm, F::NvidiaGddr)
+        | (E::Vllm, F::Amd | F::NvidiaGddr | F::NvidiaHbm) => Standing::CrossValidated,
+        _ => Standing::CarriedOver,
+    }
+}
+
 /// The factors `engine` gets on a GPU family that has no calibration rows of its own: what the
 /// app shows for such a pair, and what leave-one-family-out cross-validation predicts a held-out
 /// family with (llama.cpp carries over its HBM factors; the other engines have one set).

@@ -366,11 +366,13 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, out: &
             ("mfu", format!("{:.0}", eff.prefill_mfu * 100.0).into()),
         ],
     ));
-    if !eff.measured {
-        out.push(Note::new(
-            "{engine} on {family} GPUs has no calibration rows: factors carried over, band ±35%",
-            vec![("engine", engine.as_str().into()), ("family", family.as_str().into())],
-        ));
+    let note = match super::engines::standing(engine, family) {
+        super::engines::Standing::Fitted => "{engine} on {family} GPUs: factors fitted on published measurements of this pair, band ±25% (decode) / ±30%",
+        super::engines::Standing::CrossValidated => "{engine} on {family} GPUs: factors carried over from other pairs and checked on this pair's published measurements (cross-validated), band ±35%",
+        super::engines::Standing::CarriedOver => "{engine} on {family} GPUs has no calibration rows: factors carried over, band ±35%",
+    };
+    if job.efficiency.is_none() {
+        out.push(Note::new(note, vec![("engine", engine.as_str().into()), ("family", family.as_str().into())]));
     }
     match layout {
         Layout::LayerSplit(_) => {
