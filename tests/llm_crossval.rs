@@ -1,0 +1,1182 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! The LLM engine judged on every published measurement we hold, in-sample and cross-validated
+//! (issue 11: "cross-validation is the acceptance figure, not the in-sample fit").
+//!
+//! # Data
+//!
+//! All files are in `tests/data/calibration/` (falling back to `../shared/calibration/`); every
+//! row names its `source`.
+//! - `llm_inference.csv` (the set the engine's efficiency factors were fitted on; human GPU and
+//!   model names, mapped as in `tests/calibration.rs`) and `llm_inference_more.csv` (catalog ids):
+//!   decode and prefill tokens/s, and the TensorRT-LLM offline serving rows;
+//! - `llm_serving_more.csv`: aggregate output tokens/s (`throughput_tok_s`; `total_tok_s` is
+//!   converted to output tokens with output = total·OSL/(ISL+OSL)), and per-request latencies.
+//!   `tpot_ms` / `per_user_tok_s` at concurrency 1 are compared with decode tokens/s
+//!   (1000/TPOT), `ttft_ms` at concurrency 1 with prefill tokens/s (ISL/TTFT). Latencies at
+//!   higher concurrency have no engine output yet and are listed as "not yet modelled";
+//! - `training.csv` (the MPT rows; the ResNet/BERT rows belong to `tests/media_calibration.rs`)
+//!   and `llm_training_more.csv`: training tokens/s per GPU;
+//! - `memory.csv` (mapped as in `tests/calibration.rs`) and `memory_more.csv`: peak GiB per GPU.
+//!
+//! Each row's settings go onto [`LlmJob`] as stated: engine, weight and KV formats, batch,
+//! prompt/output tokens, sequence length, activation checkpointing, ZeRO stage / FSDP (with
+//! `auto_layout = false` whenever the row states its sharding: FSDP FULL_SHARD → ZeRO-3,
+//! SHARD_GRAD_OP → ZeRO-2, Megatron tp·pp > 1 → the engine's tensor + pipeline layout, Megatron
+//! pure data parallel → ZeRO-1, its distributed optimizer), `grad_accum` (the row's, else
+//! global / (micro · data-parallel size)), LoRA rank/targets, `fp32_logits = false` for torchtune
+//! (chunked loss), `master_weights = false` for pure-bf16 recipes. Named MPT/GPT shapes without a
+//! preset take the `mpt-7b` preset's structure (non-gated 4·d GELU FFN, multi-head attention, tied
+//! embeddings) with the row's layers, hidden size and parameter count (a Llama-shaped
+//! `custom::arch_from_params` would give them a gated FFN and GQA, which they do not have).
+//! Serving rows: `batch` = the stated concurrency (`max`: 4096), lowered to the largest batch
+//! that still fits on the stated GPUs (bisection on `Estimate::fits`), so every figure is at the
+//! row's own GPU count, never at a larger "count that holds the job". FP8 TensorRT-LLM rows get
+//! an FP8 KV cache (stated for the v0.17 tables; assumed for the others, whose FP8 recipes
+//! quantize the KV cache too). Rows that time a whole request (`benchmark_latency`: prefill +
+//! decode) are compared with OSL / (ISL/prefill + OSL/decode). What cannot be mapped honestly is
+//! skipped (CPU offload, DoRA, ShareGPT without lengths, VRAM budgets, rows without a GPU) or,
+//! when the engine has no output for it yet (FP8 training; TTFT/TPOT at concurrency > 1), listed
+//! as "not yet modelled"; both lists print with `--nocapture`.
+//!
+//! # Procedure
+//!
+//! Every row has a GPU family (`GpuFamily::of`; for reporting, NVIDIA GDDR is split into
+//! consumer and workstation/datacenter cards by `gpu.segment`) and a source key (the `source`
+//! column's GitHub `owner/repo`, or the URL's host). For each set — decode, prefill, serving,
+//! training, memory — four figures are computed:
+//! 1. **raw**: the engine as shipped;
+//! 2. **in-sample**: prediction × r_all, r_all = exp(median over all rows of the set of
+//!    ln(measured / model)), the one global scalar refit;
+//! 3. **leave-one-family-out (LOFO)**: for each family F, F's rows are predicted with the
+//!    factors a family without data gets — `job.efficiency = Some(engines::carried_over(engine))`
+//!    for engines whose factors differ by family (today llama.cpp; detected from
+//!    `engines::efficiency`), and for training `job.train_mfu = default_train_mfu(Other)` — and
+//!    multiplied by r fitted (as above) on the rows not in F;
+//! 4. **leave-one-source-out (LOSO)**: each source's rows are predicted by the shipped engine
+//!    multiplied by r fitted on the other sources' rows.
+//!
+//! Error = prediction / measured − 1; reported as the median |error|. A held-out row is "in band"
+//! when the measurement lies inside the engine's [low, high] scaled by the same r. Memory has no
+//! band in the engine; ±10% of mid stands in for it.
+//!
+//! Limits: the per-family factors were fitted on `llm_inference.csv` and cannot be un-fitted
+//! here, so LOSO of the sources of that file, and LOFO of NVIDIA HBM for llama.cpp (whose
+//! carried-over factors are its HBM factors), are optimistic. Engines with one set of factors
+//! (TensorRT-LLM, exllamav2, vLLM, SGLang, MLC, transformers) get only the scalar refit.
+//!
+//! Targets (cross-validated, both LOFO and LOSO): decode ≤ 12% median |error|; prefill, serving,
+//! training ≤ 20%; memory ≤ 8%; ≥ 80% of held-out rows inside the band. A target the engine does
+//! not meet yet is asserted at today's figure plus a small margin (a regression guard) and marked
+//! `TARGET NOT MET`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use gpu_advisor::catalog::{self, Gpu, Segment};
+use gpu_advisor::model::llm::engines::{self, Efficiency};
+use gpu_advisor::model::llm::throughput::default_train_mfu;
+use gpu_advisor::model::llm::{
+    config_json, estimate_llm, Checkpointing, Engine, GpuFamily, LlmJob, LoraTargets, ModelArch, Optimizer, Workload,
+};
+use gpu_advisor::model::precision::{KvPrecision, Precision};
+use gpu_advisor::model::Band;
+
+// ---------------------------------------------------------------------------------------------
+// CSV and name maps
+// ---------------------------------------------------------------------------------------------
+
+fn read_csv(name: &str) -> Vec<Vec<String>> {
+    let local = format!("{}/tests/data/calibration/{name}", env!("CARGO_MANIFEST_DIR"));
+    let shared = format!("{}/../shared/calibration/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&local)
+        .or_else(|_| std::fs::read_to_string(&shared))
+        .unwrap_or_else(|e| panic!("cannot read {name} from {local} or {shared}: {e}"));
+    text.lines().skip(1).filter(|l| !l.trim().is_empty()).map(split_csv).collect()
+}
+
+/// Splits one CSV line, honouring double quotes.
+fn split_csv(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+    }
+    out.push(cur);
+    out
+}
+
+/// LLaMA-1 30B ("Llama-33B" in the exllamav2 table), from huggyllama/llama-30b config.json.
+const LLAMA_30B_CONFIG: &str = r#"{"model_type":"llama","hidden_size":6656,"intermediate_size":17920,
+ "num_attention_heads":52,"num_hidden_layers":60,"vocab_size":32000,"max_position_embeddings":2048,
+ "tie_word_embeddings":false}"#;
+
+fn preset(id: &str) -> ModelArch {
+    ModelArch::from_spec(catalog::llm(id).unwrap_or_else(|| panic!("preset {id} missing")))
+}
+
+/// Human model names of `llm_inference.csv` and `memory.csv` (as in tests/calibration.rs), or a
+/// catalog preset id.
+fn model(name: &str) -> ModelArch {
+    let id = match name {
+        "Llama-3-8B" => "llama-3-8b",
+        "Llama-3-70B" => "llama-3-70b",
+        "Llama-3.1-8B" => "llama-3.1-8b",
+        "Llama-3.1-70B" => "llama-3.1-70b",
+        "Llama-3.1-405B" => "llama-3.1-405b",
+        "Mixtral-8x7B" => "mixtral-8x7b",
+        "Llama-2-7B" | "Llama-7B (CodeLlama-7B)" => "llama-2-7b",
+        "Llama-13B" => "llama-2-13b",
+        "Llama-2-70B" => "llama-2-70b",
+        "CodeLlama-34B" => "codellama-34b",
+        "bigscience/T0_3B" => "t0-3b",
+        "Llama-33B" => {
+            let mut m = config_json::arch_from_config_json(LLAMA_30B_CONFIG).expect("valid config");
+            m.params_total = 32.5e9;
+            m.params_active = 32.5e9;
+            return m;
+        }
+        other => other,
+    };
+    preset(id)
+}
+
+/// Human GPU names of the first files, or a catalog id.
+fn gpu(name: &str) -> &'static Gpu {
+    let id = match name {
+        "RTX 4090" => "rtx-4090",
+        "RTX 3090" => "rtx-3090",
+        "RTX A6000" => "rtx-a6000",
+        "H100 PCIe 80GB" => "h100-pcie",
+        "H100 SXM 80GB" | "H100 80GB" => "h100-sxm",
+        "A100 80GB" | "A100 80GB SXM4" => "a100-80gb-sxm",
+        "A100 40GB" => "a100-40gb-sxm",
+        n if n.starts_with("Apple M2 Ultra") => "apple-m2-ultra",
+        other => other,
+    };
+    catalog::gpu(id).unwrap_or_else(|| panic!("no GPU {name}"))
+}
+
+/// The source's repository (`owner/repo`) or, for other URLs, the host.
+fn source_key(s: &str) -> String {
+    let s = s.trim();
+    if let Some(rest) = s.strip_prefix("github ") {
+        return rest.split_whitespace().next().unwrap_or(rest).to_string();
+    }
+    if let Some(rest) = s.strip_prefix("https://").or_else(|| s.strip_prefix("http://")) {
+        let parts: Vec<&str> = rest.split('/').collect();
+        if parts.first() == Some(&"github.com") && parts.len() >= 3 {
+            return format!("{}/{}", parts[1], parts[2]);
+        }
+        return parts.first().copied().unwrap_or(rest).to_string();
+    }
+    s.to_string()
+}
+
+/// Reporting group: the engine's family, with NVIDIA GDDR split by segment.
+fn group_of(g: &Gpu) -> String {
+    match GpuFamily::of(g) {
+        GpuFamily::NvidiaGddr if g.segment == Segment::Consumer => "NVIDIA GDDR consumer".into(),
+        GpuFamily::NvidiaGddr => "NVIDIA GDDR pro/dc".into(),
+        f => f.as_str().into(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cases
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Set {
+    Decode,
+    Prefill,
+    Serving,
+    Training,
+    Memory,
+}
+
+impl Set {
+    fn name(self) -> &'static str {
+        match self {
+            Set::Decode => "decode",
+            Set::Prefill => "prefill",
+            Set::Serving => "serving",
+            Set::Training => "training",
+            Set::Memory => "memory",
+        }
+    }
+}
+
+/// Which engine output a row is compared with.
+#[derive(Debug, Clone, Copy)]
+enum Read {
+    Decode,
+    /// Output tokens over the whole request (prefill of `prompt` tokens + `out` decode steps).
+    DecodeE2e {
+        prompt: f64,
+        out: f64,
+    },
+    Prefill,
+    Serving,
+    /// Training tokens/s of the job divided by the GPUs it ran on.
+    TrainPerGpu,
+    /// Peak GiB per GPU minus what the measurement leaves out (the CUDA context for allocator
+    /// peaks).
+    PerGpuMem {
+        minus: f64,
+    },
+    /// Weight bytes only (GGUF file sizes).
+    Weights,
+}
+
+#[derive(Debug, Clone)]
+struct Case {
+    set: Set,
+    file: &'static str,
+    label: String,
+    gpu: &'static Gpu,
+    gpus: u32,
+    job: LlmJob,
+    read: Read,
+    measured: f64,
+    source: String,
+    /// Cross-validation fold: the engine's GPU family (or "any" for GPU-independent rows).
+    family: String,
+    /// Reporting group.
+    group: String,
+    /// Engine (inference) or framework (training, memory), for grouping.
+    tag: String,
+}
+
+#[derive(Default)]
+struct Inventory {
+    cases: Vec<Case>,
+    /// Rows left out, with the reason.
+    skipped: Vec<String>,
+    /// Rows whose metric has no engine output yet.
+    not_modelled: Vec<String>,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn case(
+    set: Set,
+    file: &'static str,
+    label: String,
+    g: &'static Gpu,
+    gpus: u32,
+    job: LlmJob,
+    read: Read,
+    measured: f64,
+    source: &str,
+) -> Case {
+    Case {
+        set,
+        file,
+        label,
+        gpu: g,
+        gpus,
+        job,
+        read,
+        measured,
+        source: source_key(source),
+        family: GpuFamily::of(g).as_str().into(),
+        group: group_of(g),
+        tag: String::new(),
+    }
+}
+
+/// True for engines whose efficiency factors differ between GPU families.
+fn per_family(e: Engine) -> bool {
+    let fams = [GpuFamily::NvidiaGddr, GpuFamily::NvidiaHbm, GpuFamily::Apple, GpuFamily::Amd, GpuFamily::Other];
+    let norm = |f| Efficiency { measured: false, ..engines::efficiency(e, f) };
+    fams.iter().any(|&f| norm(f) != norm(GpuFamily::Other))
+}
+
+/// The largest batch ≤ `want` that fits on the row's GPUs (1 if even one does not).
+fn fit_batch(job: &LlmJob, g: &Gpu, n: u32, want: u32) -> u32 {
+    let fits = |b: u32| {
+        let mut j = job.clone();
+        j.batch = b;
+        estimate_llm(&j, g, n).map(|e| e.fits).unwrap_or(false)
+    };
+    if fits(want) {
+        return want;
+    }
+    if !fits(1) {
+        return 1;
+    }
+    let (mut lo, mut hi) = (1u32, want);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// Parses the `context_or_prompt_len` column into (prompt, output) tokens.
+fn prompt_output(ctx: &str) -> Option<(u32, u32)> {
+    if let Some(g) = ctx.strip_prefix("gen ").and_then(|s| s.strip_suffix(" tok")) {
+        return Some((1, g.parse().ok()?));
+    }
+    if let Some(p) = ctx.strip_prefix("prompt ") {
+        return Some((p.parse().ok()?, 1));
+    }
+    if let Some(io) = ctx.strip_prefix("ISL/OSL ") {
+        let (i, o) = io.split_once('/')?;
+        return Some((i.parse().ok()?, o.parse().ok()?));
+    }
+    if ctx == "short prompt" {
+        // exllamav2's quick test: a few tokens in and ~128 out.
+        return Some((16, 128));
+    }
+    None
+}
+
+fn engine_of(s: &str) -> Engine {
+    if s.starts_with("TensorRT-LLM") {
+        return Engine::TrtLlm;
+    }
+    Engine::parse(s).unwrap_or_else(|| panic!("engine {s}"))
+}
+
+/// Weight (and KV) format of an inference row.
+fn set_precision(job: &mut LlmJob, quant: &str, notes: &str) {
+    let q = quant.trim();
+    if let Some(bpw) = q.strip_prefix("EXL2 ").and_then(|r| r.split_whitespace().next()).and_then(|b| b.parse().ok()) {
+        job.precision = Precision::Int4;
+        job.bits_per_weight_override = Some(bpw);
+        return;
+    }
+    if q.starts_with("GPTQ") {
+        job.precision = Precision::Int4;
+        return;
+    }
+    job.precision = Precision::parse(q).unwrap_or_else(|| panic!("precision {q}"));
+    if job.precision == Precision::Fp8 {
+        let n = notes.to_ascii_lowercase();
+        // FP8 KV cache where the row says so (v0.17 perf-overview, AMD's FP8-KV checkpoint), and
+        // for every TensorRT-LLM FP8 row: its FP8 recipes (ModelOpt checkpoints, the benchmark
+        // builds) quantize the KV cache too. That last part is an assumption, not in the rows.
+        if job.engine == Some(Engine::TrtLlm)
+            || n.contains("kv cache fp8")
+            || n.contains("fp8-kv")
+            || n.contains("fp8 weights and kv")
+        {
+            job.kv_precision = KvPrecision::Fp8;
+        }
+    }
+}
+
+fn inference_job(model_name: &str, quant: &str, engine: &str, notes: &str, prompt: u32, output: u32) -> LlmJob {
+    let mut job = LlmJob { model: model(model_name), ..LlmJob::default() };
+    job.engine = Some(engine_of(engine));
+    set_precision(&mut job, quant, notes);
+    job.prompt_tokens = prompt;
+    job.output_tokens = output;
+    job.context_tokens = prompt + output;
+    job
+}
+
+/// decode / prefill / serving rows of llm_inference.csv and llm_inference_more.csv.
+fn inference_rows(inv: &mut Inventory) {
+    for file in ["llm_inference.csv", "llm_inference_more.csv"] {
+        for r in read_csv(file) {
+            let [g, n, name, _params, quant, engine, batch, ctx, metric, value, source, notes, ..] = r.as_slice()
+            else {
+                panic!("short row {r:?}")
+            };
+            let label = format!("{g} ×{n} {name} {quant} {engine} {ctx}");
+            let measured: f64 = value.parse().expect("value");
+            let gpus: u32 = n.parse().expect("num_gpus");
+            let card = gpu(g);
+            let (prompt, output) = prompt_output(ctx).unwrap_or_else(|| panic!("context {ctx}"));
+            let mut job = inference_job(name, quant, engine, notes, prompt, output);
+            let (set, read) = match metric.as_str() {
+                "decode_tok_s" if ctx.starts_with("ISL/OSL") && notes.contains("includes") => {
+                    (Set::Decode, Read::DecodeE2e { prompt: f64::from(prompt), out: f64::from(output) })
+                }
+                "decode_tok_s" => (Set::Decode, Read::Decode),
+                "prompt_tok_s" => (Set::Prefill, Read::Prefill),
+                "throughput_tok_s" => {
+                    let want = if batch.starts_with("max") { 4096 } else { batch.parse().expect("batch") };
+                    job.batch = fit_batch(&job, card, gpus, want);
+                    (Set::Serving, Read::Serving)
+                }
+                m => panic!("metric {m}"),
+            };
+            inv.cases.push(case(set, file, label, card, gpus, job, read, measured, source));
+        }
+    }
+}
+
+/// llm_serving_more.csv.
+fn serving_rows(inv: &mut Inventory) {
+    let file = "llm_serving_more.csv";
+    for r in read_csv(file) {
+        let [g, n, name, _params, quant, engine, batch, ctx, metric, value, source, notes, ..] = r.as_slice() else {
+            panic!("short row {r:?}")
+        };
+        let label = format!("{g} ×{n} {name} {quant} {engine} c={batch} {ctx} {metric}");
+        let Some((isl, osl)) = prompt_output(ctx) else {
+            inv.skipped.push(format!("{file}: {label}: {ctx} prompt/output lengths not printed"));
+            continue;
+        };
+        let value: f64 = value.parse().expect("value");
+        let gpus: u32 = n.parse().expect("num_gpus");
+        let card = gpu(g);
+        let mut job = inference_job(name, quant, engine, notes, isl, osl);
+        let conc_one = batch == "1";
+        let (set, read, measured) = match metric.as_str() {
+            "throughput_tok_s" | "total_tok_s" => {
+                let out = if metric == "total_tok_s" { value * f64::from(osl) / f64::from(isl + osl) } else { value };
+                let want = if batch == "max" { 4096 } else { batch.parse().expect("batch") };
+                job.batch = fit_batch(&job, card, gpus, want);
+                (Set::Serving, Read::Serving, out)
+            }
+            "tpot_ms" if conc_one => (Set::Decode, Read::Decode, 1000.0 / value),
+            "per_user_tok_s" if conc_one => (Set::Decode, Read::Decode, value),
+            "ttft_ms" if conc_one => (Set::Prefill, Read::Prefill, f64::from(isl) / (value / 1000.0)),
+            "tpot_ms" | "per_user_tok_s" | "ttft_ms" => {
+                inv.not_modelled.push(format!("{file}: {label} = {value}"));
+                continue;
+            }
+            m => panic!("metric {m}"),
+        };
+        inv.cases.push(case(set, file, label, card, gpus, job, read, measured, source));
+    }
+}
+
+/// Parses `key=N` out of a sharding string.
+fn kv_num(s: &str, key: &str) -> Option<u32> {
+    s.split(|c: char| c.is_whitespace() || c == ',').find_map(|t| t.strip_prefix(key).and_then(|v| v.parse().ok()))
+}
+
+/// A named training shape without a preset: the mpt-7b structure with the row's size.
+fn named_shape(name: &str, params: f64, layers: u32, hidden: u32) -> ModelArch {
+    let mut m = preset("mpt-7b");
+    m.id = name.to_ascii_lowercase();
+    m.params_total = params;
+    m.params_active = params;
+    m.layers = layers;
+    m.hidden_size = hidden;
+    m.intermediate_size = 4 * hidden;
+    m.head_dim = 128;
+    m.attention_heads = hidden / 128;
+    m.kv_heads = hidden / 128;
+    m.max_context = 32_768;
+    if name.starts_with("GPT") {
+        m.vocab_size = 51_200;
+    }
+    m
+}
+
+fn training_model(name: &str, params: f64, layers: &str, hidden: &str) -> ModelArch {
+    match catalog::llm(name) {
+        Some(spec) => {
+            let mut m = ModelArch::from_spec(spec);
+            if !m.is_moe() {
+                m.params_total = params;
+                m.params_active = params;
+            }
+            m
+        }
+        None => named_shape(name, params, layers.parse().expect("layers"), hidden.parse().expect("hidden_size")),
+    }
+}
+
+/// (ZeRO stage, data-parallel size) of a stated sharding on `n` GPUs.
+fn sharding(s: &str, n: u32) -> (u8, u32) {
+    let tp = kv_num(s, "tp=").unwrap_or(1);
+    let pp = kv_num(s, "pp=").unwrap_or(1);
+    let cp = kv_num(s, "cp=").unwrap_or(1);
+    if s.starts_with("single") {
+        return (0, 1);
+    }
+    if s.contains("fsdp") {
+        let zero = if s.contains("SHARD_GRAD_OP") { 2 } else { 3 };
+        return (zero, (n / (tp * cp)).max(1));
+    }
+    if tp * pp > 1 {
+        (0, (n / (tp * pp * cp)).max(1))
+    } else {
+        // Megatron data parallel runs its distributed optimizer (ZeRO-1).
+        (1, (n / cp).max(1))
+    }
+}
+
+/// training.csv (MPT rows) and llm_training_more.csv.
+fn training_rows(inv: &mut Inventory) {
+    // training.csv: only the MPT rows are LLM training.
+    let file = "training.csv";
+    for r in read_csv(file) {
+        let [g, n, name, params, _task, _fw, precision, batch, seq, metric, _value, per_gpu, _mfu, source, notes, ..] =
+            r.as_slice()
+        else {
+            panic!("short row {r:?}")
+        };
+        if !name.starts_with("MPT") {
+            continue;
+        }
+        assert_eq!(metric, "tokens_s_per_gpu");
+        let card = gpu(g);
+        let gpus: u32 = n.parse().expect("n");
+        let mut job = LlmJob {
+            model: training_model("mpt-7b", params.parse::<f64>().expect("params") * 1e9, "", ""),
+            ..LlmJob::default()
+        };
+        job.workload = Workload::Training;
+        job.precision = Precision::Bf16;
+        job.master_weights = !precision.contains("PURE");
+        job.batch = batch.trim_start_matches("micro ").parse().expect("micro batch");
+        job.seq_len = seq.parse().expect("seq");
+        job.grad_checkpointing =
+            if notes.starts_with("no activation") { Checkpointing::None } else { Checkpointing::Full };
+        job.zero = 3;
+        job.auto_layout = false;
+        job.grad_accum = 1;
+        let label = format!(
+            "{g} ×{n} {name} {precision} micro {} seq {} ckpt {:?} FSDP",
+            job.batch, job.seq_len, job.grad_checkpointing
+        );
+        let measured: f64 = per_gpu.parse().expect("value");
+        let mut c = case(Set::Training, file, label, card, gpus, job, Read::TrainPerGpu, measured, source);
+        c.tag = "Composer/llm-foundry FSDP".into();
+        inv.cases.push(c);
+    }
+
+    let file = "llm_training_more.csv";
+    for r in read_csv(file) {
+        let [g, n, name, params, layers, hidden, task, framework, precision, micro, global, seq, ckpt, shard, metric, value, per_gpu, _mfu, _ic, source, notes, ..] =
+            r.as_slice()
+        else {
+            panic!("short row {r:?}")
+        };
+        let label =
+            format!("{g} ×{n} {name} {task} {precision} micro {micro} gbs {global} seq {seq} ckpt {ckpt} [{shard}]");
+        if precision == "fp8" {
+            inv.not_modelled
+                .push(format!("{file}: {label} = {per_gpu} tok/s/GPU: FP8 training (LlmJob rejects fp8 for training)"));
+            continue;
+        }
+        if framework == "torchtune" && name == "llama-3.1-70b" && task == "finetune_full" {
+            inv.skipped.push(format!(
+                "{file}: {label}: CPU offload (memory.csv's row of the same recipe offloads), not modelled"
+            ));
+            continue;
+        }
+        let card = gpu(g);
+        let gpus: u32 = n.parse().expect("n");
+        let params: f64 = params.parse::<f64>().expect("params") * 1e9;
+        let mut job = LlmJob { model: training_model(name, params, layers, hidden), ..LlmJob::default() };
+        let torchtune = framework == "torchtune";
+        job.workload = match task.as_str() {
+            "pretrain" => Workload::Training,
+            "finetune_full" => Workload::FinetuneFull,
+            "lora" => Workload::Lora,
+            "qlora" => Workload::Qlora,
+            t => panic!("task {t}"),
+        };
+        job.precision = Precision::parse(precision).unwrap_or_else(|| panic!("precision {precision}"));
+        job.master_weights = !notes.contains("mp_mode PURE") && !torchtune;
+        job.batch = micro.parse().expect("micro");
+        job.seq_len = seq.parse().expect("seq");
+        job.grad_checkpointing = match ckpt.as_str() {
+            "full" => Checkpointing::Full,
+            "none" => Checkpointing::None,
+            // torchtune recipes checkpoint activations (tests/calibration.rs); Megatron-LM's
+            // GPT-3 script too.
+            _ => Checkpointing::Full,
+        };
+        let (zero, dp) = sharding(shard, gpus);
+        job.zero = zero;
+        job.auto_layout = false;
+        let global: u32 = global.parse().expect("global");
+        let micro_b = job.batch;
+        job.grad_accum = kv_num(shard, "ga=")
+            .or_else(|| {
+                notes
+                    .split("grad_accum ")
+                    .nth(1)
+                    .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
+                    .and_then(|v| v.parse().ok())
+            })
+            .unwrap_or_else(|| (global / (micro_b * dp)).max(1));
+        if torchtune {
+            job.fp32_logits = false;
+            job.lora_rank = if gpus > 1 { 16 } else { 8 };
+            job.lora_targets = LoraTargets::AllLinear;
+            if job.workload == Workload::FinetuneFull {
+                job.optimizer = Optimizer::PagedAdamW8bit;
+                job.optimizer_in_backward = true;
+            }
+        } else if job.workload.is_adapter() {
+            // NeMo AutoModel recipes: LoRA dim 16 on every *_proj.
+            job.lora_rank = 16;
+            job.lora_targets = LoraTargets::AllLinear;
+        }
+        let measured = match metric.as_str() {
+            "tokens_s_per_gpu" | "tokens_s" => per_gpu.parse().expect("per gpu"),
+            "step_time_s" => {
+                f64::from(global) * f64::from(job.seq_len) / value.parse::<f64>().expect("step") / f64::from(gpus)
+            }
+            m => panic!("metric {m}"),
+        };
+        let mut c = case(Set::Training, file, label, card, gpus, job, Read::TrainPerGpu, measured, source);
+        c.tag = framework.clone();
+        inv.cases.push(c);
+    }
+}
+
+/// memory.csv (as in tests/calibration.rs) and memory_more.csv.
+fn memory_rows(inv: &mut Inventory) {
+    let ctx = Engine::Transformers.context_gib(false);
+    let file = "memory.csv";
+    for r in read_csv(file) {
+        let [g, n, name, _params, task, fw, dtype, _batch, _seq, _ckpt, _opt, peak, metric, source, ..] = r.as_slice()
+        else {
+            panic!("short row {r:?}")
+        };
+        let measured: f64 = peak.parse().expect("peak");
+        let label = format!("{g} ×{n} {name} {task} {dtype}");
+        if task.contains("offload") || (name == "Llama-3.1-70B" && task == "finetune_full") {
+            inv.skipped.push(format!("{file}: {label}: CPU offload, not modelled"));
+            continue;
+        }
+        let mut job = LlmJob { model: model(name), ..LlmJob::default() };
+        if task == "weights only" {
+            job.precision = if dtype == "Q4_K_M" { Precision::Q4KM } else { Precision::Fp16 };
+            job.engine = Some(Engine::LlamaCpp);
+            let card = gpu("h100-sxm");
+            let mut c = case(Set::Memory, file, label, card, 1, job, Read::Weights, measured, source);
+            c.family = "any".into();
+            c.group = "any (file size)".into();
+            c.tag = fw.clone();
+            inv.cases.push(c);
+            continue;
+        }
+        let gpus: u32 = n.parse().expect("num_gpus");
+        let card = gpu(g);
+        let torchtune = metric.starts_with("peak memory per GPU");
+        if torchtune {
+            job.precision = Precision::Bf16;
+            job.master_weights = false;
+            job.batch = 2;
+            job.seq_len = 2048;
+            job.grad_checkpointing = Checkpointing::Full;
+            job.zero = if gpus > 1 { 3 } else { 0 };
+            job.fp32_logits = false;
+            match task.as_str() {
+                "finetune_full" => {
+                    job.workload = Workload::FinetuneFull;
+                    job.optimizer = Optimizer::PagedAdamW8bit;
+                    job.optimizer_in_backward = true;
+                }
+                "finetune_lora" | "finetune_qlora" => {
+                    job.workload = if task == "finetune_lora" { Workload::Lora } else { Workload::Qlora };
+                    job.lora_rank = if gpus > 1 { 16 } else { 8 };
+                    job.lora_targets = LoraTargets::AllLinear;
+                }
+                t => panic!("task {t}"),
+            }
+        } else {
+            job.precision = Precision::Fp32;
+            job.batch = 8;
+            job.seq_len = 256;
+            if task == "finetune_full" {
+                job.workload = Workload::FinetuneFull;
+            } else {
+                job.workload = Workload::Lora;
+                job.lora_rank = 8;
+                job.lora_targets = LoraTargets::AttentionQv;
+            }
+        }
+        let minus = if torchtune { ctx } else { 0.0 };
+        let mut c = case(Set::Memory, file, label, card, gpus, job, Read::PerGpuMem { minus }, measured, source);
+        c.tag = fw.clone();
+        inv.cases.push(c);
+    }
+
+    let file = "memory_more.csv";
+    for r in read_csv(file) {
+        let [g, n, name, _params, task, framework, dtype, batch, seq, ckpt, _opt, peak, metric, rank, targets, source, notes, ..] =
+            r.as_slice()
+        else {
+            panic!("short row {r:?}")
+        };
+        let label =
+            format!("{g} ×{n} {name} {task} {dtype} b{batch} s{seq} ckpt {ckpt} r{rank} {targets} [{framework}]");
+        if g.is_empty() {
+            inv.skipped.push(format!("{file}: {label}: GPU not stated"));
+            continue;
+        }
+        if metric.contains("upper bound") || metric.contains("budget") {
+            inv.skipped.push(format!(
+                "{file}: {label}: a VRAM budget at which a context fits (capacity limit), not a measured peak"
+            ));
+            continue;
+        }
+        if notes.contains("DoRA") {
+            inv.skipped.push(format!("{file}: {label}: DoRA (weight-decomposed LoRA) not modelled"));
+            continue;
+        }
+        let measured: f64 = peak.parse().expect("peak");
+        let card = gpu(g);
+        let gpus: u32 = n.parse().expect("n");
+        let mut job = LlmJob { model: model(name), ..LlmJob::default() };
+        job.precision = Precision::Bf16;
+        job.batch = batch.parse().expect("batch");
+        job.seq_len = seq.parse().expect("seq");
+        job.grad_checkpointing = if ckpt == "full" { Checkpointing::Full } else { Checkpointing::None };
+        job.workload = match task.as_str() {
+            "finetune_full" => Workload::FinetuneFull,
+            "finetune_lora" => Workload::Lora,
+            "finetune_qlora" => Workload::Qlora,
+            t => panic!("task {t}"),
+        };
+        // MetaMathQA runs pure bf16 (use_amp false); the SFT examples run bf16 mixed precision.
+        job.master_weights = !(job.workload == Workload::FinetuneFull && notes.contains("pure bf16"));
+        if job.workload.is_adapter() {
+            job.lora_rank = rank.parse().expect("rank");
+            // No MLP-only target set exists: the r10 MLP row is run on all linear layers.
+            job.lora_targets = if targets == "qv" { LoraTargets::AttentionQv } else { LoraTargets::AllLinear };
+        }
+        if framework.contains("ZeRO-3") || framework.contains("FSDP") {
+            job.zero = 3;
+            job.auto_layout = false;
+        }
+        job.nf4_double_quant = dtype.contains("double");
+        // Allocator peaks (torch max_memory_reserved) exclude the CUDA context; nvidia-smi includes it.
+        let minus = if metric.contains("nvidia-smi") || metric.starts_with("per-GPU memory") { 0.0 } else { ctx };
+        let mut c = case(Set::Memory, file, label, card, gpus, job, Read::PerGpuMem { minus }, measured, source);
+        c.tag = framework.clone();
+        inv.cases.push(c);
+    }
+}
+
+fn inventory() -> Inventory {
+    let mut inv = Inventory::default();
+    inference_rows(&mut inv);
+    serving_rows(&mut inv);
+    training_rows(&mut inv);
+    memory_rows(&mut inv);
+    for c in &mut inv.cases {
+        if c.tag.is_empty() {
+            c.tag = c.job.engine_for(c.gpu).as_str().into();
+        }
+    }
+    inv
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prediction and cross-validation
+// ---------------------------------------------------------------------------------------------
+
+/// The engine's band for a case; `carried`: with the factors a family without data gets.
+fn predict(c: &Case, carried: bool) -> (Band, String) {
+    let mut job = c.job.clone();
+    if carried {
+        if c.set == Set::Training {
+            if job.train_mfu.is_none() {
+                job.train_mfu = Some(default_train_mfu(GpuFamily::Other));
+            }
+        } else if c.set != Set::Memory {
+            let e = job.engine_for(c.gpu);
+            if per_family(e) {
+                job.efficiency = Some(engines::carried_over(e));
+            }
+        }
+    }
+    let est = estimate_llm(&job, c.gpu, c.gpus).unwrap_or_else(|e| panic!("{}: {e}", c.label));
+    let mut flag = String::new();
+    if !est.fits {
+        flag = if est.gpus_needed > c.gpus { format!("needs {} GPUs", est.gpus_needed) } else { "does not fit".into() };
+    }
+    let t = &est.throughput;
+    let need = |b: Option<Band>, what: &str| b.unwrap_or_else(|| panic!("{}: no {what}", c.label));
+    let band = match c.read {
+        Read::Decode => need(t.decode_tokens_per_s, "decode"),
+        Read::DecodeE2e { prompt, out } => {
+            let d = need(t.decode_tokens_per_s, "decode");
+            let p = need(t.prefill_tokens_per_s, "prefill");
+            let e2e = |pf: f64, dc: f64| out / (prompt / pf + out / dc);
+            Band { low: e2e(p.low, d.low), mid: e2e(p.mid, d.mid), high: e2e(p.high, d.high) }
+        }
+        Read::Prefill => need(t.prefill_tokens_per_s, "prefill"),
+        Read::Serving => need(t.serving_tokens_per_s, "serving"),
+        Read::TrainPerGpu => {
+            // When the job does not fit, the engine gives the speed at the count that holds it.
+            let n = if !est.fits && est.gpus_needed > c.gpus { est.gpus_needed } else { c.gpus };
+            need(t.train_tokens_per_s, "training").scale(1.0 / f64::from(n))
+        }
+        Read::PerGpuMem { minus } => {
+            let v = est.per_gpu_gib - minus;
+            Band::around(v, 0.9, 1.1)
+        }
+        Read::Weights => Band::around(est.memory.weights_gib, 0.9, 1.1),
+    };
+    (band, flag)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// exp(median ln(measured/model)) over `rows`; 1 when there are none.
+fn refit(rows: impl Iterator<Item = f64>) -> f64 {
+    let v: Vec<f64> = rows.collect();
+    if v.is_empty() {
+        1.0
+    } else {
+        median(v).exp()
+    }
+}
+
+struct Scored {
+    case: Case,
+    raw: Band,
+    flag: String,
+    in_sample: f64,
+    lofo: f64,
+    lofo_in: bool,
+    r_lofo: f64,
+    loso: f64,
+    loso_in: bool,
+    r_loso: f64,
+}
+
+struct Summary {
+    set: Set,
+    rows: usize,
+    raw: f64,
+    raw_in_band: f64,
+    r_all: f64,
+    in_sample: f64,
+    lofo: f64,
+    loso: f64,
+    lofo_in_band: f64,
+    loso_in_band: f64,
+    /// Raw median |error| on the rows the factors were fitted on (llm_inference.csv) and on the rest.
+    raw_fitted_file: f64,
+    raw_new_files: f64,
+}
+
+fn err(pred: f64, measured: f64) -> f64 {
+    pred / measured - 1.0
+}
+
+fn inside(b: Band, r: f64, measured: f64) -> bool {
+    b.low * r <= measured && measured <= b.high * r
+}
+
+fn cross_validate(cases: Vec<Case>) -> (Vec<Scored>, Summary) {
+    let set = cases.first().expect("rows").set;
+    let preds: Vec<(Band, String)> = cases.iter().map(|c| predict(c, false)).collect();
+    let carried: Vec<Band> = cases.iter().map(|c| predict(c, true).0).collect();
+    let lr: Vec<f64> = cases.iter().zip(&preds).map(|(c, (b, _))| (c.measured / b.mid).ln()).collect();
+    let r_all = refit(lr.iter().copied());
+    let families: BTreeSet<&str> = cases.iter().map(|c| c.family.as_str()).collect();
+    let sources: BTreeSet<&str> = cases.iter().map(|c| c.source.as_str()).collect();
+    let r_family: BTreeMap<&str, f64> = families
+        .iter()
+        .map(|&f| (f, refit(cases.iter().zip(&lr).filter(|(c, _)| c.family != f).map(|(_, &l)| l))))
+        .collect();
+    let r_source: BTreeMap<&str, f64> = sources
+        .iter()
+        .map(|&s| (s, refit(cases.iter().zip(&lr).filter(|(c, _)| c.source != s).map(|(_, &l)| l))))
+        .collect();
+    let mut scored = Vec::with_capacity(cases.len());
+    for (i, c) in cases.iter().enumerate() {
+        let (raw, flag) = preds[i].clone();
+        let rf = r_family[c.family.as_str()];
+        let rs = r_source[c.source.as_str()];
+        let cb = carried[i];
+        scored.push(Scored {
+            case: c.clone(),
+            raw,
+            flag,
+            in_sample: err(raw.mid * r_all, c.measured),
+            lofo: err(cb.mid * rf, c.measured),
+            lofo_in: inside(cb, rf, c.measured),
+            r_lofo: rf,
+            loso: err(raw.mid * rs, c.measured),
+            loso_in: inside(raw, rs, c.measured),
+            r_loso: rs,
+        });
+    }
+    let n = scored.len();
+    let med = |f: &dyn Fn(&Scored) -> f64| median(scored.iter().map(|s| f(s).abs()).collect());
+    let share = |f: &dyn Fn(&Scored) -> bool| scored.iter().filter(|s| f(s)).count() as f64 / n as f64;
+    let summary = Summary {
+        set,
+        rows: n,
+        raw: med(&|s| err(s.raw.mid, s.case.measured)),
+        raw_in_band: share(&|s| inside(s.raw, 1.0, s.case.measured)),
+        r_all,
+        in_sample: med(&|s| s.in_sample),
+        lofo: med(&|s| s.lofo),
+        loso: med(&|s| s.loso),
+        lofo_in_band: share(&|s| s.lofo_in),
+        loso_in_band: share(&|s| s.loso_in),
+        raw_fitted_file: median(
+            scored
+                .iter()
+                .filter(|s| s.case.file == "llm_inference.csv")
+                .map(|s| err(s.raw.mid, s.case.measured).abs())
+                .collect(),
+        ),
+        raw_new_files: median(
+            scored
+                .iter()
+                .filter(|s| s.case.file != "llm_inference.csv")
+                .map(|s| err(s.raw.mid, s.case.measured).abs())
+                .collect(),
+        ),
+    };
+    (scored, summary)
+}
+
+fn pct(x: f64) -> String {
+    if x.is_nan() {
+        "—".into()
+    } else {
+        format!("{:+.1}%", x * 100.0)
+    }
+}
+
+fn report(scored: &[Scored], s: &Summary) {
+    let name = s.set.name();
+    println!("\n## {name}: per-row table\n");
+    println!("| row | file | group | source | measured | model mid (low–high) | raw | in-sample | LOFO (r) | LOSO (r) | in band LOFO/LOSO |");
+    println!("|---|---|---|---|---:|---:|---:|---:|---:|---:|---|");
+    for x in scored {
+        let c = &x.case;
+        println!(
+            "| {}{} | {} | {} | {} | {:.2} | {:.2} ({:.2}–{:.2}) | {} | {} | {} ({:.2}) | {} ({:.2}) | {}/{} |",
+            c.label,
+            if x.flag.is_empty() { String::new() } else { format!(" [{}]", x.flag) },
+            c.file,
+            c.group,
+            c.source,
+            c.measured,
+            x.raw.mid,
+            x.raw.low,
+            x.raw.high,
+            pct(err(x.raw.mid, c.measured)),
+            pct(x.in_sample),
+            pct(x.lofo),
+            x.r_lofo,
+            pct(x.loso),
+            x.r_loso,
+            if x.lofo_in { "yes" } else { "no" },
+            if x.loso_in { "yes" } else { "no" },
+        );
+    }
+    println!("\n### {name}: groups (median error, signed; |median|)\n");
+    let mut groups: BTreeMap<String, Vec<&Scored>> = BTreeMap::new();
+    for x in scored {
+        groups.entry(format!("family {}", x.case.group)).or_default().push(x);
+        groups.entry(format!("source {}", x.case.source)).or_default().push(x);
+        groups.entry(format!("engine/framework {}", x.case.tag)).or_default().push(x);
+    }
+    let mut rows: Vec<(String, usize, f64, f64, f64, f64)> = groups
+        .into_iter()
+        .map(|(k, v)| {
+            let raw = median(v.iter().map(|x| err(x.raw.mid, x.case.measured)).collect());
+            let lofo = median(v.iter().map(|x| x.lofo).collect());
+            let loso = median(v.iter().map(|x| x.loso).collect());
+            let worst = median(v.iter().map(|x| x.lofo.abs().max(x.loso.abs())).collect());
+            (k, v.len(), raw, lofo, loso, worst)
+        })
+        .collect();
+    rows.sort_by(|a, b| b.5.total_cmp(&a.5));
+    println!("| group | rows | raw (signed median) | LOFO (signed) | LOSO (signed) | median max(|LOFO|,|LOSO|) |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for (k, n, raw, lofo, loso, worst) in &rows {
+        println!("| {k} | {n} | {} | {} | {} | {} |", pct(*raw), pct(*lofo), pct(*loso), pct(*worst));
+    }
+    let mut worst: Vec<&Scored> = scored.iter().collect();
+    worst.sort_by(|a, b| b.lofo.abs().max(b.loso.abs()).total_cmp(&a.lofo.abs().max(a.loso.abs())));
+    println!("\n### {name}: worst 10 rows (held out)\n");
+    for x in worst.iter().take(10) {
+        println!(
+            "- {} [{}; {}]: measured {:.2}, raw {:.2} ({}), LOFO {}, LOSO {}{}",
+            x.case.label,
+            x.case.group,
+            x.case.source,
+            x.case.measured,
+            x.raw.mid,
+            pct(err(x.raw.mid, x.case.measured)),
+            pct(x.lofo),
+            pct(x.loso),
+            if x.flag.is_empty() { String::new() } else { format!(" [{}]", x.flag) }
+        );
+    }
+    println!(
+        "\n**{name}**: {} rows; median |error| raw {:.1}% (llm_inference.csv {}, other files {}), in-sample {:.1}% (r_all {:.3}), LOFO {:.1}%, LOSO {:.1}%; inside band: raw {:.0}%, LOFO {:.0}%, LOSO {:.0}%",
+        s.rows,
+        s.raw * 100.0,
+        pct(s.raw_fitted_file).trim_start_matches('+'),
+        pct(s.raw_new_files).trim_start_matches('+'),
+        s.in_sample * 100.0,
+        s.r_all,
+        s.lofo * 100.0,
+        s.loso * 100.0,
+        s.raw_in_band * 100.0,
+        s.lofo_in_band * 100.0,
+        s.loso_in_band * 100.0
+    );
+    println!(
+        "SUMMARY | {name} | {} | {:.1}% | {:.1}% | {:.1}% | {:.1}% | {:.0}% / {:.0}% |",
+        s.rows,
+        s.raw * 100.0,
+        s.in_sample * 100.0,
+        s.lofo * 100.0,
+        s.loso * 100.0,
+        s.lofo_in_band * 100.0,
+        s.loso_in_band * 100.0
+    );
+}
+
+fn run(set: Set) -> (Vec<Scored>, Summary) {
+    let inv = inventory();
+    let cases: Vec<Case> = inv.cases.into_iter().filter(|c| c.set == set).collect();
+    let (scored, summary) = cross_validate(cases);
+    report(&scored, &summary);
+    (scored, summary)
+}
+
+fn at_most(what: &str, value: f64, limit: f64) {
+    assert!(value <= limit, "{what}: {:.1}% > {:.1}%", value * 100.0, limit * 100.0);
+}
+
+fn at_least(what: &str, value: f64, limit: f64) {
+    assert!(value >= limit, "{what}: {:.1}% < {:.1}%", value * 100.0, limit * 100.0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn inventory_accounts_for_every_row() {
+    let inv = inventory();
+    let count = |s: Set| inv.cases.iter().filter(|c| c.set == s).count();
+    for s in &inv.skipped {
+        println!("skipped: {s}");
+    }
+    for s in &inv.not_modelled {
+        println!("not yet modelled: {s}");
+    }
+    println!(
+        "rows: decode {}, prefill {}, serving {}, training {}, memory {}; skipped {}; not yet modelled {}",
+        count(Set::Decode),
+        count(Set::Prefill),
+        count(Set::Serving),
+        count(Set::Training),
+        count(Set::Memory),
+        inv.skipped.len(),
+        inv.not_modelled.len()
+    );
+    // Every data row is a case, skipped, or not modelled (training.csv: its 4 MPT rows only).
+    let rows: usize = [
+        "llm_inference.csv",
+        "llm_inference_more.csv",
+        "llm_serving_more.csv",
+        "llm_training_more.csv",
+        "memory.csv",
+        "memory_more.csv",
+    ]
+    .iter()
+    .map(|f| read_csv(f).len())
+    .sum::<usize>()
+        + 4;
+    assert_eq!(inv.cases.len() + inv.skipped.len() + inv.not_modelled.len(), rows);
+    assert_eq!(count(Set::Decode), 149);
+    assert_eq!(count(Set::Prefill), 77);
+    assert_eq!(count(Set::Serving), 133);
+    assert_eq!(count(Set::Training), 81);
+    assert_eq!(count(Set::Memory), 19);
+}
+
+// Regression guards (for targets not met yet) sit at today's figure + 3 points (medians) or
+// − 5 points (in-band shares), rounded.
+
+#[test]
+fn decode_cross_validated() {
+    let (_, s) = run(Set::Decode);
+    assert!(s.rows >= 140);
+    at_most("decode in-sample median |error|", s.in_sample, 0.12);
+    // TARGET NOT MET: decode ≤ 12% cross-validated median |error| (LOFO 26.1%, LOSO 13.8% today).
+    at_most("decode LOFO median |error|", s.lofo, 0.29);
+    at_most("decode LOSO median |error|", s.loso, 0.17);
+    // TARGET NOT MET: ≥ 80% of held-out decode rows in band (LOFO 59%, LOSO 74% today).
+    at_least("decode LOFO in band", s.lofo_in_band, 0.54);
+    at_least("decode LOSO in band", s.loso_in_band, 0.69);
+}
+
+#[test]
+fn prefill_cross_validated() {
+    let (_, s) = run(Set::Prefill);
+    assert!(s.rows >= 70);
+    at_most("prefill in-sample median |error|", s.in_sample, 0.20);
+    // TARGET NOT MET: prefill ≤ 20% (LOFO 31.2% today; LOSO 15.0% meets it).
+    at_most("prefill LOFO median |error|", s.lofo, 0.34);
+    at_most("prefill LOSO median |error|", s.loso, 0.20);
+    // TARGET NOT MET: ≥ 80% in band (LOFO 39%, LOSO 78% today).
+    at_least("prefill LOFO in band", s.lofo_in_band, 0.34);
+    at_least("prefill LOSO in band", s.loso_in_band, 0.73);
+}
+
+#[test]
+fn serving_cross_validated() {
+    let (_, s) = run(Set::Serving);
+    assert!(s.rows >= 120);
+    at_most("serving in-sample median |error|", s.in_sample, 0.20);
+    at_most("serving LOFO median |error|", s.lofo, 0.20);
+    // TARGET NOT MET: serving ≤ 20% (LOSO 55.9% today: the TensorRT-LLM docs are 84 of 133 rows,
+    // and the other sources' concurrency-limited vLLM/SGLang/DeepSeek rows pull r to 0.51).
+    at_most("serving LOSO median |error|", s.loso, 0.62);
+    // TARGET NOT MET: ≥ 80% in band (LOFO 62%, LOSO 14% today).
+    at_least("serving LOFO in band", s.lofo_in_band, 0.57);
+    at_least("serving LOSO in band", s.loso_in_band, 0.09);
+}
+
+#[test]
+fn training_cross_validated() {
+    let (_, s) = run(Set::Training);
+    assert!(s.rows >= 75);
+    at_most("training in-sample median |error|", s.in_sample, 0.20);
+    at_most("training LOFO median |error|", s.lofo, 0.20);
+    at_most("training LOSO median |error|", s.loso, 0.20);
+    at_least("training LOFO in band", s.lofo_in_band, 0.80);
+    at_least("training LOSO in band", s.loso_in_band, 0.80);
+}
+
+#[test]
+fn memory_cross_validated() {
+    let (_, s) = run(Set::Memory);
+    assert!(s.rows >= 18);
+    // TARGET NOT MET: memory ≤ 8% (in-sample 12.4%, LOFO 12.4%, LOSO 12.3% today).
+    at_most("memory in-sample median |error|", s.in_sample, 0.155);
+    at_most("memory LOFO median |error|", s.lofo, 0.155);
+    at_most("memory LOSO median |error|", s.loso, 0.155);
+    // TARGET NOT MET: ≥ 80% within ±10% (LOFO 42%, LOSO 42% today).
+    at_least("memory LOFO within ±10%", s.lofo_in_band, 0.37);
+    at_least("memory LOSO within ±10%", s.loso_in_band, 0.37);
+}
