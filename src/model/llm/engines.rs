@@ -407,12 +407,23 @@ pub fn efficiency(engine: Engine, family: GpuFamily) -> Efficiency {
     }
 }
 
+/// The int8 dot-product rate llama.cpp's quantized matrix multiply (MMQ) runs at on NVIDIA cards
+/// without tensor cores (Pascal): dp4a, 4× the FP32 rate (P40: 47 TOPS against 12 TFLOPS).
+pub fn dp4a_tops(gpu: &Gpu, engine: Engine) -> Option<f64> {
+    let no_tensor = gpu.fp16_tflops.or(gpu.bf16_tflops).is_none();
+    (engine == Engine::LlamaCpp && no_tensor && gpu.vendor == crate::catalog::Vendor::Nvidia)
+        .then_some(gpu.int8_tops)
+        .flatten()
+        .filter(|v| v.is_finite() && *v > 0.0)
+}
+
 /// Dense tensor peak (TFLOPS) an inference engine computes at with `precision` weights.
 /// llama.cpp runs its F16 GEMMs with FP16 accumulation (`CUBLAS_COMPUTE_16F`), which on
 /// GeForce is twice the FP32-accumulate rate; FP8 weights use the FP8 rate where the card has
 /// one; Apple GPUs run FP16 at their FP32 rate. Falls back to FP32, then to 1 TFLOPS.
 pub fn inference_peak_tflops(gpu: &Gpu, engine: Engine, fp8: bool) -> f64 {
     let fp16 = gpu.fp16_tflops.or(gpu.bf16_tflops);
+
     let base = if fp8 {
         gpu.fp8_tflops.or(fp16)
     } else if engine == Engine::LlamaCpp {

@@ -182,6 +182,9 @@ pub fn inference_buffer_bytes(job: &LlmJob, gpu: &Gpu, engine: Engine) -> f64 {
 /// Optimizer bytes per trainable parameter, excluding the fp32 master copy.
 pub fn optimizer_bytes_per_param(job: &LlmJob) -> f64 {
     match job.optimizer {
+        // PyTorch's AdamW creates its moments with `torch.zeros_like(param)`: fp32 beside an fp32
+        // master copy, but bf16 (2 + 2 B) when pure-bf16 training has no master copy.
+        Optimizer::AdamW if !job.master_weights && !job.workload.is_adapter() && job.precision.bits_per_weight() <= 16.0 => 4.0,
         Optimizer::AdamW => 8.0,
         // Block-wise 8-bit moments (Dettmers et al. 2022, "8-bit Optimizers via Block-wise
         // Quantization"): 1 B each plus one fp32 absmax per block of 2048.

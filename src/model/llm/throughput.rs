@@ -51,7 +51,8 @@ impl Ctx<'_> {
     /// ([`crate::model::numeric::sustained_tensor_factor`], the rule the image and classic
     /// engines use too).
     fn peak_flops(&self) -> f64 {
-        inference_peak_tflops(self.gpu, self.engine, self.job.effective_precision() == Precision::Fp8)
+        let dp4a = if self.quantized() { super::engines::dp4a_tops(self.gpu, self.engine) } else { None };
+        dp4a.unwrap_or_else(|| inference_peak_tflops(self.gpu, self.engine, self.job.effective_precision() == Precision::Fp8))
             * crate::model::numeric::sustained_tensor_factor(self.gpu)
             * 1e12
     }
@@ -103,9 +104,14 @@ impl Ctx<'_> {
         let peak = self.peak_flops() * self.eff.prefill_mfu;
         let q = if self.quantized() { self.eff.quant_prefill } else { 1.0 };
         let gemm = 2.0 * m.active_compute_params() * tokens / div / (peak * q);
+        // A prompt, however short, reads every weight at least once per prefill chunk: the GEMMs
+        // take no less than the weight stream (the decode roofline's memory term).
+        let chunks = self.engine.prefill_chunk_tokens(self.gpu).map_or(1.0, |c| (tokens / c).ceil().max(1.0));
+        let wbw = self.bw() * self.eff.weight_bw * if self.quantized() { self.eff.quant_bw } else { 1.0 };
+        let stream = chunks * self.weight_read_bytes(tokens) / div / wbw;
         let attn = 2.0 * f64::from(m.layers) * tokens * tokens * m.attention_width() / div / (peak * self.eff.attention_flops);
         let fixed = if with_fixed { f64::from(m.layers) * self.eff.prefill_layer_ms * 1e-3 + self.comm(tokens) } else { 0.0 };
-        gemm + attn + fixed
+        gemm.max(stream) + attn + fixed
     }
 }
 
@@ -219,12 +225,19 @@ pub fn default_train_mfu(family: GpuFamily) -> f64 {
     }
 }
 
-/// Model-FLOPs MFU with full activation recomputation, as a share of the MFU without it.
-/// Recomputing the forward pass adds 2·N of 6·N FLOPs (which alone would give 0.75), but the
-/// larger micro-batches checkpointing allows run the GEMMs closer to peak: MosaicML's
-/// llm-foundry table (scripts/train/benchmarking/README.md @061f2c7c) has MPT-7B on 8×H100 at
-/// 46.4% MFU without and 40.4% with activation checkpointing: 0.87.
+/// Model-FLOPs MFU with full activation recomputation, as a share of the MFU without it, for a
+/// full (6·N) training step. Recomputing the forward pass adds 2·N of 6·N FLOPs (which alone
+/// would give 0.75), but the larger micro-batches checkpointing allows run the GEMMs closer to
+/// peak: MosaicML's llm-foundry table (scripts/train/benchmarking/README.md @061f2c7c) has
+/// MPT-7B on 8×H100 at 46.4% MFU without and 40.4% with activation checkpointing: 0.87, i.e.
+/// the step takes 1/0.87 − 1 = 14.9% longer for 2/6 = 33% more FLOPs, each recomputed FLOP
+/// costing 0.447 of a FLOP in the step ([`RECOMPUTE_FLOP_COST`]).
 pub const RECOMPUTE_MFU_RATIO: f64 = 0.87;
+
+/// Time cost of one recomputed FLOP relative to one FLOP of the step, from
+/// [`RECOMPUTE_MFU_RATIO`]: (1/0.87 − 1) / (2/6). LoRA's step is 4·N, so its recomputed 2·N is
+/// half of it: its MFU ratio is 1 / (1 + 0.447 · 2/4) = 0.82.
+pub const RECOMPUTE_FLOP_COST: f64 = (1.0 / RECOMPUTE_MFU_RATIO - 1.0) / (2.0 / 6.0);
 
 /// Model training FLOPs per token: 6·N (4·N for LoRA, whose frozen weights need no weight
 /// gradients) plus 12·L·s·d_attn for attention (MosaicML's MFU definition). Recomputation is
@@ -253,7 +266,8 @@ pub fn train_peak_tflops(job: &LlmJob, gpu: &Gpu) -> f64 {
 pub fn train_mfu(job: &LlmJob, gpu: &Gpu) -> f64 {
     let base = job.train_mfu.unwrap_or_else(|| default_train_mfu(GpuFamily::of(gpu)));
     if job.grad_checkpointing == Checkpointing::Full {
-        base * RECOMPUTE_MFU_RATIO
+        let extra = if job.workload.is_adapter() { 2.0 / 4.0 } else { 2.0 / 6.0 };
+        base / (1.0 + RECOMPUTE_FLOP_COST * extra)
     } else {
         base
     }
