@@ -33,5 +33,19 @@ fn recommend_catalog(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, one_estimate, recommend_catalog);
+/// A full `recommend` of a training job: every count of every card now tries each sharding
+/// (ZeRO-0/1/2/3, tensor + pipeline) and keeps the fastest that fits.
+fn recommend_training(c: &mut Criterion) {
+    use gpu_advisor::model::llm::Workload;
+    use gpu_advisor::recommend::{recommend, Job, Mode, RecommendInput};
+    let Some(spec) = catalog::llm("llama-3-8b") else { return };
+    let job = LlmJob { workload: Workload::FinetuneFull, ..LlmJob::for_preset(spec) };
+    let mut input = RecommendInput::new(Job::Llm(Box::new(job)));
+    input.mode = Mode::Rent;
+    c.bench_function("recommend llama-3-8b finetune-full rent whole catalog", |b| {
+        b.iter(|| recommend(black_box(&input)).map(|r| r.feasible.len()))
+    });
+}
+
+criterion_group!(benches, one_estimate, recommend_catalog, recommend_training);
 criterion_main!(benches);

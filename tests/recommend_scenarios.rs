@@ -93,7 +93,7 @@ fn seed_003_70b_rent_with_nvlink_offers_3xh100_sxm() {
         let g = catalog::gpu(&o.gpu).expect("gpu");
         assert!(g.scale_up_gb_s.is_some(), "{} has no scale-up fabric", o.gpu);
     }
-    assert!(rec.why_not.iter().any(|w| w.starts_with("RTX 4090: no scale-up fabric")), "{:?}", rec.why_not);
+    assert!(rec.why_not.iter().any(|w| w.starts_with("RTX 4090: no NVLink or other scale-up fabric")), "{:?}", rec.why_not);
 }
 
 /// Seed 003 with one card allowed: the why-not note says how much the 4090 lacks.

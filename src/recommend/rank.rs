@@ -832,7 +832,7 @@ fn why_not(
             Some(Exclusion::Region) if cn => tf(lang, "{name}: not sold new in China", &[("name", name)]),
             Some(Exclusion::Region) => tf(lang, "{name}: not sold new in this region", &[("name", name)]),
             Some(Exclusion::Licence) => tf(lang, "{name}: GeForce licence does not allow datacenter use", &[("name", name)]),
-            Some(Exclusion::NoNvlink) => tf(lang, "{name}: no scale-up fabric (NVLink, Infinity Fabric or on-die RoCE)", &[("name", name)]),
+            Some(Exclusion::NoNvlink) => tf(lang, "{name}: no NVLink or other scale-up fabric", &[("name", name)]),
             Some(Exclusion::NoPrice) => match input.mode {
                 Mode::Buy => tf(
                     lang,

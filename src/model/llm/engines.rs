@@ -322,89 +322,94 @@ pub fn carried_over(engine: Engine) -> Efficiency {
     Efficiency { measured: false, ..efficiency(engine, GpuFamily::Other) }
 }
 
-/// The efficiency of `engine` on `family`.
+// exllamav2 on RTX 4090: fitted on the five turboderp/exllamav2 README rows.
+const EXLLAMAV2: Efficiency = Efficiency {
+    weight_bw: 0.85,
+    quant_bw: 1.0,
+    attention_bw: 0.5,
+    layer_ms: 0.03,
+    prefill_mfu: 0.5,
+    quant_prefill: 0.8,
+    attention_flops: 0.5,
+    prefill_layer_ms: 0.1,
+    decode_mfu: 0.35,
+    hop_ms: 0.1,
+    measured: false,
+};
+// TensorRT-LLM on H100 SXM: fitted on the NVIDIA perf-overview serving rows.
+const TRT_LLM: Efficiency = Efficiency {
+    weight_bw: 0.80,
+    quant_bw: 1.0,
+    attention_bw: 0.7,
+    layer_ms: 0.008,
+    prefill_mfu: 0.6,
+    quant_prefill: 1.0,
+    attention_flops: 0.6,
+    prefill_layer_ms: 0.02,
+    decode_mfu: 0.5,
+    hop_ms: 0.05,
+    measured: false,
+};
+// vLLM: no rows in the fitted set; set a little below TensorRT-LLM (CUDA graphs, paged
+// attention). SGLang takes the same factors (same kernels: FlashInfer/FA3, CUDA graphs, paged KV).
+const VLLM: Efficiency = Efficiency {
+    weight_bw: 0.75,
+    quant_bw: 0.9,
+    attention_bw: 0.6,
+    layer_ms: 0.012,
+    prefill_mfu: 0.55,
+    quant_prefill: 0.8,
+    attention_flops: 0.5,
+    prefill_layer_ms: 0.03,
+    decode_mfu: 0.45,
+    hop_ms: 0.05,
+    measured: false,
+};
+// MLC-LLM: not fitted.
+const MLC: Efficiency = Efficiency {
+    weight_bw: 0.85,
+    quant_bw: 0.95,
+    attention_bw: 0.5,
+    layer_ms: 0.02,
+    prefill_mfu: 0.45,
+    quant_prefill: 0.8,
+    attention_flops: 0.4,
+    prefill_layer_ms: 0.05,
+    decode_mfu: 0.35,
+    hop_ms: 0.05,
+    measured: false,
+};
+// transformers (eager PyTorch, `generate`): Python and launch overhead dominate small models
+// at batch 1.
+const TRANSFORMERS: Efficiency = Efficiency {
+    weight_bw: 0.70,
+    quant_bw: 0.6,
+    attention_bw: 0.5,
+    layer_ms: 0.4,
+    prefill_mfu: 0.45,
+    quant_prefill: 0.6,
+    attention_flops: 0.5,
+    prefill_layer_ms: 0.1,
+    decode_mfu: 0.35,
+    hop_ms: 0.1,
+    measured: false,
+};
+
+/// The efficiency of `engine` on `family`; `measured` is true only for the fitted pairs
+/// ([`standing`] is [`Standing::Fitted`]).
 pub fn efficiency(engine: Engine, family: GpuFamily) -> Efficiency {
     use GpuFamily as F;
-    match (engine, family) {
+    let base = match (engine, family) {
         (Engine::LlamaCpp, F::NvidiaGddr) => LLAMA_CPP_GDDR,
-        (Engine::LlamaCpp, F::NvidiaHbm) => LLAMA_CPP_HBM,
         (Engine::LlamaCpp, F::Apple) => LLAMA_CPP_APPLE,
-        (Engine::LlamaCpp, _) => Efficiency { measured: false, ..LLAMA_CPP_HBM },
-        // exllamav2 on RTX 4090: fitted on the five turboderp/exllamav2 README rows.
-        (Engine::Exllamav2, fam) => Efficiency {
-            weight_bw: 0.85,
-            quant_bw: 1.0,
-            attention_bw: 0.5,
-            layer_ms: 0.03,
-            prefill_mfu: 0.5,
-            quant_prefill: 0.8,
-            attention_flops: 0.5,
-            prefill_layer_ms: 0.1,
-            decode_mfu: 0.35,
-            hop_ms: 0.1,
-            measured: fam == F::NvidiaGddr,
-        },
-        // TensorRT-LLM on H100 SXM: fitted on the NVIDIA perf-overview serving rows.
-        (Engine::TrtLlm, fam) => Efficiency {
-            weight_bw: 0.80,
-            quant_bw: 1.0,
-            attention_bw: 0.7,
-            layer_ms: 0.008,
-            prefill_mfu: 0.6,
-            quant_prefill: 1.0,
-            attention_flops: 0.6,
-            prefill_layer_ms: 0.02,
-            decode_mfu: 0.5,
-            hop_ms: 0.05,
-            measured: fam == F::NvidiaHbm,
-        },
-        // vLLM: no rows in the calibration set; set a little below TensorRT-LLM (CUDA graphs,
-        // paged attention) and flagged as carried over.
-        (Engine::Vllm, _) => Efficiency {
-            weight_bw: 0.75,
-            quant_bw: 0.9,
-            attention_bw: 0.6,
-            layer_ms: 0.012,
-            prefill_mfu: 0.55,
-            quant_prefill: 0.8,
-            attention_flops: 0.5,
-            prefill_layer_ms: 0.03,
-            decode_mfu: 0.45,
-            hop_ms: 0.05,
-            measured: false,
-        },
-        // SGLang: no rows in the fitted set; vLLM's factors (same kernels: FlashInfer/FA3,
-        // CUDA graphs, paged KV), flagged as carried over.
-        (Engine::Sglang, _) => Efficiency { measured: false, ..efficiency(Engine::Vllm, family) },
-        (Engine::Mlc, _) => Efficiency {
-            weight_bw: 0.85,
-            quant_bw: 0.95,
-            attention_bw: 0.5,
-            layer_ms: 0.02,
-            prefill_mfu: 0.45,
-            quant_prefill: 0.8,
-            attention_flops: 0.4,
-            prefill_layer_ms: 0.05,
-            decode_mfu: 0.35,
-            hop_ms: 0.05,
-            measured: false,
-        },
-        // transformers (eager PyTorch, `generate`): Python and launch overhead dominate small
-        // models at batch 1.
-        (Engine::Transformers, _) => Efficiency {
-            weight_bw: 0.70,
-            quant_bw: 0.6,
-            attention_bw: 0.5,
-            layer_ms: 0.4,
-            prefill_mfu: 0.45,
-            quant_prefill: 0.6,
-            attention_flops: 0.5,
-            prefill_layer_ms: 0.1,
-            decode_mfu: 0.35,
-            hop_ms: 0.1,
-            measured: false,
-        },
-    }
+        (Engine::LlamaCpp, _) => LLAMA_CPP_HBM,
+        (Engine::Exllamav2, _) => EXLLAMAV2,
+        (Engine::TrtLlm, _) => TRT_LLM,
+        (Engine::Vllm | Engine::Sglang, _) => VLLM,
+        (Engine::Mlc, _) => MLC,
+        (Engine::Transformers, _) => TRANSFORMERS,
+    };
+    Efficiency { measured: standing(engine, family) == Standing::Fitted, ..base }
 }
 
 /// The int8 dot-product rate llama.cpp's quantized matrix multiply (MMQ) runs at on NVIDIA cards

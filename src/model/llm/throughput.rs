@@ -381,8 +381,8 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, out: &
         ],
     ));
     let note = match super::engines::standing(engine, family) {
-        super::engines::Standing::Fitted => "{engine} on {family} GPUs: factors fitted on published measurements of this pair, band ±25% (decode) / ±30%",
-        super::engines::Standing::CrossValidated => "{engine} on {family} GPUs: factors carried over from other pairs and checked on this pair's published measurements (cross-validated), band ±35%",
+        super::engines::Standing::Fitted => "{engine} on {family} GPUs: fitted on this pair's published measurements, band ±25–30%",
+        super::engines::Standing::CrossValidated => "{engine} on {family} GPUs: factors from other pairs, cross-validated on this pair's measurements, band ±35%",
         super::engines::Standing::CarriedOver => "{engine} on {family} GPUs has no calibration rows: factors carried over, band ±35%",
     };
     if job.efficiency.is_none() {
@@ -424,7 +424,7 @@ fn describe_training(job: &LlmJob, gpu: &Gpu, layout: &Layout, out: &mut Vec<Not
             (
                 "recompute",
                 if job.grad_checkpointing == Checkpointing::Full {
-                    Note::plain(" (full recomputation: measured MFU with checkpointing)").into()
+                    Note::plain(" (full recompute: measured MFU)").into()
                 } else {
                     crate::model::types::Arg::from("")
                 },
@@ -435,7 +435,7 @@ fn describe_training(job: &LlmJob, gpu: &Gpu, layout: &Layout, out: &mut Vec<Not
     ));
     if n > 1 {
         out.push(Note::new(
-            "{n} GPUs over {link} ({gb_s} GB/s per direction per GPU): {comm} ms of communication per step, {exposed} ms not hidden behind compute, scaling {pct}%",
+            "{n} GPUs over {link} ({gb_s} GB/s each way): {comm} ms of traffic per step, {exposed} ms exposed, scaling {pct}%",
             vec![
                 ("n", n.to_string().into()),
                 ("link", fabric::link_name(gpu, &step.link).to_string().into()),

@@ -176,7 +176,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
                 { text(Field::Headroom, t(lang, "Memory headroom %"), t(lang, "Spare memory to keep on every card."), "decimal") }
                 { text(Field::MaxWatts, t(lang, "At most W watts"), t(lang, "Total board power; empty = no limit."), "numeric") }
                 { select(Field::Region, t(lang, "Region"), t(lang, "China: only cards sold there (e.g. 4090 D, H20)."), vec![("global".into(), t(lang, "Global").into()), ("cn".into(), t(lang, "China").into())]) }
-                <label class="advisor-form__check"><input type="checkbox" checked={inputs.need_nvlink} onchange={on_nvlink} />{ t(lang, " Scale-up fabric required (NVLink, Infinity Fabric, Gaudi RoCE)") }</label>
+                <label class="advisor-form__check"><input type="checkbox" checked={inputs.need_nvlink} onchange={on_nvlink} />{ t(lang, " NVLink or other scale-up fabric required") }</label>
                 <label class="advisor-form__check"><input type="checkbox" checked={inputs.datacenter_only} onchange={on_dc} />{ t(lang, " Datacenter licence only") }</label>
             </fieldset>
         </form>
