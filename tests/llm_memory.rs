@@ -112,10 +112,12 @@ fn gguf_q4_k_m_is_4_84_bits_per_weight() {
 
 #[test]
 fn int4_and_nf4_carry_their_scale_overhead() {
-    // GPTQ g128: 4 + (16 + 4)/128 = 4.15625 bpw. NF4 with double quant: 4 + 8/64 + 32/16384 = 4.127.
+    // GPTQ g128: 4 + (16 + 4)/128 = 4.15625 bpw. NF4 as transformers stores it by default
+    // (`bnb_4bit_use_double_quant=False`): 4 + 32/64 = 4.5; with double quant 4 + 8/64 + 32/16384
+    // = 4.127.
     assert_eq!(Precision::Int4.bits_per_weight(), 4.15625);
-    close(Precision::Nf4.bits_per_weight(), 4.126953125, 1e-12);
-    close(gpu_advisor::model::precision::nf4_bits_per_weight(false), 4.5, 1e-12);
+    close(Precision::Nf4.bits_per_weight(), 4.5, 1e-12);
+    close(gpu_advisor::model::precision::nf4_bits_per_weight(true), 4.126953125, 1e-12);
 }
 
 #[test]

@@ -27,7 +27,8 @@ pub enum Precision {
     Int8,
     /// INT4 GPTQ/AWQ, group size 128 (fp16 scale + 4-bit zero point per group).
     Int4,
-    /// bitsandbytes NF4 (QLoRA), block 64, with double quantization of the absmax constants.
+    /// bitsandbytes NF4 (QLoRA), block 64; transformers stores it without double quantization by
+    /// default (`LlmJob::nf4_double_quant` selects it).
     Nf4,
     /// GGUF Q2_K mix.
     Q2K,
@@ -130,7 +131,7 @@ impl Precision {
     ///
     /// - fp32/tf32 32, fp16/bf16 16, fp8 8, int8 8 (scales are per channel: negligible);
     /// - int4: [`int4_bits_per_weight`] at group size 128 = 4.156;
-    /// - nf4: [`nf4_bits_per_weight`] with double quantization = 4.127;
+    /// - nf4: [`nf4_bits_per_weight`] without double quantization = 4.5 (4.127 with it);
     /// - GGUF mixes: llama.cpp `tools/quantize/README.md`, table "Llama 2 7B" (Q2_K 3.35,
     ///   Q3_K_M 3.91, Q4_K_M 4.84, Q5_K_M 5.68, Q6_K 6.56); Q8_0 is 34 bytes per 32 weights
     ///   = 8.5 bpw and Q4_0 is 18 bytes per 32 = 4.5 bpw, plus `output.weight` kept at Q6_K
@@ -144,7 +145,7 @@ impl Precision {
             Precision::Fp16 | Precision::Bf16 => 16.0,
             Precision::Fp8 | Precision::Int8 => 8.0,
             Precision::Int4 => int4_bits_per_weight(INT4_DEFAULT_GROUP_SIZE),
-            Precision::Nf4 => nf4_bits_per_weight(true),
+            Precision::Nf4 => nf4_bits_per_weight(false),
             Precision::Q2K => 3.35,
             Precision::Q3KM => 3.91,
             Precision::Q40 => 4.55,
