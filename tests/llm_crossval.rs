@@ -48,7 +48,8 @@
 //! 2. **in-sample**: prediction × r_all, r_all = exp(median over all rows of the set of
 //!    ln(measured / model)), the one global scalar refit;
 //! 3. **leave-one-family-out (LOFO)**: for each family F, F's rows are predicted with the
-//!    factors a family without data gets — `job.efficiency = Some(engines::carried_over(engine))`
+//!    factors a family without data gets, pooled from the *other* fitted families —
+//!    `job.efficiency = Some(engines::carried_over_without(engine, Some(family)))`
 //!    for engines whose factors differ by family (today llama.cpp; detected from
 //!    `engines::efficiency`), and for training `job.train_mfu = default_train_mfu(Other)` — and
 //!    multiplied by r fitted (as above) on the rows not in F;
@@ -789,7 +790,7 @@ fn predict(c: &Case, carried: bool) -> (Band, String) {
         } else if c.set != Set::Memory {
             let e = job.engine_for(c.gpu);
             if per_family(e) {
-                job.efficiency = Some(engines::carried_over(e));
+                job.efficiency = Some(engines::carried_over_without(e, Some(GpuFamily::of(c.gpu))));
             }
         }
     }

@@ -316,10 +316,36 @@ pub fn standing(engine: Engine, family: GpuFamily) -> Standing {
 }
 
 /// The factors `engine` gets on a GPU family that has no calibration rows of its own: what the
-/// app shows for such a pair, and what leave-one-family-out cross-validation predicts a held-out
-/// family with (llama.cpp carries over its HBM factors; the other engines have one set).
+/// app shows for such a pair. llama.cpp, fitted per family, pools its fitted families (the
+/// geometric mean of each factor); the other engines have one set.
 pub fn carried_over(engine: Engine) -> Efficiency {
-    Efficiency { measured: false, ..efficiency(engine, GpuFamily::Other) }
+    carried_over_without(engine, None)
+}
+
+/// [`carried_over`] without the rows of `held_out`: for llama.cpp the pool of its fitted families
+/// other than `held_out`. Leave-one-family-out cross-validation predicts a held-out family with
+/// these factors, so none of that family's rows shape its prediction.
+pub fn carried_over_without(engine: Engine, held_out: Option<GpuFamily>) -> Efficiency {
+    if engine != Engine::LlamaCpp {
+        return Efficiency { measured: false, ..efficiency(engine, GpuFamily::Other) };
+    }
+    let fitted = [(GpuFamily::NvidiaGddr, LLAMA_CPP_GDDR), (GpuFamily::NvidiaHbm, LLAMA_CPP_HBM), (GpuFamily::Apple, LLAMA_CPP_APPLE)];
+    let pool: Vec<Efficiency> = fitted.iter().filter(|(f, _)| Some(*f) != held_out).map(|(_, e)| *e).collect();
+    let n = pool.len().max(1) as f64;
+    let g = |field: fn(&Efficiency) -> f64| (pool.iter().map(|e| field(e).max(1e-9).ln()).sum::<f64>() / n).exp();
+    Efficiency {
+        weight_bw: g(|e| e.weight_bw),
+        quant_bw: g(|e| e.quant_bw),
+        attention_bw: g(|e| e.attention_bw),
+        layer_ms: g(|e| e.layer_ms),
+        prefill_mfu: g(|e| e.prefill_mfu),
+        quant_prefill: g(|e| e.quant_prefill),
+        attention_flops: g(|e| e.attention_flops),
+        prefill_layer_ms: g(|e| e.prefill_layer_ms),
+        decode_mfu: g(|e| e.decode_mfu),
+        hop_ms: g(|e| e.hop_ms),
+        measured: false,
+    }
 }
 
 // exllamav2 on RTX 4090: fitted on the five turboderp/exllamav2 README rows.
@@ -402,7 +428,8 @@ pub fn efficiency(engine: Engine, family: GpuFamily) -> Efficiency {
     let base = match (engine, family) {
         (Engine::LlamaCpp, F::NvidiaGddr) => LLAMA_CPP_GDDR,
         (Engine::LlamaCpp, F::Apple) => LLAMA_CPP_APPLE,
-        (Engine::LlamaCpp, _) => LLAMA_CPP_HBM,
+        (Engine::LlamaCpp, F::NvidiaHbm) => LLAMA_CPP_HBM,
+        (Engine::LlamaCpp, _) => carried_over(Engine::LlamaCpp),
         (Engine::Exllamav2, _) => EXLLAMAV2,
         (Engine::TrtLlm, _) => TRT_LLM,
         (Engine::Vllm | Engine::Sglang, _) => VLLM,

@@ -132,13 +132,14 @@ pub fn training_activation_bytes(job: &LlmJob) -> f64 {
         // Layer inputs (2·s·b·h each) plus one layer recomputed in full during backward.
         Checkpointing::Full => 2.0 * h * tokens * layers + activation_bytes_per_token_layer(job, s, !job.flash_attention) * tokens,
     };
-    // Bytes per logit at the loss's peak. A chunked loss (torchtune) keeps 16-bit logits and
-    // their gradient: 2 + 2 B. Hugging Face's loss upcasts them (`logits.float()`): the 16-bit
+    // Bytes per logit at the loss's peak. A chunked loss (torchtune's `CEWithChunkedOutputLoss`,
+    // `num_output_chunks = 8`) keeps the 16-bit logits of every chunk and upcasts one chunk at a
+    // time: 2 + 4/8 = 2.5 B. Hugging Face's loss upcasts them all (`logits.float()`): the 16-bit
     // logits, an fp32 copy, fp32 log-softmax saved for backward and, in backward, the fp32
     // gradient overlap at about 2 + 4 + 4 + 2 = 12 B; fp32 training holds fp32 logits,
     // log-softmax and gradient: 12 B too.
     let wide = matches!(job.precision, crate::model::precision::Precision::Fp32 | crate::model::precision::Precision::Tf32);
-    let logit_bytes = if wide || job.fp32_logits { 12.0 } else { 4.0 };
+    let logit_bytes = if wide || job.fp32_logits { 12.0 } else { 2.5 };
     let logits = tokens * f64::from(m.vocab_size) * logit_bytes;
     // LoRA keeps the rank-r intermediate x·A of each adapted matrix (7 matrices per layer at most).
     let lora = if job.workload.is_adapter() { tokens * f64::from(job.lora_rank) * 2.0 * 7.0 * layers } else { 0.0 };
