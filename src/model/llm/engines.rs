@@ -243,18 +243,19 @@ const LLAMA_CPP_GDDR: Efficiency = Efficiency {
     hop_ms: 0.1,
     measured: true,
 };
-// Fitted on the H100 PCIe rows. Its MFUs are shares of the *sustained* peak (0.81 of the
-// datasheet rate for the 350 W H100 PCIe, model::numeric): 0.31 of the datasheet = 0.38.
+// Fitted on the H100 PCIe rows. Its MFUs are shares of the peak llama.cpp's `mma.sync` kernels
+// can reach: the *sustained* rate (0.81 of the datasheet for the 350 W H100 PCIe, model::numeric)
+// times [`sync_mma_share`] (0.5 on Hopper): 0.31 of the datasheet = 0.38 of sustained = 0.76.
 const LLAMA_CPP_HBM: Efficiency = Efficiency {
     weight_bw: 0.70,
     quant_bw: 1.0,
     attention_bw: 0.40,
     layer_ms: 0.12,
-    prefill_mfu: 0.38,
+    prefill_mfu: 0.76,
     quant_prefill: 0.65,
     attention_flops: 0.10,
     prefill_layer_ms: 0.3,
-    decode_mfu: 0.2,
+    decode_mfu: 0.4,
     hop_ms: 0.3,
     measured: true,
 };
@@ -437,6 +438,21 @@ pub fn efficiency(engine: Engine, family: GpuFamily) -> Efficiency {
         (Engine::Transformers, _) => TRANSFORMERS,
     };
     Efficiency { measured: standing(engine, family) == Standing::Fitted, ..base }
+}
+
+/// Share of the tensor peak an engine's kernels can reach on the card. Hopper and datacenter
+/// Blackwell reach their datasheet rate only with asynchronous warpgroup MMA (`wgmma`,
+/// `tcgen05`); kernels written with Ampere's synchronous `mma.sync`, as llama.cpp's CUDA back end
+/// is, reach about half of it: FlashAttention-2 runs at 35% of an H100's peak against 70% of an
+/// A100's (Shah et al. 2024, "FlashAttention-3", §1). 1 elsewhere.
+pub fn sync_mma_share(gpu: &Gpu, engine: Engine) -> f64 {
+    let async_mma = gpu.vendor == crate::catalog::Vendor::Nvidia
+        && (gpu.architecture.starts_with("Hopper") || (gpu.architecture.starts_with("Blackwell") && gpu.segment == crate::catalog::Segment::Datacenter));
+    if async_mma && engine == Engine::LlamaCpp {
+        0.5
+    } else {
+        1.0
+    }
 }
 
 /// The int8 dot-product rate llama.cpp's quantized matrix multiply (MMQ) runs at on NVIDIA cards

@@ -54,6 +54,7 @@ impl Ctx<'_> {
         let dp4a = if self.quantized() { super::engines::dp4a_tops(self.gpu, self.engine) } else { None };
         dp4a.unwrap_or_else(|| inference_peak_tflops(self.gpu, self.engine, self.job.effective_precision() == Precision::Fp8))
             * crate::model::numeric::sustained_tensor_factor(self.gpu)
+            * super::engines::sync_mma_share(self.gpu, self.engine)
             * 1e12
     }
 
