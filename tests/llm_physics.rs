@@ -226,3 +226,28 @@ fn standing_table_matches_the_held_out_rows() {
         }
     }
 }
+
+/// The pooled llama.cpp factors the app uses on families without rows are the geometric mean of
+/// the fitted families' factors, as `carried_over_without` computes them.
+#[test]
+fn pooled_llama_cpp_factors_are_the_geometric_mean() {
+    use gpu_advisor::model::llm::engines::{carried_over, carried_over_without};
+    let c = carried_over(Engine::LlamaCpp);
+    let g = carried_over_without(Engine::LlamaCpp, None);
+    for (a, b) in [
+        (c.weight_bw, g.weight_bw),
+        (c.quant_bw, g.quant_bw),
+        (c.attention_bw, g.attention_bw),
+        (c.layer_ms, g.layer_ms),
+        (c.prefill_mfu, g.prefill_mfu),
+        (c.quant_prefill, g.quant_prefill),
+        (c.attention_flops, g.attention_flops),
+        (c.prefill_layer_ms, g.prefill_layer_ms),
+        (c.decode_mfu, g.decode_mfu),
+        (c.hop_ms, g.hop_ms),
+    ] {
+        assert!((a / b - 1.0).abs() < 1e-3, "{a} vs {b}");
+    }
+    // By hand: e_w = (0.90 · 0.70 · 0.85)^(1/3) = 0.812.
+    assert!((c.weight_bw - 0.812).abs() < 1e-3);
+}

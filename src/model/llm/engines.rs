@@ -316,11 +316,30 @@ pub fn standing(engine: Engine, family: GpuFamily) -> Standing {
     }
 }
 
+// The pool of llama.cpp's fitted families (GDDR, HBM, Apple): the geometric mean of each factor,
+// as `carried_over_without(LlamaCpp, None)` computes it (a test checks the two agree).
+const LLAMA_CPP_POOLED: Efficiency = Efficiency {
+    weight_bw: 0.8121,
+    quant_bw: 0.9655,
+    attention_bw: 0.2000,
+    layer_ms: 0.1216,
+    prefill_mfu: 0.6557,
+    quant_prefill: 0.7306,
+    attention_flops: 0.1957,
+    prefill_layer_ms: 0.4481,
+    decode_mfu: 0.3634,
+    hop_ms: 0.2080,
+    measured: false,
+};
+
 /// The factors `engine` gets on a GPU family that has no calibration rows of its own: what the
 /// app shows for such a pair. llama.cpp, fitted per family, pools its fitted families (the
 /// geometric mean of each factor); the other engines have one set.
 pub fn carried_over(engine: Engine) -> Efficiency {
-    carried_over_without(engine, None)
+    match engine {
+        Engine::LlamaCpp => LLAMA_CPP_POOLED,
+        _ => Efficiency { measured: false, ..efficiency(engine, GpuFamily::Other) },
+    }
 }
 
 /// [`carried_over`] without the rows of `held_out`: for llama.cpp the pool of its fitted families
