@@ -133,7 +133,7 @@ pub fn number_with(v: f64, decimals: usize, sep: &str, dec: &str) -> String {
     if !v.is_finite() {
         return "—".into();
     }
-    let s = format!("{:.*}", decimals, v.abs());
+    let s = crate::decimal::fixed(v.abs(), decimals);
     let (int, frac) = match s.split_once('.') {
         Some((i, f)) => (i.to_string(), Some(f.to_string())),
         None => (s.clone(), None),

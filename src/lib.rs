@@ -7,6 +7,7 @@
 
 pub mod catalog;
 pub mod cli;
+pub mod decimal;
 pub mod i18n;
 pub mod model;
 pub mod recommend;

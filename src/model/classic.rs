@@ -327,9 +327,9 @@ fn rate_for(fit: &MediaFit, job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpu
             vec![
                 ("gpus", gpus.to_string().into()),
                 ("link", name.into()),
-                ("gb_s", format!("{link:.0}").into()),
-                ("ms", format!("{:.0}", exposed * 1000.0).into()),
-                ("pct", format!("{:.0}", eff * 100.0).into()),
+                ("gb_s", crate::decimal::fixed(link, 0).into()),
+                ("ms", crate::decimal::fixed(exposed * 1000.0, 0).into()),
+                ("pct", crate::decimal::fixed(eff * 100.0, 0).into()),
             ],
         ));
     }
@@ -345,8 +345,8 @@ fn rate_for(fit: &MediaFit, job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpu
                     ClassicPrecision::Fp32 => format!("FP32 ({})", job.fp32_math.label()).into(),
                     ClassicPrecision::Tf32 => format!("TF32 ({})", Fp32Math::Tf32.label()).into(),
                 }),
-                ("tflops", format!("{:.1}", rate.tflops).into()),
-                ("peak", format!("{:.0}", rate.peak_tflops).into()),
+                ("tflops", crate::decimal::fixed(rate.tflops, 1).into()),
+                ("peak", crate::decimal::fixed(rate.peak_tflops, 0).into()),
                 ("flops", flops_note.into()),
             ],
         ),
@@ -398,9 +398,9 @@ pub fn estimate_classic(job: &ClassicJob, gpu: &Gpu, gpus: u32) -> Result<Estima
             Note::new(
                 "inference: {mid} samples/s (band {low}-{high}) at batch {batch}",
                 vec![
-                    ("mid", format!("{:.0}", band.mid).into()),
-                    ("low", format!("{:.0}", band.low).into()),
-                    ("high", format!("{:.0}", band.high).into()),
+                    ("mid", crate::decimal::fixed(band.mid, 0).into()),
+                    ("low", crate::decimal::fixed(band.low, 0).into()),
+                    ("high", crate::decimal::fixed(band.high, 0).into()),
                     ("batch", batch.to_string().into()),
                 ],
             ),
@@ -411,7 +411,7 @@ pub fn estimate_classic(job: &ClassicJob, gpu: &Gpu, gpus: u32) -> Result<Estima
             "{optimizer} with FP32 master weights and gradients; activations {mib} MiB per sample",
             vec![
                 ("optimizer", if is_transformer(spec) { Arg::from("AdamW") } else { Note::plain("SGD with momentum").into() }),
-                ("mib", format!("{:.1}", memory.activations_gib * 1024.0 / f64::from(per_gpu.max(1))).into()),
+                ("mib", crate::decimal::fixed(memory.activations_gib * 1024.0 / f64::from(per_gpu.max(1)), 1).into()),
             ],
         ));
     }

@@ -433,7 +433,7 @@ fn memory_for(job: &ImageJob, spec: &DiffusionSpec, gpus: u32) -> (MemoryBreakdo
         notes.push(Note::new(
             "activations: the larger of denoising ({denoise} GiB{attention}) and VAE decode at full resolution ({vae} GiB)",
             vec![
-                ("denoise", format!("{:.2}", denoise / GIB).into()),
+                ("denoise", crate::decimal::fixed(denoise / GIB, 2).into()),
                 (
                     "attention",
                     if job.memory_efficient_attention {
@@ -442,7 +442,7 @@ fn memory_for(job: &ImageJob, spec: &DiffusionSpec, gpus: u32) -> (MemoryBreakdo
                         Note::plain(", incl. the full attention matrix").into()
                     },
                 ),
-                ("vae", format!("{:.2}", vae / GIB).into()),
+                ("vae", crate::decimal::fixed(vae / GIB, 2).into()),
             ],
         ));
     } else {
@@ -483,7 +483,7 @@ fn memory_for(job: &ImageJob, spec: &DiffusionSpec, gpus: u32) -> (MemoryBreakdo
         if job.finetune == Finetune::DreamBooth {
             notes.push(Note::plain("DreamBooth with prior preservation: each step also trains on a class image (2x samples)"));
         }
-        let gib = vec![("gib", Arg::from(format!("{:.2}", per_sample * keep / GIB)))];
+        let gib = vec![("gib", Arg::from(crate::decimal::fixed(per_sample * keep / GIB, 2)))];
         notes.push(if job.gradient_checkpointing {
             Note::new("saved activations {gib} GiB per sample with gradient checkpointing", gib)
         } else {
@@ -529,7 +529,7 @@ fn finetune_rate(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> 
     let w = band_half_width(rate.calibrated && stack_calibrated);
     let mut notes = vec![Note::new(
         "{tflops} effective TFLOPS per card on the denoiser",
-        vec![("tflops", format!("{:.1}", rate.tflops).into())],
+        vec![("tflops", crate::decimal::fixed(rate.tflops, 1).into())],
     )];
     if gpus > 1 {
         notes.push(Note::new(
@@ -537,7 +537,7 @@ fn finetune_rate(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> 
             vec![
                 ("gpus", gpus.to_string().into()),
                 ("link", link_name.into()),
-                ("ms", format!("{:.0}", exposed * 1000.0).into()),
+                ("ms", crate::decimal::fixed(exposed * 1000.0, 0).into()),
             ],
         ));
     }
@@ -576,9 +576,9 @@ pub fn estimate_image(job: &ImageJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, 
                         Some(l) => format!("{}, FP32 as {l}", job.stack.label()).into(),
                         None => job.stack.label().into(),
                     }),
-                    ("denoise", format!("{:.2}", t.denoise_s).into()),
-                    ("vae", format!("{:.2}", t.vae_s).into()),
-                    ("text", format!("{:.2}", t.text_s).into()),
+                    ("denoise", crate::decimal::fixed(t.denoise_s, 2).into()),
+                    ("vae", crate::decimal::fixed(t.vae_s, 2).into()),
+                    ("text", crate::decimal::fixed(t.text_s, 2).into()),
                 ],
             ),
         );
@@ -601,7 +601,7 @@ pub fn estimate_image(job: &ImageJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, 
     if !fits {
         notes.push(Note::new(
             "needs {need} GiB per card, the card has {has} GiB",
-            vec![("need", format!("{:.1}", memory.total_gib).into()), ("has", format!("{:.0}", gpu.memory_gib).into())],
+            vec![("need", crate::decimal::fixed(memory.total_gib, 1).into()), ("has", crate::decimal::fixed(gpu.memory_gib, 0).into())],
         ));
     }
     let mut total = memory;

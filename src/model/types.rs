@@ -221,7 +221,7 @@ pub fn check_range(field: &'static str, value: f64, lo: f64, hi: f64) -> Result<
         return Err(EstimateError::invalid(field, "must be a finite number"));
     }
     if value < lo || value > hi {
-        return Err(EstimateError::invalid(field, format!("must be between {lo} and {hi}, got {value}")));
+        return Err(EstimateError::invalid(field, format!("must be between {} and {}, got {}", crate::decimal::plain(lo), crate::decimal::plain(hi), crate::decimal::plain(value))));
     }
     Ok(value)
 }

@@ -257,7 +257,7 @@ impl PriceOverrides {
                 }
                 let v: f64 = value.trim().parse().map_err(|_| bad(kv_t, "the price is not a number"))?;
                 if !v.is_finite() || v <= 0.0 || v > max {
-                    return Err(bad(kv_t, format!("the price must be above 0 and at most {max}")));
+                    return Err(bad(kv_t, format!("the price must be above 0 and at most {}", crate::decimal::plain(max))));
                 }
                 *slot = Some(v);
             }

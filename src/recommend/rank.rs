@@ -472,7 +472,7 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
         lang,
         "fits with {pct}% headroom ({used} of {usable} GiB usable per GPU)",
         &[
-            ("pct", &format!("{:.0}", (c.headroom * 100.0).max(0.0))),
+            ("pct", &crate::decimal::fixed((c.headroom * 100.0).max(0.0), 0)),
             ("used", &gib(lang, c.est.per_gpu_gib)),
             ("usable", &gib(lang, c.capacity_gib)),
         ],
@@ -480,11 +480,11 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
     explain.push(Explain {
         label: "headroom",
         formula: format!(
-            "1 − {:.2} GiB per GPU / {:.2} GiB usable = {:.1}% (asked for at least {:.0}%)",
-            c.est.per_gpu_gib,
-            c.capacity_gib,
-            c.headroom * 100.0,
-            input.headroom * 100.0
+            "1 − {} GiB per GPU / {} GiB usable = {}% (asked for at least {}%)",
+            crate::decimal::fixed(c.est.per_gpu_gib, 2),
+            crate::decimal::fixed(c.capacity_gib, 2),
+            crate::decimal::fixed(c.headroom * 100.0, 1),
+            crate::decimal::fixed(input.headroom * 100.0, 0)
         ),
     });
 
@@ -583,11 +583,11 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
             explain.push(Explain {
                 label: "energy",
                 formula: format!(
-                    "{:.0} W × {:.2} utilisation × {:.0} h/month × PUE {:.2} × {}/kWh = {}/month",
-                    w,
-                    e.utilisation,
-                    s.hours_per_month(),
-                    c.cost.pue,
+                    "{} W × {} utilisation × {} h/month × PUE {} × {}/kWh = {}/month",
+                    crate::decimal::fixed(w, 0),
+                    crate::decimal::fixed(e.utilisation, 2),
+                    crate::decimal::fixed(s.hours_per_month(), 0),
+                    crate::decimal::fixed(c.cost.pue, 2),
                     s.money(e.usd_per_kwh),
                     s.money(c.cost.energy_usd_per_month)
                 ),
@@ -595,23 +595,23 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
             reasons.push(tf(
                 lang,
                 "energy: {cost}/month at {hours} h/day",
-                &[("cost", &s.money_in(lang, c.cost.energy_usd_per_month)), ("hours", &format!("{:.0}", s.hours_per_day))],
+                &[("cost", &s.money_in(lang, c.cost.energy_usd_per_month)), ("hours", &crate::decimal::fixed(s.hours_per_day, 0))],
             ));
         }
     }
     let tco_formula = match input.mode {
         Mode::Buy => format!(
-            "{} purchase + {} energy/month × {:.0} months = {}",
+            "{} purchase + {} energy/month × {} months = {}",
             s.money(c.cost.purchase.map_or(0.0, |p| p.total_usd)),
             s.money(c.cost.energy_usd_per_month),
-            months,
+            crate::decimal::fixed(months, 0),
             s.money(c.tco_usd)
         ),
         Mode::Rent => format!(
-            "{}/h × {:.0} h/month × {:.0} months = {}",
+            "{}/h × {} h/month × {} months = {}",
             s.money(c.cost.rent_hourly_usd.unwrap_or(0.0)),
-            s.hours_per_month(),
-            months,
+            crate::decimal::fixed(s.hours_per_month(), 0),
+            crate::decimal::fixed(months, 0),
             s.money(c.tco_usd)
         ),
     };
@@ -619,7 +619,7 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
     reasons.push(tf(
         lang,
         "{months}-month TCO {tco} ({monthly}/month)",
-        &[("months", &format!("{months:.0}")), ("tco", &s.money_in(lang, c.tco_usd)), ("monthly", &s.money_in(lang, monthly))],
+        &[("months", &crate::decimal::fixed(months, 0)), ("tco", &s.money_in(lang, c.tco_usd)), ("monthly", &s.money_in(lang, monthly))],
     ));
 
     match c.cost.break_even_month {
@@ -630,19 +630,19 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
                 tf(
                     lang,
                     "buying pays off only after {m} months against renting (period {months})",
-                    &[("m", &format!("{m:.0}")), ("months", &format!("{months:.0}"))],
+                    &[("m", &crate::decimal::fixed(m, 0)), ("months", &crate::decimal::fixed(months, 0))],
                 )
             };
             reasons.push(verdict);
             explain.push(Explain {
                 label: "break_even",
                 formula: format!(
-                    "{} purchase / ({}/h × {:.0} h/month − {} energy/month) = {:.1} months",
+                    "{} purchase / ({}/h × {} h/month − {} energy/month) = {} months",
                     s.money(c.cost.purchase.map_or(0.0, |p| p.total_usd)),
                     s.money(c.cost.rent_hourly_usd.unwrap_or(0.0)),
-                    s.hours_per_month(),
+                    crate::decimal::fixed(s.hours_per_month(), 0),
                     s.money(c.cost.energy_usd_per_month),
-                    m
+                    crate::decimal::fixed(m, 1)
                 ),
             });
         }
@@ -676,9 +676,9 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
         explain.push(Explain {
             label: "usd_per_million",
             formula: format!(
-                "{}/h / ({:.3} {} × 3600 s) × 1,000,000 = {}",
+                "{}/h / ({} {} × 3600 s) × 1,000,000 = {}",
                 s.money(c.effective_hourly_usd.unwrap_or(0.0)),
-                band.mid,
+                crate::decimal::fixed(band.mid, 3),
                 kind.unit(),
                 s.money(per_m)
             ),
@@ -691,10 +691,10 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
         explain.push(Explain {
             label: "training_run",
             formula: format!(
-                "{:.3e} tokens / {:.1} tokens/s / 3600 = {:.2} h; × {}/h = {}",
-                tokens,
-                c.rate.map_or(0.0, |(b, _)| b.mid),
-                h,
+                "{} tokens / {} tokens/s / 3600 = {} h; × {}/h = {}",
+                crate::decimal::sci(tokens, 3),
+                crate::decimal::fixed(c.rate.map_or(0.0, |(b, _)| b.mid), 1),
+                crate::decimal::fixed(h, 2),
                 s.money(c.effective_hourly_usd.unwrap_or(0.0)),
                 s.money(usd_per_training_run.unwrap_or(0.0))
             ),
@@ -782,7 +782,7 @@ fn link_reason(input: &RecommendInput, gpu: &Gpu, count: u32) -> String {
                     &[
                         ("link", &link),
                         ("layout", &described),
-                        ("pct", &format!("{:.0}", scaling_efficiency(job, gpu, &layout, count) * 100.0)),
+                        ("pct", &crate::decimal::fixed(scaling_efficiency(job, gpu, &layout, count) * 100.0, 0)),
                     ],
                 )
             } else if matches!(layout, parallel::Layout::LayerSplit(_)) {
@@ -872,7 +872,7 @@ fn why_not(
                 &[
                     ("name", &count_text(count)),
                     ("pct", &num(lang, headroom.max(0.0) * 100.0, 1)),
-                    ("asked", &format!("{:.0}", input.headroom * 100.0)),
+                    ("asked", &crate::decimal::fixed(input.headroom * 100.0, 0)),
                 ],
             ),
             Some(Exclusion::Watts { count, watts }) => tf(

@@ -252,7 +252,7 @@ pub fn parse_f64(field: Field, text: &str, lo: f64, hi: f64, errors: &mut Vec<Fi
     match text.trim().replace(['_', ','], "").parse::<f64>() {
         Ok(v) if v.is_finite() && v >= lo && v <= hi => Some(v),
         Ok(v) if v.is_finite() => {
-            errors.push(FieldError::new(field, "must be between {lo} and {hi}", &[("lo", lo.to_string()), ("hi", hi.to_string())]));
+            errors.push(FieldError::new(field, "must be between {lo} and {hi}", &[("lo", crate::decimal::plain(lo)), ("hi", crate::decimal::plain(hi))]));
             None
         }
         _ => {

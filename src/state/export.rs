@@ -9,7 +9,7 @@ fn opt(v: Option<f64>, d: usize) -> String {
 
 fn speed(o: &OptionRow) -> (String, String, String, String) {
     match &o.rate {
-        Some((b, kind)) => (format!("{:.2}", b.low), format!("{:.2}", b.mid), format!("{:.2}", b.high), kind.unit().to_string()),
+        Some((b, kind)) => (crate::decimal::fixed(b.low, 2), crate::decimal::fixed(b.mid, 2), crate::decimal::fixed(b.high, 2), kind.unit().to_string()),
         None => Default::default(),
     }
 }
@@ -25,15 +25,15 @@ fn row(o: &OptionRow) -> [String; 13] {
         o.gpu.clone(),
         o.count.to_string(),
         o.estimate.fits.to_string(),
-        format!("{:.2}", o.estimate.per_gpu_gib),
-        format!("{:.1}", o.capacity_gib),
+        crate::decimal::fixed(o.estimate.per_gpu_gib, 2),
+        crate::decimal::fixed(o.capacity_gib, 1),
         lo,
         mid,
         hi,
         unit,
         opt(o.cost.purchase.as_ref().map(|p| p.total_usd), 0),
         opt(o.cost.rent_hourly_usd, 2),
-        format!("{:.0}", o.tco_usd),
+        crate::decimal::fixed(o.tco_usd, 0),
         opt(o.usd_per_million, 3),
     ]
 }
@@ -67,11 +67,11 @@ pub fn markdown(r: &Recommendation) -> String {
         let cells = [
             o.gpu_name.replace('|', "/"),
             o.count.to_string(),
-            format!("{:.1}", o.estimate.per_gpu_gib),
+            crate::decimal::fixed(o.estimate.per_gpu_gib, 1),
             if mid.is_empty() { String::new() } else { format!("{mid} ({lo}–{hi}) {unit}") },
             opt(o.cost.purchase.as_ref().map(|p| p.total_usd), 0),
             opt(o.cost.rent_hourly_usd, 2),
-            format!("{:.0}", o.tco_usd),
+            crate::decimal::fixed(o.tco_usd, 0),
             opt(o.usd_per_million, 3),
         ];
         out.push_str(&format!("| {} |\n", cells.join(" | ")));

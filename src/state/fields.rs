@@ -66,7 +66,7 @@ impl Field {
         match (self.key, v) {
             (_, None) => "—".into(),
             ("ecc", Some(v)) => t(lang, if v > 0.0 { "yes" } else { "no" }).into(),
-            ("year" | "pcie", Some(v)) => format!("{v:.0}"),
+            ("year" | "pcie", Some(v)) => crate::decimal::fixed(v, 0),
             (_, Some(v)) => crate::i18n::num(lang, v, self.decimals),
         }
     }

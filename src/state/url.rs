@@ -209,7 +209,7 @@ pub fn render(state: &AppState) -> String {
         pairs.push(("segment", segment_str(s).into()));
     }
     if let Some(m) = f.min_memory_gib {
-        pairs.push(("min_mem", format!("{m}")));
+        pairs.push(("min_mem", crate::decimal::plain(m)));
     }
     if f.nvlink_only {
         pairs.push(("nvlink", "1".into()));

@@ -35,7 +35,15 @@ pub fn arch_from_config_json(text: &str) -> Result<ModelArch, EstimateError> {
 /// Parses a `config.json` text into an architecture; a rejection is a translatable note that
 /// names the key.
 pub fn parse_config_json(text: &str) -> Result<ModelArch, Note> {
-    let v: Value = serde_json::from_str(text).map_err(|e| Note::new("not valid JSON: {error}", vec![("error", e.to_string().into())]))?;
+    // Where the text stops being JSON, not serde_json's own message: its Display pulls the
+    // standard float formatting into the app (see `crate::decimal`).
+    let v: Value = serde_json::from_str(text).map_err(|e| {
+        let what = if e.is_eof() { "ends early" } else { "is not valid" };
+        Note::new(
+            "not valid JSON: {error}",
+            vec![("error", format!("{what} at line {}, column {}", e.line(), e.column()).into())],
+        )
+    })?;
     let top = v.as_object().ok_or_else(|| Note::plain("the top level must be a JSON object"))?;
     // Multimodal Gemma 3 and others nest the language model under `text_config`.
     let o: &Obj = match top.get("text_config").and_then(Value::as_object) {

@@ -278,9 +278,9 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, out: &mut Ve
     out.push(Note::new(
         "weights: {params}B parameters at {precision} ({bpw} bits/weight{embeddings}){moe}",
         vec![
-            ("params", format!("{:.2}", m.params_total / 1e9).into()),
+            ("params", crate::decimal::fixed(m.params_total / 1e9, 2).into()),
             ("precision", p.to_string().into()),
-            ("bpw", format!("{bpw:.3}").into()),
+            ("bpw", crate::decimal::fixed(bpw, 3).into()),
             (
                 "embeddings",
                 fragment(
@@ -305,7 +305,7 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, out: &mut Ve
         let window = match m.sliding_window {
             Some(w) if m.sliding_window_layers_fraction > 0.0 => Note::new(
                 "; {pct}% of layers capped at a {w}-token window",
-                vec![("pct", format!("{:.0}", m.sliding_window_layers_fraction * 100.0).into()), ("w", w.to_string().into())],
+                vec![("pct", crate::decimal::fixed(m.sliding_window_layers_fraction * 100.0, 0).into()), ("w", w.to_string().into())],
             )
             .into(),
             _ => Arg::from(""),
@@ -324,8 +324,8 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, out: &mut Ve
             "engine {engine}: compute buffers {buffers} GiB per GPU, runtime context {context} GiB per GPU",
             vec![
                 ("engine", engine.as_str().into()),
-                ("buffers", format!("{:.2}", t.activations_gib).into()),
-                ("context", format!("{:.2}", t.context_gib).into()),
+                ("buffers", crate::decimal::fixed(t.activations_gib, 2).into()),
+                ("context", crate::decimal::fixed(t.context_gib, 2).into()),
             ],
         ));
         if engine.memory_utilization() < 1.0 {
@@ -333,7 +333,7 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, out: &mut Ve
                 "{engine} pre-allocates {pct}% of each GPU (gpu_memory_utilization); the unused part of that pool becomes extra KV cache",
                 vec![
                     ("engine", engine.as_str().into()),
-                    ("pct", format!("{:.0}", engine.memory_utilization() * 100.0).into()),
+                    ("pct", crate::decimal::fixed(engine.memory_utilization() * 100.0, 0).into()),
                 ],
             ));
         }
@@ -359,7 +359,7 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, out: &mut Ve
         if job.workload.is_adapter() {
             out.push(Note::new(
                 "LoRA rank {rank}: {params}M trainable parameters with their own gradients and optimizer states",
-                vec![("rank", job.lora_rank.to_string().into()), ("params", format!("{:.1}", t.trainable_params / 1e6).into())],
+                vec![("rank", job.lora_rank.to_string().into()), ("params", crate::decimal::fixed(t.trainable_params / 1e6, 1).into())],
             ));
         } else if job.master_weights && job.precision.bits_per_weight() < 32.0 {
             out.push(Note::plain("mixed precision: fp32 master weights counted with the optimizer states (ZeRO's K = 12 for Adam)"));
@@ -367,7 +367,7 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, out: &mut Ve
         if t.pageable_gib > 0.0 {
             out.push(Note::new(
                 "paged optimizer: {gib} GiB of states page to host memory when the GPU is full",
-                vec![("gib", format!("{:.1}", t.pageable_gib).into())],
+                vec![("gib", crate::decimal::fixed(t.pageable_gib, 1).into())],
             ));
         }
         if job.zero > 0 {

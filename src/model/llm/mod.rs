@@ -426,8 +426,8 @@ pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, Esti
         vec![
             ("gpus", gpus.to_string().into()),
             ("layout", layout.describe().into()),
-            ("usable", format!("{capacity:.1}").into()),
-            ("memory", format!("{:.0}", gpu.memory_gib).into()),
+            ("usable", crate::decimal::fixed(capacity, 1).into()),
+            ("memory", crate::decimal::fixed(gpu.memory_gib, 0).into()),
         ],
     ));
     if needed == 0 {

@@ -374,11 +374,11 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, out: &
     out.push(Note::new(
         "decode: memory-bound roofline at {bw_pct}% of {bw} GB/s for weights, {layer_ms} ms per layer fixed, {tokens} tokens of context on average; prefill at {mfu}% MFU",
         vec![
-            ("bw_pct", format!("{:.0}", eff.weight_bw * 100.0).into()),
-            ("bw", format!("{:.0}", gpu.memory_bandwidth_gb_s).into()),
-            ("layer_ms", format!("{:.2}", eff.layer_ms).into()),
+            ("bw_pct", crate::decimal::fixed(eff.weight_bw * 100.0, 0).into()),
+            ("bw", crate::decimal::fixed(gpu.memory_bandwidth_gb_s, 0).into()),
+            ("layer_ms", crate::decimal::fixed(eff.layer_ms, 2).into()),
             ("tokens", (job.prompt_tokens + job.output_tokens / 2).to_string().into()),
-            ("mfu", format!("{:.0}", eff.prefill_mfu * 100.0).into()),
+            ("mfu", crate::decimal::fixed(eff.prefill_mfu * 100.0, 0).into()),
         ],
     ));
     let note = match super::engines::standing(engine, family) {
@@ -419,9 +419,9 @@ fn describe_training(job: &LlmJob, gpu: &Gpu, layout: &Layout, out: &mut Vec<Not
     out.push(Note::new(
         "training speed from {gflop} GFLOP per token ({k}·N + attention) at {mfu}% MFU{recompute}; {tokens} tokens take {hours} h",
         vec![
-            ("gflop", format!("{:.1}", train_flops_per_token(job) / 1e9).into()),
+            ("gflop", crate::decimal::fixed(train_flops_per_token(job) / 1e9, 1).into()),
             ("k", k.to_string().into()),
-            ("mfu", format!("{:.0}", train_mfu(job, gpu) * 100.0).into()),
+            ("mfu", crate::decimal::fixed(train_mfu(job, gpu) * 100.0, 0).into()),
             (
                 "recompute",
                 if job.grad_checkpointing == Checkpointing::Full {
@@ -430,8 +430,8 @@ fn describe_training(job: &LlmJob, gpu: &Gpu, layout: &Layout, out: &mut Vec<Not
                     crate::model::types::Arg::from("")
                 },
             ),
-            ("tokens", format!("{:.3e}", job.train_tokens).into()),
-            ("hours", format!("{hours:.1}").into()),
+            ("tokens", crate::decimal::sci(job.train_tokens, 3).into()),
+            ("hours", crate::decimal::fixed(hours, 1).into()),
         ],
     ));
     if n > 1 {
@@ -440,10 +440,10 @@ fn describe_training(job: &LlmJob, gpu: &Gpu, layout: &Layout, out: &mut Vec<Not
             vec![
                 ("n", n.to_string().into()),
                 ("link", fabric::link_name(gpu, &step.link).to_string().into()),
-                ("gb_s", format!("{:.0}", step.link.gb_s).into()),
-                ("comm", format!("{:.0}", step.comm_s * 1e3).into()),
-                ("exposed", format!("{:.0}", step.exposed_s * 1e3).into()),
-                ("pct", format!("{:.0}", step.scaling * 100.0).into()),
+                ("gb_s", crate::decimal::fixed(step.link.gb_s, 0).into()),
+                ("comm", crate::decimal::fixed(step.comm_s * 1e3, 0).into()),
+                ("exposed", crate::decimal::fixed(step.exposed_s * 1e3, 0).into()),
+                ("pct", crate::decimal::fixed(step.scaling * 100.0, 0).into()),
             ],
         ));
     }

@@ -63,7 +63,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
     let model_options = html! {
         <datalist id="model-presets">
             <option value="custom">{ t(lang, "Custom: parameter count or config.json") }</option>
-            { for catalog::catalog().llms.iter().map(|m| html! { <option value={m.id.clone()}>{ format!("{} · {:.1}B", m.name, m.params_total_b) }</option> }) }
+            { for catalog::catalog().llms.iter().map(|m| html! { <option value={m.id.clone()}>{ format!("{} · {}B", m.name, crate::decimal::fixed(m.params_total_b, 1)) }</option> }) }
             { for catalog::catalog().diffusion.iter().map(|m| html! { <option value={m.id.clone()}>{ format!("{} · image", m.name) }</option> }) }
             { for catalog::catalog().classic.iter().map(|m| html! { <option value={m.id.clone()}>{ format!("{} · {}", m.name, m.task) }</option> }) }
         </datalist>

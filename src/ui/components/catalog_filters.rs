@@ -62,7 +62,7 @@ pub fn catalog_filters(props: &CatalogFiltersProps) -> Html {
             <label class="catalog-filters__field catalog-filters__field--narrow">
                 <span class="catalog-filters__label">{ t(lang, "Memory ≥ GiB") }</span>
                 <input class="catalog-filters__input" type="number" min="0" max="1024" step="8" inputmode="numeric"
-                    value={f.min_memory_gib.map(|m| m.to_string()).unwrap_or_default()} oninput={on_mem} />
+                    value={f.min_memory_gib.map(crate::decimal::plain).unwrap_or_default()} oninput={on_mem} />
             </label>
             <label class="catalog-filters__check">
                 <input type="checkbox" checked={f.nvlink_only} onchange={on_nvlink} />

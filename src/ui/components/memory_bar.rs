@@ -42,12 +42,12 @@ pub fn memory_bar(props: &MemoryBarProps) -> Html {
     let over = props.per_gpu_gib > props.capacity_gib;
     let title = format!(
         "{}: {}",
-        tf(lang, "{used} of {capacity} GiB per card", &[("used", &format!("{:.1}", props.per_gpu_gib)), ("capacity", &format!("{:.0}", props.capacity_gib))]),
+        tf(lang, "{used} of {capacity} GiB per card", &[("used", &crate::decimal::fixed(props.per_gpu_gib, 1)), ("capacity", &crate::decimal::fixed(props.capacity_gib, 0))]),
         TERMS
             .iter()
             .zip(values(&props.memory))
             .filter(|(_, v)| *v > 0.0)
-            .map(|((_, l), v)| format!("{} {:.1}", t(lang, l), v * scale))
+            .map(|((_, l), v)| format!("{} {}", t(lang, l), crate::decimal::fixed(v * scale, 1)))
             .collect::<Vec<_>>()
             .join(", ")
     );
@@ -55,14 +55,14 @@ pub fn memory_bar(props: &MemoryBarProps) -> Html {
         <svg class={classes!("memory-bar", over.then_some("memory-bar--over"))} viewBox="0 0 100 10" preserveAspectRatio="none"
             role="img" aria-label={title.clone()}>
             <title>{ title }</title>
-            <rect class="memory-bar__track" x="0" y="0" width={format!("{:.2}", props.capacity_gib / max * width)} height="10" />
+            <rect class="memory-bar__track" x="0" y="0" width={crate::decimal::fixed(props.capacity_gib / max * width, 2)} height="10" />
             { for TERMS.iter().zip(values(&props.memory)).filter(|(_, v)| *v > 0.0).map(|((key, _), v)| {
                 let w = v * scale / max * width;
-                let seg = html! { <rect class={format!("memory-bar__seg memory-bar__seg--{key}")} x={format!("{x:.2}")} y="1" width={format!("{w:.2}")} height="8" /> };
+                let seg = html! { <rect class={format!("memory-bar__seg memory-bar__seg--{key}")} x={crate::decimal::fixed(x, 2)} y="1" width={crate::decimal::fixed(w, 2)} height="8" /> };
                 x += w;
                 seg
             }) }
-            <line class="memory-bar__cap" x1={format!("{:.2}", props.capacity_gib / max * width)} x2={format!("{:.2}", props.capacity_gib / max * width)} y1="0" y2="10" />
+            <line class="memory-bar__cap" x1={crate::decimal::fixed(props.capacity_gib / max * width, 2)} x2={crate::decimal::fixed(props.capacity_gib / max * width, 2)} y1="0" y2="10" />
         </svg>
     }
 }

@@ -55,7 +55,7 @@ pub fn pareto_chart(props: &ParetoChartProps) -> Html {
     let sy = |v: f64| H - PAD_B - (v.log10() - y0) / (y1 - y0).max(1e-9) * (H - PAD_B - PAD_T);
     let mut front: Vec<_> = pts.iter().filter(|p| p.pareto).collect();
     crate::sort::sort_by(&mut front, |a, b| a.cost_usd.total_cmp(&b.cost_usd));
-    let path = front.iter().map(|p| format!("{:.1},{:.1}", sx(p.cost_usd), sy(p.throughput_mid))).collect::<Vec<_>>().join(" ");
+    let path = front.iter().map(|p| format!("{},{}", crate::decimal::fixed(sx(p.cost_usd), 1), crate::decimal::fixed(sy(p.throughput_mid), 1))).collect::<Vec<_>>().join(" ");
     let unit = props.rec.rate_kind.map_or("", |k| k.unit());
     let ticks = |lo: f64, hi: f64| -> Vec<f64> {
         (lo.floor() as i32..=hi.ceil() as i32).map(|e| 10f64.powi(e)).filter(|v| v.log10() >= lo && v.log10() <= hi).collect()
@@ -65,26 +65,26 @@ pub fn pareto_chart(props: &ParetoChartProps) -> Html {
             <figcaption class="pareto-chart__caption">{ t(lang, "Throughput against cost: each card at its smallest feasible count; the Pareto front is connected") }</figcaption>
             <svg class="pareto-chart__svg" viewBox={format!("0 0 {W} {H}")} role="img"
                 aria-label={tf(lang, "{n} options plotted", &[("n", &pts.len().to_string())])}>
-                <line class="pareto-chart__axis" x1={PAD_L.to_string()} y1={(H - PAD_B).to_string()} x2={(W - PAD_R).to_string()} y2={(H - PAD_B).to_string()} />
-                <line class="pareto-chart__axis" x1={PAD_L.to_string()} y1={PAD_T.to_string()} x2={PAD_L.to_string()} y2={(H - PAD_B).to_string()} />
+                <line class="pareto-chart__axis" x1={crate::decimal::plain(PAD_L)} y1={crate::decimal::plain(H - PAD_B)} x2={crate::decimal::plain(W - PAD_R)} y2={crate::decimal::plain(H - PAD_B)} />
+                <line class="pareto-chart__axis" x1={crate::decimal::plain(PAD_L)} y1={crate::decimal::plain(PAD_T)} x2={crate::decimal::plain(PAD_L)} y2={crate::decimal::plain(H - PAD_B)} />
                 { for ticks(x0, x1).into_iter().map(|v| html! {
-                    <text class="pareto-chart__tick" x={format!("{:.1}", sx(v))} y={(H - PAD_B + 14.0).to_string()} text-anchor="middle">{ props.cost.money_in(lang, v) }</text>
+                    <text class="pareto-chart__tick" x={crate::decimal::fixed(sx(v), 1)} y={crate::decimal::plain(H - PAD_B + 14.0)} text-anchor="middle">{ props.cost.money_in(lang, v) }</text>
                 }) }
                 { for ticks(y0, y1).into_iter().map(|v| html! {
-                    <text class="pareto-chart__tick" x={(PAD_L - 6.0).to_string()} y={format!("{:.1}", sy(v) + 4.0)} text-anchor="end">{ format!("{v}") }</text>
+                    <text class="pareto-chart__tick" x={crate::decimal::plain(PAD_L - 6.0)} y={crate::decimal::fixed(sy(v) + 4.0, 1)} text-anchor="end">{ crate::decimal::plain(v) }</text>
                 }) }
-                <text class="pareto-chart__label" x={((W + PAD_L) / 2.0).to_string()} y={(H - 6.0).to_string()} text-anchor="middle">{ t(lang, "cost (log scale)") }</text>
-                <text class="pareto-chart__label" x="14" y={((H - PAD_B) / 2.0).to_string()} text-anchor="middle" transform={format!("rotate(-90 14 {})", (H - PAD_B) / 2.0)}>{ t(lang, unit) }</text>
+                <text class="pareto-chart__label" x={crate::decimal::plain((W + PAD_L) / 2.0)} y={crate::decimal::plain(H - 6.0)} text-anchor="middle">{ t(lang, "cost (log scale)") }</text>
+                <text class="pareto-chart__label" x="14" y={crate::decimal::plain((H - PAD_B) / 2.0)} text-anchor="middle" transform={format!("rotate(-90 14 {})", crate::decimal::plain((H - PAD_B) / 2.0))}>{ t(lang, unit) }</text>
                 <polyline class="pareto-chart__front" points={path} />
                 // Only the front's points carry a tooltip: hundreds of <title> nodes made re-ranking slow.
                 { for pts.iter().filter(|p| !p.pareto).map(|p| html! {
                     <circle key={format!("{}x{}", p.gpu, p.count)} class="pareto-chart__point"
-                        cx={format!("{:.1}", sx(p.cost_usd))} cy={format!("{:.1}", sy(p.throughput_mid))} r="3" />
+                        cx={crate::decimal::fixed(sx(p.cost_usd), 1)} cy={crate::decimal::fixed(sy(p.throughput_mid), 1)} r="3" />
                 }) }
                 { for front.iter().map(|p| html! {
                     <circle key={format!("f{}x{}", p.gpu, p.count)} class="pareto-chart__point pareto-chart__point--front"
-                        cx={format!("{:.1}", sx(p.cost_usd))} cy={format!("{:.1}", sy(p.throughput_mid))} r="4">
-                        <title>{ format!("{} × {}: {} · {:.1} {}", p.gpu, p.count, props.cost.money_in(lang, p.cost_usd), p.throughput_mid, t(lang, unit)) }</title>
+                        cx={crate::decimal::fixed(sx(p.cost_usd), 1)} cy={crate::decimal::fixed(sy(p.throughput_mid), 1)} r="4">
+                        <title>{ format!("{} × {}: {} · {} {}", p.gpu, p.count, props.cost.money_in(lang, p.cost_usd), crate::decimal::fixed(p.throughput_mid, 1), t(lang, unit)) }</title>
                     </circle>
                 }) }
             </svg>
