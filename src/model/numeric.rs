@@ -134,6 +134,17 @@ fn sm_clock_per_watt(gpu: &Gpu) -> Option<f64> {
 /// 82.6): (0.1836 / 0.3037)^0.5 = 0.78; L40S 0.84; L4 0.66; T4 0.71; A10 0.70; H100 PCIe 0.81;
 /// the flagships and better-fed cards 1. AMD, Intel and Apple parts: 1 (no rule).
 pub fn sustained_tensor_factor(gpu: &Gpu) -> f64 {
+    // Catalog cards: computed once (the engine asks for every card on every keystroke).
+    static CATALOG: std::sync::LazyLock<Vec<f64>> =
+        std::sync::LazyLock::new(|| crate::catalog::gpus().iter().map(sustained_factor_of).collect());
+    match crate::catalog::gpus().iter().position(|g| std::ptr::eq(g, gpu)) {
+        Some(i) => CATALOG.get(i).copied().unwrap_or(1.0),
+        None => sustained_factor_of(gpu),
+    }
+}
+
+/// [`sustained_tensor_factor`] computed from the card's figures.
+fn sustained_factor_of(gpu: &Gpu) -> f64 {
     let (Some(reference), Some(card)) = (reference_card(gpu).and_then(crate::catalog::gpu), sm_clock_per_watt(gpu)) else {
         return 1.0;
     };
