@@ -9,39 +9,14 @@
 //! The measured values are the expected numbers; the engine's output is what is checked.
 //! Run with `--nocapture` to see the per-row table that docs/MODEL.md reproduces.
 
+mod common;
+use common::{median, read_csv, LLAMA_30B_CONFIG};
 use gpu_advisor::catalog;
 use gpu_advisor::model::llm::{config_json, estimate_llm, Checkpointing, Engine, LlmJob, LoraTargets, ModelArch, Optimizer, Workload};
 use gpu_advisor::model::precision::{KvPrecision, Precision};
 
-fn read_csv(name: &str) -> Vec<Vec<String>> {
-    let local = format!("{}/tests/data/calibration/{name}", env!("CARGO_MANIFEST_DIR"));
-    let shared = format!("{}/../shared/calibration/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&local)
-        .or_else(|_| std::fs::read_to_string(&shared))
-        .unwrap_or_else(|e| panic!("cannot read {name} from {local} or {shared}: {e}"));
-    text.lines().skip(1).filter(|l| !l.trim().is_empty()).map(split_csv).collect()
-}
 
-/// Splits one CSV line, honouring double quotes.
-fn split_csv(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut quoted = false;
-    for c in line.chars() {
-        match c {
-            '"' => quoted = !quoted,
-            ',' if !quoted => out.push(std::mem::take(&mut cur)),
-            _ => cur.push(c),
-        }
-    }
-    out.push(cur);
-    out
-}
 
-/// LLaMA-1 30B ("Llama-33B" in the exllamav2 table), from huggyllama/llama-30b config.json.
-const LLAMA_30B_CONFIG: &str = r#"{"model_type":"llama","hidden_size":6656,"intermediate_size":17920,
- "num_attention_heads":52,"num_hidden_layers":60,"vocab_size":32000,"max_position_embeddings":2048,
- "tie_word_embeddings":false}"#;
 
 fn model(name: &str) -> ModelArch {
     let preset = match name {
@@ -267,16 +242,6 @@ fn memory_rows() -> (Vec<Row>, Vec<String>) {
     (rows, skipped)
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    assert!(n > 0);
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
 
 fn print_table(rows: &[Row]) {
     println!("| row | metric | measured | model (low–high) | error |");

@@ -19,6 +19,8 @@
 //! measured numbers in the files. `cargo test --test media_calibration -- --nocapture` prints the
 //! tables that `docs/MODEL.md` reproduces.
 
+mod common;
+use common::{median, split_csv};
 use gpu_advisor::catalog::{self, Gpu, Vendor};
 use gpu_advisor::model::classic::{classic_samples_per_s_with, ClassicJob, ClassicMode, ClassicPrecision};
 use gpu_advisor::model::diffusion::{image_timing_with, ImageJob};
@@ -32,21 +34,6 @@ const DIFFUSION_MORE_CSV: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR")
 const TRAINING_CSV: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/calibration/training.csv"));
 const TRAINING_MORE_CSV: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/calibration/classic_training_more.csv"));
 
-/// Splits one CSV line, honouring double quotes.
-fn split_csv(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut quoted = false;
-    for c in line.chars() {
-        match c {
-            '"' => quoted = !quoted,
-            ',' if !quoted => out.push(std::mem::take(&mut cur)),
-            _ => cur.push(c),
-        }
-    }
-    out.push(cur);
-    out
-}
 
 fn rows(text: &str) -> Vec<HashMap<String, String>> {
     let mut lines = text.lines().filter(|l| !l.trim().is_empty());
@@ -220,18 +207,6 @@ fn classic_rows() -> Vec<Row> {
     out
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    let n = v.len();
-    if n == 0 {
-        return f64::NAN;
-    }
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
 
 /// |error| and inside-band for one prediction.
 fn score(measured: f64, (low, mid, high): (f64, f64, f64)) -> (f64, bool) {
