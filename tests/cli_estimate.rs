@@ -130,3 +130,53 @@ fn image_generation_routes_to_the_media_engine() {
     assert!(v["throughput"]["seconds_per_image"]["mid"].is_number(), "{v}");
     fails_with(&["estimate", "--gpu", "rtx-4090", "--model", "sd-1.5", "--resolution", "512by512"], "--resolution");
 }
+
+/// Issue 12's serving contract: `throughput.per_user_tokens_per_s`, `aggregate_tokens_per_s` and
+/// `ttft_s` (bands), `serving.max_users` (null without a target) and `serving.curve`; with one
+/// user the per-user speed is the decode speed and the total equals it.
+#[test]
+fn serving_keys_follow_the_users() {
+    let one = json(&["estimate", "--gpu", "h100-sxm", "--model", "llama-3.1-8b", "--users", "1", "--json"]);
+    let t = &one["throughput"];
+    let mid = |k: &str| t[k]["mid"].as_f64().unwrap_or_else(|| panic!("{k}"));
+    assert!((mid("per_user_tokens_per_s") - mid("decode_tokens_per_s")).abs() < 1e-9);
+    assert!((mid("aggregate_tokens_per_s") - mid("per_user_tokens_per_s")).abs() < 1e-9);
+    assert!(mid("ttft_s") > 0.0);
+    assert!(one["serving"]["max_users"].is_null());
+    let curve = one["serving"]["curve"].as_array().expect("curve");
+    assert!(curve.len() > 2);
+    for k in ["users", "per_user_tokens_per_s", "aggregate_tokens_per_s", "ttft_s"] {
+        assert!(curve[0][k].is_number(), "curve.{k}");
+    }
+    // --batch is an alias of --users; 50 users at ≥ 20 tokens/s each gives a count.
+    let many = json(&[
+        "estimate", "--gpu", "h100-sxm", "--model", "llama-3.1-8b", "--batch", "50",
+        "--target-tokens-per-s-per-user", "20", "--max-ttft-s", "2", "--json",
+    ]);
+    assert_eq!(many["serving"]["users"], 50.0);
+    assert!(many["serving"]["max_users"].as_u64().expect("max_users") >= 50);
+    assert!(many["throughput"]["per_user_tokens_per_s"]["mid"].as_f64().expect("per-user") < mid("per_user_tokens_per_s"));
+    // Training has no serving block.
+    let train = json(&["estimate", "--gpu", "h100-sxm", "--model", "llama-3.1-8b", "--workload", "lora", "--json"]);
+    assert!(train["serving"].is_null() && train["throughput"]["ttft_s"].is_null());
+}
+
+#[test]
+fn bad_serving_flags_name_the_flag() {
+    let base = ["estimate", "--gpu", "h100-sxm", "--model", "llama-3.1-8b"];
+    for (extra, flag) in [
+        (vec!["--target-tokens-per-s-per-user", "-5"], "--target-tokens-per-s-per-user"),
+        (vec!["--target-tokens-per-s-per-user", "0"], "--target-tokens-per-s-per-user"),
+        (vec!["--max-ttft-s", "abc"], "--max-ttft-s"),
+        (vec!["--prefix-hit", "1.5"], "--prefix-hit"),
+        (vec!["--spec-accept", "-0.1"], "--spec-accept"),
+        (vec!["--spec-decode", "magic"], "--spec-decode"),
+        (vec!["--arrival-rate", "0"], "--arrival-rate"),
+        (vec!["--users", "4", "--batch", "8"], "--users"),
+    ] {
+        let args: Vec<&str> = base.iter().copied().chain(extra.iter().copied()).collect();
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{extra:?}");
+        assert!(err.contains(flag), "{extra:?}: {err}");
+    }
+}

@@ -172,6 +172,10 @@ enum Set {
     Serving,
     Training,
     Memory,
+    /// Per-user speed at concurrency above 1 (the serving model of issue 12).
+    PerUser,
+    /// Time to first token at concurrency above 1.
+    Ttft,
 }
 
 impl Set {
@@ -182,6 +186,8 @@ impl Set {
             Set::Serving => "serving",
             Set::Training => "training",
             Set::Memory => "memory",
+            Set::PerUser => "per-user speed",
+            Set::Ttft => "ttft",
         }
     }
 }
@@ -197,6 +203,10 @@ enum Read {
     },
     Prefill,
     Serving,
+    /// Output tokens/s one user sees at the job's concurrency (`llm::serving::analyze`).
+    PerUser,
+    /// Seconds to the first token at the job's concurrency.
+    Ttft,
     /// Training tokens/s of the job divided by the GPUs it ran on.
     TrainPerGpu,
     /// Peak GiB per GPU minus what the measurement leaves out (the CUDA context for allocator
@@ -419,9 +429,20 @@ fn serving_rows(inv: &mut Inventory) {
             "tpot_ms" if conc_one => (Set::Decode, Read::Decode, 1000.0 / value),
             "per_user_tok_s" if conc_one => (Set::Decode, Read::Decode, value),
             "ttft_ms" if conc_one => (Set::Prefill, Read::Prefill, f64::from(isl) / (value / 1000.0)),
-            "tpot_ms" | "per_user_tok_s" | "ttft_ms" => {
-                inv.not_modelled.push(format!("{file}: {label} = {value}"));
+            // At higher concurrency: the serving model (issue 12) at the row's users in flight.
+            // An offline benchmark queues every request at once: its latencies are queue time
+            // over a request count the tables do not print, not a steady state.
+            "tpot_ms" | "per_user_tok_s" | "ttft_ms" if batch == "max" => {
+                inv.skipped.push(format!("{file}: {label}: latency of an offline run (all requests queued at once)"));
                 continue;
+            }
+            "tpot_ms" | "per_user_tok_s" | "ttft_ms" => {
+                job.batch = fit_batch(&job, card, gpus, batch.parse().expect("batch"));
+                match metric.as_str() {
+                    "tpot_ms" => (Set::PerUser, Read::PerUser, 1000.0 / value),
+                    "per_user_tok_s" => (Set::PerUser, Read::PerUser, value),
+                    _ => (Set::Ttft, Read::Ttft, value / 1000.0),
+                }
             }
             m => panic!("metric {m}"),
         };
@@ -786,6 +807,15 @@ fn predict(c: &Case, carried: bool) -> (Band, String) {
         }
         Read::Prefill => need(t.prefill_tokens_per_s, "prefill"),
         Read::Serving => need(t.serving_tokens_per_s, "serving"),
+        Read::PerUser | Read::Ttft => {
+            let r = gpu_advisor::model::llm::serving::analyze(&job, c.gpu, c.gpus, &Default::default())
+                .unwrap_or_else(|e| panic!("{}: {e}", c.label));
+            if matches!(c.read, Read::PerUser) {
+                r.per_user_tokens_per_s
+            } else {
+                need(r.ttft_s, "ttft")
+            }
+        }
         Read::TrainPerGpu => {
             // When the job does not fit, the engine gives the speed at the count that holds it.
             let n = if !est.fits && est.gpus_needed > c.gpus { est.gpus_needed } else { c.gpus };
@@ -1048,12 +1078,14 @@ fn inventory_accounts_for_every_row() {
         println!("not yet modelled: {s}");
     }
     println!(
-        "rows: decode {}, prefill {}, serving {}, training {}, memory {}; skipped {}; not yet modelled {}",
+        "rows: decode {}, prefill {}, serving {}, training {}, memory {}, per-user {}, ttft {}; skipped {}; not yet modelled {}",
         count(Set::Decode),
         count(Set::Prefill),
         count(Set::Serving),
         count(Set::Training),
         count(Set::Memory),
+        count(Set::PerUser),
+        count(Set::Ttft),
         inv.skipped.len(),
         inv.not_modelled.len()
     );
@@ -1076,6 +1108,7 @@ fn inventory_accounts_for_every_row() {
     assert_eq!(count(Set::Serving), 133);
     assert_eq!(count(Set::Training), 81);
     assert_eq!(count(Set::Memory), 19);
+    assert!(count(Set::PerUser) > 0 && count(Set::Ttft) > 0);
 }
 
 // Regression guards (for targets not met yet) sit at today's figure + 3 points (medians) or
@@ -1086,11 +1119,11 @@ fn decode_cross_validated() {
     let (_, s) = run(Set::Decode);
     assert!(s.rows >= 140);
     at_most("decode in-sample median |error|", s.in_sample, 0.12);
-    // TARGET NOT MET: decode ≤ 12% cross-validated median |error| (LOFO 26.1%, LOSO 13.8% today).
-    at_most("decode LOFO median |error|", s.lofo, 0.29);
+    // TARGET NOT MET: decode ≤ 12% cross-validated median |error| (LOFO 22.3%, LOSO 13.5% today).
+    at_most("decode LOFO median |error|", s.lofo, 0.26);
     at_most("decode LOSO median |error|", s.loso, 0.17);
-    // TARGET NOT MET: ≥ 80% of held-out decode rows in band (LOFO 59%, LOSO 74% today).
-    at_least("decode LOFO in band", s.lofo_in_band, 0.54);
+    // TARGET NOT MET: ≥ 80% of held-out decode rows in band (LOFO 70%, LOSO 74% today).
+    at_least("decode LOFO in band", s.lofo_in_band, 0.65);
     at_least("decode LOSO in band", s.loso_in_band, 0.69);
 }
 
@@ -1099,12 +1132,12 @@ fn prefill_cross_validated() {
     let (_, s) = run(Set::Prefill);
     assert!(s.rows >= 70);
     at_most("prefill in-sample median |error|", s.in_sample, 0.20);
-    // TARGET NOT MET: prefill ≤ 20% (LOFO 31.2% today; LOSO 15.0% meets it).
-    at_most("prefill LOFO median |error|", s.lofo, 0.34);
+    // TARGET NOT MET: prefill ≤ 20% (LOFO 27.6% today; LOSO 13.1% meets it).
+    at_most("prefill LOFO median |error|", s.lofo, 0.31);
     at_most("prefill LOSO median |error|", s.loso, 0.20);
-    // TARGET NOT MET: ≥ 80% in band (LOFO 39%, LOSO 78% today).
-    at_least("prefill LOFO in band", s.lofo_in_band, 0.34);
-    at_least("prefill LOSO in band", s.loso_in_band, 0.73);
+    // TARGET NOT MET for LOFO: ≥ 80% in band (LOFO 68% today; LOSO 83% meets it).
+    at_least("prefill LOFO in band", s.lofo_in_band, 0.63);
+    at_least("prefill LOSO in band", s.loso_in_band, 0.80);
 }
 
 #[test]
@@ -1136,11 +1169,28 @@ fn training_cross_validated() {
 fn memory_cross_validated() {
     let (_, s) = run(Set::Memory);
     assert!(s.rows >= 18);
-    // TARGET NOT MET: memory ≤ 8% (in-sample 12.4%, LOFO 12.4%, LOSO 12.3% today).
-    at_most("memory in-sample median |error|", s.in_sample, 0.155);
-    at_most("memory LOFO median |error|", s.lofo, 0.155);
-    at_most("memory LOSO median |error|", s.loso, 0.155);
-    // TARGET NOT MET: ≥ 80% within ±10% (LOFO 42%, LOSO 42% today).
-    at_least("memory LOFO within ±10%", s.lofo_in_band, 0.37);
-    at_least("memory LOSO within ±10%", s.loso_in_band, 0.37);
+    // TARGET NOT MET: memory ≤ 8% (in-sample 9.7%, LOFO 9.7%, LOSO 10.4% today).
+    at_most("memory in-sample median |error|", s.in_sample, 0.13);
+    at_most("memory LOFO median |error|", s.lofo, 0.13);
+    at_most("memory LOSO median |error|", s.loso, 0.135);
+    // TARGET NOT MET: ≥ 80% within ±10% (LOFO 53%, LOSO 53% today).
+    at_least("memory LOFO within ±10%", s.lofo_in_band, 0.48);
+    at_least("memory LOSO within ±10%", s.loso_in_band, 0.48);
+}
+
+/// Per-user speed (TPOT) and TTFT at concurrency above 1 against the serving model of issue 12
+/// (steady-state rows; offline "max" runs are skipped).
+#[test]
+fn latency_cross_validated() {
+    let (_, p) = run(Set::PerUser);
+    let (_, t) = run(Set::Ttft);
+    assert!(p.rows >= 20 && t.rows >= 30);
+    // TARGET NOT MET (issue 12: ≤ 20%, ≥ 80% in band): per-user speed raw 172.8%, LOFO 50.9%,
+    // LOSO 179.3% today, driven by dstack's DeepSeek-R1 rows (3–10× slower than the model and
+    // than NVIDIA's own DeepSeek figures); NVIDIA NIM's Llama 3.3 70B sweep is within 2%.
+    at_most("per-user raw median |error|", p.raw, 1.80);
+    at_most("per-user LOFO median |error|", p.lofo, 0.55);
+    // TARGET NOT MET: TTFT raw 97.3% today: the measured TTFTs include the benchmarks' own
+    // queueing and DeepSeek prefills 20× slower than the model's.
+    at_most("ttft raw median |error|", t.raw, 0.99);
 }

@@ -25,6 +25,9 @@ USAGE:
     [--context TOKENS] [--prompt-tokens N --output-tokens N] [--batch N] [--seq-len TOKENS]
     [--optimizer adamw|adamw-8bit|paged-adamw-8bit|sgd|adafactor]
     [--grad-checkpointing none|selective|full] [--lora-rank R] [--zero auto|0|1|2|3] [--grad-accum N] [--fp32-math pytorch|tf32|strict] [--json]
+  Serving (inference):
+    [--users N] [--target-tokens-per-s-per-user X] [--max-ttft-s Y] [--arrival-rate R]
+    [--prefix-hit P] [--spec-decode off|draft|eagle|mtp] [--spec-accept A]
   Image generation and classic models (diffusion / vision / NLP / speech presets):
     --model <preset-id> --workload image-generation|training|inference
     [--resolution WxH] [--steps N] [--batch N] [--precision fp32|tf32|fp16|bf16|fp8]
@@ -37,7 +40,9 @@ DEFAULTS:
   --engine llama.cpp for GGUF precisions (q*_*) and Apple GPUs, otherwise vllm
   --context 4096 (capped at the model's maximum context, never below prompt + output)
   --prompt-tokens 512, --output-tokens 256
-  --batch 1 (inference: concurrent sequences; training: micro-batch per GPU)
+  --batch 1 (inference: concurrent sequences; training: micro-batch per GPU); --users is its alias
+  --prefix-hit 0 (share of each prompt already in the prefix cache), --spec-decode off; --spec-accept
+  defaults per mode (draft 0.7, eagle 0.8, mtp 0.85); no per-user speed, TTFT or arrival-rate target
   --seq-len 2048 (capped at the model's maximum context)
   --optimizer adamw, --grad-checkpointing none, --lora-rank 16 (all linear layers), --zero auto (the fastest
   sharding that fits: data parallel with ZeRO-0/1/2/3 or tensor + pipeline model parallel), --grad-accum 1
@@ -50,8 +55,10 @@ OUTPUT:
   A table, or with --json one object: model, gpu, gpus, memory{weights_gib, kv_cache_gib,
   activations_gib, gradients_gib, optimizer_gib, overhead_gib, total_gib}, per_gpu_gib,
   gpus_needed, fits, throughput{decode_tokens_per_s, prefill_tokens_per_s,
-  serving_tokens_per_s, train_tokens_per_s, seconds_per_image, train_samples_per_s}
-  (each null or {low, mid, high}) and assumptions[].
+  serving_tokens_per_s, train_tokens_per_s, seconds_per_image, train_samples_per_s,
+  per_user_tokens_per_s, aggregate_tokens_per_s, ttft_s} (each null or {low, mid, high}),
+  serving{users, capacity, max_users (null without a target), curve[{users, per_user_tokens_per_s,
+  aggregate_tokens_per_s, ttft_s}]} (inference jobs that fit; else null) and assumptions[].
 ";
 
 #[derive(Default)]
@@ -198,7 +205,7 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
         context_tokens: context,
         prompt_tokens,
         output_tokens,
-        batch: a.s.batch.unwrap_or(1),
+        batch: super::flags::users(&a.s)?.unwrap_or(1),
         seq_len,
         optimizer,
         grad_checkpointing,
@@ -208,8 +215,23 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
         grad_accum: a.s.grad_accum.unwrap_or(1),
         ..LlmJob::default()
     };
+    let targets = super::flags::serving_targets(&a.s)?;
     let est = llm::estimate_llm(&job, gpu, gpus).map_err(engine_error)?;
-    print(&est, a.json, out)
+    // Serving figures for inference jobs on a build that holds them.
+    let holds_one = llm::max_concurrency(&job, gpu, gpus).map_err(engine_error)? >= 1;
+    let report = if job.workload == Workload::Inference && holds_one {
+        Some(llm::serving::analyze(&job, gpu, gpus, &targets).map_err(engine_error)?)
+    } else {
+        None
+    };
+    if a.json {
+        return super::serving::print_json(&est, report.as_ref(), out);
+    }
+    print(&est, false, out)?;
+    match &report {
+        Some(r) => write_str(out, &super::serving::table(r)),
+        None => Ok(()),
+    }
 }
 
 fn fmt_band(b: Option<Band>, unit: &str) -> String {

@@ -118,13 +118,23 @@ pub(crate) struct SizingArgs {
     pub zero: Option<u32>,
     pub grad_accum: Option<u32>,
     pub fp32_math: Option<String>,
+    /// Serving (issue 12): `--users` is the concurrency (`--batch` stays its alias).
+    pub users: Option<u32>,
+    pub target_tps_user: Option<f64>,
+    pub max_ttft_s: Option<f64>,
+    pub arrival_rate: Option<f64>,
+    pub prefix_hit: Option<f64>,
+    pub spec_decode: Option<String>,
+    pub spec_accept: Option<f64>,
     pub resolution: Option<(u32, u32)>,
     pub steps: Option<u32>,
 }
 
 impl SizingArgs {
     /// Every sizing flag, without its `--`.
-    pub(crate) const FLAGS: [&'static str; 20] = ["fp32-math", "model", "params", "config", "workload", "precision", "kv-precision", "engine", "context", "prompt-tokens", "output-tokens", "batch", "seq-len", "optimizer", "grad-checkpointing", "lora-rank", "zero", "grad-accum", "resolution", "steps"];
+    pub(crate) const FLAGS: [&'static str; 27] = [
+        "users", "target-tokens-per-s-per-user", "max-ttft-s", "arrival-rate", "prefix-hit", "spec-decode", "spec-accept",
+        "fp32-math", "model", "params", "config", "workload", "precision", "kv-precision", "engine", "context", "prompt-tokens", "output-tokens", "batch", "seq-len", "optimizer", "grad-checkpointing", "lora-rank", "zero", "grad-accum", "resolution", "steps"];
 
     /// Reads the sizing flag `--flag`, taking its value from `p`; false when it is not one.
     pub(crate) fn take(&mut self, flag: &str, p: &mut lexopt::Parser) -> Result<bool, CliError> {
@@ -155,6 +165,13 @@ impl SizingArgs {
             }
             "grad-accum" => self.grad_accum = Some(number(p, "grad-accum")?),
             "fp32-math" => self.fp32_math = Some(value(p, "fp32-math")?),
+            "users" => self.users = Some(number(p, "users")?),
+            "target-tokens-per-s-per-user" => self.target_tps_user = Some(real(p, "target-tokens-per-s-per-user", 0.0, 1e9)?),
+            "max-ttft-s" => self.max_ttft_s = Some(real(p, "max-ttft-s", 0.0, 1e6)?),
+            "arrival-rate" => self.arrival_rate = Some(real(p, "arrival-rate", 0.0, 1e9)?),
+            "prefix-hit" => self.prefix_hit = Some(real(p, "prefix-hit", 0.0, 1.0)?),
+            "spec-decode" => self.spec_decode = Some(value(p, "spec-decode")?),
+            "spec-accept" => self.spec_accept = Some(real(p, "spec-accept", 0.0, 1.0)?),
             "resolution" => self.resolution = Some(resolution(&value(p, "resolution")?)?),
             "steps" => self.steps = Some(number(p, "steps")?),
             _ => return Ok(false),
@@ -170,4 +187,41 @@ pub(crate) fn fp32_math(a: &SizingArgs) -> Result<crate::model::numeric::Fp32Mat
         None => Ok(Fp32Math::PytorchDefault),
         Some(s) => Fp32Math::parse(s).ok_or_else(|| CliError(format!("--fp32-math: expected pytorch, tf32 or strict, got `{s}`"))),
     }
+}
+
+/// The concurrency: `--users`, or its alias `--batch` (they must agree when both are given).
+pub(crate) fn users(a: &SizingArgs) -> Result<Option<u32>, CliError> {
+    match (a.users, a.batch) {
+        (Some(u), Some(b)) if u != b => Err(CliError(format!("--users {u} and --batch {b} disagree (--batch is an alias of --users)"))),
+        (Some(u), _) | (None, Some(u)) => Ok(Some(u)),
+        (None, None) => Ok(None),
+    }
+}
+
+/// The serving targets of `--target-tokens-per-s-per-user`, `--max-ttft-s`, `--arrival-rate`,
+/// `--prefix-hit`, `--spec-decode` and `--spec-accept`, each checked here so the error names the
+/// flag.
+pub(crate) fn serving_targets(a: &SizingArgs) -> Result<crate::model::llm::serving::ServingTargets, CliError> {
+    use crate::model::llm::serving::{ServingTargets, SpecDecode};
+    let positive = |flag: &str, v: Option<f64>| match v {
+        Some(x) if x <= 0.0 => Err(CliError(format!("--{flag}: must be above 0, got {x}"))),
+        _ => Ok(v),
+    };
+    let share = |flag: &str, v: Option<f64>| match v {
+        Some(x) if !(0.0..=1.0).contains(&x) => Err(CliError(format!("--{flag}: must be between 0 and 1, got {x}"))),
+        _ => Ok(v),
+    };
+    let spec = match &a.spec_decode {
+        None => SpecDecode::Off,
+        Some(s) => SpecDecode::parse(s)
+            .ok_or_else(|| CliError(format!("--spec-decode: unknown `{s}` (expected {})", choices(&SpecDecode::ALL, SpecDecode::as_str))))?,
+    };
+    Ok(ServingTargets {
+        tokens_per_s_per_user: positive("target-tokens-per-s-per-user", a.target_tps_user)?,
+        max_ttft_s: positive("max-ttft-s", a.max_ttft_s)?,
+        arrival_rate_rps: positive("arrival-rate", a.arrival_rate)?,
+        prefix_hit: share("prefix-hit", a.prefix_hit)?.unwrap_or(0.0),
+        spec,
+        spec_accept: share("spec-accept", a.spec_accept)?,
+    })
 }

@@ -8,6 +8,7 @@
 pub mod estimate;
 mod flags;
 pub mod recommend;
+mod serving;
 
 use crate::catalog::{self, Gpu, ModelKind};
 use serde::Serialize;

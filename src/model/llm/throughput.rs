@@ -116,6 +116,29 @@ impl Ctx<'_> {
     }
 }
 
+/// Seconds of one decode step of `batch` sequences at average context `ctx` on `layout` (weights,
+/// KV cache, FLOPs, the fixed per-layer time and the layout's communication).
+pub fn decode_step_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, batch: f64, ctx: f64) -> f64 {
+    Ctx { job, gpu, engine, eff: job_efficiency(job, engine, gpu), layout: *layout }.decode_step(batch, ctx)
+}
+
+/// Seconds to prefill `tokens` prompt tokens on `layout`; `with_fixed` adds the per-layer fixed
+/// time and the layout's communication of a standalone prefill.
+pub fn prefill_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, tokens: f64, with_fixed: bool) -> f64 {
+    Ctx { job, gpu, engine, eff: job_efficiency(job, engine, gpu), layout: *layout }.prefill_time(tokens, with_fixed)
+}
+
+/// True when the (engine, family) factors were fitted on this pair's rows (narrower bands).
+pub fn fitted(job: &LlmJob, engine: Engine, gpu: &Gpu) -> bool {
+    job_efficiency(job, engine, gpu).measured
+}
+
+/// A band of `mid` as the engine shows it: ±25% (decode) or ±30% where the pair was fitted,
+/// ±35% elsewhere.
+pub fn speed_band(mid: f64, fitted: bool, decode: bool) -> Band {
+    band(mid, fitted, decode)
+}
+
 /// Weight bytes one decode step reads with `tokens` sequences in the batch: the body (MoE: the
 /// shared part plus the experts the batch's tokens touch) and the LM head. A tied head reads
 /// the whole embedding table for every step, since it is the head's matrix.

@@ -1,0 +1,56 @@
+//! The serving block of `estimate`: the JSON keys of issue 12 (`throughput.per_user_tokens_per_s`,
+//! `throughput.aggregate_tokens_per_s`, `throughput.ttft_s`, `serving{users, capacity, max_users,
+//! curve}`) added to the estimate's object, and the table lines.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+use super::{write_str, CliError};
+use crate::model::llm::serving::ServingReport;
+use crate::model::Estimate;
+use serde_json::{json, Value};
+use std::io::Write;
+
+/// The estimate as JSON with the serving keys (null when there is no report).
+pub fn print_json(est: &Estimate, report: Option<&ServingReport>, out: &mut dyn Write) -> Result<(), CliError> {
+    let mut v = serde_json::to_value(est).map_err(|e| CliError(e.to_string()))?;
+    let band = |b: Option<crate::model::Band>| b.map_or(Value::Null, |b| json!({ "low": b.low, "mid": b.mid, "high": b.high }));
+    if let Some(t) = v.get_mut("throughput").and_then(Value::as_object_mut) {
+        t.insert("per_user_tokens_per_s".into(), band(report.map(|r| r.per_user_tokens_per_s)));
+        t.insert("aggregate_tokens_per_s".into(), band(report.map(|r| r.aggregate_tokens_per_s)));
+        t.insert("ttft_s".into(), band(report.and_then(|r| r.ttft_s)));
+    }
+    if let Some(o) = v.as_object_mut() {
+        let serving = report.map_or(Value::Null, |r| {
+            json!({ "users": r.users, "capacity": r.capacity, "max_users": r.max_users, "curve": r.curve })
+        });
+        o.insert("serving".into(), serving);
+    }
+    let text = serde_json::to_string_pretty(&v).map_err(|e| CliError(e.to_string()))?;
+    write_str(out, &format!("{text}\n"))
+}
+
+/// The table lines of a serving report.
+pub fn table(r: &ServingReport) -> String {
+    let b = |x: crate::model::Band| format!("{:.1} ({:.1}–{:.1})", x.mid, x.low, x.high);
+    let mut s = format!(
+        "serving  {:.0} user(s) in flight of {} the build holds: {} output tokens/s per user, {} in total\n",
+        r.users,
+        r.capacity,
+        b(r.per_user_tokens_per_s),
+        b(r.aggregate_tokens_per_s)
+    );
+    s.push_str(&match r.ttft_s {
+        Some(t) => format!("ttft     {:.3} ({:.3}–{:.3}) s\n", t.mid, t.low, t.high),
+        None => "ttft     unbounded: requests arrive faster than the build serves them\n".into(),
+    });
+    if let Some(m) = r.max_users {
+        s.push_str(&format!("max users meeting the targets: {m}\n"));
+    }
+    s.push_str("curve    users: per-user tokens/s, total tokens/s, TTFT s\n");
+    for p in &r.curve {
+        s.push_str(&format!(
+            "         {}: {:.1}, {:.0}, {:.2}\n",
+            p.users, p.per_user_tokens_per_s, p.aggregate_tokens_per_s, p.ttft_s
+        ));
+    }
+    s
+}

@@ -1,0 +1,344 @@
+//! Serving under load: how fast each user is served, how long the first token takes, the total
+//! output rate, and how many users a build holds at a per-user speed and time-to-first-token
+//! target (issue 12's serving model; the engine part).
+//!
+//! Continuous batching (vLLM, SGLang, TensorRT-LLM) runs one decode step for every request in
+//! flight and mixes new prompts into the steps in chunks. With `B` requests of `P` prompt and `O`
+//! output tokens in flight, a user's time per output token is the decode step of the batch plus
+//! the prompts of the other users that arrive while it generates:
+//! `TPOT(B) = t_step(B) + (B − 1)/O · t_prefill(P')`, where `P' = P·(1 − prefix hit)` (a cached
+//! prefix is not prefilled again). Per-user speed is `1/TPOT`, the total `B/TPOT`; with one user
+//! both equal the single-sequence decode speed.
+//!
+//! Time to first token: the prompt is prefilled in chunks of the engine's
+//! `max_num_batched_tokens`, each chunk sharing a step with the decode of the other `B − 1`
+//! requests: `ceil(P'/C) · (t_prefill(chunk) + t_step(B − 1)) + fixed`, plus its wait behind the
+//! other users' prompts (an M/D/1 queue on the prefill work, Pollaczek–Khinchine), plus, when
+//! more users are offered than the build holds, the wait for a slot (a closed loop: Little's law).
+//!
+//! Arrivals: with a request rate λ, requests wait for a free slot as in an M/M/c queue (Erlang C,
+//! Kleinrock, *Queueing Systems* vol. 1, §3.5) with `c` = the requests the build holds and the
+//! request's own time as the service time; the users in flight follow from Little's law
+//! (`B = λ · T_request`), solved by iteration. At or past saturation the wait is unbounded.
+//!
+//! Speculative decoding (Leviathan et al. 2023, "Fast Inference from Transformers via
+//! Speculative Decoding", eq. 1): with `k` drafted tokens accepted with probability α each, a
+//! verification step yields `(1 − α^(k+1)) / (1 − α)` tokens. The verification step costs the
+//! target's step at `B·(k + 1)` tokens; drafting costs `k` steps of the drafter, taken as 1/10 of
+//! the target (a draft model about a tenth of its size), one layer of it (EAGLE's one-layer head,
+//! Li et al. 2024) or one layer once (DeepSeek-V3's MTP module, depth 1). Default acceptance:
+//! draft 0.7 (Leviathan et al. report 0.5–0.8 for T5 drafts), EAGLE 0.8 (EAGLE-2: about 4 tokens
+//! per step at 5–6 drafted), MTP 0.85 (DeepSeek-V3 report §5.4.3: the second token is accepted
+//! 85–90% of the time).
+
+use super::engines::Engine;
+use super::parallel::Layout;
+use super::throughput::{decode_step_s, fitted, prefill_s, speed_band};
+use super::{layout_for, max_concurrency, memory, LlmJob};
+use crate::catalog::Gpu;
+use crate::model::types::{Band, EstimateError};
+
+/// Speculative decoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SpecDecode {
+    #[default]
+    Off,
+    /// A separate, smaller draft model.
+    Draft,
+    /// An EAGLE-style one-layer draft head.
+    Eagle,
+    /// Multi-token prediction modules (DeepSeek-V3).
+    Mtp,
+}
+
+impl SpecDecode {
+    /// Every mode, in CLI order.
+    pub const ALL: [SpecDecode; 4] = [SpecDecode::Off, SpecDecode::Draft, SpecDecode::Eagle, SpecDecode::Mtp];
+
+    /// CLI / URL name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SpecDecode::Off => "off",
+            SpecDecode::Draft => "draft",
+            SpecDecode::Eagle => "eagle",
+            SpecDecode::Mtp => "mtp",
+        }
+    }
+
+    /// Parses a CLI / URL name.
+    pub fn parse(s: &str) -> Option<SpecDecode> {
+        let lower = s.trim().to_ascii_lowercase();
+        SpecDecode::ALL.into_iter().find(|m| m.as_str() == lower)
+    }
+
+    /// (drafted tokens k, default acceptance α, draft cost per drafted token as a share of a
+    /// target step) — see the module doc for the sources.
+    fn params(self, layers: f64) -> (f64, f64, f64) {
+        match self {
+            SpecDecode::Off => (0.0, 0.0, 0.0),
+            SpecDecode::Draft => (4.0, 0.7, 0.1),
+            SpecDecode::Eagle => (5.0, 0.8, 1.0 / layers.max(1.0)),
+            SpecDecode::Mtp => (1.0, 0.85, 1.0 / layers.max(1.0)),
+        }
+    }
+}
+
+/// What the serving analysis is asked.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ServingTargets {
+    /// Each user must see at least this many output tokens per second.
+    pub tokens_per_s_per_user: Option<f64>,
+    /// The first token must come within this many seconds.
+    pub max_ttft_s: Option<f64>,
+    /// Requests arrive at this rate (requests/s); `None`: the job's `batch` users are in flight.
+    pub arrival_rate_rps: Option<f64>,
+    /// Share of each prompt already in the prefix cache (0..1).
+    pub prefix_hit: f64,
+    pub spec: SpecDecode,
+    /// Acceptance rate of drafted tokens (0..1); `None`: the mode's default.
+    pub spec_accept: Option<f64>,
+}
+
+/// One point of the throughput–interactivity frontier (mid values).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct CurvePoint {
+    pub users: u32,
+    pub per_user_tokens_per_s: f64,
+    pub aggregate_tokens_per_s: f64,
+    pub ttft_s: f64,
+}
+
+/// The serving analysis of a job on a build.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServingReport {
+    /// Users in flight the figures are for (the job's, or Little's law under an arrival rate).
+    pub users: f64,
+    pub per_user_tokens_per_s: Band,
+    pub aggregate_tokens_per_s: Band,
+    /// `None` when arrivals outpace the build (the queue grows without bound).
+    pub ttft_s: Option<Band>,
+    /// The most users that meet the targets (`None` without a target).
+    pub max_users: Option<u32>,
+    /// The most requests the build holds at once (KV pool and scheduler).
+    pub capacity: u32,
+    /// From one user to the build's capacity.
+    pub curve: Vec<CurvePoint>,
+}
+
+/// The model of one build: step times at a given number of users.
+struct Build<'a> {
+    job: &'a LlmJob,
+    gpu: &'a Gpu,
+    engine: Engine,
+    layout: Layout,
+    prompt: f64,
+    output: f64,
+    ctx: f64,
+    spec: (f64, f64, f64),
+}
+
+impl Build<'_> {
+    fn step(&self, users: f64) -> f64 {
+        decode_step_s(self.job, self.gpu, self.engine, &self.layout, users.max(1.0), self.ctx)
+    }
+
+    /// Seconds per output token for one user with `users` in flight.
+    fn tpot(&self, users: f64) -> f64 {
+        let (k, alpha, draft) = self.spec;
+        let others = (users - 1.0).max(0.0) / self.output.max(1.0) * self.prefill(self.prompt);
+        if k <= 0.0 {
+            return self.step(users) + others;
+        }
+        let tokens = if alpha >= 1.0 { k + 1.0 } else { (1.0 - alpha.powf(k + 1.0)) / (1.0 - alpha) };
+        let verify = self.step(users * (k + 1.0));
+        (verify + k * draft * self.step(users) + others) / tokens
+    }
+
+    fn prefill(&self, tokens: f64) -> f64 {
+        if tokens <= 0.0 {
+            return 0.0;
+        }
+        prefill_s(self.job, self.gpu, self.engine, &self.layout, tokens, false)
+    }
+
+    /// Seconds to the first token with `users` in flight: the prompt's own chunks, plus its wait
+    /// behind the other users' prompts. Over one round of requests the GPUs spend
+    /// `users · t_prefill` on prompts and `O · t_step(users)` on decode steps, so prompts keep
+    /// them busy a share `ρ = users·t_prefill / (users·t_prefill + O·t_step)`; taken as an M/D/1
+    /// queue, a prompt waits `ρ·t_prefill / (2·(1 − ρ))` (Pollaczek–Khinchine; Kleinrock vol. 1,
+    /// §5.7), ρ held below 0.95.
+    fn ttft(&self, users: f64) -> f64 {
+        let own = self.ttft_alone(users);
+        let t_pf = self.prefill(self.prompt);
+        let busy = users * t_pf + self.output * self.step(users);
+        let rho = if busy > 0.0 { (users * t_pf / busy).clamp(0.0, 0.95) } else { 0.0 };
+        own + rho * t_pf / (2.0 * (1.0 - rho))
+    }
+
+    /// Seconds of a request from its first prompt token to its last output token.
+    fn request(&self, users: f64) -> f64 {
+        self.ttft(users) + self.output * self.tpot(users)
+    }
+
+    /// [`Build::ttft`] without the wait behind other prompts.
+    fn ttft_alone(&self, users: f64) -> f64 {
+        let fixed = prefill_s(self.job, self.gpu, self.engine, &self.layout, 1.0, true) - self.prefill(1.0);
+        let chunk = self.engine.prefill_chunk_tokens(self.gpu).unwrap_or(self.prompt).max(1.0);
+        let chunks = (self.prompt / chunk).ceil().max(1.0);
+        let per_chunk = self.prefill(self.prompt.min(chunk));
+        let others = if users > 1.0 { self.step(users - 1.0) } else { 0.0 };
+        chunks * (per_chunk + others) + fixed.max(0.0)
+    }
+}
+
+/// Probability that an arrival waits in an M/M/c queue with offered load `a` (Erlang C).
+pub fn erlang_c(c: u32, a: f64) -> f64 {
+    let c_f = f64::from(c.max(1));
+    if a >= c_f {
+        return 1.0;
+    }
+    // Σ_{k<c} a^k/k! and a^c/c!, in a running term to stay finite for large c.
+    let mut term = 1.0;
+    let mut sum = 0.0;
+    for k in 0..c.max(1) {
+        sum += term;
+        term *= a / f64::from(k + 1);
+    }
+    let top = term * c_f / (c_f - a);
+    top / (sum + top)
+}
+
+/// The serving analysis of `job` (its `batch` is the users in flight) on `gpus` of `gpu`.
+pub fn analyze(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets) -> Result<ServingReport, EstimateError> {
+    job.validate()?;
+    crate::model::types::check_range("prefix_hit", targets.prefix_hit, 0.0, 1.0)?;
+    if let Some(a) = targets.spec_accept {
+        crate::model::types::check_range("spec_accept", a, 0.0, 1.0)?;
+    }
+    for (field, v) in [("target_tokens_per_s_per_user", targets.tokens_per_s_per_user), ("max_ttft_s", targets.max_ttft_s), ("arrival_rate", targets.arrival_rate_rps)] {
+        if let Some(v) = v {
+            crate::model::types::check_range(field, v, 1e-9, 1e12)?;
+        }
+    }
+    let engine = job.engine_for(gpu);
+    let capacity = max_concurrency(job, gpu, gpus)?.max(1);
+    let mut one = job.clone();
+    one.batch = 1;
+    let terms = memory::terms(&one, gpu, engine);
+    let layout = layout_for(&one, gpu, engine, &terms, gpus);
+    let prompt = f64::from(job.prompt_tokens) * (1.0 - targets.prefix_hit);
+    let output = f64::from(job.output_tokens);
+    let (k, alpha0, draft) = targets.spec.params(f64::from(job.model.layers));
+    let alpha = targets.spec_accept.unwrap_or(alpha0);
+    let b = Build {
+        job,
+        gpu,
+        engine,
+        layout,
+        prompt,
+        output,
+        ctx: (f64::from(job.prompt_tokens) + output / 2.0).min(f64::from(job.context_tokens)),
+        spec: (k, alpha, draft),
+    };
+    let cap = f64::from(capacity);
+    let (users, wait) = match targets.arrival_rate_rps {
+        // More users than the build holds: the rest wait for a slot. A closed loop of N users on
+        // c slots completes c / T_request(c) requests a second, so by Little's law each request
+        // waits (N − c) · T_request(c) / c for its slot.
+        None if f64::from(job.batch) > cap => (cap, Some((f64::from(job.batch) - cap) * b.request(cap) / cap)),
+        None => (f64::from(job.batch), Some(0.0)),
+        Some(rate) => queue(&b, rate, capacity),
+    };
+    let users = users.max(1.0);
+    let tpot = b.tpot(users);
+    let measured = fitted(job, engine, gpu);
+    let per_user = 1.0 / tpot;
+    let curve = curve(&b, capacity);
+    let max_users = max_users(&b, capacity, targets);
+    Ok(ServingReport {
+        users,
+        per_user_tokens_per_s: speed_band(per_user, measured, true),
+        aggregate_tokens_per_s: speed_band(users * per_user, measured, false),
+        ttft_s: wait.map(|w| speed_band(w + b.ttft(users), measured, false)),
+        max_users,
+        capacity,
+        curve,
+    })
+}
+
+/// Users in flight and the mean wait for a slot under `rate` requests/s (M/M/c, Erlang C), solved
+/// with Little's law; `None` wait when the build saturates.
+fn queue(b: &Build, rate: f64, capacity: u32) -> (f64, Option<f64>) {
+    let cap = f64::from(capacity);
+    let mut users = 1.0_f64;
+    for _ in 0..50 {
+        let service = b.request(users);
+        let next = (rate * service).min(cap);
+        if (next - users).abs() < 1e-6 {
+            break;
+        }
+        users = 0.5 * users + 0.5 * next.max(1.0);
+    }
+    let service = b.request(users);
+    let load = rate * service;
+    if load >= cap {
+        return (cap, None);
+    }
+    let wait = erlang_c(capacity, load) * service / (cap - load);
+    (users, Some(wait))
+}
+
+/// The frontier from one user to `capacity`, doubling. A point whose total rate is no higher
+/// than a point with fewer users (prompts outweigh the extra decode) is dominated and left out:
+/// the curve ends where it bends back.
+fn curve(b: &Build, capacity: u32) -> Vec<CurvePoint> {
+    let mut users = Vec::new();
+    let mut u = 1_u32;
+    while u < capacity {
+        users.push(u);
+        u = u.saturating_mul(2);
+    }
+    users.push(capacity);
+    users
+        .into_iter()
+        .map(|u| {
+            let f = f64::from(u);
+            let per_user = 1.0 / b.tpot(f);
+            CurvePoint { users: u, per_user_tokens_per_s: per_user, aggregate_tokens_per_s: f * per_user, ttft_s: b.ttft(f) }
+        })
+        .fold(Vec::new(), |mut front: Vec<CurvePoint>, p| {
+            if front.last().is_none_or(|last| p.aggregate_tokens_per_s > last.aggregate_tokens_per_s) {
+                front.push(p);
+            }
+            front
+        })
+}
+
+/// The most users (up to `capacity`) whose per-user speed and TTFT meet the targets; `None`
+/// without a target, `Some(0)` when even one user misses.
+fn max_users(b: &Build, capacity: u32, t: &ServingTargets) -> Option<u32> {
+    if t.tokens_per_s_per_user.is_none() && t.max_ttft_s.is_none() {
+        return None;
+    }
+    let ok = |u: u32| {
+        let f = f64::from(u);
+        t.tokens_per_s_per_user.is_none_or(|x| 1.0 / b.tpot(f) >= x) && t.max_ttft_s.is_none_or(|x| b.ttft(f) <= x)
+    };
+    if !ok(1) {
+        return Some(0);
+    }
+    // Per-user speed falls and TTFT rises with users: the last passing count, by bisection.
+    let (mut lo, mut hi) = (1_u32, capacity);
+    if ok(hi) {
+        return Some(hi);
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if ok(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(lo)
+}

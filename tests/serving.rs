@@ -1,0 +1,165 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! The serving model of issue 12 (`llm::serving`): per-user speed, total rate and time to first
+//! token at a concurrency, the frontier, the users that meet a target, arrivals and speculative
+//! decoding. Properties hold for any job (proptest); the formulas are checked by hand.
+
+use gpu_advisor::catalog;
+use gpu_advisor::model::llm::serving::{analyze, erlang_c, ServingTargets, SpecDecode};
+use gpu_advisor::model::llm::{estimate_llm, Engine, LlmJob};
+use gpu_advisor::model::precision::Precision;
+use proptest::prelude::*;
+
+fn gpu(id: &str) -> &'static catalog::Gpu {
+    catalog::gpu(id).unwrap_or_else(|| panic!("{id}"))
+}
+
+fn job(preset: &str) -> LlmJob {
+    LlmJob::for_preset(catalog::llm(preset).unwrap_or_else(|| panic!("{preset}")))
+}
+
+/// With one user, per-user speed is the single-sequence decode speed and the total equals it.
+#[test]
+fn one_user_gets_the_decode_speed() {
+    for (m, g, n) in [("llama-3.1-8b", "h100-sxm", 1), ("llama-3.1-8b", "rtx-3060-12gb", 2), ("llama-3.1-70b", "a100-80gb-sxm", 4)] {
+        let j = job(m);
+        let decode = estimate_llm(&j, gpu(g), n).expect("estimate").throughput.decode_tokens_per_s.expect("decode");
+        let r = analyze(&j, gpu(g), n, &ServingTargets::default()).expect("serving");
+        assert!((r.per_user_tokens_per_s.mid / decode.mid - 1.0).abs() < 1e-9, "{m} on {g}: {} vs {}", r.per_user_tokens_per_s.mid, decode.mid);
+        assert!((r.aggregate_tokens_per_s.mid - r.per_user_tokens_per_s.mid).abs() < 1e-9);
+        assert_eq!(r.users, 1.0);
+    }
+}
+
+/// Issue 12's example: Llama 3.1 8B in BF16 on 2 × RTX 3060 serves one user at about 31
+/// tokens/s (16 GB of weights streamed over two 360 GB/s cards in tensor parallel), not the
+/// 226 tokens/s of a full KV pool.
+#[test]
+fn two_rtx_3060s_serve_one_user_at_about_31_tokens_per_s() {
+    let mut j = job("llama-3.1-8b");
+    j.precision = Precision::Bf16;
+    let r = analyze(&j, gpu("rtx-3060-12gb"), 2, &ServingTargets::default()).expect("serving");
+    assert!((25.0..=38.0).contains(&r.per_user_tokens_per_s.mid), "{}", r.per_user_tokens_per_s.mid);
+}
+
+/// Erlang C by hand: c = 2 servers at offered load a = 1: Σ_{k<2} a^k/k! = 2, a^c/c! · c/(c − a)
+/// = 1, so P(wait) = 1/3. One server (M/M/1) waits with probability ρ.
+#[test]
+fn erlang_c_by_hand() {
+    assert!((erlang_c(2, 1.0) - 1.0 / 3.0).abs() < 1e-12);
+    assert!((erlang_c(1, 0.6) - 0.6).abs() < 1e-12);
+    assert_eq!(erlang_c(4, 4.0), 1.0);
+}
+
+/// Speculative decoding (Leviathan et al. 2023, eq. 1): MTP with one drafted token accepted 85%
+/// of the time yields 1 + 0.85 = 1.85 tokens per verification step, so one user is faster than
+/// without it, by less than 1.85× (the verification step reads the weights with two tokens and
+/// the MTP layer costs one layer).
+#[test]
+fn speculative_decoding_speeds_up_one_user() {
+    let j = job("llama-3.1-8b");
+    let off = analyze(&j, gpu("h100-sxm"), 1, &ServingTargets::default()).expect("off");
+    let mtp = analyze(&j, gpu("h100-sxm"), 1, &ServingTargets { spec: SpecDecode::Mtp, ..ServingTargets::default() }).expect("mtp");
+    let gain = mtp.per_user_tokens_per_s.mid / off.per_user_tokens_per_s.mid;
+    assert!(gain > 1.5 && gain < 1.85, "{gain}");
+    // Every draft rejected: one token per step, and the draft's cost on top: slower.
+    let none = ServingTargets { spec: SpecDecode::Eagle, spec_accept: Some(0.0), ..ServingTargets::default() };
+    assert!(analyze(&j, gpu("h100-sxm"), 1, &none).expect("eagle").per_user_tokens_per_s.mid < off.per_user_tokens_per_s.mid);
+}
+
+/// The most users meeting 20 tokens/s each within 2 s to the first token: every count up to it
+/// meets both targets and the next one misses one.
+#[test]
+fn max_users_meet_the_targets_and_one_more_does_not() {
+    let mut j = job("llama-3.1-8b");
+    j.engine = Some(Engine::Vllm);
+    let t = ServingTargets { tokens_per_s_per_user: Some(20.0), max_ttft_s: Some(2.0), ..ServingTargets::default() };
+    let r = analyze(&j, gpu("l40s"), 1, &t).expect("serving");
+    let m = r.max_users.expect("a target gives a count");
+    assert!(m >= 1 && m < r.capacity, "{m} of {}", r.capacity);
+    let at = |u: u32| {
+        let mut k = j.clone();
+        k.batch = u;
+        analyze(&k, gpu("l40s"), 1, &ServingTargets::default()).expect("serving")
+    };
+    let ok = at(m);
+    assert!(ok.per_user_tokens_per_s.mid >= 20.0 && ok.ttft_s.expect("ttft").mid <= 2.0);
+    let over = at(m + 1);
+    assert!(over.per_user_tokens_per_s.mid < 20.0 || over.ttft_s.expect("ttft").mid > 2.0);
+}
+
+/// More users offered than the build holds wait for a slot: TTFT jumps, per-user speed stays at
+/// the build's full-load figure.
+#[test]
+fn users_beyond_capacity_queue() {
+    let j = job("llama-3.1-8b");
+    let cap = analyze(&j, gpu("rtx-4090"), 1, &ServingTargets::default()).expect("serving").capacity;
+    let at = |u: u32| {
+        let mut k = j.clone();
+        k.batch = u;
+        analyze(&k, gpu("rtx-4090"), 1, &ServingTargets::default()).expect("serving")
+    };
+    let full = at(cap);
+    let over = at(cap * 2);
+    assert_eq!(over.users, f64::from(cap));
+    assert!((over.per_user_tokens_per_s.mid - full.per_user_tokens_per_s.mid).abs() < 1e-9);
+    assert!(over.ttft_s.expect("ttft").mid > 2.0 * full.ttft_s.expect("ttft").mid);
+}
+
+/// Arrivals faster than the build serves leave the wait unbounded.
+#[test]
+fn saturating_arrivals_have_no_ttft() {
+    let mut j = job("llama-3.1-70b");
+    j.precision = Precision::Fp8;
+    let t = ServingTargets { arrival_rate_rps: Some(1000.0), ..ServingTargets::default() };
+    let r = analyze(&j, gpu("h100-sxm"), 1, &t).expect("serving");
+    assert!(r.ttft_s.is_none());
+    let calm = ServingTargets { arrival_rate_rps: Some(0.01), ..ServingTargets::default() };
+    assert!(analyze(&j, gpu("h100-sxm"), 1, &calm).expect("serving").ttft_s.is_some());
+}
+
+/// Bad targets are errors that name the field.
+#[test]
+fn bad_targets_name_their_field() {
+    let j = job("llama-3.1-8b");
+    let g = gpu("h100-sxm");
+    let field = |t: ServingTargets| analyze(&j, g, 1, &t).expect_err("rejected").field().to_string();
+    assert_eq!(field(ServingTargets { prefix_hit: 1.5, ..ServingTargets::default() }), "prefix_hit");
+    assert_eq!(field(ServingTargets { spec_accept: Some(-0.1), ..ServingTargets::default() }), "spec_accept");
+    assert_eq!(field(ServingTargets { tokens_per_s_per_user: Some(0.0), ..ServingTargets::default() }), "target_tokens_per_s_per_user");
+    assert_eq!(field(ServingTargets { max_ttft_s: Some(f64::NAN), ..ServingTargets::default() }), "max_ttft_s");
+}
+
+const PRESETS: [&str; 6] = ["llama-3.1-8b", "qwen2.5-7b", "mistral-7b", "llama-3.1-70b", "mixtral-8x7b", "gemma-2-9b"];
+const CARDS: [&str; 6] = ["rtx-4090", "h100-sxm", "a100-80gb-sxm", "l40s", "rtx-3090", "mi300x"];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// As users rise, per-user speed never rises and TTFT never falls; along the frontier
+    /// per-user speed falls while the total rises.
+    #[test]
+    fn more_users_never_help_one_user(m in 0..PRESETS.len(), c in 0..CARDS.len(), gpus in 1u32..5, prompt in 1u32..8192, out in 1u32..2048, hit in 0.0f64..1.0) {
+        let mut j = job(PRESETS[m]);
+        j.prompt_tokens = prompt;
+        j.output_tokens = out;
+        j.context_tokens = prompt + out;
+        let g = gpu(CARDS[c]);
+        let t = ServingTargets { prefix_hit: hit, ..ServingTargets::default() };
+        let Ok(r) = analyze(&j, g, gpus, &t) else { return Ok(()) };
+        let mut last = (f64::INFINITY, 0.0);
+        for u in [1u32, 2, 3, 5, 8, 13, 21, 34, 55, 89] {
+            j.batch = u;
+            let p = analyze(&j, g, gpus, &t).expect("serving");
+            let ttft = p.ttft_s.expect("ttft").mid;
+            prop_assert!(p.per_user_tokens_per_s.mid <= last.0 * (1.0 + 1e-9), "{u}: {} after {}", p.per_user_tokens_per_s.mid, last.0);
+            prop_assert!(ttft >= last.1 * (1.0 - 1e-9), "{u}: ttft {ttft} after {}", last.1);
+            last = (p.per_user_tokens_per_s.mid, ttft);
+        }
+        for w in r.curve.windows(2) {
+            prop_assert!(w[1].users > w[0].users);
+            prop_assert!(w[1].per_user_tokens_per_s <= w[0].per_user_tokens_per_s * (1.0 + 1e-9));
+            prop_assert!(w[1].aggregate_tokens_per_s > w[0].aggregate_tokens_per_s);
+            prop_assert!(w[1].ttft_s >= w[0].ttft_s * (1.0 - 1e-9));
+        }
+    }
+}
