@@ -437,7 +437,9 @@ fn serving_rows(inv: &mut Inventory) {
                 continue;
             }
             "tpot_ms" | "per_user_tok_s" | "ttft_ms" => {
-                job.batch = fit_batch(&job, card, gpus, batch.parse().expect("batch"));
+                // The users as offered: the serving model caps them at what the build holds and
+                // queues the rest (a closed loop), as the benchmark's clients did.
+                job.batch = batch.parse().expect("batch");
                 match metric.as_str() {
                     "tpot_ms" => (Set::PerUser, Read::PerUser, 1000.0 / value),
                     "per_user_tok_s" => (Set::PerUser, Read::PerUser, value),
@@ -1187,7 +1189,8 @@ fn latency_cross_validated() {
     assert!(p.rows >= 20 && t.rows >= 30);
     // TARGET NOT MET (issue 12: ≤ 20%, ≥ 80% in band): per-user speed raw 172.8%, LOFO 50.9%,
     // LOSO 179.3% today, driven by dstack's DeepSeek-R1 rows (3–10× slower than the model and
-    // than NVIDIA's own DeepSeek figures); NVIDIA NIM's Llama 3.3 70B sweep is within 2%.
+    // than NVIDIA's own DeepSeek figures); NVIDIA NIM's Llama 3.3 70B sweep is within 3% from 50
+    // users up.
     at_most("per-user raw median |error|", p.raw, 1.80);
     at_most("per-user LOFO median |error|", p.lofo, 0.55);
     // TARGET NOT MET: TTFT raw 97.3% today: the measured TTFTs include the benchmarks' own
