@@ -10,39 +10,14 @@
 //! Run with `--nocapture` to see the per-row table that docs/MODEL.md reproduces.
 
 mod common;
-use common::{median, read_csv, LLAMA_30B_CONFIG};
+use common::{median, model, read_csv};
 use gpu_advisor::catalog;
-use gpu_advisor::model::llm::{config_json, estimate_llm, Checkpointing, Engine, LlmJob, LoraTargets, ModelArch, Optimizer, Workload};
+use gpu_advisor::model::llm::{estimate_llm, Checkpointing, Engine, LlmJob, LoraTargets, Optimizer, Workload};
 use gpu_advisor::model::precision::{KvPrecision, Precision};
 
 
 
 
-fn model(name: &str) -> ModelArch {
-    let preset = match name {
-        "Llama-3-8B" => "llama-3-8b",
-        "Llama-3-70B" => "llama-3-70b",
-        "Llama-3.1-8B" => "llama-3.1-8b",
-        "Llama-3.1-70B" => "llama-3.1-70b",
-        "Llama-3.1-405B" => "llama-3.1-405b",
-        "Mixtral-8x7B" => "mixtral-8x7b",
-        // Llama 2 7B and CodeLlama 7B share the shape (CodeLlama adds 16 tokens).
-        "Llama-2-7B" | "Llama-7B (CodeLlama-7B)" => "llama-2-7b",
-        // LLaMA-1 13B has Llama 2 13B's shape.
-        "Llama-13B" => "llama-2-13b",
-        "Llama-2-70B" => "llama-2-70b",
-        "CodeLlama-34B" => "codellama-34b",
-        "bigscience/T0_3B" => "t0-3b",
-        "Llama-33B" => {
-            let mut m = config_json::arch_from_config_json(LLAMA_30B_CONFIG).expect("valid config");
-            m.params_total = 32.5e9;
-            m.params_active = 32.5e9;
-            return m;
-        }
-        other => panic!("no preset for calibration model {other}"),
-    };
-    ModelArch::from_spec(catalog::llm(preset).unwrap_or_else(|| panic!("preset {preset} missing")))
-}
 
 fn gpu_id(name: &str) -> &'static str {
     match name {

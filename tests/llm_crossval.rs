@@ -71,14 +71,14 @@
 //! `TARGET NOT MET`.
 
 mod common;
-use common::{median, read_csv, LLAMA_30B_CONFIG};
+use common::{median, model, read_csv};
 use std::collections::{BTreeMap, BTreeSet};
 
 use gpu_advisor::catalog::{self, Gpu, Segment};
 use gpu_advisor::model::llm::engines::{self, Efficiency};
 use gpu_advisor::model::llm::throughput::default_train_mfu;
 use gpu_advisor::model::llm::{
-    config_json, estimate_llm, Checkpointing, Engine, GpuFamily, LlmJob, LoraTargets, ModelArch, Optimizer, Workload,
+    estimate_llm, Checkpointing, Engine, GpuFamily, LlmJob, LoraTargets, ModelArch, Optimizer, Workload,
 };
 use gpu_advisor::model::precision::{KvPrecision, Precision};
 use gpu_advisor::model::Band;
@@ -94,31 +94,6 @@ fn preset(id: &str) -> ModelArch {
     ModelArch::from_spec(catalog::llm(id).unwrap_or_else(|| panic!("preset {id} missing")))
 }
 
-/// Human model names of `llm_inference.csv` and `memory.csv` (as in tests/calibration.rs), or a
-/// catalog preset id.
-fn model(name: &str) -> ModelArch {
-    let id = match name {
-        "Llama-3-8B" => "llama-3-8b",
-        "Llama-3-70B" => "llama-3-70b",
-        "Llama-3.1-8B" => "llama-3.1-8b",
-        "Llama-3.1-70B" => "llama-3.1-70b",
-        "Llama-3.1-405B" => "llama-3.1-405b",
-        "Mixtral-8x7B" => "mixtral-8x7b",
-        "Llama-2-7B" | "Llama-7B (CodeLlama-7B)" => "llama-2-7b",
-        "Llama-13B" => "llama-2-13b",
-        "Llama-2-70B" => "llama-2-70b",
-        "CodeLlama-34B" => "codellama-34b",
-        "bigscience/T0_3B" => "t0-3b",
-        "Llama-33B" => {
-            let mut m = config_json::arch_from_config_json(LLAMA_30B_CONFIG).expect("valid config");
-            m.params_total = 32.5e9;
-            m.params_active = 32.5e9;
-            return m;
-        }
-        other => other,
-    };
-    preset(id)
-}
 
 /// Human GPU names of the first files, or a catalog id.
 fn gpu(name: &str) -> &'static Gpu {

@@ -3,6 +3,9 @@
 //! rows name, and the median. Each test binary uses a part of it.
 #![allow(dead_code)]
 
+use gpu_advisor::catalog;
+use gpu_advisor::model::llm::{config_json, ModelArch};
+
 /// The data rows of a calibration CSV (header skipped), from `tests/data/calibration/` or, failing
 /// that, `../shared/calibration/`.
 pub fn read_csv(name: &str) -> Vec<Vec<String>> {
@@ -47,4 +50,32 @@ pub fn median(mut v: Vec<f64>) -> f64 {
     } else {
         (v[n / 2 - 1] + v[n / 2]) / 2.0
     }
+}
+
+/// The shape a calibration row names: the human names of `llm_inference.csv` and `memory.csv`,
+/// or a catalog preset id.
+pub fn model(name: &str) -> ModelArch {
+    let id = match name {
+        "Llama-3-8B" => "llama-3-8b",
+        "Llama-3-70B" => "llama-3-70b",
+        "Llama-3.1-8B" => "llama-3.1-8b",
+        "Llama-3.1-70B" => "llama-3.1-70b",
+        "Llama-3.1-405B" => "llama-3.1-405b",
+        "Mixtral-8x7B" => "mixtral-8x7b",
+        // Llama 2 7B and CodeLlama 7B share the shape (CodeLlama adds 16 tokens).
+        "Llama-2-7B" | "Llama-7B (CodeLlama-7B)" => "llama-2-7b",
+        // LLaMA-1 13B has Llama 2 13B's shape.
+        "Llama-13B" => "llama-2-13b",
+        "Llama-2-70B" => "llama-2-70b",
+        "CodeLlama-34B" => "codellama-34b",
+        "bigscience/T0_3B" => "t0-3b",
+        "Llama-33B" => {
+            let mut m = config_json::arch_from_config_json(LLAMA_30B_CONFIG).expect("valid config");
+            m.params_total = 32.5e9;
+            m.params_active = 32.5e9;
+            return m;
+        }
+        other => other,
+    };
+    ModelArch::from_spec(catalog::llm(id).unwrap_or_else(|| panic!("no preset for calibration model {name}")))
 }
