@@ -127,3 +127,30 @@ fn help_lists_the_flags() {
         assert!(out.contains(flag), "{flag}");
     }
 }
+
+/// Issue 12's serving keys on every LLM inference option: per-user speed, total rate and TTFT at
+/// `--users`, and `max_users` under a target (null without one). With 20 users on one card the
+/// total is 20 × the per-user speed.
+#[test]
+fn options_carry_the_serving_keys() {
+    let (code, out, err) = run(&["recommend", "--model", "llama-3.1-8b", "--budget-usd-per-hour", "5", "--users", "20", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let opts = v.as_array().expect("array");
+    assert!(!opts.is_empty());
+    for o in opts {
+        let per_user = o["per_user_tokens_per_s"]["mid"].as_f64().expect("per-user");
+        let total = o["aggregate_tokens_per_s"]["mid"].as_f64().expect("total");
+        assert!(o["ttft_s"]["mid"].as_f64().expect("ttft") > 0.0);
+        assert!(o["max_users"].is_null());
+        if o["count"] == 1 {
+            assert!((total / per_user - 20.0).abs() < 1e-6, "{o}");
+        }
+    }
+    let (_, out, _) = run(&[
+        "recommend", "--model", "llama-3.1-8b", "--budget-usd-per-hour", "5", "--users", "20",
+        "--target-tokens-per-s-per-user", "20", "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert!(v.as_array().expect("array").iter().all(|o| o["max_users"].is_u64()));
+}

@@ -11,7 +11,8 @@ use super::{write_str, CliError};
 use crate::catalog;
 use crate::model::llm::{config_json, custom, Checkpointing, Engine, LlmJob, ModelArch, Optimizer, Workload};
 use crate::model::precision::{KvPrecision, Precision};
-use crate::model::Throughput;
+use crate::model::llm::serving::{ServingReport, ServingTargets};
+use crate::model::{Band, Throughput};
 use crate::recommend::{
     self, Budget, Currency, Job, MediaJob, Mode, Objective, OptionRow, PriceBasis, PriceOverrides, RecommendInput,
     RentBasis,
@@ -31,6 +32,8 @@ USAGE:
     [--mode buy|rent] [--objective cheapest|fastest|value|cost-per-token|time-to-train]
     [--max-gpus N] [--require-nvlink] [--datacenter-only] [--max-watts W] [--region global|cn]
     [--headroom PERCENT] [--top N] [--all-counts] [--json]
+    [--users N] [--target-tokens-per-s-per-user X] [--max-ttft-s Y] [--arrival-rate R]
+    [--prefix-hit P] [--spec-decode off|draft|eagle|mtp] [--spec-accept A]
   Cost settings:
     [--months N] [--hours-per-day H] [--usd-per-kwh X] [--utilisation 0..1] [--pue X]
     [--price-basis street|launch] [--no-host] [--rent-basis cheapest|median|<provider name>]
@@ -47,7 +50,9 @@ OUTPUT:
   A table, or with --json an array best first; each item has gpu, count, fits, per_gpu_gib,
   purchase_usd, hourly_usd (null without a price), throughput (as `estimate --json`), reasons[],
   and gpu_name, nodes, headroom, tco_usd, monthly_usd, energy_usd_per_month,
-  usd_per_million_tokens, training_hours, usd_per_training_run, break_even_month.
+  usd_per_million_tokens, training_hours, usd_per_training_run, break_even_month, and for LLM
+  inference per_user_tokens_per_s, aggregate_tokens_per_s, ttft_s (bands at --users) and max_users
+  (the most users meeting --target-tokens-per-s-per-user / --max-ttft-s; null without a target).
   Budgets and all *_usd keys are in USD whatever --currency is; reasons use --currency.
 ";
 
@@ -255,7 +260,7 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
         context_tokens: context,
         prompt_tokens,
         output_tokens,
-        batch: a.s.batch.unwrap_or(1),
+        batch: super::flags::users(&a.s)?.unwrap_or(1),
         seq_len,
         optimizer,
         grad_checkpointing,
@@ -355,10 +360,15 @@ pub struct RecommendRow<'a> {
     pub training_hours: Option<f64>,
     pub usd_per_training_run: Option<f64>,
     pub break_even_month: Option<f64>,
+    /// Issue 12's serving keys (LLM inference only; null otherwise).
+    pub per_user_tokens_per_s: Option<Band>,
+    pub aggregate_tokens_per_s: Option<Band>,
+    pub ttft_s: Option<Band>,
+    pub max_users: Option<u32>,
 }
 
 impl<'a> RecommendRow<'a> {
-    fn new(o: &'a OptionRow, mode: Mode) -> Self {
+    fn new(o: &'a OptionRow, mode: Mode, serving: Option<&ServingReport>) -> Self {
         RecommendRow {
             gpu: &o.gpu,
             count: o.count,
@@ -379,8 +389,22 @@ impl<'a> RecommendRow<'a> {
             training_hours: o.training_hours,
             usd_per_training_run: o.usd_per_training_run,
             break_even_month: o.cost.break_even_month,
+            per_user_tokens_per_s: serving.map(|r| r.per_user_tokens_per_s),
+            aggregate_tokens_per_s: serving.map(|r| r.aggregate_tokens_per_s),
+            ttft_s: serving.and_then(|r| r.ttft_s),
+            max_users: serving.and_then(|r| r.max_users),
         }
     }
+}
+
+/// The serving analysis of one option (LLM inference jobs on builds that hold a request).
+fn serving_of(job: &Job, o: &OptionRow, targets: &ServingTargets) -> Option<ServingReport> {
+    let Job::Llm(job) = job else { return None };
+    if job.workload.is_training() {
+        return None;
+    }
+    let gpu = catalog::gpu(&o.gpu)?;
+    crate::model::llm::serving::analyze(job, gpu, o.count, targets).ok()
 }
 
 /// Parses the recommend flags and prints the ranking.
@@ -388,9 +412,12 @@ pub fn cmd_recommend(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), Cli
     let Some(a) = parse_args(args, out)? else { return Ok(()) };
     let job = job_from(&a)?;
     let input = input_from(&a, job)?;
+    let targets = super::flags::serving_targets(&a.s)?;
     let rec = recommend::recommend(&input).map_err(engine_error)?;
     if a.json {
-        let rows: Vec<RecommendRow> = rec.options.iter().map(|o| RecommendRow::new(o, input.mode)).collect();
+        let serving: Vec<Option<ServingReport>> = rec.options.iter().map(|o| serving_of(&input.job, o, &targets)).collect();
+        let rows: Vec<RecommendRow> =
+            rec.options.iter().zip(&serving).map(|(o, r)| RecommendRow::new(o, input.mode, r.as_ref())).collect();
         let text = serde_json::to_string_pretty(&rows).map_err(|e| CliError(e.to_string()))?;
         return write_str(out, &format!("{text}\n"));
     }
