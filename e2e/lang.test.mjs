@@ -55,3 +55,16 @@ test('the recommendation reasons follow the language', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('English readers do not load the Chinese and Russian table; switching to Russian does', async () => {
+  const page = await app.ctx.newPage();
+  const tables = [];
+  page.on('request', (r) => { if (r.url().endsWith('/i18n.bin')) tables.push(r.url()); });
+  await page.goto(`${app.server.url}${app.base}?lang=en&view=catalog`);
+  await page.locator('.catalog-table__row').first().waitFor();
+  assert.deepEqual(tables, [], 'the page fetched i18n.bin for an English reader');
+  await page.selectOption('.header__lang-select', 'ru');
+  await page.waitForFunction(() => /Каталог/.test(document.querySelector('.header__nav').innerText));
+  assert.equal(tables.length, 1, `requests: ${tables}`);
+  await page.close();
+});

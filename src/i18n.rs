@@ -8,6 +8,7 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::sync::LazyLock;
 
 /// An interface language.
@@ -64,14 +65,58 @@ impl Lang {
 /// One translated entry: (English, Chinese, Russian).
 pub type Entry = (String, String, String);
 
+/// The packed table (postcard, sorted by English text; build.rs writes it). Native builds (the
+/// CLI and the tests) carry it; the web app loads it as the file `i18n.bin` when it first needs
+/// Chinese or Russian, so English readers never download it (see `ui::i18n_load`).
+#[cfg(not(target_arch = "wasm32"))]
 static PACKED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/i18n.bin"));
 
-/// The table, sorted by English text (build.rs sorts it).
+#[cfg(not(target_arch = "wasm32"))]
 static TABLE: LazyLock<Vec<Entry>> = LazyLock::new(|| postcard::from_bytes(PACKED).unwrap_or_default());
 
-/// Every entry of the table.
+#[cfg(target_arch = "wasm32")]
+static TABLE: std::sync::OnceLock<Vec<Entry>> = std::sync::OnceLock::new();
+
+/// The packed table, as the web app's `i18n.bin` holds it (native builds only).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn packed() -> &'static [u8] {
+    PACKED
+}
+
+/// Every entry of the table (empty in the web app until [`install`]).
 pub fn table() -> &'static [Entry] {
-    &TABLE
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        &TABLE
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        TABLE.get().map_or(&[], Vec::as_slice)
+    }
+}
+
+/// Installs a packed table (the web app's `i18n.bin`); false when the bytes are not one. Native
+/// builds carry theirs and ignore the call.
+pub fn install(bytes: &[u8]) -> bool {
+    #[cfg(target_arch = "wasm32")]
+    {
+        match postcard::from_bytes::<Vec<Entry>>(bytes) {
+            Ok(v) if !v.is_empty() => {
+                let _ = TABLE.set(v);
+                true
+            }
+            _ => false,
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        !bytes.is_empty()
+    }
+}
+
+/// True when Chinese and Russian can be shown.
+pub fn installed() -> bool {
+    !table().is_empty()
 }
 
 /// `en` in `lang`. English, and any text without an entry, come back unchanged.
@@ -79,8 +124,9 @@ pub fn t(lang: Lang, en: &'static str) -> &'static str {
     if lang == Lang::En {
         return en;
     }
-    match TABLE.binary_search_by(|(k, _, _)| k.as_str().cmp(en)) {
-        Ok(i) => match (lang, TABLE.get(i)) {
+    let table = table();
+    match table.binary_search_by(|(k, _, _)| k.as_str().cmp(en)) {
+        Ok(i) => match (lang, table.get(i)) {
             (Lang::Zh, Some((_, zh, _))) => zh.as_str(),
             (Lang::Ru, Some((_, _, ru))) => ru.as_str(),
             _ => en,

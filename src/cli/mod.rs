@@ -59,12 +59,26 @@ fn dispatch(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
         Some("models") => cmd_models(rest, out),
         Some("estimate") => estimate::cmd_estimate(rest, out),
         Some("recommend") => recommend::cmd_recommend(rest, out),
+        // Build step (Trunk's post_build hook): the Chinese and Russian table the web app loads.
+        Some("i18n-pack") => i18n_pack(&rest),
         Some("help" | "--help" | "-h") => write_str(out, USAGE),
         Some(other) => Err(CliError(format!(
             "unknown command `{other}` (expected gpus, models, estimate, recommend or help)"
         ))),
         None => Err(CliError("the command is not valid UTF-8".into())),
     }
+}
+
+/// Writes the packed Chinese and Russian table to the path given.
+#[cfg(not(target_arch = "wasm32"))]
+fn i18n_pack(rest: &[OsString]) -> Result<(), CliError> {
+    let path = rest.first().ok_or_else(|| CliError("i18n-pack needs the output path".into()))?;
+    std::fs::write(path, crate::i18n::packed()).map_err(|e| CliError(format!("i18n-pack: cannot write {}: {e}", path.to_string_lossy())))
+}
+
+#[cfg(target_arch = "wasm32")]
+fn i18n_pack(_: &[OsString]) -> Result<(), CliError> {
+    Err(CliError("i18n-pack runs natively".into()))
 }
 
 pub(crate) fn write_str(out: &mut dyn Write, s: &str) -> Result<(), CliError> {

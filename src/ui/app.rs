@@ -89,6 +89,17 @@ pub fn app() -> Html {
     let detail = state.detail.as_ref().and_then(|id| crate::catalog::gpu(id));
     let browser = use_memo((), |_| crate::ui::lang::browser_lang());
     let lang = state.lang.as_deref().and_then(Lang::parse).or(*browser).unwrap_or_default();
+    // Switching to Chinese or Russian loads their table first, then paints again.
+    let repaint = use_force_update();
+    use_effect_with(lang, move |lang| {
+        if *lang != Lang::En && !crate::i18n::installed() {
+            wasm_bindgen_futures::spawn_local(async move {
+                if crate::ui::i18n_load::load().await {
+                    repaint.force_update();
+                }
+            });
+        }
+    });
     use_effect_with(lang, |lang| {
         if let Some(el) = gloo::utils::document().document_element() {
             let _ = el.set_attribute("lang", match lang { Lang::En => "en", Lang::Zh => "zh-CN", Lang::Ru => "ru" });

@@ -5,6 +5,7 @@ pub mod app;
 pub mod components;
 pub mod dom;
 pub mod embed;
+pub mod i18n_load;
 pub mod lang;
 pub mod panic;
 
@@ -16,5 +17,14 @@ pub fn start() {
     if embed::is_embed() {
         embed::start_height_reporter();
     }
-    yew::Renderer::<app::App>::new().render();
+    // A reader of Chinese or Russian gets the table before the first paint (no flash of
+    // English); everyone else starts at once.
+    if lang::may_need_table() {
+        wasm_bindgen_futures::spawn_local(async {
+            i18n_load::load().await;
+            yew::Renderer::<app::App>::new().render();
+        });
+    } else {
+        yew::Renderer::<app::App>::new().render();
+    }
 }
