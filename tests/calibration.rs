@@ -10,9 +10,9 @@
 //! Run with `--nocapture` to see the per-row table that docs/MODEL.md reproduces.
 
 mod common;
-use common::{median, model, read_csv};
+use common::{median, memory_csv_job, model, read_csv};
 use gpu_advisor::catalog;
-use gpu_advisor::model::llm::{estimate_llm, Checkpointing, Engine, LlmJob, LoraTargets, Optimizer, Workload};
+use gpu_advisor::model::llm::{estimate_llm, Engine, LlmJob};
 use gpu_advisor::model::precision::{KvPrecision, Precision};
 
 
@@ -160,54 +160,7 @@ fn memory_rows() -> (Vec<Row>, Vec<String>) {
         let gpus: u32 = n.parse().expect("num_gpus");
         let gpu = catalog::gpu(gpu_id(gpu)).expect("gpu");
         let torchtune = metric.starts_with("peak memory per GPU");
-        if torchtune {
-            // torchtune recipes (recipes/configs/llama3_1/*_single_device.yaml and 70B/405B
-            // distributed configs): pure bf16, batch 2, 2048 packed tokens, activation
-            // checkpointing, FSDP on 8 GPUs.
-            job.precision = Precision::Bf16;
-            job.master_weights = false;
-            job.batch = 2;
-            job.seq_len = 2048;
-            job.grad_checkpointing = Checkpointing::Full;
-            job.zero = if gpus > 1 { 3 } else { 0 };
-            job.auto_layout = false;
-            // torchtune's CEWithChunkedOutputLoss upcasts one chunk of logits at a time, and
-            // torchao's NF4 tensors quantize their block scales (scaler_block_size 256): double
-            // quantization.
-            job.fp32_logits = false;
-            job.nf4_double_quant = true;
-            match task.as_str() {
-                "finetune_full" => {
-                    job.workload = Workload::FinetuneFull;
-                    job.optimizer = Optimizer::PagedAdamW8bit;
-                    job.optimizer_in_backward = true;
-                }
-                "finetune_lora" => {
-                    job.workload = Workload::Lora;
-                    job.lora_rank = if gpus > 1 { 16 } else { 8 };
-                    job.lora_targets = LoraTargets::AllLinear;
-                }
-                "finetune_qlora" => {
-                    job.workload = Workload::Qlora;
-                    job.lora_rank = if gpus > 1 { 16 } else { 8 };
-                    job.lora_targets = LoraTargets::AllLinear;
-                }
-                t => panic!("task {t}"),
-            }
-        } else {
-            // HF PEFT README, T0_3B on ought/raft twitter_complaints: fp32, batch 8, short
-            // sequences, LoRA r=8 on q and v (PEFT's default targets for T5).
-            job.precision = Precision::Fp32;
-            job.batch = 8;
-            job.seq_len = 256;
-            if task == "finetune_full" {
-                job.workload = Workload::FinetuneFull;
-            } else {
-                job.workload = Workload::Lora;
-                job.lora_rank = 8;
-                job.lora_targets = LoraTargets::AttentionQv;
-            }
-        }
+        let job = memory_csv_job(name, task, gpus, torchtune);
         let est = estimate_llm(&job, gpu, gpus).unwrap_or_else(|e| panic!("{label}: {e}"));
         // An allocator peak excludes the CUDA context; nvidia-smi-style figures include it.
         let context = if torchtune { 0.5 } else { 0.0 };

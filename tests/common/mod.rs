@@ -4,7 +4,8 @@
 #![allow(dead_code)]
 
 use gpu_advisor::catalog;
-use gpu_advisor::model::llm::{config_json, ModelArch};
+use gpu_advisor::model::llm::{config_json, Checkpointing, LlmJob, LoraTargets, ModelArch, Optimizer, Workload};
+use gpu_advisor::model::precision::Precision;
 
 /// The data rows of a calibration CSV (header skipped), from `tests/data/calibration/` or, failing
 /// that, `../shared/calibration/`.
@@ -78,4 +79,53 @@ pub fn model(name: &str) -> ModelArch {
         other => other,
     };
     ModelArch::from_spec(catalog::llm(id).unwrap_or_else(|| panic!("no preset for calibration model {name}")))
+}
+
+/// The job of a `memory.csv` fine-tuning row on `gpus` GPUs, with its source's recipe.
+///
+/// torchtune (`torchtune`: recipes/configs/llama3_1/*_single_device.yaml and the 70B/405B
+/// distributed configs): pure bf16, batch 2, 2048 packed tokens, activation checkpointing, FSDP on
+/// 8 GPUs; its `CEWithChunkedOutputLoss` upcasts one chunk of logits at a time, and torchao's NF4
+/// tensors quantize their block scales (double quantization). Full fine-tunes use paged 8-bit
+/// AdamW fused into backward; LoRA/QLoRA rank 8 (16 on several GPUs) on all linear layers.
+/// Otherwise the HF PEFT README's T0_3B on ought/raft twitter_complaints: fp32, batch 8, short
+/// sequences, LoRA r=8 on q and v (PEFT's default targets for T5).
+pub fn memory_csv_job(name: &str, task: &str, gpus: u32, torchtune: bool) -> LlmJob {
+    let mut job = LlmJob { model: model(name), ..LlmJob::default() };
+    if !torchtune {
+        job.precision = Precision::Fp32;
+        job.batch = 8;
+        job.seq_len = 256;
+        if task == "finetune_full" {
+            job.workload = Workload::FinetuneFull;
+        } else {
+            job.workload = Workload::Lora;
+            job.lora_rank = 8;
+            job.lora_targets = LoraTargets::AttentionQv;
+        }
+        return job;
+    }
+    job.precision = Precision::Bf16;
+    job.master_weights = false;
+    job.batch = 2;
+    job.seq_len = 2048;
+    job.grad_checkpointing = Checkpointing::Full;
+    job.zero = if gpus > 1 { 3 } else { 0 };
+    job.auto_layout = false;
+    job.fp32_logits = false;
+    job.nf4_double_quant = true;
+    match task {
+        "finetune_full" => {
+            job.workload = Workload::FinetuneFull;
+            job.optimizer = Optimizer::PagedAdamW8bit;
+            job.optimizer_in_backward = true;
+        }
+        "finetune_lora" | "finetune_qlora" => {
+            job.workload = if task == "finetune_lora" { Workload::Lora } else { Workload::Qlora };
+            job.lora_rank = if gpus > 1 { 16 } else { 8 };
+            job.lora_targets = LoraTargets::AllLinear;
+        }
+        t => panic!("task {t}"),
+    }
+    job
 }
