@@ -5,7 +5,7 @@
 use gpu_advisor::catalog;
 use gpu_advisor::model::fabric::{self, LinkKind};
 use gpu_advisor::model::llm::memory::{activation_bytes_per_token_layer, terms};
-use gpu_advisor::model::llm::parallel::{card_gib, usable_gib, Layout};
+use gpu_advisor::model::llm::parallel::{usable_gib, Layout};
 use gpu_advisor::model::llm::throughput::{decode_attention_flops, decode_weight_bytes, serving_batch};
 use gpu_advisor::model::llm::{estimate_llm, gpus_needed, Engine, LlmJob, LoraTargets, Workload};
 use gpu_advisor::model::precision::{KvPrecision, Precision};
@@ -127,10 +127,10 @@ fn vllm_defaults_follow_memory_class() {
 /// `nvidia-smi` (24 × 15/16 = 22.5 GiB); HBM cards keep their capacity.
 #[test]
 fn ecc_on_gddr_costs_a_sixteenth() {
-    assert_eq!(card_gib(gpu("l4")), 24.0 * 15.0 / 16.0);
-    assert_eq!(card_gib(gpu("a10")), 24.0 * 15.0 / 16.0);
-    assert_eq!(card_gib(gpu("h100-sxm")), 80.0);
-    assert_eq!(card_gib(gpu("rtx-4090")), 24.0);
+    assert_eq!(gpu("l4").usable_memory_gib(), 24.0 * 15.0 / 16.0);
+    assert_eq!(gpu("a10").usable_memory_gib(), 24.0 * 15.0 / 16.0);
+    assert_eq!(gpu("h100-sxm").usable_memory_gib(), 80.0);
+    assert_eq!(gpu("rtx-4090").usable_memory_gib(), 24.0);
 }
 
 /// Item 11. An unfused SwiGLU saves four I-wide tensors per token: Llama 3.1 8B (h 4,096,

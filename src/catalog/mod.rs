@@ -132,6 +132,17 @@ pub struct ScaleUp {
 }
 
 impl Gpu {
+    /// Memory a job may count on, GiB: GDDR cards that ship with ECC on lose 1/16 of it to the
+    /// check bits (a 24 GB A10 shows 23,028 MiB in `nvidia-smi`, a 16 GB T4 15,360; CUDA Best
+    /// Practices Guide: GDDR capacity "reduced by 6.25%"). Every engine sizes against this.
+    pub fn usable_memory_gib(&self) -> f64 {
+        if self.ecc_on_by_default {
+            self.memory_gib * 15.0 / 16.0
+        } else {
+            self.memory_gib
+        }
+    }
+
     /// The scale-up fabric's bandwidth and group size, or `None` for a card that has none
     /// (PCIe only). build.rs guarantees the fields come as a set.
     pub fn scale_up(&self) -> Option<ScaleUp> {

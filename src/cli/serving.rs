@@ -12,11 +12,10 @@ use std::io::Write;
 /// The estimate as JSON with the serving keys (null when there is no report).
 pub fn print_json(est: &Estimate, report: Option<&ServingReport>, out: &mut dyn Write) -> Result<(), CliError> {
     let mut v = serde_json::to_value(est).map_err(|e| CliError(e.to_string()))?;
-    let band = |b: Option<crate::model::Band>| b.map_or(Value::Null, |b| json!({ "low": b.low, "mid": b.mid, "high": b.high }));
     if let Some(t) = v.get_mut("throughput").and_then(Value::as_object_mut) {
-        t.insert("per_user_tokens_per_s".into(), band(report.map(|r| r.per_user_tokens_per_s)));
-        t.insert("aggregate_tokens_per_s".into(), band(report.map(|r| r.aggregate_tokens_per_s)));
-        t.insert("ttft_s".into(), band(report.and_then(|r| r.ttft_s)));
+        t.insert("per_user_tokens_per_s".into(), json!(report.map(|r| r.per_user_tokens_per_s)));
+        t.insert("aggregate_tokens_per_s".into(), json!(report.map(|r| r.aggregate_tokens_per_s)));
+        t.insert("ttft_s".into(), json!(report.and_then(|r| r.ttft_s)));
     }
     if let Some(o) = v.as_object_mut() {
         let serving = report.map_or(Value::Null, |r| {

@@ -11,7 +11,8 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use crate::catalog::{ClassicSpec, Gpu, ModelKind};
-use crate::model::media::{self, allreduce_link_gb_s, allreduce_s, band_half_width, effective_rate_with, KernelMix, Math, MediaFit, StackGain};
+use crate::model::fabric;
+use crate::model::media::{self, band_half_width, effective_rate_with, KernelMix, Math, MediaFit, StackGain};
 use crate::model::numeric::Fp32Math;
 use crate::model::precision::Precision;
 use crate::model::types::{Arg, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB};
@@ -272,12 +273,12 @@ fn max_batch_for(job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu) -> Result<u32,
     // total(b) = fixed + b * slope is linear in b: solve, then step down past rounding.
     let fixed = memory_at(job, spec, 0.0)?.total_gib;
     let slope = memory_at(job, spec, 1.0)?.total_gib - fixed;
-    if fixed > gpu.memory_gib || slope <= 0.0 {
+    if fixed > gpu.usable_memory_gib() || slope <= 0.0 {
         return Ok(0);
     }
-    let guess = ((gpu.memory_gib - fixed) / slope).floor().clamp(0.0, 1.0e6);
+    let guess = ((gpu.usable_memory_gib() - fixed) / slope).floor().clamp(0.0, 1.0e6);
     let mut b = guess as u32;
-    while b > 0 && memory_at(job, spec, f64::from(b))?.total_gib > gpu.memory_gib {
+    while b > 0 && memory_at(job, spec, f64::from(b))?.total_gib > gpu.usable_memory_gib() {
         b -= 1;
     }
     Ok(b)
@@ -318,16 +319,16 @@ fn rate_for(fit: &MediaFit, job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpu
     };
     let mut exposed = 0.0;
     if job.mode == ClassicMode::Train && gpus > 1 {
-        let (link, name) = allreduce_link_gb_s(gpu, gpus);
-        let comm = allreduce_s(spec.params_m * 1e6 * 4.0, gpus, link);
+        let link = fabric::group_link(gpu, gpus);
+        let comm = fabric::allreduce_s(spec.params_m * 1e6 * 4.0, gpus, &link);
         exposed = (comm - ALLREDUCE_OVERLAP * step_s).max(0.0);
         let eff = step_s / (step_s + exposed);
         notes.push(Note::new(
             "data parallel over {gpus} cards: FP32 gradient all-reduce over {link} ({gb_s} GB/s per direction), {ms} ms exposed per step, scaling efficiency {pct}%",
             vec![
                 ("gpus", gpus.to_string().into()),
-                ("link", name.into()),
-                ("gb_s", crate::decimal::fixed(link, 0).into()),
+                ("link", fabric::link_name(gpu, &link).to_string().into()),
+                ("gb_s", crate::decimal::fixed(link.gb_s, 0).into()),
                 ("ms", crate::decimal::fixed(exposed * 1000.0, 0).into()),
                 ("pct", crate::decimal::fixed(eff * 100.0, 0).into()),
             ],
@@ -426,7 +427,7 @@ pub fn estimate_classic(job: &ClassicJob, gpu: &Gpu, gpus: u32) -> Result<Estima
         "largest batch that fits on one {gpu}: {batch}",
         vec![("gpu", gpu.name.as_str().into()), ("batch", max_fit.to_string().into())],
     ));
-    let fits = memory.total_gib <= gpu.memory_gib;
+    let fits = memory.total_gib <= gpu.usable_memory_gib();
     let gpus_needed = if max_fit == 0 { 0 } else { batch.div_ceil(max_fit) };
     let k = f64::from(gpus);
     let total = MemoryBreakdown {

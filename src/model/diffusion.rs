@@ -13,7 +13,7 @@
 
 use crate::catalog::{DiffusionSpec, Gpu};
 use crate::model::media::{
-    self, allreduce_link_gb_s, allreduce_s, band_half_width, effective_rate, effective_rate_with, KernelMix, Math, MediaFit, StackGain,
+    self, band_half_width, effective_rate, effective_rate_with, KernelMix, Math, MediaFit, StackGain,
 };
 use crate::model::numeric::Fp32Math;
 use crate::model::precision::Precision;
@@ -521,8 +521,8 @@ fn finetune_rate(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> 
     let samples_per_gpu = c.per_gpu_batch * if job.finetune == Finetune::DreamBooth { 2.0 } else { 1.0 };
     let compute_s = crate::model::classic::TRAIN_STEP_LATENCY_S + samples_per_gpu * per_sample / rate.tflops;
     let trainable = params_of(spec, "denoiser") * if job.finetune == Finetune::Lora { LORA_PARAM_SHARE } else { 1.0 };
-    let (link, link_name) = allreduce_link_gb_s(gpu, gpus);
-    let comm = allreduce_s(trainable * 4.0, gpus, link);
+    let link = crate::model::fabric::group_link(gpu, gpus);
+    let comm = crate::model::fabric::allreduce_s(trainable * 4.0, gpus, &link);
     let exposed = (comm - crate::model::classic::ALLREDUCE_OVERLAP * compute_s).max(0.0);
     // Instance images per second (DreamBooth's class images are not counted).
     let mid = c.per_gpu_batch * f64::from(gpus) / (compute_s + exposed);
@@ -536,7 +536,7 @@ fn finetune_rate(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> 
             "data parallel over {gpus} cards, gradient all-reduce over {link}: {ms} ms exposed per step",
             vec![
                 ("gpus", gpus.to_string().into()),
-                ("link", link_name.into()),
+                ("link", crate::model::fabric::link_name(gpu, &link).to_string().into()),
                 ("ms", crate::decimal::fixed(exposed * 1000.0, 0).into()),
             ],
         ));
@@ -596,12 +596,12 @@ pub fn estimate_image(job: &ImageJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, 
             vec![("gpus", gpus.to_string().into())],
         ));
     }
-    let fits = memory.total_gib <= gpu.memory_gib;
+    let fits = memory.total_gib <= gpu.usable_memory_gib();
     let gpus_needed = gpus_needed(job, spec, gpu);
     if !fits {
         notes.push(Note::new(
             "needs {need} GiB per card, the card has {has} GiB",
-            vec![("need", crate::decimal::fixed(memory.total_gib, 1).into()), ("has", crate::decimal::fixed(gpu.memory_gib, 0).into())],
+            vec![("need", crate::decimal::fixed(memory.total_gib, 1).into()), ("has", crate::decimal::fixed(gpu.usable_memory_gib(), 0).into())],
         ));
     }
     let mut total = memory;
@@ -628,7 +628,7 @@ pub fn estimate_image(job: &ImageJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, 
 /// The smallest card count whose per-card share of the batch fits; 0 when even one image per card
 /// does not fit (the model is replicated, so more cards cannot help).
 fn gpus_needed(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu) -> u32 {
-    let fits = |n: u32| memory_for(job, spec, n).0.total_gib <= gpu.memory_gib;
+    let fits = |n: u32| memory_for(job, spec, n).0.total_gib <= gpu.usable_memory_gib();
     if !fits(job.batch) {
         return 0;
     }

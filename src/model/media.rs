@@ -240,24 +240,6 @@ pub fn band_half_width(calibrated: bool) -> f64 {
     }
 }
 
-/// Per-direction bus bandwidth one GPU gets in a ring all-reduce over `gpus` cards, in GB/s, and
-/// the link's name: the shared rule of [`crate::model::fabric::group_link`] (scale-up fabric while
-/// the group fits in it, PCIe, and the node link across nodes), the same one the LLM engine uses.
-pub fn allreduce_link_gb_s(gpu: &Gpu, gpus: u32) -> (f64, String) {
-    let link = crate::model::fabric::group_link(gpu, gpus);
-    (link.gb_s, crate::model::fabric::link_name(gpu, &link).to_string())
-}
-
-/// Seconds of a ring all-reduce of `bytes` over `n` GPUs: `2 (n-1)/n * bytes / link`
-/// (Patarasuk and Yuan, "Bandwidth optimal all-reduce algorithms", JPDC 69(2), 2009).
-pub fn allreduce_s(bytes: f64, n: u32, link_gb_s: f64) -> f64 {
-    if n <= 1 || link_gb_s <= 0.0 {
-        return 0.0;
-    }
-    let n = f64::from(n);
-    2.0 * (n - 1.0) / n * bytes / (link_gb_s * 1e9)
-}
-
 /// Sizes a diffusion or classic preset; None when model_id is neither.
 ///
 /// `workload`: `image-generation` (also `inference` for a diffusion preset), `finetune-full`,

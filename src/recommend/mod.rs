@@ -76,11 +76,11 @@ impl Job {
     }
 
     /// Memory one GPU may use for this job, GiB: the LLM engine's usable share (e.g. vLLM's 90%),
-    /// or the whole card for the media engine (which compares against `memory_gib`).
+    /// or the whole card for the media engine (`Gpu::usable_memory_gib`: less ECC where it is on).
     pub fn capacity_gib(&self, gpu: &Gpu) -> f64 {
         match self {
             Job::Llm(job) => llm::parallel::usable_gib(gpu, job.engine_for(gpu), job),
-            Job::Media(_) => gpu.memory_gib,
+            Job::Media(_) => gpu.usable_memory_gib(),
         }
     }
 

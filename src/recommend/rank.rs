@@ -782,7 +782,7 @@ fn link_reason(input: &RecommendInput, gpu: &Gpu, count: u32) -> String {
                     &[
                         ("link", &link),
                         ("layout", &described),
-                        ("pct", &crate::decimal::fixed(scaling_efficiency(job, gpu, &layout, count) * 100.0, 0)),
+                        ("pct", &crate::decimal::fixed(scaling_efficiency(job, gpu, &terms, &layout, count) * 100.0, 0)),
                     ],
                 )
             } else if matches!(layout, parallel::Layout::LayerSplit(_)) {

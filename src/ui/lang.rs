@@ -25,16 +25,19 @@ pub fn browser_lang() -> Option<Lang> {
 /// True when the first paint may be in Chinese or Russian: the link, the saved settings or the
 /// browser ask for one of them.
 pub fn may_need_table() -> bool {
-    let wants = |l: Option<Lang>| matches!(l, Some(Lang::Zh | Lang::Ru));
-    let query = crate::ui::dom::query_string();
-    let from_link = query.trim_start_matches('?').split('&').find_map(|kv| kv.strip_prefix("lang=")).and_then(Lang::parse);
-    let saved = gloo::storage::LocalStorage::raw().get_item(crate::state::stored::KEY).ok().flatten().is_some_and(|t| {
-        ["lang=zh", "lang=ru", "lang%3Dzh", "lang%3Dru"].iter().any(|k| t.contains(k))
-    });
+    use crate::state::{stored, url};
+    let wants = |l: Option<String>| matches!(l.as_deref().and_then(Lang::parse), Some(Lang::Zh | Lang::Ru));
     // The link's language wins over the saved one (as in `App`); without one, the saved settings
-    // or the browser decide.
-    match from_link {
-        Some(l) => wants(Some(l)),
-        None => saved || wants(browser_lang()),
+    // or the browser decide. The same parsers as `App`'s.
+    let from_link = url::parse(&crate::ui::dom::query_string()).state.lang;
+    if from_link.is_some() {
+        return wants(from_link);
     }
+    let saved = gloo::storage::LocalStorage::raw()
+        .get_item(stored::KEY)
+        .ok()
+        .flatten()
+        .and_then(|text| stored::decode_in(&text, Lang::En).ok())
+        .and_then(|p| p.state.lang);
+    wants(saved) || matches!(browser_lang(), Some(Lang::Zh | Lang::Ru))
 }

@@ -418,7 +418,8 @@ pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, Esti
 
     // Throughput at the requested count if it fits, else at the count that holds the job.
     let speed_gpus = if fits || needed == 0 { gpus } else { needed.max(gpus) };
-    let speed_layout = layout_for(job, gpu, engine, &terms, speed_gpus);
+    // The layout is chosen once per count (for training, each candidate is timed).
+    let speed_layout = if speed_gpus == gpus { layout } else { layout_for(job, gpu, engine, &terms, speed_gpus) };
     let throughput = throughput::throughput(job, gpu, engine, &terms, &speed_layout, speed_gpus);
 
     memory::describe(job, gpu, engine, &terms, &mut assumptions);
@@ -437,7 +438,11 @@ pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, Esti
             vec![("max", MAX_GPUS.to_string().into())],
         ));
     } else {
-        let nl = layout_for(job, gpu, engine, &terms, needed);
+        let nl = match needed {
+            n if n == gpus => layout,
+            n if n == speed_gpus => speed_layout,
+            n => layout_for(job, gpu, engine, &terms, n),
+        };
         assumptions.push(Note::new(
             "needs {n} GPU(s) ({layout})",
             vec![("n", needed.to_string().into()), ("layout", nl.describe().into())],
@@ -449,7 +454,7 @@ pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, Esti
             vec![("n", speed_gpus.to_string().into())],
         ));
     }
-    throughput::describe(job, gpu, engine, &speed_layout, &mut assumptions);
+    throughput::describe(job, gpu, engine, &terms, &speed_layout, &mut assumptions);
 
     Ok(Estimate {
         model: job.model.id.clone(),
@@ -480,7 +485,7 @@ pub fn layout_for(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &memory::Terms
             smallest = Some((l, gib));
         }
         if parallel::fits(job, gpu, engine, terms, &l) {
-            let speed = throughput::train_step(job, gpu, &l, gpus).tokens_per_s;
+            let speed = throughput::train_step(job, gpu, terms, &l, gpus).tokens_per_s;
             if best.is_none_or(|(_, s)| speed > s * 1.001) {
                 best = Some((l, speed));
             }

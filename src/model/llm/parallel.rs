@@ -95,16 +95,6 @@ pub fn fits(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, layout: &Layout)
     per_gpu_parts(job, engine, t, layout).0 <= usable_gib(gpu, engine, job)
 }
 
-/// Memory of the card a job may count on, GiB: GDDR cards that ship with ECC on lose 1/16 of
-/// it to the check bits (e.g. a 24 GB A10 shows 23,028 MiB in `nvidia-smi`; a 16 GB T4 15,360).
-pub fn card_gib(gpu: &Gpu) -> f64 {
-    if gpu.ecc_on_by_default {
-        gpu.memory_gib * 15.0 / 16.0
-    } else {
-        gpu.memory_gib
-    }
-}
-
 /// Memory one GPU may use, GiB. Inference: the engine's utilization cap (vLLM's
 /// `gpu_memory_utilization` 0.9, SGLang's `mem_fraction_static`); training and fine-tuning run
 /// in PyTorch without that cap. Apple GPUs may wire about 75% of unified memory by default
@@ -112,7 +102,7 @@ pub fn card_gib(gpu: &Gpu) -> f64 {
 pub fn usable_gib(gpu: &Gpu, engine: Engine, job: &LlmJob) -> f64 {
     let apple = if GpuFamily::of(gpu) == GpuFamily::Apple { 0.75 } else { 1.0 };
     let cap = if job.workload.is_training() { 1.0 } else { engine.memory_utilization() };
-    card_gib(gpu) * cap * apple
+    gpu.usable_memory_gib() * cap * apple
 }
 
 /// Share of the whole KV cache each GPU holds under tensor parallelism over `g` GPUs: KV heads

@@ -33,7 +33,7 @@
 
 use super::engines::Engine;
 use super::parallel::Layout;
-use super::throughput::{decode_step_s, fitted, prefill_s, speed_band};
+use super::throughput::{band, decode_step_s, job_efficiency, prefill_s};
 use super::{layout_for, max_concurrency, memory, LlmJob};
 use crate::catalog::Gpu;
 use crate::model::types::{Band, EstimateError};
@@ -251,15 +251,15 @@ pub fn analyze(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets) -> 
     };
     let users = users.max(1.0);
     let tpot = b.tpot(users);
-    let measured = fitted(job, engine, gpu);
+    let measured = job_efficiency(job, engine, gpu).measured;
     let per_user = 1.0 / tpot;
     let curve = curve(&b, capacity);
     let max_users = max_users(&b, capacity, targets);
     Ok(ServingReport {
         users,
-        per_user_tokens_per_s: speed_band(per_user, measured, true),
-        aggregate_tokens_per_s: speed_band(users * per_user, measured, false),
-        ttft_s: wait.map(|w| speed_band(w + b.ttft(users), measured, false)),
+        per_user_tokens_per_s: band(per_user, measured, true),
+        aggregate_tokens_per_s: band(users * per_user, measured, false),
+        ttft_s: wait.map(|w| band(w + b.ttft(users), measured, false)),
         max_users,
         capacity,
         curve,

@@ -18,8 +18,9 @@ use crate::model::fabric::{self, Link};
 use crate::model::precision::Precision;
 use crate::model::types::{Band, Note, Throughput, GIB};
 
-/// Band half-widths: fitted pairs ±25% (decode) / ±30% (others); carried-over pairs ±35%.
-fn band(mid: f64, measured: bool, decode: bool) -> Band {
+/// A band of `mid` as the engine shows it: fitted (engine, family) pairs ±25% (decode) / ±30%
+/// (others); carried-over and cross-validated pairs ±35%.
+pub fn band(mid: f64, measured: bool, decode: bool) -> Band {
     let w = if !measured {
         0.35
     } else if decode {
@@ -45,6 +46,11 @@ impl Ctx<'_> {
 
     fn bw(&self) -> f64 {
         self.gpu.memory_bandwidth_gb_s * 1e9
+    }
+
+    /// Bandwidth the weight stream achieves, bytes/s (quantized weights pay their dequantization).
+    fn weight_bw(&self) -> f64 {
+        self.bw() * self.eff.weight_bw * if self.quantized() { self.eff.quant_bw } else { 1.0 }
     }
 
     /// The sustained dense peak: the datasheet rate times the card's sustained-clock factor
@@ -89,8 +95,7 @@ impl Ctx<'_> {
     fn decode_step(&self, batch: f64, ctx: f64) -> f64 {
         let m = &self.job.model;
         let (div, kv_share) = self.split();
-        let wbw = self.bw() * self.eff.weight_bw * if self.quantized() { self.eff.quant_bw } else { 1.0 };
-        let t_weights = self.weight_read_bytes(batch) / div / wbw;
+        let t_weights = self.weight_read_bytes(batch) / div / self.weight_bw();
         let t_kv = kv_bytes(self.job, ctx, batch) * kv_share / (self.bw() * self.eff.attention_bw);
         let flops = (2.0 * m.active_compute_params() + decode_attention_flops(m, ctx)) * batch / div;
         let t_compute = flops / (self.peak_flops() * self.eff.decode_mfu);
@@ -108,8 +113,7 @@ impl Ctx<'_> {
         // A prompt, however short, reads every weight at least once per prefill chunk: the GEMMs
         // take no less than the weight stream (the decode roofline's memory term).
         let chunks = self.engine.prefill_chunk_tokens(self.gpu).map_or(1.0, |c| (tokens / c).ceil().max(1.0));
-        let wbw = self.bw() * self.eff.weight_bw * if self.quantized() { self.eff.quant_bw } else { 1.0 };
-        let stream = chunks * self.weight_read_bytes(tokens) / div / wbw;
+        let stream = chunks * self.weight_read_bytes(tokens) / div / self.weight_bw();
         let attn = 2.0 * f64::from(m.layers) * tokens * tokens * m.attention_width() / div / (peak * self.eff.attention_flops);
         let fixed = if with_fixed { f64::from(m.layers) * self.eff.prefill_layer_ms * 1e-3 + self.comm(tokens) } else { 0.0 };
         gemm.max(stream) + attn + fixed
@@ -126,17 +130,6 @@ pub fn decode_step_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, b
 /// time and the layout's communication of a standalone prefill.
 pub fn prefill_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, tokens: f64, with_fixed: bool) -> f64 {
     Ctx { job, gpu, engine, eff: job_efficiency(job, engine, gpu), layout: *layout }.prefill_time(tokens, with_fixed)
-}
-
-/// True when the (engine, family) factors were fitted on this pair's rows (narrower bands).
-pub fn fitted(job: &LlmJob, engine: Engine, gpu: &Gpu) -> bool {
-    job_efficiency(job, engine, gpu).measured
-}
-
-/// A band of `mid` as the engine shows it: ±25% (decode) or ±30% where the pair was fitted,
-/// ±35% elsewhere.
-pub fn speed_band(mid: f64, fitted: bool, decode: bool) -> Band {
-    band(mid, fitted, decode)
 }
 
 /// Weight bytes one decode step reads with `tokens` sequences in the batch: the body (MoE: the
@@ -209,7 +202,7 @@ pub fn job_efficiency(job: &LlmJob, engine: Engine, gpu: &Gpu) -> Efficiency {
 /// All throughput figures of `job` on `n` GPUs laid out as `layout`.
 pub fn throughput(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: &Layout, n: u32) -> Throughput {
     if job.workload.is_training() {
-        let step = train_step(job, gpu, layout, n);
+        let step = train_step(job, gpu, terms, layout, n);
         let measured = GpuFamily::of(gpu) == GpuFamily::NvidiaHbm;
         return Throughput { train_tokens_per_s: Some(band(step.tokens_per_s, measured, false)), ..Throughput::default() };
     }
@@ -274,16 +267,16 @@ pub fn train_flops_per_token(job: &LlmJob) -> f64 {
 
 /// The sustained dense peak a training job computes at on `gpu`, TFLOPS. "fp32" follows
 /// PyTorch's defaults ([`crate::model::numeric::Fp32Math::PytorchDefault`]): a transformer is
-/// all matmuls, which run in strict FP32 unless TF32 is asked for (`tf32`). Tensor rates are
-/// scaled by the card's sustained-clock factor.
+/// all matmuls, which run in strict FP32 unless TF32 is asked for (`tf32`). Every rate is
+/// scaled by the card's sustained-clock factor, as the image and classic engines scale theirs.
 pub fn train_peak_tflops(job: &LlmJob, gpu: &Gpu) -> f64 {
     use crate::model::numeric::{fp32_path_tflops, sustained_tensor_factor, Fp32Math};
     let peak = match job.effective_precision() {
         Precision::Fp32 => fp32_path_tflops(gpu, Fp32Math::PytorchDefault, 0.0),
         Precision::Tf32 => fp32_path_tflops(gpu, Fp32Math::Tf32, 0.0),
-        _ => gpu.train_16bit_tflops().map(|t| t * sustained_tensor_factor(gpu)),
+        _ => gpu.train_16bit_tflops(),
     };
-    peak.filter(|v| v.is_finite() && *v > 0.0).unwrap_or(1.0)
+    peak.filter(|v| v.is_finite() && *v > 0.0).map_or(1.0, |p| p * sustained_tensor_factor(gpu))
 }
 
 /// The MFU a training job reaches on one GPU (model FLOPs over peak).
@@ -320,7 +313,7 @@ pub struct TrainStep {
 /// 6 with recomputation, Shoeybi et al. 2019 §3; Korthikanti et al. 2022) and pipelines layers
 /// across domains with a bubble of (p − 1)/(m + p − 1) for m micro-batches (Narayanan et al.
 /// 2021, §2.2).
-pub fn train_step(job: &LlmJob, gpu: &Gpu, layout: &Layout, n: u32) -> TrainStep {
+pub fn train_step(job: &LlmJob, gpu: &Gpu, terms: &Terms, layout: &Layout, n: u32) -> TrainStep {
     let f = train_flops_per_token(job);
     let rate = train_peak_tflops(job, gpu) * 1e12 * train_mfu(job, gpu);
     let micro_tokens = f64::from(job.batch) * f64::from(job.seq_len);
@@ -334,7 +327,7 @@ pub fn train_step(job: &LlmJob, gpu: &Gpu, layout: &Layout, n: u32) -> TrainStep
         Layout::DataParallel { gpus, zero } => {
             let grad_bytes = train_grad_bytes(job);
             if zero >= 3 {
-                let weights = super::memory::terms(job, gpu, Engine::Transformers).weights_gib * GIB;
+                let weights = terms.weights_gib * GIB;
                 // Two all-gathers of the weights and one reduce-scatter of the gradients, each (n−1)/n of
                 // its bytes: half an all-reduce of (2·W + G).
                 let per_micro = fabric::allreduce_s(weights + grad_bytes / 2.0, gpus, &link);
@@ -347,7 +340,7 @@ pub fn train_step(job: &LlmJob, gpu: &Gpu, layout: &Layout, n: u32) -> TrainStep
             }
         }
         Layout::ModelParallel(g) => {
-            let domain = fabric::node_gpus(gpu).min(gpu.scale_up_max_gpus.unwrap_or(fabric::NODE_GPUS)).max(1);
+            let domain = gpu.scale_up_max_gpus.unwrap_or(fabric::NODE_GPUS).max(1);
             let tp = (1..=g.min(domain)).rev().find(|t| g.is_multiple_of(*t) && job.model.attention_heads.is_multiple_of(*t)).unwrap_or(1);
             let pp = g / tp;
             let tp_link = fabric::group_link(gpu, tp);
@@ -382,15 +375,15 @@ fn backward_share(job: &LlmJob) -> f64 {
 }
 
 /// Multi-GPU training scaling of `job` on `n` GPUs laid out as `layout` (1 on one GPU).
-pub fn scaling_efficiency(job: &LlmJob, gpu: &Gpu, layout: &Layout, n: u32) -> f64 {
-    train_step(job, gpu, layout, n).scaling
+pub fn scaling_efficiency(job: &LlmJob, gpu: &Gpu, terms: &Terms, layout: &Layout, n: u32) -> f64 {
+    train_step(job, gpu, terms, layout, n).scaling
 }
 
 /// Adds the throughput assumptions to `out`.
-pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, out: &mut Vec<Note>) {
+pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: &Layout, out: &mut Vec<Note>) {
     let family = GpuFamily::of(gpu);
     if job.workload.is_training() {
-        describe_training(job, gpu, layout, out);
+        describe_training(job, gpu, terms, layout, out);
         return;
     }
     let eff = job_efficiency(job, engine, gpu);
@@ -434,9 +427,9 @@ fn n_of(layout: &Layout) -> u32 {
 
 /// The training assumptions: FLOPs per token, MFU, recomputation, the link and the exposed
 /// communication.
-fn describe_training(job: &LlmJob, gpu: &Gpu, layout: &Layout, out: &mut Vec<Note>) {
+fn describe_training(job: &LlmJob, gpu: &Gpu, terms: &Terms, layout: &Layout, out: &mut Vec<Note>) {
     let n = n_of(layout);
-    let step = train_step(job, gpu, layout, n);
+    let step = train_step(job, gpu, terms, layout, n);
     let hours = job.train_tokens / step.tokens_per_s.max(1e-9) / 3600.0;
     let k = if job.workload.is_adapter() { 4 } else { 6 };
     out.push(Note::new(
