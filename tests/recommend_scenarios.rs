@@ -23,6 +23,16 @@ fn run(input: &RecommendInput) -> Recommendation {
     recommend(input).unwrap_or_else(|e| panic!("recommend: {e}"))
 }
 
+/// An option's reasons in English, as the command line prints them.
+fn reasons(o: &gpu_advisor::recommend::OptionRow, input: &RecommendInput) -> Vec<String> {
+    gpu_advisor::recommend::present::reasons(o, input, gpu_advisor::i18n::Lang::En)
+}
+
+/// The why-not notes in English.
+fn why(rec: &Recommendation, input: &RecommendInput) -> Vec<String> {
+    gpu_advisor::recommend::present::why_not_all(rec, input, gpu_advisor::i18n::Lang::En)
+}
+
 fn has(rec: &Recommendation, gpu: &str, count: u32) -> bool {
     rec.options.iter().any(|o| o.gpu == gpu && o.count == count)
 }
@@ -66,8 +76,8 @@ fn seed_003_70b_buy_lists_8x4090_and_3xh100() {
     input.mode = Mode::Buy;
     input.objective = Objective::Cheapest;
     let rec = run(&input);
-    assert!(has(&rec, "rtx-4090", 8), "8 × RTX 4090 missing: {:?}", rec.why_not);
-    assert!(has(&rec, "h100-pcie", 3), "3 × H100 missing: {:?}", rec.why_not);
+    assert!(has(&rec, "rtx-4090", 8), "8 × RTX 4090 missing: {:?}", why(&rec, &input));
+    assert!(has(&rec, "h100-pcie", 3), "3 × H100 missing: {:?}", why(&rec, &input));
     let price = |id: &str| rec.options.iter().find(|o| o.gpu == id).and_then(|o| o.purchase_usd()).expect(id);
     assert_eq!(price("rtx-4090"), 31_000.0);
     assert_eq!(price("h100-pcie"), 92_000.0);
@@ -77,7 +87,7 @@ fn seed_003_70b_buy_lists_8x4090_and_3xh100() {
     assert!(rec.feasible.iter().all(|p| !(p.gpu == "rtx-4090" && p.count < 8)));
     assert!(rec.feasible.iter().all(|p| !(p.gpu == "h100-pcie" && p.count < 3)));
     let h100 = rec.options.iter().find(|o| o.gpu == "h100-pcie").expect("h100");
-    assert!(h100.reasons.iter().any(|r| r.contains("NVLink")), "{:?}", h100.reasons);
+    assert!(reasons(h100, &input).iter().any(|r| r.contains("NVLink")), "{:?}", reasons(h100, &input));
 }
 
 /// Seed 003, renting with NVLink required: 3 × H100 SXM (NVSwitch) is offered; no GeForce 40-series.
@@ -88,12 +98,12 @@ fn seed_003_70b_rent_with_nvlink_offers_3xh100_sxm() {
     input.budget = Budget::HourlyUsd(50.0);
     input.constraints.require_nvlink = true;
     let rec = run(&input);
-    assert!(has(&rec, "h100-sxm", 3), "{:?} / {:?}", rec.options.iter().map(|o| (&o.gpu, o.count)).collect::<Vec<_>>(), rec.why_not);
+    assert!(has(&rec, "h100-sxm", 3), "{:?} / {:?}", rec.options.iter().map(|o| (&o.gpu, o.count)).collect::<Vec<_>>(), why(&rec, &input));
     for o in &rec.options {
         let g = catalog::gpu(&o.gpu).expect("gpu");
         assert!(g.scale_up_gb_s.is_some(), "{} has no scale-up fabric", o.gpu);
     }
-    assert!(rec.why_not.iter().any(|w| w.starts_with("RTX 4090: no NVLink or other scale-up fabric")), "{:?}", rec.why_not);
+    assert!(why(&rec, &input).iter().any(|w| w.starts_with("RTX 4090: no NVLink or other scale-up fabric")), "{:?}", why(&rec, &input));
 }
 
 /// Seed 003 with one card allowed: the why-not note says how much the 4090 lacks.
@@ -102,7 +112,8 @@ fn seed_003_why_not_names_the_missing_memory() {
     let mut input = seed_003_input();
     input.constraints.max_gpus = Some(1);
     let rec = run(&input);
-    let note = rec.why_not.iter().find(|w| w.starts_with("RTX 4090")).expect("4090 note");
+    let notes = why(&rec, &input);
+    let note = notes.iter().find(|w| w.starts_with("RTX 4090")).expect("4090 note");
     assert!(note.contains("needs") && note.contains("×1") && note.contains("has 24"), "{note}");
 }
 
@@ -159,13 +170,13 @@ fn every_option_has_reasons_and_explanations() {
     input.budget = Budget::PurchaseUsd(150_000.0);
     let rec = run(&input);
     for o in &rec.options {
-        assert!(o.reasons.iter().any(|r| r.starts_with("fits with")), "{:?}", o.reasons);
-        assert!(o.explain.iter().any(|e| e.label == "tco"));
+        assert!(reasons(o, &input).iter().any(|r| r.starts_with("fits with")), "{:?}", reasons(o, &input));
+        assert!(gpu_advisor::recommend::present::explain(o, &input).iter().any(|e| e.label == "tco"));
         assert!(o.estimate.fits);
     }
     let r4090 = rec.options.iter().find(|o| o.gpu == "rtx-4090").expect("4090");
-    assert!(r4090.reasons.iter().any(|r| r.contains("PCIe only")), "{:?}", r4090.reasons);
-    assert!(r4090.reasons.iter().any(|r| r.contains("3,600 W of GPU power")), "8 × 450 W: {:?}", r4090.reasons);
+    assert!(reasons(r4090, &input).iter().any(|r| r.contains("PCIe only")), "{:?}", reasons(r4090, &input));
+    assert!(reasons(r4090, &input).iter().any(|r| r.contains("3,600 W of GPU power")), "8 × 450 W: {:?}", reasons(r4090, &input));
 }
 
 #[test]
@@ -174,7 +185,7 @@ fn over_budget_cards_get_a_why_not_with_the_excess() {
     // H100 PCIe ×3 costs $92,000 (see above): $71,000 leaves it $21,000 short.
     input.budget = Budget::PurchaseUsd(71_000.0);
     let rec = run(&input);
-    assert!(rec.why_not.iter().any(|w| w == "H100 PCIe 80GB ×3: over budget by $21,000"), "{:?}", rec.why_not);
+    assert!(why(&rec, &input).iter().any(|w| w == "H100 PCIe 80GB ×3: over budget by $21,000"), "{:?}", why(&rec, &input));
 }
 
 #[test]
@@ -211,7 +222,7 @@ fn region_cn_only_offers_cards_sold_there() {
     let rec = run(&input);
     assert!(!rec.options.is_empty());
     assert!(rec.options.iter().all(|o| catalog::gpu(&o.gpu).is_some_and(|g| g.available_in("cn"))));
-    assert!(rec.why_not.iter().any(|w| w.starts_with("RTX 4090: not sold new in China")), "{:?}", rec.why_not);
+    assert!(why(&rec, &input).iter().any(|w| w.starts_with("RTX 4090: not sold new in China")), "{:?}", why(&rec, &input));
 }
 
 #[test]
@@ -324,27 +335,24 @@ fn estimates_only_the_counts_that_matter() {
 
 /// The reasons and why-not notes come out in the interface language (issue 6: every UI string in
 /// English, Chinese and Russian). The expected openings are the entries of data/i18n.toml for
-/// "fits with {pct}% headroom (…)" and "{name}: …"; the English run is unchanged.
+/// "fits with {pct}% headroom (…)" and "{name}: …"; the English run is unchanged. The engine
+/// returns facts, so one ranking is written out in every language (issue 12).
 #[test]
 fn reasons_and_why_not_follow_the_language() {
     use gpu_advisor::i18n::Lang;
+    use gpu_advisor::recommend::present;
     let mut input = seed_003_input();
     input.top = 3;
-    let en = recommend(&input).expect("recommend");
-    let first = |r: &gpu_advisor::recommend::Recommendation| r.options.first().expect("an option").reasons.clone();
-    assert!(first(&en).iter().any(|r| r.starts_with("fits with ")), "{:?}", first(&en));
-    input.lang = Lang::Zh;
-    let zh = recommend(&input).expect("recommend");
-    assert!(first(&zh).iter().any(|r| r.starts_with("可容纳，余量")), "{:?}", first(&zh));
-    assert!(!first(&zh).iter().any(|r| r.starts_with("fits with ")));
-    input.lang = Lang::Ru;
-    let ru = recommend(&input).expect("recommend");
-    assert!(first(&ru).iter().any(|r| r.starts_with("помещается с запасом")), "{:?}", first(&ru));
-    // Same ranking whatever the language.
-    let ids = |r: &gpu_advisor::recommend::Recommendation| r.options.iter().map(|o| (o.gpu.clone(), o.count)).collect::<Vec<_>>();
-    assert_eq!(ids(&en), ids(&zh));
-    assert_eq!(ids(&en), ids(&ru));
-    assert_eq!(en.why_not.len(), zh.why_not.len());
+    let rec = recommend(&input).expect("recommend");
+    let first = |lang: Lang| present::reasons(rec.options.first().expect("an option"), &input, lang);
+    assert!(first(Lang::En).iter().any(|r| r.starts_with("fits with ")), "{:?}", first(Lang::En));
+    assert!(first(Lang::Zh).iter().any(|r| r.starts_with("可容纳，余量")), "{:?}", first(Lang::Zh));
+    assert!(!first(Lang::Zh).iter().any(|r| r.starts_with("fits with ")));
+    assert!(first(Lang::Ru).iter().any(|r| r.starts_with("помещается с запасом")), "{:?}", first(Lang::Ru));
+    let zh = present::why_not_all(&rec, &input, Lang::Zh);
+    let en = present::why_not_all(&rec, &input, Lang::En);
+    assert_eq!(en.len(), zh.len());
+    assert!(en.is_empty() || en != zh, "{zh:?}");
 }
 
 /// "Cards only" reaches the ranking: Llama 3.1 8B in bf16 needs a 24 GB card; with a $3,000
@@ -357,9 +365,21 @@ fn cards_only_changes_what_the_budget_buys() {
     input.budget = Budget::PurchaseUsd(3_000.0);
     input.top = 100;
     let with_host = recommend(&input).expect("recommend");
-    assert!(!with_host.options.iter().any(|o| o.gpu == "rtx-3090"));
+    // Nothing fits $3,000 with a host added, so the options count the cards alone and say so
+    // (issue 12: "the budget answers what a buyer means").
+    assert_eq!(with_host.notes, vec![gpu_advisor::recommend::facts::RecNote::CardsOnly { budget_usd: 3_000.0 }]);
+    let r = with_host.options.iter().find(|o| o.gpu == "rtx-3090" && o.count == 1).expect("3090 × 1 within $3,000");
+    assert_eq!(r.cost.purchase.map(|p| p.total_usd), Some(800.0));
     input.cost.include_host = false;
     let cards_only = recommend(&input).expect("recommend");
+    assert!(cards_only.notes.is_empty());
     let r = cards_only.options.iter().find(|o| o.gpu == "rtx-3090" && o.count == 1).expect("3090 × 1 within $3,000");
     assert_eq!(r.cost.purchase.map(|p| p.total_usd), Some(800.0));
+    // With a budget that buys a card and its host, the host stays counted.
+    input.cost.include_host = true;
+    input.budget = Budget::PurchaseUsd(4_000.0);
+    let both = recommend(&input).expect("recommend");
+    assert!(both.notes.is_empty());
+    let r = both.options.iter().find(|o| o.gpu == "rtx-3090" && o.count == 1).expect("3090 + desktop within $4,000");
+    assert_eq!(r.cost.purchase.map(|p| p.total_usd), Some(3_300.0));
 }

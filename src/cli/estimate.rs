@@ -219,10 +219,16 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
     let est = llm::estimate_llm(&job, gpu, gpus).map_err(engine_error)?;
     // Serving figures for inference jobs on a build that holds them.
     let holds_one = llm::max_concurrency(&job, gpu, gpus).map_err(engine_error)? >= 1;
-    let report = if job.workload == Workload::Inference && holds_one {
-        Some(llm::serving::analyze(&job, gpu, gpus, &targets).map_err(engine_error)?)
-    } else {
-        None
+    // The build serves as the best split into replicas (as `recommend` does), else as one.
+    let inference = job.workload == Workload::Inference && holds_one;
+    let plan = if inference && est.fits { llm::deploy::plan(&job, gpu, gpus, &targets, f64::INFINITY).map_err(engine_error)? } else { None };
+    let report = match plan {
+        Some(d) => Some(super::serving::Served { report: d.report, replicas: d.replicas, gpus_per_replica: d.gpus_per_replica }),
+        None if inference => {
+            let report = llm::serving::analyze(&job, gpu, gpus, &targets).map_err(engine_error)?;
+            Some(super::serving::Served { report, replicas: 1, gpus_per_replica: gpus })
+        }
+        None => None,
     };
     if a.json {
         return super::serving::print_json(&est, report.as_ref(), out);

@@ -11,7 +11,7 @@ use super::{write_str, CliError};
 use crate::catalog;
 use crate::model::llm::{config_json, custom, Checkpointing, Engine, LlmJob, ModelArch, Optimizer, Workload};
 use crate::model::precision::{KvPrecision, Precision};
-use crate::model::llm::serving::{ServingReport, ServingTargets};
+use crate::i18n::Lang;
 use crate::model::{Band, Throughput};
 use crate::recommend::{
     self, Budget, Currency, Job, MediaJob, Mode, Objective, OptionRow, PriceBasis, PriceOverrides, RecommendInput,
@@ -33,7 +33,7 @@ USAGE:
     [--max-gpus N] [--require-nvlink] [--datacenter-only] [--max-watts W] [--region global|cn]
     [--headroom PERCENT] [--top N] [--all-counts] [--json]
     [--users N] [--target-tokens-per-s-per-user X] [--max-ttft-s Y] [--arrival-rate R]
-    [--prefix-hit P] [--spec-decode off|draft|eagle|mtp] [--spec-accept A]
+    [--prefix-hit P] [--spec-decode off|draft|eagle|mtp] [--spec-accept A] [--api-price USD]
   Cost settings:
     [--months N] [--hours-per-day H] [--usd-per-kwh X] [--utilisation 0..1] [--pue X]
     [--price-basis street|launch] [--no-host] [--rent-basis cheapest|median|<provider name>]
@@ -52,7 +52,13 @@ OUTPUT:
   and gpu_name, nodes, headroom, tco_usd, monthly_usd, energy_usd_per_month,
   usd_per_million_tokens, training_hours, usd_per_training_run, break_even_month, and for LLM
   inference per_user_tokens_per_s, aggregate_tokens_per_s, ttft_s (bands at --users) and max_users
-  (the most users meeting --target-tokens-per-s-per-user / --max-ttft-s; null without a target).
+  (the most users meeting --target-tokens-per-s-per-user / --max-ttft-s; null without a target),
+  replicas and gpus_per_replica (how the build serves: replicas of tensor-parallel groups), and
+  facts[] (what the reasons say, as objects with a `kind` and their numbers).
+  With a per-user speed or TTFT target, only builds that serve --users within it are options;
+  the why-not notes give the gap (e.g. serves 38 users at 20 tokens/s each, not 50).
+  --api-price: an API's USD per million output tokens; each option then says at what monthly
+  volume self-hosting breaks even with it.
   Budgets and all *_usd keys are in USD whatever --currency is; reasons use --currency.
 ";
 
@@ -82,13 +88,9 @@ struct Args {
     prices: Option<PriceOverrides>,
     currency: Option<Currency>,
     rate: Option<f64>,
+    api_price: Option<f64>,
     json: bool,
 }
-
-
-
-
-
 
 
 fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, CliError> {
@@ -144,6 +146,7 @@ fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, 
             Long("utilisation" | "utilization") => a.utilisation = Some(real(&mut p, "utilisation", 0.0, 1.0)?),
             Long("pue") => a.pue = Some(real(&mut p, "pue", 1.0, 5.0)?),
             Long("no-host") => a.no_host = true,
+            Long("api-price") => a.api_price = Some(real(&mut p, "api-price", 0.0, 1e6)?),
             Long("price-basis") => {
                 let s = value(&mut p, "price-basis")?;
                 a.price_basis = Some(
@@ -335,6 +338,8 @@ fn input_from(a: &Args, job: Job) -> Result<RecommendInput, CliError> {
         c.currency = v;
     }
     c.rate_per_usd = a.rate;
+    c.api_usd_per_million = a.api_price;
+    input.serving = super::flags::serving_targets(&a.s)?;
     Ok(input)
 }
 
@@ -348,7 +353,7 @@ pub struct RecommendRow<'a> {
     pub purchase_usd: Option<f64>,
     pub hourly_usd: Option<f64>,
     pub throughput: &'a Throughput,
-    pub reasons: &'a [String],
+    pub reasons: Vec<String>,
     pub gpu_name: &'a str,
     pub nodes: u32,
     pub headroom: f64,
@@ -365,10 +370,14 @@ pub struct RecommendRow<'a> {
     pub aggregate_tokens_per_s: Option<Band>,
     pub ttft_s: Option<Band>,
     pub max_users: Option<u32>,
+    pub replicas: Option<u32>,
+    pub gpus_per_replica: Option<u32>,
+    pub facts: &'a [crate::recommend::facts::Fact],
 }
 
 impl<'a> RecommendRow<'a> {
-    fn new(o: &'a OptionRow, mode: Mode, serving: Option<&ServingReport>) -> Self {
+    fn new(o: &'a OptionRow, input: &RecommendInput) -> Self {
+        let serving = o.serving.as_ref().map(|s| &s.report);
         RecommendRow {
             gpu: &o.gpu,
             count: o.count,
@@ -377,11 +386,11 @@ impl<'a> RecommendRow<'a> {
             purchase_usd: o.purchase_usd(),
             hourly_usd: o.hourly_usd(),
             throughput: &o.estimate.throughput,
-            reasons: &o.reasons,
+            reasons: recommend::present::reasons(o, input, Lang::En),
             gpu_name: &o.gpu_name,
             nodes: o.nodes,
             headroom: o.headroom,
-            mode: mode.as_str(),
+            mode: input.mode.as_str(),
             tco_usd: o.tco_usd,
             monthly_usd: o.monthly_usd,
             energy_usd_per_month: o.cost.energy_usd_per_month,
@@ -393,18 +402,11 @@ impl<'a> RecommendRow<'a> {
             aggregate_tokens_per_s: serving.map(|r| r.aggregate_tokens_per_s),
             ttft_s: serving.and_then(|r| r.ttft_s),
             max_users: serving.and_then(|r| r.max_users),
+            replicas: o.serving.as_ref().map(|s| s.replicas),
+            gpus_per_replica: o.serving.as_ref().map(|s| s.gpus_per_replica),
+            facts: &o.facts,
         }
     }
-}
-
-/// The serving analysis of one option (LLM inference jobs on builds that hold a request).
-fn serving_of(job: &Job, o: &OptionRow, targets: &ServingTargets) -> Option<ServingReport> {
-    let Job::Llm(job) = job else { return None };
-    if job.workload.is_training() {
-        return None;
-    }
-    let gpu = catalog::gpu(&o.gpu)?;
-    crate::model::llm::serving::analyze(job, gpu, o.count, targets).ok()
 }
 
 /// Parses the recommend flags and prints the ranking.
@@ -412,19 +414,16 @@ pub fn cmd_recommend(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), Cli
     let Some(a) = parse_args(args, out)? else { return Ok(()) };
     let job = job_from(&a)?;
     let input = input_from(&a, job)?;
-    let targets = super::flags::serving_targets(&a.s)?;
     let rec = recommend::recommend(&input).map_err(engine_error)?;
     if a.json {
-        let serving: Vec<Option<ServingReport>> = rec.options.iter().map(|o| serving_of(&input.job, o, &targets)).collect();
-        let rows: Vec<RecommendRow> =
-            rec.options.iter().zip(&serving).map(|(o, r)| RecommendRow::new(o, input.mode, r.as_ref())).collect();
+        let rows: Vec<RecommendRow> = rec.options.iter().map(|o| RecommendRow::new(o, &input)).collect();
         let text = serde_json::to_string_pretty(&rows).map_err(|e| CliError(e.to_string()))?;
         return write_str(out, &format!("{text}\n"));
     }
     let s = &input.cost;
     let mut t = String::new();
     for n in &rec.notes {
-        t.push_str(&format!("note: {n}\n"));
+        t.push_str(&format!("note: {}\n", recommend::present::note(n, &input, Lang::En)));
     }
     if rec.options.is_empty() {
         t.push_str("No option fits within the budget and constraints.\n");
@@ -444,13 +443,13 @@ pub fn cmd_recommend(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), Cli
             rate,
             s.money(o.tco_usd)
         ));
-        for r in &o.reasons {
+        for r in recommend::present::reasons(o, &input, Lang::En) {
             t.push_str(&format!("     - {r}\n"));
         }
     }
     if !rec.why_not.is_empty() {
         t.push_str("why not:\n");
-        for w in &rec.why_not {
+        for w in recommend::present::why_not_all(&rec, &input, Lang::En) {
             t.push_str(&format!("  - {w}\n"));
         }
     }

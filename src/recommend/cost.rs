@@ -326,6 +326,9 @@ pub struct CostSettings {
     /// Count the host computer or server in a purchase (default). `false`: cards only, for
     /// someone who already has the machine they go into.
     pub include_host: bool,
+    /// An API's price per million output tokens, USD, to compare self-hosting with (none by
+    /// default).
+    pub api_usd_per_million: Option<f64>,
 }
 
 impl Default for CostSettings {
@@ -340,6 +343,7 @@ impl Default for CostSettings {
             months: 24.0,
             hours_per_day: 8.0,
             include_host: true,
+            api_usd_per_million: None,
         }
     }
 }

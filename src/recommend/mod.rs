@@ -10,7 +10,10 @@
 //! deterministic. The cost assumptions are listed in `docs/MODEL.md` ("Cost model and recommender").
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
+pub mod candidates;
 pub mod cost;
+pub mod facts;
+pub mod present;
 pub mod rank;
 
 pub use cost::{
@@ -19,6 +22,7 @@ pub use cost::{
 };
 
 use crate::catalog::{self, Gpu};
+use crate::model::llm::serving::{ServingReport, ServingTargets};
 use crate::model::llm::{self, LlmJob};
 use crate::model::precision::Precision;
 use crate::model::{Band, Estimate, EstimateError};
@@ -241,9 +245,9 @@ pub struct RecommendInput {
     pub top: usize,
     /// Show each card once, at its best count (the chart still gets every count).
     pub one_per_card: bool,
-    /// The language of the reasons, why-not notes and notes (English by default; the CLI and
-    /// its JSON always use English).
-    pub lang: crate::i18n::Lang,
+    /// LLM serving: per-user speed and TTFT targets, arrival rate, prefix cache, speculative
+    /// decoding. With a target, only builds that serve the job's users within it are options.
+    pub serving: ServingTargets,
 }
 
 impl RecommendInput {
@@ -260,13 +264,14 @@ impl RecommendInput {
             headroom: 0.10,
             top: 10,
             one_per_card: true,
-            lang: crate::i18n::Lang::En,
+            serving: ServingTargets::default(),
         }
     }
 }
 
 /// What a throughput figure counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum RateKind {
     /// Output tokens per second of a serving deployment (all sequences).
     ServingTokens,
@@ -352,10 +357,20 @@ pub struct OptionRow {
     pub usd_per_training_run: Option<f64>,
     /// Sort key of the objective (lower is better).
     pub score: f64,
-    /// Plain-language reasons, in the display currency.
-    pub reasons: Vec<String>,
-    /// "How this was computed", one line per number.
-    pub explain: Vec<Explain>,
+    /// LLM inference: how the build serves its users (replicas, per-user and total speed, TTFT,
+    /// the frontier).
+    pub serving: Option<ServingFigures>,
+    /// What the recommender found, as data ([`present::reasons`] writes the sentences).
+    pub facts: Vec<facts::Fact>,
+}
+
+/// How an LLM inference build serves its users: `replicas` servers of `gpus_per_replica` cards,
+/// with the whole build's figures.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServingFigures {
+    pub replicas: u32,
+    pub gpus_per_replica: u32,
+    pub report: ServingReport,
 }
 
 impl OptionRow {
@@ -389,11 +404,11 @@ pub struct Recommendation {
     /// The best options, best first (at most `top`).
     pub options: Vec<OptionRow>,
     /// Why popular cards are not among the options.
-    pub why_not: Vec<String>,
+    pub why_not: Vec<facts::WhyNot>,
     /// Every feasible (card, count), sorted by cost then throughput, with the Pareto front marked.
     pub feasible: Vec<Point>,
     /// Notes about the input (e.g. an objective that does not apply).
-    pub notes: Vec<String>,
+    pub notes: Vec<facts::RecNote>,
     /// What the throughput figures count (`None` when no option has one).
     pub rate_kind: Option<RateKind>,
     /// Number of (card, count) estimates run.
@@ -423,6 +438,19 @@ pub fn validate(input: &RecommendInput) -> Result<(), EstimateError> {
     if let Some(r) = c.rate_per_usd {
         check_range("rate", r, 1e-6, 1e9)?;
     }
+    if let Some(p) = c.api_usd_per_million {
+        check_range("api_price", p, 0.0, 1e6)?;
+    }
+    let t = &input.serving;
+    check_range("prefix_hit", t.prefix_hit, 0.0, 1.0)?;
+    if let Some(a) = t.spec_accept {
+        check_range("spec_accept", a, 0.0, 1.0)?;
+    }
+    for (field, v) in [("target_tokens_per_s_per_user", t.tokens_per_s_per_user), ("max_ttft_s", t.max_ttft_s), ("arrival_rate", t.arrival_rate_rps)] {
+        if let Some(v) = v {
+            check_range(field, v, 1e-9, 1e12)?;
+        }
+    }
     if let Some(r) = &input.constraints.region {
         if r != "global" && r != "cn" {
             return Err(EstimateError::invalid("region", format!("unknown `{r}` (expected global or cn)")));
@@ -438,7 +466,23 @@ pub fn recommend(input: &RecommendInput) -> Result<Recommendation, EstimateError
 }
 
 /// [`recommend`] over a given list of cards (tests, or a filtered catalog).
+///
+/// A purchase budget counts a host computer by default. When that host is the only reason
+/// nothing fits (the cards alone are within the budget), the options are the cards alone, with a
+/// note saying so: a buyer with $2,000 for an 8B model means the card.
 pub fn recommend_in(input: &RecommendInput, gpus: &[Gpu]) -> Result<Recommendation, EstimateError> {
     validate(input)?;
-    rank::run(input, gpus)
+    let rec = rank::run(input, gpus)?;
+    let host_counted = input.mode == Mode::Buy && input.cost.include_host;
+    if let (true, true, Budget::PurchaseUsd(budget_usd)) = (rec.options.is_empty(), host_counted, input.budget) {
+        let mut cards_only = input.clone();
+        cards_only.cost.include_host = false;
+        let mut alt = rank::run(&cards_only, gpus)?;
+        if !alt.options.is_empty() {
+            alt.notes.push(facts::RecNote::CardsOnly { budget_usd });
+            alt.estimates_run += rec.estimates_run;
+            return Ok(alt);
+        }
+    }
+    Ok(rec)
 }

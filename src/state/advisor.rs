@@ -53,17 +53,26 @@ pub enum Field {
     Pue,
     Host,
     Fp32Math,
+    Users,
+    TpsUser,
+    Ttft,
+    RateRps,
+    PrefixHit,
+    Spec,
+    SpecAccept,
+    ApiPrice,
 }
 
 impl Field {
     /// Every field, in URL order.
-    pub const ALL: [Field; 37] = [
+    pub const ALL: [Field; 45] = [
         Field::Model, Field::Params, Field::Workload, Field::Precision, Field::KvPrecision, Field::Engine, Field::Context,
         Field::PromptTokens, Field::OutputTokens, Field::Batch, Field::SeqLen, Field::Optimizer, Field::GradCkpt,
         Field::LoraRank, Field::Zero, Field::Resolution, Field::Steps, Field::TrainTokens, Field::HoursPerDay,
         Field::Months, Field::Budget, Field::Mode, Field::Currency, Field::Rate, Field::Objective, Field::MaxGpus,
         Field::MaxWatts, Field::Region, Field::Headroom, Field::KwhPrice, Field::Prices, Field::PriceBasis,
-        Field::RentBasis, Field::Utilisation, Field::Pue, Field::Host, Field::Fp32Math,
+        Field::RentBasis, Field::Utilisation, Field::Pue, Field::Host, Field::Fp32Math, Field::Users, Field::TpsUser,
+        Field::Ttft, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::ApiPrice,
     ];
 
     /// The URL key (a contract: links in blog posts depend on it).
@@ -106,6 +115,14 @@ impl Field {
             Field::Pue => "pue",
             Field::Host => "host",
             Field::Fp32Math => "fp32_math",
+            Field::Users => "users",
+            Field::TpsUser => "tps_user",
+            Field::Ttft => "ttft",
+            Field::RateRps => "rate_rps",
+            Field::PrefixHit => "prefix_hit",
+            Field::Spec => "spec",
+            Field::SpecAccept => "spec_accept",
+            Field::ApiPrice => "api_price",
         }
     }
 
@@ -154,6 +171,14 @@ impl Field {
             Field::Pue => "",
             Field::Host => "include",
             Field::Fp32Math => "pytorch",
+            Field::Users => "1",
+            Field::TpsUser => "",
+            Field::Ttft => "",
+            Field::RateRps => "",
+            Field::PrefixHit => "0",
+            Field::Spec => "off",
+            Field::SpecAccept => "",
+            Field::ApiPrice => "",
         }
     }
 }
@@ -379,8 +404,13 @@ impl AdvisorInputs {
             if let Some(o) = parse_u32(Field::OutputTokens, self.get(Field::OutputTokens), 1, 1_048_576, &mut errors) {
                 job.output_tokens = o;
             }
-            if let Some(b) = batch {
-                job.batch = b;
+            // Inference: the users in flight; training: the micro-batch per GPU.
+            if job.workload.is_training() {
+                if let Some(b) = batch {
+                    job.batch = b;
+                }
+            } else if let Some(u) = parse_u32(Field::Users, self.get(Field::Users), 1, 65_536, &mut errors) {
+                job.batch = u;
             }
             if let Some(s) = parse_u32(Field::SeqLen, self.get(Field::SeqLen), 1, 1_048_576, &mut errors) {
                 job.seq_len = s;
@@ -518,6 +548,11 @@ impl AdvisorInputs {
             "" => None,
             t => parse_f64(Field::Pue, t, 1.0, 3.0, &mut errors),
         };
+        let serving = self.serving_targets(&mut errors);
+        let api_price = match self.get(Field::ApiPrice).trim() {
+            "" => None,
+            t => parse_f64(Field::ApiPrice, &t.replace(['$', '¥', '₽', '€', ' '], ""), 0.0001, 1e6, &mut errors),
+        };
         let overrides = match PriceOverrides::parse(self.get(Field::Prices)) {
             Ok(o) => Some(o),
             Err(e) => {
@@ -558,6 +593,8 @@ impl AdvisorInputs {
         }
         input.cost.rent_basis = rent_basis;
         input.cost.include_host = include_host;
+        input.cost.api_usd_per_million = api_price.map(|p| p / per_usd);
+        input.serving = serving;
         if let Some(u) = utilisation {
             input.cost.energy.utilisation = u / 100.0;
         }
@@ -567,5 +604,43 @@ impl AdvisorInputs {
         }
         input.top = 8;
         Ok(input)
+    }
+}
+
+impl AdvisorInputs {
+    /// The serving targets (issue 12): per-user speed, TTFT, arrival rate, prefix-cache share,
+    /// speculative decoding. An empty target is no target; zero or negative ones are errors.
+    fn serving_targets(&self, errors: &mut Vec<FieldError>) -> crate::model::llm::serving::ServingTargets {
+        use crate::model::llm::serving::{ServingTargets, SpecDecode};
+        let positive = |f: Field, errors: &mut Vec<FieldError>| match self.get(f).trim() {
+            "" => None,
+            t => match t.replace(['_', ','], "").parse::<f64>() {
+                Ok(v) if v.is_finite() && v > 0.0 && v <= 1e9 => Some(v),
+                Ok(v) if v.is_finite() => {
+                    errors.push(FieldError::new(f, "must be above 0", &[]));
+                    None
+                }
+                _ => {
+                    errors.push(FieldError::new(f, "`{text}` is not a number", &[("text", short(t))]));
+                    None
+                }
+            },
+        };
+        let tokens_per_s_per_user = positive(Field::TpsUser, errors);
+        let max_ttft_s = positive(Field::Ttft, errors);
+        let arrival_rate_rps = positive(Field::RateRps, errors);
+        let prefix_hit = match self.get(Field::PrefixHit).trim() {
+            "" => Some(0.0),
+            t => parse_f64(Field::PrefixHit, t, 0.0, 1.0, errors),
+        };
+        let spec = SpecDecode::parse(self.get(Field::Spec)).unwrap_or_else(|| {
+            errors.push(FieldError::new(Field::Spec, "choose off, draft, eagle or mtp", &[]));
+            SpecDecode::Off
+        });
+        let spec_accept = match self.get(Field::SpecAccept).trim() {
+            "" => None,
+            t => parse_f64(Field::SpecAccept, t, 0.0, 1.0, errors),
+        };
+        ServingTargets { tokens_per_s_per_user, max_ttft_s, arrival_rate_rps, prefix_hit: prefix_hit.unwrap_or(0.0), spec, spec_accept }
     }
 }

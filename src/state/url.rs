@@ -70,6 +70,8 @@ pub fn parse_in(query: &str, fallback: Lang) -> Parsed {
         }
     };
     let lang = pairs.iter().find(|(k, _)| k == "lang").and_then(|(_, v)| Lang::parse(v)).unwrap_or(fallback);
+    // `batch` was the concurrency of LLM serving before `users` (issue 12): old links keep it.
+    let has_users = pairs.iter().any(|(k, _)| k == "users");
     let st = &mut out.state;
     let notes = &mut out.notes;
     for (key, value) in pairs {
@@ -161,7 +163,13 @@ pub fn parse_in(query: &str, fallback: Lang) -> Parsed {
                 _ => bad(notes),
             },
             other => match advisor::Field::from_key(other) {
-                Some(field) => st.advisor.set(field, value.chars().filter(|c| !c.is_control()).collect()),
+                Some(field) => {
+                    let v: String = value.chars().filter(|c| !c.is_control()).collect();
+                    if field == advisor::Field::Batch && !has_users {
+                        st.advisor.set(advisor::Field::Users, v.clone());
+                    }
+                    st.advisor.set(field, v)
+                }
                 None => notes.push(tf(lang, "Ignored unknown parameter `{key}`.", &[("key", &short(&key))])),
             },
         }
@@ -226,7 +234,10 @@ pub fn render(state: &AppState) -> String {
     }
     for field in advisor::Field::ALL {
         let v = state.advisor.get(field);
-        if v != field.default_value() {
+        // `users` goes with every `batch`: a link with `batch` alone is an older one, whose batch
+        // was the number of users (see `parse_in`).
+        let users_for_batch = field == advisor::Field::Users && state.advisor.get(advisor::Field::Batch) != advisor::Field::Batch.default_value();
+        if v != field.default_value() || users_for_batch {
             pairs.push((field.key(), v.to_string()));
         }
     }

@@ -16,6 +16,7 @@ pub mod custom;
 pub mod engines;
 pub mod memory;
 pub mod parallel;
+pub mod deploy;
 pub mod serving;
 pub mod throughput;
 

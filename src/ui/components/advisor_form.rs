@@ -1,6 +1,9 @@
-//! The advisor's inputs: model (preset search, parameter count or pasted `config.json`),
-//! workload, precision, context, batch, usage, budget and constraints. Every input has a
-//! default, a hint, and its error shown beside it.
+//! The advisor's inputs. The few every user sets come first and are always open: model (preset
+//! search, parameter count or pasted `config.json`), workload, precision, the users and their
+//! speed and first-token targets (LLM serving), and the budget. The rest sit in disclosures that
+//! say what they hold and list their non-default values: shape and serving details, costs, and
+//! constraints. A disclosure holding a bad value opens. Every input has a default, a hint, and its
+//! error shown beside it.
 
 use crate::catalog::{self, ModelKind};
 use crate::model::llm::engines::Engine;
@@ -52,6 +55,26 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
             </FieldRow>
         }
     };
+    // A disclosure: its title, the non-default values it holds, open when one of them is bad.
+    let more = |class: &'static str, title: &'static str, fields: &[Field], body: Html| {
+        let changed: Vec<String> = fields
+            .iter()
+            .filter(|f| inputs.get(**f) != f.default_value())
+            .map(|f| format!("{} {}", f.key(), short_value(inputs.get(*f))))
+            .collect();
+        let has_error = fields.iter().any(|f| props.errors.iter().any(|e| e.field == *f));
+        html! {
+            <details class={classes!("advisor-form__more", class)} open={has_error}>
+                <summary class="advisor-form__summary">
+                    <span class="advisor-form__summary-title">{ title }</span>
+                    if !changed.is_empty() {
+                        <span class="advisor-form__summary-values">{ changed.join(", ") }</span>
+                    }
+                </summary>
+                <div class="advisor-form__group advisor-form__group--inner">{ body }</div>
+            </details>
+        }
+    };
     let model = inputs.get(Field::Model).to_string();
     let kind = if model == "custom" { Some(ModelKind::Llm) } else { model_kind(&model) };
     let is_llm = model == "custom" || catalog::llm(&model).is_some();
@@ -92,9 +115,95 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
     let on_nvlink = props.dispatch.reform(|e: Event| Action::SetNeedNvlink(e.target_unchecked_into::<HtmlInputElement>().checked()));
     let on_dc = props.dispatch.reform(|e: Event| Action::SetDatacenterOnly(e.target_unchecked_into::<HtmlInputElement>().checked()));
     let model_err = err(Field::Model);
+    let serving = is_llm && !training;
+    let shape_fields: &[Field] = if serving {
+        &[Field::Context, Field::PromptTokens, Field::OutputTokens, Field::KvPrecision, Field::Engine, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept]
+    } else if is_llm {
+        &[Field::SeqLen, Field::Batch, Field::Optimizer, Field::GradCkpt, Field::LoraRank, Field::Zero, Field::TrainTokens]
+    } else {
+        &[Field::Resolution, Field::Steps, Field::Batch, Field::Fp32Math]
+    };
+    let shape = html! {
+        <>
+            if serving {
+                { text(Field::Context, t(lang, "Context (tokens)"), t(lang, "KV cache reserved per sequence; 8k = 8192."), "numeric") }
+                { text(Field::PromptTokens, t(lang, "Prompt tokens"), t(lang, "For time to first token and serving."), "numeric") }
+                { text(Field::OutputTokens, t(lang, "Output tokens"), t(lang, "Generated per request."), "numeric") }
+                { select(Field::KvPrecision, t(lang, "KV cache"), t(lang, "fp8 / q8_0 halve the cache."), KvPrecision::ALL.into_iter().map(|k| (k.as_str().to_string(), k.as_str().to_string())).collect()) }
+                { select(Field::Engine, t(lang, "Engine"), t(lang, "Sets overheads, speed and multi-GPU behaviour."),
+                    std::iter::once((String::new(), "auto".to_string())).chain(Engine::ALL.into_iter().map(|e| (e.as_str().to_string(), e.as_str().to_string()))).collect()) }
+                { text(Field::RateRps, t(lang, "Arrival rate (requests/s)"), t(lang, "Instead of a fixed number of users: requests queue for a slot (M/M/c); empty = off."), "decimal") }
+                { text(Field::PrefixHit, t(lang, "Prefix-cache hit (0–1)"), t(lang, "Share of each prompt already cached (shared system prompt)."), "decimal") }
+                { select(Field::Spec, t(lang, "Speculative decoding"), t(lang, "Draft model, EAGLE head or MTP: more tokens per step."),
+                    [("off", t(lang, "off")), ("draft", t(lang, "draft model")), ("eagle", "EAGLE"), ("mtp", "MTP")].iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
+                if inputs.get(Field::Spec) != "off" {
+                    { text(Field::SpecAccept, t(lang, "Acceptance rate (0–1)"), t(lang, "Empty = the method's published default."), "decimal") }
+                }
+            } else if is_llm {
+                { text(Field::SeqLen, t(lang, "Sequence length"), t(lang, "Tokens per training sample."), "numeric") }
+                { text(Field::Batch, t(lang, "Micro-batch per GPU"), t(lang, "Sequences per GPU per step."), "numeric") }
+                { select(Field::Optimizer, t(lang, "Optimizer"), t(lang, "AdamW keeps 2 fp32 states per parameter."),
+                    ["adamw", "adamw-8bit", "paged-adamw-8bit", "sgd", "adafactor"].iter().map(|o| (o.to_string(), o.to_string())).collect()) }
+                { select(Field::GradCkpt, t(lang, "Activation checkpointing"), t(lang, "Trades compute for activation memory."),
+                    ["none", "selective", "full"].iter().map(|o| (o.to_string(), o.to_string())).collect()) }
+                if workload == "lora" || workload == "qlora" {
+                    { text(Field::LoraRank, t(lang, "LoRA rank"), t(lang, "Adapter rank r on all linear layers."), "numeric") }
+                }
+                { select(Field::Zero, t(lang, "ZeRO / FSDP"), t(lang, "Shards optimizer, gradients, weights over the GPUs."),
+                    [("auto", t(lang, "auto (fastest that fits)")), ("0", t(lang, "none")), ("1", t(lang, "ZeRO-1")), ("2", t(lang, "ZeRO-2")), ("3", t(lang, "ZeRO-3 / FSDP"))].iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
+                { text(Field::TrainTokens, t(lang, "Training tokens"), t(lang, "For time to train, e.g. 1b, 300b."), "text") }
+            } else {
+                if kind == Some(ModelKind::Diffusion) {
+                    { text(Field::Resolution, t(lang, "Resolution"), t(lang, "Width×height, e.g. 1024x1024; empty = native."), "text") }
+                    { text(Field::Steps, t(lang, "Steps"), t(lang, "Denoising steps; empty = the pipeline default."), "numeric") }
+                }
+                { text(Field::Batch, t(lang, "Batch"), t(lang, "Images or samples per step."), "numeric") }
+                if inputs.get(Field::Precision) == "fp32" {
+                    { select(Field::Fp32Math, t(lang, "FP32 math"), t(lang, "What fp32 runs on cards with TF32 tensor cores."),
+                        [("pytorch", t(lang, "PyTorch default: convolutions TF32, matmuls FP32")), ("tf32", t(lang, "TF32 convolutions and matmuls (NGC default)")), ("strict", t(lang, "strict FP32"))].iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
+                }
+            }
+        </>
+    };
+    let costs = html! {
+        <>
+            { select(Field::Objective, t(lang, "Rank by"), t(lang, "What “best” means."),
+                [("cheapest", t(lang, "Cheapest that fits")), ("fastest", t(lang, "Fastest within budget")), ("value", t(lang, "Throughput per dollar")), ("cost-per-token", t(lang, "Lowest $ per million tokens")), ("time-to-train", t(lang, "Shortest time to train"))]
+                    .iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
+            { select(Field::Currency, t(lang, "Currency"), t(lang, "Converted at an editable rate."),
+                [("usd", "USD $"), ("cny", "CNY ¥"), ("rub", "RUB ₽"), ("eur", "EUR €")].iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
+            { text(Field::HoursPerDay, t(lang, "Usage (hours/day)"), t(lang, "For energy and rental cost."), "decimal") }
+            { text(Field::Months, t(lang, "Months"), t(lang, "Horizon of the total cost."), "numeric") }
+            if serving {
+                { text(Field::ApiPrice, t(lang, "API price per million tokens"), t(lang, "Compare with an API: at what monthly volume self-hosting breaks even; empty = off."), "decimal") }
+            }
+            { select(Field::Host, t(lang, "Host computer"), t(lang, "Buying: add an estimated PC or server for the cards, or count the cards alone."),
+                vec![("include".into(), t(lang, "Included (estimate)").into()), ("none".into(), t(lang, "Cards only").into())]) }
+            { text(Field::KwhPrice, t(lang, "Electricity ($/kWh)"), t(lang, "Energy price."), "decimal") }
+            { text(Field::Utilisation, t(lang, "Utilisation %"), t(lang, "Average share of board power while running."), "decimal") }
+            { text(Field::Pue, t(lang, "PUE"), t(lang, "Cooling overhead; empty = 1.0 at a desk, 1.3 for servers."), "decimal") }
+            { select(Field::PriceBasis, t(lang, "Card price"), t(lang, "Street price where known, else launch price."),
+                vec![("street".into(), t(lang, "Street").into()), ("launch".into(), t(lang, "Launch (MSRP)").into())]) }
+            { text(Field::RentBasis, t(lang, "Cloud price"), t(lang, "cheapest, median, or a provider name (e.g. lambda)."), "text") }
+            { text(Field::Rate, t(lang, "Exchange rate per USD"), t(lang, "Empty = the bundled rate."), "decimal") }
+            { text(Field::Prices, t(lang, "Your prices"), t(lang, "Vendor overrides, e.g. rtx-4090:buy=1800;hour=0.5"), "text") }
+        </>
+    };
+    let constraints = html! {
+        <>
+            { text(Field::MaxGpus, t(lang, "At most N cards"), t(lang, "Per node, 1–8 (datacenter cards may go multi-node)."), "numeric") }
+            { text(Field::Headroom, t(lang, "Memory headroom %"), t(lang, "Spare memory to keep on every card."), "decimal") }
+            { text(Field::MaxWatts, t(lang, "At most W watts"), t(lang, "Total board power; empty = no limit."), "numeric") }
+            { select(Field::Region, t(lang, "Region"), t(lang, "China: only cards sold there (e.g. 4090 D, H20)."), vec![("global".into(), t(lang, "Global").into()), ("cn".into(), t(lang, "China").into())]) }
+            <label class="advisor-form__check"><input type="checkbox" checked={inputs.need_nvlink} onchange={on_nvlink} />{ t(lang, " NVLink or other scale-up fabric required") }</label>
+            <label class="advisor-form__check"><input type="checkbox" checked={inputs.datacenter_only} onchange={on_dc} />{ t(lang, " Datacenter licence only") }</label>
+        </>
+    };
+    let cost_fields = [Field::Objective, Field::Currency, Field::HoursPerDay, Field::Months, Field::ApiPrice, Field::Host, Field::KwhPrice, Field::Utilisation, Field::Pue, Field::PriceBasis, Field::RentBasis, Field::Rate, Field::Prices];
+    let constraint_fields = [Field::MaxGpus, Field::Headroom, Field::MaxWatts, Field::Region];
     html! {
         <form class="advisor-form" aria-label={t(lang, "Advisor inputs")} onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
-            <fieldset class="advisor-form__group">
+            <fieldset class="advisor-form__group advisor-form__group--main">
                 <legend class="advisor-form__legend">{ t(lang, "Model") }</legend>
                 <FieldRow id="in-model" label={t(lang, "Model")} hint={Some(AttrValue::from(t(lang, "Type to search presets, or choose “custom”.")))} error={model_err.clone()}>
                     <input class="advisor-form__input" id="in-model" type="search" list="model-presets" autocomplete="off"
@@ -112,73 +221,26 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
                 }
                 { select(Field::Workload, t(lang, "Workload"), t(lang, "What the cards will do."), workload_options) }
                 { select(Field::Precision, t(lang, "Precision"), t(lang, "Weight format; GGUF types use their real bits per weight."), precision_options) }
-            </fieldset>
-            <fieldset class="advisor-form__group">
-                <legend class="advisor-form__legend">{ t(lang, "Shape") }</legend>
-                if is_llm && !training {
-                    { text(Field::Context, t(lang, "Context (tokens)"), t(lang, "KV cache reserved per sequence; 8k = 8192."), "numeric") }
-                    { text(Field::Batch, t(lang, "Concurrent requests"), t(lang, "Sequences served at once."), "numeric") }
-                    { text(Field::PromptTokens, t(lang, "Prompt tokens"), t(lang, "For time to first token and serving."), "numeric") }
-                    { text(Field::OutputTokens, t(lang, "Output tokens"), t(lang, "Generated per request."), "numeric") }
-                    { select(Field::KvPrecision, t(lang, "KV cache"), t(lang, "fp8 / q8_0 halve the cache."), KvPrecision::ALL.into_iter().map(|k| (k.as_str().to_string(), k.as_str().to_string())).collect()) }
-                    { select(Field::Engine, t(lang, "Engine"), t(lang, "Sets overheads, speed and multi-GPU behaviour."),
-                        std::iter::once((String::new(), "auto".to_string())).chain(Engine::ALL.into_iter().map(|e| (e.as_str().to_string(), e.as_str().to_string()))).collect()) }
-                } else if is_llm {
-                    { text(Field::SeqLen, t(lang, "Sequence length"), t(lang, "Tokens per training sample."), "numeric") }
-                    { text(Field::Batch, t(lang, "Micro-batch per GPU"), t(lang, "Sequences per GPU per step."), "numeric") }
-                    { select(Field::Optimizer, t(lang, "Optimizer"), t(lang, "AdamW keeps 2 fp32 states per parameter."),
-                        ["adamw", "adamw-8bit", "paged-adamw-8bit", "sgd", "adafactor"].iter().map(|o| (o.to_string(), o.to_string())).collect()) }
-                    { select(Field::GradCkpt, t(lang, "Activation checkpointing"), t(lang, "Trades compute for activation memory."),
-                        ["none", "selective", "full"].iter().map(|o| (o.to_string(), o.to_string())).collect()) }
-                    if workload == "lora" || workload == "qlora" {
-                        { text(Field::LoraRank, t(lang, "LoRA rank"), t(lang, "Adapter rank r on all linear layers."), "numeric") }
-                    }
-                    { select(Field::Zero, t(lang, "ZeRO / FSDP"), t(lang, "Shards optimizer, gradients, weights over the GPUs."),
-                        [("auto", t(lang, "auto (fastest that fits)")), ("0", t(lang, "none")), ("1", t(lang, "ZeRO-1")), ("2", t(lang, "ZeRO-2")), ("3", t(lang, "ZeRO-3 / FSDP"))].iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
-                    { text(Field::TrainTokens, t(lang, "Training tokens"), t(lang, "For time to train, e.g. 1b, 300b."), "text") }
-                } else {
-                    if kind == Some(ModelKind::Diffusion) {
-                        { text(Field::Resolution, t(lang, "Resolution"), t(lang, "Width×height, e.g. 1024x1024; empty = native."), "text") }
-                        { text(Field::Steps, t(lang, "Steps"), t(lang, "Denoising steps; empty = the pipeline default."), "numeric") }
-                    }
-                    { text(Field::Batch, t(lang, "Batch"), t(lang, "Images or samples per step."), "numeric") }
-                    if inputs.get(Field::Precision) == "fp32" {
-                        { select(Field::Fp32Math, t(lang, "FP32 math"), t(lang, "What fp32 runs on cards with TF32 tensor cores."),
-                            [("pytorch", t(lang, "PyTorch default: convolutions TF32, matmuls FP32")), ("tf32", t(lang, "TF32 convolutions and matmuls (NGC default)")), ("strict", t(lang, "strict FP32"))].iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
-                    }
+                if serving {
+                    { text(Field::Users, t(lang, "Concurrent users"), t(lang, "Requests in flight at once."), "numeric") }
+                    { text(Field::TpsUser, t(lang, "Speed per user (tokens/s)"), t(lang, "Each user must see at least this; empty = no target."), "decimal") }
+                    { text(Field::Ttft, t(lang, "First token within (s)"), t(lang, "Time-to-first-token limit; empty = no limit."), "decimal") }
                 }
-            </fieldset>
-            <fieldset class="advisor-form__group">
-                <legend class="advisor-form__legend">{ t(lang, "Budget") }</legend>
                 { select(Field::Mode, t(lang, "Buy or rent"), t(lang, "Rent uses the bundled cloud prices."), vec![("buy".into(), t(lang, "Buy").into()), ("rent".into(), t(lang, "Rent").into())]) }
                 { text(Field::Budget, if inputs.get(Field::Mode) == "rent" { t(lang, "Budget per hour") } else { t(lang, "Budget") }, t(lang, "In the chosen currency; empty = no limit."), "decimal") }
-                { select(Field::Currency, t(lang, "Currency"), t(lang, "Converted at an editable rate."),
-                    [("usd", "USD $"), ("cny", "CNY ¥"), ("rub", "RUB ₽"), ("eur", "EUR €")].iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
-                { text(Field::HoursPerDay, t(lang, "Usage (hours/day)"), t(lang, "For energy and rental cost."), "decimal") }
-                { text(Field::Months, t(lang, "Months"), t(lang, "Horizon of the total cost."), "numeric") }
-                { text(Field::KwhPrice, t(lang, "Electricity ($/kWh)"), t(lang, "Energy price."), "decimal") }
-                { text(Field::Utilisation, t(lang, "Utilisation %"), t(lang, "Average share of board power while running."), "decimal") }
-                { text(Field::Pue, t(lang, "PUE"), t(lang, "Cooling overhead; empty = 1.0 at a desk, 1.3 for servers."), "decimal") }
-                { select(Field::Host, t(lang, "Host computer"), t(lang, "Buying: add an estimated PC or server for the cards, or count the cards alone."),
-                    vec![("include".into(), t(lang, "Included (estimate)").into()), ("none".into(), t(lang, "Cards only").into())]) }
-                { select(Field::PriceBasis, t(lang, "Card price"), t(lang, "Street price where known, else launch price."),
-                    vec![("street".into(), t(lang, "Street").into()), ("launch".into(), t(lang, "Launch (MSRP)").into())]) }
-                { text(Field::RentBasis, t(lang, "Cloud price"), t(lang, "cheapest, median, or a provider name (e.g. lambda)."), "text") }
-                { text(Field::Rate, t(lang, "Exchange rate per USD"), t(lang, "Empty = the bundled rate."), "decimal") }
-                { text(Field::Prices, t(lang, "Your prices"), t(lang, "Vendor overrides, e.g. rtx-4090:buy=1800;hour=0.5"), "text") }
-                { select(Field::Objective, t(lang, "Rank by"), t(lang, "What “best” means."),
-                    [("cheapest", t(lang, "Cheapest that fits")), ("fastest", t(lang, "Fastest within budget")), ("value", t(lang, "Throughput per dollar")), ("cost-per-token", t(lang, "Lowest $ per million tokens")), ("time-to-train", t(lang, "Shortest time to train"))]
-                        .iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
             </fieldset>
-            <fieldset class="advisor-form__group">
-                <legend class="advisor-form__legend">{ t(lang, "Constraints") }</legend>
-                { text(Field::MaxGpus, t(lang, "At most N cards"), t(lang, "Per node, 1–8 (datacenter cards may go multi-node)."), "numeric") }
-                { text(Field::Headroom, t(lang, "Memory headroom %"), t(lang, "Spare memory to keep on every card."), "decimal") }
-                { text(Field::MaxWatts, t(lang, "At most W watts"), t(lang, "Total board power; empty = no limit."), "numeric") }
-                { select(Field::Region, t(lang, "Region"), t(lang, "China: only cards sold there (e.g. 4090 D, H20)."), vec![("global".into(), t(lang, "Global").into()), ("cn".into(), t(lang, "China").into())]) }
-                <label class="advisor-form__check"><input type="checkbox" checked={inputs.need_nvlink} onchange={on_nvlink} />{ t(lang, " NVLink or other scale-up fabric required") }</label>
-                <label class="advisor-form__check"><input type="checkbox" checked={inputs.datacenter_only} onchange={on_dc} />{ t(lang, " Datacenter licence only") }</label>
-            </fieldset>
+            { more("advisor-form__more--shape", if serving { t(lang, "Prompt, output, engine and serving") } else { t(lang, "Shape") }, shape_fields, shape) }
+            { more("advisor-form__more--costs", t(lang, "Costs and ranking"), &cost_fields, costs) }
+            { more("advisor-form__more--constraints", t(lang, "Constraints"), &constraint_fields, constraints) }
         </form>
     }
+}
+
+/// A value as the disclosure's summary shows it: at most 16 characters.
+fn short_value(v: &str) -> String {
+    let mut out: String = v.chars().take(16).collect();
+    if v.chars().count() > 16 {
+        out.push('…');
+    }
+    out
 }

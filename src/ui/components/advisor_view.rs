@@ -8,6 +8,8 @@ use crate::state::advisor::{AdvisorInputs, FieldError};
 use crate::state::sizing::{size_all, sorted};
 use crate::state::Action;
 use crate::ui::components::advisor_form::AdvisorForm;
+use crate::ui::components::best_summary::BestSummary;
+use crate::ui::components::frontier_chart::FrontierChart;
 use crate::ui::components::pareto_chart::ParetoChart;
 use crate::ui::components::recommend_list::RecommendList;
 use crate::ui::components::share_bar::ShareBar;
@@ -25,7 +27,7 @@ pub struct AdvisorViewProps {
 /// The result of one computation: the input it used and what came out.
 #[derive(Clone, PartialEq)]
 struct Computed {
-    input: RecommendInput,
+    input: Rc<RecommendInput>,
     rec: Option<Rc<Recommendation>>,
     engine_error: Option<String>,
 }
@@ -43,21 +45,19 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
         }
         Err(e) => (last_good.borrow().clone(), e.clone()),
     };
-    // The reasons and why-not notes come out in the interface language.
-    let input = input.map(|mut i| {
-        i.lang = lang;
-        i
-    });
     let computed = use_memo(input.clone(), |i| {
         i.as_ref().map(|input| match recommend(input) {
-            Ok(r) => Computed { input: input.clone(), rec: Some(Rc::new(r)), engine_error: None },
-            Err(e) => Computed { input: input.clone(), rec: None, engine_error: Some(e.to_string()) },
+            Ok(r) => Computed { input: Rc::new(input.clone()), rec: Some(Rc::new(r)), engine_error: None },
+            Err(e) => Computed { input: Rc::new(input.clone()), rec: None, engine_error: Some(e.to_string()) },
         })
     });
     let job = input.as_ref().map(|i| i.job.clone());
     let rows = use_memo(job, |j| Rc::new(j.as_ref().map(|j| sorted(size_all(j))).unwrap_or_default()));
     html! {
         <div class="advisor-view">
+            if let Some(Computed { input, rec: Some(rec), .. }) = (*computed).clone() {
+                <div class="advisor-view__best"><BestSummary {rec} {input} /></div>
+            }
             <aside class="advisor-view__inputs">
                 <AdvisorForm inputs={props.inputs.clone()} errors={errors.clone()} dispatch={props.dispatch.clone()} />
             </aside>
@@ -71,7 +71,8 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
                         <p class="advisor-view__stale" role="alert">{ msg }</p>
                     }
                     if let Some(rec) = c.rec {
-                        <RecommendList rec={rec.clone()} cost={c.input.cost.clone()} />
+                        <RecommendList rec={rec.clone()} input={c.input.clone()} />
+                        <FrontierChart rec={rec.clone()} input={c.input.clone()} />
                         <ParetoChart rec={rec} cost={c.input.cost.clone()} />
                     }
                 }

@@ -26,6 +26,7 @@ fn label(lang: Lang, id: &'static str) -> &'static str {
         "break_even" => t(lang, "Buying beats renting after"),
         "usd_per_million" => t(lang, "Cost per million"),
         "training_run" => t(lang, "Time to train"),
+        "api_break_even" => t(lang, "API break-even"),
         other => other,
     }
 }

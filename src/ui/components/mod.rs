@@ -2,11 +2,13 @@
 
 pub mod advisor_form;
 pub mod advisor_view;
+pub mod best_summary;
 pub mod catalog_filters;
 pub mod catalog_table;
 pub mod compare_view;
 pub mod embed_dialog;
 pub mod explain_details;
+pub mod frontier_chart;
 pub mod field_row;
 pub mod gpu_detail;
 pub mod header;

@@ -1,10 +1,12 @@
-//! The top options as cards: card × count, a fit bar against capacity, the speed band, cost
-//! figures, the reasons, and an expandable "how this was computed" for every number. Below them,
-//! the why-not notes for popular cards that were left out.
+//! The top options as cards: card × count, a fit bar against capacity, the speed (for LLM
+//! serving: per user and in total side by side, with the time to first token), cost figures, the
+//! reasons, and an expandable "how this was computed" for every number. Below them, the why-not
+//! notes for popular cards that were left out. Reasons and notes are the recommender's facts,
+//! written out here in the interface language.
 
 use crate::i18n::{num, t, tf, Lang};
-use crate::recommend::cost::CostSettings;
-use crate::recommend::{RateKind, Recommendation};
+use crate::model::Band;
+use crate::recommend::{present, OptionRow, RateKind, RecommendInput, Recommendation};
 use crate::ui::components::explain_details::ExplainDetails;
 use crate::ui::components::memory_bar::MemoryBar;
 use crate::ui::lang::use_lang;
@@ -14,7 +16,36 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct RecommendListProps {
     pub rec: Rc<Recommendation>,
-    pub cost: CostSettings,
+    pub input: Rc<RecommendInput>,
+}
+
+/// A band as `mid (low–high)`.
+fn band_text(lang: Lang, b: Band) -> String {
+    format!("{} ({}–{})", present::speed(lang, b.mid), present::speed(lang, b.low), present::speed(lang, b.high))
+}
+
+/// Per-user speed, total speed and time to first token of an LLM serving option.
+fn serving_figures(lang: Lang, o: &OptionRow) -> Html {
+    let Some(s) = &o.serving else { return html! {} };
+    let r = &s.report;
+    let users = r.users.round().max(1.0);
+    let tokens = t(lang, "tokens/s");
+    let total = tf(lang, "{speed} {unit} · {users} users", &[("speed", &band_text(lang, r.aggregate_tokens_per_s)), ("unit", tokens), ("users", &num(lang, users, 0))]);
+    html! {
+        <>
+            <dt>{ t(lang, "Per user") }</dt>
+            <dd class="recommend-list__speed recommend-list__per-user" data-mid={crate::decimal::fixed(r.per_user_tokens_per_s.mid, 3)}>
+                { format!("{} {}", band_text(lang, r.per_user_tokens_per_s), tokens) }
+            </dd>
+            <dt>{ t(lang, "Total") }</dt>
+            <dd class="recommend-list__total" data-mid={crate::decimal::fixed(r.aggregate_tokens_per_s.mid, 3)}>{ total }</dd>
+            <dt>{ t(lang, "First token") }</dt>
+            <dd class="recommend-list__ttft">{ r.ttft_s.map_or_else(|| t(lang, "unbounded").to_string(), |b| format!("{} {}", present::seconds(lang, b.mid), t(lang, "s"))) }</dd>
+            if let Some(m) = r.max_users {
+                <dt>{ t(lang, "Users within the target") }</dt><dd class="recommend-list__max-users">{ m.to_string() }</dd>
+            }
+        </>
+    }
 }
 
 /// The cost per unit of work, after what the option's rate counts: (label, USD). Images are
@@ -32,10 +63,16 @@ fn unit_cost(lang: Lang, kind: Option<RateKind>, usd_per_million: f64) -> (&'sta
 pub fn recommend_list(props: &RecommendListProps) -> Html {
     let lang = use_lang();
     let rec = &props.rec;
-    let money = |usd: f64| props.cost.money_in(lang, usd);
+    let input = &props.input;
+    let money = |usd: f64| input.cost.money_in(lang, usd);
     html! {
         <section class="recommend-list" aria-labelledby="recommend-title">
             <h2 class="recommend-list__title" id="recommend-title">{ t(lang, "Best options") }</h2>
+            if !rec.notes.is_empty() {
+                <ul class="recommend-list__notes">
+                    { for rec.notes.iter().map(|n| html! { <li>{ present::note(n, input, lang) }</li> }) }
+                </ul>
+            }
             if rec.options.is_empty() {
                 <p class="recommend-list__empty">{ t(lang, "No card fits within these limits. Raise the budget or relax a constraint; the why-not list says what stopped each card.") }</p>
             }
@@ -65,7 +102,9 @@ pub fn recommend_list(props: &RecommendListProps) -> Html {
                             <MemoryBar memory={e.memory} per_gpu_gib={e.per_gpu_gib} capacity_gib={o.capacity_gib} />
                             <p class="recommend-list__fit">{ tf(lang, "{used} of {capacity} GiB per card", &[("used", &num(lang, e.per_gpu_gib, 1)), ("capacity", &num(lang, o.capacity_gib, 0))]) }</p>
                             <dl class="recommend-list__figures">
-                                if let Some(s) = speed {
+                                if o.serving.is_some() {
+                                    { serving_figures(lang, o) }
+                                } else if let Some(s) = speed {
                                     <dt>{ t(lang, "Speed") }</dt><dd class="recommend-list__speed">{ s }</dd>
                                 }
                                 if let Some(p) = &o.cost.purchase {
@@ -86,11 +125,9 @@ pub fn recommend_list(props: &RecommendListProps) -> Html {
                                 }
                             </dl>
                             <ul class="recommend-list__reasons">
-                                { for o.reasons.iter().map(|r| html! { <li>{ r }</li> }) }
+                                { for present::reasons(o, input, lang).into_iter().map(|r| html! { <li>{ r }</li> }) }
                             </ul>
-                            if !o.explain.is_empty() {
-                                <ExplainDetails explain={Rc::new(o.explain.clone())} assumptions={Rc::new(e.assumptions.clone())} />
-                            }
+                            <ExplainDetails explain={Rc::new(present::explain(o, input))} assumptions={Rc::new(e.assumptions.clone())} />
                         </li>
                     }
                 }) }
@@ -98,12 +135,7 @@ pub fn recommend_list(props: &RecommendListProps) -> Html {
             if !rec.why_not.is_empty() {
                 <h3 class="recommend-list__sub">{ t(lang, "Why not…") }</h3>
                 <ul class="recommend-list__why-not">
-                    { for rec.why_not.iter().map(|w| html! { <li>{ w }</li> }) }
-                </ul>
-            }
-            if !rec.notes.is_empty() {
-                <ul class="recommend-list__notes">
-                    { for rec.notes.iter().map(|w| html! { <li>{ w }</li> }) }
+                    { for rec.why_not.iter().map(|w| html! { <li>{ present::why_not(w, input, lang) }</li> }) }
                 </ul>
             }
         </section>

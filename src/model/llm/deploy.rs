@@ -1,0 +1,128 @@
+//! How N cards serve an LLM: `k` replicas of `m` cards each (tensor parallel, or the engine's
+//! layer split, inside a replica), chosen for the serving targets (issue 12).
+//!
+//! A replica is an independent server: the users are spread evenly over the replicas, each
+//! replica runs [`super::serving::analyze`] for its share, and the build's total is the replicas'
+//! sum. More replicas of fewer cards hold more requests and give more total throughput when the
+//! model fits in few cards; one replica over every card gives one user the most speed when tensor
+//! parallelism scales. The choice: with a per-user speed or TTFT target, the layout that serves the
+//! most users within it; without one, the layout with the most total output at the requested
+//! users, then the fastest per user. This is how vLLM and SGLang deployments are sized in
+//! practice: data parallel replicas (`--data-parallel-size`) of the smallest tensor-parallel group
+//! that holds the model (vLLM docs, "Parallelism and scaling"; SGLang `--dp-size`).
+
+use super::serving::{analyze, CurvePoint, ServingReport, ServingTargets};
+use super::{estimate_llm, LlmJob};
+use crate::catalog::Gpu;
+use crate::model::types::{Estimate, EstimateError};
+
+/// Cards per replica looked at: divisors of the build up to one 8-GPU node, plus the whole build
+/// when a replica needs more than a node.
+const NODE_GPUS: u32 = 8;
+
+/// A chosen deployment: its layout, its serving figures for the whole build, and the memory
+/// estimate of one replica.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Deployment {
+    pub replicas: u32,
+    pub gpus_per_replica: u32,
+    /// Figures for the whole build (all replicas).
+    pub report: ServingReport,
+    /// The estimate of one replica with its share of the users.
+    pub estimate: Estimate,
+}
+
+/// Replica sizes to try for `gpus` cards when one replica needs at least `needed`.
+fn replica_sizes(gpus: u32, needed: u32) -> Vec<u32> {
+    let needed = needed.max(1);
+    let mut sizes: Vec<u32> = (needed..=gpus.min(NODE_GPUS)).filter(|m| gpus.is_multiple_of(*m)).collect();
+    if sizes.is_empty() || needed > NODE_GPUS {
+        sizes.push(gpus);
+    }
+    sizes.dedup();
+    sizes
+}
+
+/// The whole build's figures from one replica's. A replica has `r.users` in flight; the build
+/// has `replicas` of them, but never more users than were asked for (`users`), except under an
+/// arrival rate, where every replica takes its share of the requests.
+fn scale(r: ServingReport, users: f64, replicas: u32, by_rate: bool) -> ServingReport {
+    let k = f64::from(replicas);
+    let in_flight = if by_rate { k * r.users } else { users.min(k * r.users) };
+    let factor = if r.users > 0.0 { in_flight / r.users } else { k };
+    ServingReport {
+        users: in_flight,
+        per_user_tokens_per_s: r.per_user_tokens_per_s,
+        aggregate_tokens_per_s: r.aggregate_tokens_per_s.scale(factor),
+        ttft_s: r.ttft_s,
+        max_users: r.max_users.map(|m| m.saturating_mul(replicas)),
+        capacity: r.capacity.saturating_mul(replicas),
+        curve: r
+            .curve
+            .into_iter()
+            .map(|p| CurvePoint {
+                users: p.users.saturating_mul(replicas),
+                per_user_tokens_per_s: p.per_user_tokens_per_s,
+                aggregate_tokens_per_s: p.aggregate_tokens_per_s * k,
+                ttft_s: p.ttft_s,
+            })
+            .collect(),
+    }
+}
+
+/// True when `a` is the better deployment for the targets (see the module doc).
+fn better(a: &ServingReport, b: &ServingReport, targets: &ServingTargets) -> bool {
+    let has_target = targets.tokens_per_s_per_user.is_some() || targets.max_ttft_s.is_some();
+    if has_target && a.max_users != b.max_users {
+        return a.max_users > b.max_users;
+    }
+    let (ta, tb) = (a.aggregate_tokens_per_s.mid, b.aggregate_tokens_per_s.mid);
+    if (ta - tb).abs() > 1e-9 * ta.abs().max(tb.abs()) {
+        return ta > tb;
+    }
+    a.per_user_tokens_per_s.mid > b.per_user_tokens_per_s.mid * (1.0 + 1e-9)
+}
+
+/// The best deployment of `job` (its `batch` = the users in flight) on `gpus` of `gpu` whose
+/// replicas fit with at most `allowed_gib` per card; `None` when no replica size fits.
+pub fn plan(
+    job: &LlmJob,
+    gpu: &Gpu,
+    gpus: u32,
+    targets: &ServingTargets,
+    allowed_gib: f64,
+) -> Result<Option<Deployment>, EstimateError> {
+    let users = f64::from(job.batch.max(1));
+    let needed = super::gpus_needed(job, gpu)?.max(1);
+    let mut best: Option<Deployment> = None;
+    for m in replica_sizes(gpus, needed) {
+        let k = gpus / m;
+        let mut share = job.clone();
+        share.batch = job.batch.max(1).div_ceil(k);
+        let est = estimate_llm(&share, gpu, m)?;
+        if !est.fits || est.per_gpu_gib > allowed_gib {
+            continue;
+        }
+        let mut t = *targets;
+        t.arrival_rate_rps = targets.arrival_rate_rps.map(|r| r / f64::from(k));
+        let report = scale(analyze(&share, gpu, m, &t)?, users, k, targets.arrival_rate_rps.is_some());
+        if best.as_ref().is_none_or(|b| better(&report, &b.report, targets)) {
+            best = Some(Deployment { replicas: k, gpus_per_replica: m, report, estimate: est });
+        }
+    }
+    Ok(best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::replica_sizes;
+
+    #[test]
+    fn replica_sizes_divide_the_build() {
+        assert_eq!(replica_sizes(8, 2), vec![2, 4, 8]);
+        assert_eq!(replica_sizes(6, 1), vec![1, 2, 3, 6]);
+        assert_eq!(replica_sizes(5, 2), vec![5]);
+        assert_eq!(replica_sizes(16, 16), vec![16]);
+        assert_eq!(replica_sizes(32, 2), vec![2, 4, 8]);
+    }
+}

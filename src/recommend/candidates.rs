@@ -1,0 +1,364 @@
+//! Candidate generation for [`super::recommend`]: which (card, count) pairs are looked at, which
+//! are dropped and why, and the numbers of the ones kept.
+//!
+//! Per card, the cheap checks come first (region, licence, scale-up fabric, a price for the mode,
+//! a TDP when a watt limit is set), then one `gpus_needed` call gives the smallest count that can
+//! hold the job, and only counts from there up are looked at. Costs rise with the count, so the
+//! first count over the budget or the watt limit ends the card's loop before anything is
+//! estimated. LLM inference builds are then served as the best split into replicas
+//! ([`crate::model::llm::deploy`]) and checked against the serving targets. Candidates are
+//! numbers only.
+
+use super::cost::{self, CostFigures, GPUS_PER_NODE};
+use super::facts::Exclusion;
+use super::{Budget, Job, Mode, Objective, RateKind, RecommendInput};
+use crate::catalog::{Gpu, Segment, Vendor};
+use crate::model::llm::deploy::{self, Deployment};
+use crate::model::llm::serving::ServingTargets;
+use crate::model::{Band, Estimate, Throughput};
+
+/// Largest count considered for multi-node datacenter builds.
+pub const MAX_MULTI_NODE_GPUS: u32 = 512;
+
+/// Cards a scale-up fabric joins all-to-all: the catalog's `scale_up_max_gpus` (2 for NVLink
+/// bridges on PCIe cards, 4 for the H200 NVL, 8 for HGX/OAM boards), else 2.
+pub fn nvlink_bridge_size(gpu: &Gpu) -> u32 {
+    gpu.scale_up_max_gpus.unwrap_or(2).max(2)
+}
+
+/// One accepted (card, count): numbers only.
+pub(super) struct Cand {
+    pub gi: usize,
+    pub count: u32,
+    pub est: Estimate,
+    pub capacity_gib: f64,
+    pub headroom: f64,
+    pub cost: CostFigures,
+    pub tco_usd: f64,
+    pub effective_hourly_usd: Option<f64>,
+    pub rate: Option<(Band, RateKind)>,
+    pub usd_per_million: Option<f64>,
+    pub training_hours: Option<f64>,
+    pub score: f64,
+    /// LLM inference: how the build serves its users.
+    pub serving: Option<Deployment>,
+}
+
+/// The headline rate of an estimate: training tokens for LLM training, serving (else decode)
+/// tokens for inference, images/s for generation, samples/s for media training.
+pub fn primary_rate(job: &Job, t: &Throughput) -> Option<(Band, RateKind)> {
+    if job.is_llm() {
+        if job.is_training() {
+            return t.train_tokens_per_s.map(|b| (b, RateKind::TrainTokens));
+        }
+        return t
+            .serving_tokens_per_s
+            .map(|b| (b, RateKind::ServingTokens))
+            .or(t.decode_tokens_per_s.map(|b| (b, RateKind::DecodeTokens)));
+    }
+    if let Some(b) = t.train_samples_per_s {
+        return Some((b, RateKind::Samples));
+    }
+    t.seconds_per_image.filter(|b| b.low > 0.0).map(|b| (b.recip(), RateKind::Images))
+}
+
+/// The cost the budget and the cheapest objective look at, in the chosen mode (TCO over the
+/// period), and the budget figure to compare with the budget amount.
+fn budget_figure(input: &RecommendInput, c: &CostFigures) -> Option<(f64, f64)> {
+    let s = &input.cost;
+    let hours = s.hours_total();
+    let months = s.months.max(0.0);
+    let tco = match input.mode {
+        Mode::Buy => c.buy_tco_usd?,
+        Mode::Rent => c.rent_tco_usd?,
+    };
+    let figure = match input.budget {
+        Budget::Unlimited => 0.0,
+        Budget::PurchaseUsd(_) => match input.mode {
+            Mode::Buy => c.purchase.map(|p| p.total_usd)?,
+            Mode::Rent => tco,
+        },
+        Budget::HourlyUsd(_) => match input.mode {
+            Mode::Rent => c.rent_hourly_usd?,
+            Mode::Buy => {
+                if hours > 0.0 {
+                    tco / hours
+                } else {
+                    f64::INFINITY
+                }
+            }
+        },
+        Budget::MonthlyUsd(_) => {
+            if months > 0.0 {
+                tco / months
+            } else {
+                tco
+            }
+        }
+    };
+    Some((tco, figure))
+}
+
+fn effective_hourly(input: &RecommendInput, c: &CostFigures, tco: f64) -> Option<f64> {
+    match input.mode {
+        Mode::Rent => c.rent_hourly_usd,
+        Mode::Buy => {
+            let h = input.cost.hours_total();
+            (h > 0.0).then(|| tco / h)
+        }
+    }
+}
+
+/// The objective actually used: time-to-train falls back to fastest for jobs without a token
+/// count to train on.
+pub(super) fn effective_objective(input: &RecommendInput) -> Objective {
+    match input.objective {
+        Objective::TimeToTrain if input.job.train_tokens().is_none() => Objective::Fastest,
+        o => o,
+    }
+}
+
+fn score(obj: Objective, tco: f64, rate_mid: f64, usd_per_million: Option<f64>, hours: Option<f64>) -> f64 {
+    match obj {
+        Objective::Cheapest => tco,
+        Objective::Fastest => -rate_mid,
+        Objective::Value => {
+            if tco > 0.0 {
+                -(rate_mid / tco)
+            } else {
+                -rate_mid * 1e12
+            }
+        }
+        Objective::CostPerToken => usd_per_million.unwrap_or(f64::INFINITY),
+        Objective::TimeToTrain => hours.unwrap_or(f64::INFINITY),
+    }
+}
+
+/// The counts looked at for a card, from `needed` up to `limit`: every count up to one node, then
+/// whole nodes (×1, ×2, ×4 of the smallest node multiple that holds the job) for multi-node.
+fn counts(needed: u32, limit: u32) -> impl Iterator<Item = u32> {
+    let single = needed..=limit.min(GPUS_PER_NODE);
+    let n0 = needed.div_ceil(GPUS_PER_NODE) * GPUS_PER_NODE;
+    let multi = [n0, n0 * 2, n0 * 4].into_iter().filter(move |&n| needed > GPUS_PER_NODE && n <= limit);
+    single.chain(multi)
+}
+
+/// The largest count a card may have: Apple SoCs 1, non-datacenter cards one node, datacenter
+/// cards several nodes (when allowed); capped by `max_gpus` and, with NVLink required, by the
+/// bridge size of bridged cards. Returns (limit, true when the bridge was the binding cap).
+fn count_limit(input: &RecommendInput, gpu: &Gpu) -> (u32, bool) {
+    let c = &input.constraints;
+    let mut limit = if gpu.vendor == Vendor::Apple {
+        1
+    } else if gpu.segment == Segment::Datacenter && c.allow_multi_node {
+        MAX_MULTI_NODE_GPUS
+    } else {
+        GPUS_PER_NODE
+    };
+    if let Some(m) = c.max_gpus {
+        limit = limit.min(m.max(1));
+    }
+    let mut bridge = false;
+    if c.require_nvlink && !cost::is_baseboard(gpu) {
+        let b = nvlink_bridge_size(gpu);
+        if b < limit {
+            limit = b;
+            bridge = true;
+        }
+    }
+    (limit, bridge)
+}
+
+/// Checks that need no estimate and no count.
+fn static_exclusion(input: &RecommendInput, gpu: &Gpu) -> Option<Exclusion> {
+    let c = &input.constraints;
+    if let Some(r) = &c.region {
+        if !gpu.available_in(r) {
+            return Some(Exclusion::Region);
+        }
+    }
+    if c.datacenter_only && !gpu.datacenter_licence() {
+        return Some(Exclusion::Licence);
+    }
+    // "NVLink required" means a scale-up fabric: NVLink, AMD Infinity Fabric or Gaudi's RoCE.
+    if c.require_nvlink && gpu.scale_up_gb_s.is_none() {
+        return Some(Exclusion::NoScaleUpFabric);
+    }
+    if c.max_watts.is_some() && gpu.tdp_w.is_none() {
+        return Some(Exclusion::NoTdp);
+    }
+    None
+}
+
+/// True when the serving analysis has a target to meet.
+pub fn has_target(t: &ServingTargets) -> bool {
+    t.tokens_per_s_per_user.is_some() || t.max_ttft_s.is_some()
+}
+
+/// The users the build must serve at the targets, and how many it serves. Without an arrival
+/// rate the users are the job's; with one, the users the rate keeps in flight (Little's law),
+/// and the build meets the targets when its figures at that load do.
+fn target_users(job: &Job, t: &ServingTargets, d: &Deployment) -> (u32, u32) {
+    let asked = match job {
+        Job::Llm(j) => j.batch.max(1),
+        Job::Media(_) => 1,
+    };
+    let r = &d.report;
+    if t.arrival_rate_rps.is_none() {
+        return (asked, r.max_users.unwrap_or(u32::MAX));
+    }
+    let users = r.users.ceil().max(1.0) as u32;
+    let speed_ok = t.tokens_per_s_per_user.is_none_or(|x| r.per_user_tokens_per_s.mid >= x);
+    let ttft_ok = t.max_ttft_s.is_none_or(|x| r.ttft_s.is_some_and(|b| b.mid <= x)) && r.ttft_s.is_some();
+    (users, if speed_ok && ttft_ok { users } else { r.max_users.unwrap_or(0).min(users.saturating_sub(1)) })
+}
+
+/// The serving deployment of an LLM inference candidate, or `None` for other jobs.
+fn deployment(input: &RecommendInput, gpu: &Gpu, count: u32, allowed_gib: f64) -> Result<Option<Deployment>, String> {
+    match &input.job {
+        Job::Llm(job) if !job.workload.is_training() => {
+            deploy::plan(job, gpu, count, &input.serving, allowed_gib).map_err(|e| e.to_string())
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The numbers of one accepted count: rate, cost per unit, hours to train, score.
+fn accept(input: &RecommendInput, obj: Objective, gi: usize, count: u32, p: Priced, est: Estimate, serving: Option<Deployment>) -> Cand {
+    let rate = match &serving {
+        Some(d) => Some((d.report.aggregate_tokens_per_s, RateKind::ServingTokens)),
+        None => primary_rate(&input.job, &est.throughput),
+    };
+    let rate_mid = rate.map_or(0.0, |(b, _)| b.mid);
+    let eff_hourly = effective_hourly(input, &p.figures, p.tco);
+    let usd_per_million = eff_hourly.and_then(|h| cost::usd_per_million(h, rate_mid));
+    let training_hours = match (input.job.train_tokens(), rate) {
+        (Some(tokens), Some((b, RateKind::TrainTokens))) => cost::hours_for(tokens, b.mid),
+        _ => None,
+    };
+    let est = serving.as_ref().map_or(est, |d| d.estimate.clone());
+    Cand {
+        gi,
+        count,
+        headroom: 1.0 - est.per_gpu_gib / p.capacity,
+        est,
+        capacity_gib: p.capacity,
+        cost: p.figures,
+        tco_usd: p.tco,
+        effective_hourly_usd: eff_hourly,
+        rate,
+        usd_per_million,
+        training_hours,
+        score: score(obj, p.tco, rate_mid, usd_per_million, training_hours),
+        serving,
+    }
+}
+
+/// A count's cost figures, once it passed the watt limit and the budget.
+struct Priced {
+    figures: CostFigures,
+    tco: f64,
+    capacity: f64,
+}
+
+/// Prices `count` cards, or says why the card's loop ends here (watts, no price, over budget).
+fn price(input: &RecommendInput, gpu: &Gpu, count: u32, unit: Option<(f64, cost::PriceSource)>, per_gpu_hour: Option<f64>) -> Result<(CostFigures, f64), Exclusion> {
+    let s = &input.cost;
+    if let (Some(max_w), Some(w)) = (input.constraints.max_watts, cost::gpus_watts(gpu, count)) {
+        if w > max_w {
+            return Err(Exclusion::Watts { count, watts: w });
+        }
+    }
+    let purchase = unit.map(|(u, src)| cost::purchase_at(gpu, count, u, src, s));
+    let figures = cost::cost_figures_with(gpu, count, s, purchase, per_gpu_hour);
+    let Some((tco, figure)) = budget_figure(input, &figures) else { return Err(Exclusion::NoPrice) };
+    if let Some(b) = input.budget.amount_usd() {
+        if figure > b {
+            return Err(Exclusion::OverBudget { count, over_usd: figure - b });
+        }
+    }
+    Ok((figures, tco))
+}
+
+/// Evaluates every count of one card; pushes the accepted ones and returns why none was
+/// accepted (`None` when at least one was).
+pub(super) fn eval_card(input: &RecommendInput, obj: Objective, gi: usize, gpu: &Gpu, out: &mut Vec<Cand>, estimates: &mut usize) -> Option<Exclusion> {
+    if let Some(x) = static_exclusion(input, gpu) {
+        return Some(x);
+    }
+    let s = &input.cost;
+    let unit = cost::card_price_usd(gpu, s.price_basis, &s.overrides);
+    let per_gpu_hour = cost::hourly_price(gpu, &s.rent_basis, &s.overrides).map(|h| h.usd_per_gpu_hour);
+    let priced = match input.mode {
+        Mode::Buy => unit.is_some(),
+        Mode::Rent => per_gpu_hour.is_some(),
+    };
+    if !priced {
+        return Some(Exclusion::NoPrice);
+    }
+    let needed = match input.job.gpus_needed(gpu) {
+        Ok(0) => return Some(Exclusion::NeverFits),
+        Ok(n) => n,
+        Err(e) => return Some(Exclusion::Engine { message: e.to_string() }),
+    };
+    let (limit, bridge) = count_limit(input, gpu);
+    if needed > limit {
+        return Some(Exclusion::TooMany { needed, limit, bridge, at_limit: None });
+    }
+    let capacity = input.job.capacity_gib(gpu);
+    let allowed = capacity * (1.0 - input.headroom);
+    let mut first_fail: Option<Exclusion> = None;
+    let mut accepted = false;
+    for count in counts(needed, limit) {
+        let (figures, tco) = match price(input, gpu, count, unit, per_gpu_hour) {
+            Ok(p) => p,
+            Err(x) => {
+                first_fail.get_or_insert(x);
+                break;
+            }
+        };
+        *estimates += 1;
+        let est = match input.job.estimate(gpu, count) {
+            Ok(e) => e,
+            Err(e) => {
+                first_fail.get_or_insert(Exclusion::Engine { message: e.to_string() });
+                break;
+            }
+        };
+        if !est.fits {
+            first_fail.get_or_insert(Exclusion::NoFit { count, per_gpu_gib: est.per_gpu_gib, capacity_gib: capacity });
+            continue;
+        }
+        if est.per_gpu_gib > allowed {
+            first_fail.get_or_insert(Exclusion::Headroom { count, headroom: 1.0 - est.per_gpu_gib / capacity });
+            continue;
+        }
+        let serving = match deployment(input, gpu, count, allowed) {
+            Ok(d) => d,
+            Err(message) => {
+                first_fail.get_or_insert(Exclusion::Engine { message });
+                break;
+            }
+        };
+        if let (Some(d), true) = (&serving, has_target(&input.serving)) {
+            let (users, served) = target_users(&input.job, &input.serving, d);
+            if served < users {
+                let t = &input.serving;
+                let miss = Exclusion::Target { count, max_users: served, users, tokens_per_s_per_user: t.tokens_per_s_per_user, max_ttft_s: t.max_ttft_s };
+                // Keep the closest miss: the count that serves the most users.
+                match &first_fail {
+                    Some(Exclusion::Target { max_users, .. }) if *max_users >= served => {}
+                    _ => first_fail = Some(miss),
+                }
+                continue;
+            }
+        }
+        out.push(accept(input, obj, gi, count, Priced { figures, tco, capacity }, est, serving));
+        accepted = true;
+    }
+    if accepted {
+        None
+    } else {
+        Some(first_fail.unwrap_or(Exclusion::NeverFits))
+    }
+}

@@ -1,0 +1,473 @@
+//! The recommender's facts as sentences in the interface language: an option's reasons and its
+//! "how this was computed" lines, the why-not notes and the notes about the input. The engine
+//! returns numbers ([`super::facts`]); this is the one place that writes them out, for the web
+//! page (any language) and the command line (English).
+
+use super::cost::CostSettings;
+use super::facts::{Exclusion, Fact, Link, PowerNeed, RecNote, WhyNot};
+use super::{Explain, Mode, OptionRow, RateKind, RecommendInput};
+use crate::i18n::{num, t, tf, Lang};
+
+fn gib(lang: Lang, v: f64) -> String {
+    num(lang, v, if v >= 100.0 { 0 } else { 1 })
+}
+
+fn watts(lang: Lang, w: f64) -> String {
+    format!("{} W", num(lang, w, 0))
+}
+
+/// A speed with sensible decimals: 2 under 10, 1 under 100, else none.
+pub fn speed(lang: Lang, v: f64) -> String {
+    num(lang, v, if v < 10.0 { 2 } else if v < 100.0 { 1 } else { 0 })
+}
+
+/// Seconds, with 2 decimals under 10 s.
+pub fn seconds(lang: Lang, v: f64) -> String {
+    num(lang, v, if v < 10.0 { 2 } else { 0 })
+}
+
+/// `1e9` → `1B`, `2.5e12` → `2.5T`.
+fn count(lang: Lang, v: f64) -> String {
+    let (d, suffix) = if v >= 1e12 {
+        (1e12, "T")
+    } else if v >= 1e9 {
+        (1e9, "B")
+    } else if v >= 1e6 {
+        (1e6, "M")
+    } else {
+        (1.0, "")
+    };
+    let x = v / d;
+    let decimals = if (x - x.round()).abs() < 1e-9 { 0 } else { 1 };
+    format!("{}{suffix}", num(lang, x, decimals))
+}
+
+fn hours(lang: Lang, h: f64) -> String {
+    if h < 48.0 {
+        format!("{} h", num(lang, h, 1))
+    } else {
+        tf(lang, "{n} days", &[("n", &num(lang, h / 24.0, 1))])
+    }
+}
+
+/// The option's reasons, one sentence per fact, in `lang` and the display currency.
+pub fn reasons(row: &OptionRow, input: &RecommendInput, lang: Lang) -> Vec<String> {
+    row.facts.iter().filter_map(|f| reason(f, &input.cost, lang)).collect()
+}
+
+/// One fact as a sentence (`None` for facts that are not reasons, e.g. the unchosen price).
+pub fn reason(f: &Fact, s: &CostSettings, lang: Lang) -> Option<String> {
+    let money = |usd: f64| s.money_in(lang, usd);
+    Some(match f {
+        Fact::Fit { headroom, per_gpu_gib, usable_gib, .. } => tf(
+            lang,
+            "fits with {pct}% headroom ({used} of {usable} GiB usable per GPU)",
+            &[("pct", &crate::decimal::fixed((headroom * 100.0).max(0.0), 0)), ("used", &gib(lang, *per_gpu_gib)), ("usable", &gib(lang, *usable_gib))],
+        ),
+        Fact::Link { .. } => link(f, lang)?,
+        Fact::Nodes { nodes, gpus_per_node, network_usd_per_node } => tf(
+            lang,
+            "{nodes} nodes of {per_node}: InfiniBand or RoCE between nodes (+{cost} per node assumed)",
+            &[("nodes", &nodes.to_string()), ("per_node", &gpus_per_node.to_string()), ("cost", &money(*network_usd_per_node))],
+        ),
+        Fact::Power { gpu_watts, need, psu_w, nodes } => match need {
+            PowerNeed::Psu => tf(lang, "{watts} of GPU power: needs a {psu}+ PSU", &[("watts", &watts(lang, *gpu_watts)), ("psu", &watts(lang, psu_w.unwrap_or(0.0)))]),
+            PowerNeed::Rack if *nodes > 1 => tf(
+                lang,
+                "{watts} of GPU power ({per_node} per node): a server with rack power and cooling",
+                &[("watts", &watts(lang, *gpu_watts)), ("per_node", &watts(lang, gpu_watts / f64::from(*nodes)))],
+            ),
+            PowerNeed::Rack => tf(lang, "{watts} of GPU power: a server with rack power and cooling", &[("watts", &watts(lang, *gpu_watts))]),
+            PowerNeed::None => return None,
+        },
+        Fact::NoTdp => t(lang, "no TDP in the catalog: energy not counted").into(),
+        Fact::GeforceLicence => t(lang, "GeForce: NVIDIA's driver licence does not allow datacenter deployment").into(),
+        Fact::Purchase { chosen: true, .. } => tf(lang, "buy: {text}", &[("text", &purchase_text(f, s, lang)?)]),
+        Fact::Rent { chosen: true, .. } => tf(lang, "rent: {text}", &[("text", &rent_text(f, s, lang)?)]),
+        Fact::Purchase { .. } | Fact::Rent { .. } => return None,
+        Fact::Energy { usd_per_month, hours_per_day } => tf(
+            lang,
+            "energy: {cost}/month at {hours} h/day",
+            &[("cost", &money(*usd_per_month)), ("hours", &crate::decimal::fixed(*hours_per_day, 0))],
+        ),
+        Fact::Tco { months, tco_usd, monthly_usd } => tf(
+            lang,
+            "{months}-month TCO {tco} ({monthly}/month)",
+            &[("months", &crate::decimal::fixed(*months, 0)), ("tco", &money(*tco_usd)), ("monthly", &money(*monthly_usd))],
+        ),
+        Fact::BreakEven { months, period_months } if months <= period_months => {
+            tf(lang, "buying pays off after {m} months against renting", &[("m", &num(lang, *months, 1))])
+        }
+        Fact::BreakEven { months, period_months } => tf(
+            lang,
+            "buying pays off only after {m} months against renting (period {months})",
+            &[("m", &crate::decimal::fixed(*months, 0)), ("months", &crate::decimal::fixed(*period_months, 0))],
+        ),
+        Fact::NeverPaysOff => t(lang, "renting costs less per month than the electricity of owning: buying never pays off").into(),
+        Fact::Serving { .. } => serving(f, lang)?,
+        Fact::Target { .. } => target(f, lang)?,
+        Fact::UnitCost { usd_per_million, rate, rate_kind } => unit_cost(*usd_per_million, *rate, *rate_kind, s, lang),
+        Fact::ApiBreakEven { .. } => api(f, s, lang)?,
+        Fact::TrainingRun { tokens, hours: h, usd } => {
+            let took = tf(lang, "training {tokens} tokens takes {time}", &[("tokens", &count(lang, *tokens)), ("time", &hours(lang, *h))]);
+            format!("{took}{}", usd.map_or(String::new(), |v| format!(", {}", money(v))))
+        }
+    })
+}
+
+fn purchase_text(f: &Fact, s: &CostSettings, lang: Lang) -> Option<String> {
+    let Fact::Purchase { count, unit_usd, source, price_date, host_usd, host, total_usd, .. } = f else { return None };
+    let src = if *source == "street" {
+        format!("{}, {}", t(lang, "street"), price_date.as_deref().unwrap_or_else(|| t(lang, "undated")))
+    } else {
+        t(lang, source).to_string()
+    };
+    Some(match (host_usd, host) {
+        (Some(h), Some(label)) => format!(
+            "{count} × {} ({src}) + {} {} = {}",
+            s.money_in(lang, *unit_usd),
+            s.money_in(lang, *h),
+            t(lang, label),
+            s.money_in(lang, *total_usd)
+        ),
+        _ => format!("{count} × {} ({src}) = {}", s.money_in(lang, *unit_usd), s.money_in(lang, *total_usd)),
+    })
+}
+
+fn rent_text(f: &Fact, s: &CostSettings, lang: Lang) -> Option<String> {
+    let Fact::Rent { count, usd_per_gpu_hour, provider, price_date, usd_per_hour, .. } = f else { return None };
+    let who = match (provider, price_date) {
+        (Some(p), Some(d)) => format!(" ({p}, {d})"),
+        (Some(p), None) => format!(" ({p})"),
+        _ => String::new(),
+    };
+    Some(format!("{count} × {}/GPU-hour{who} = {}/h", s.money_in(lang, *usd_per_gpu_hour), s.money_in(lang, *usd_per_hour)))
+}
+
+fn link(f: &Fact, lang: Lang) -> Option<String> {
+    let Fact::Link { link, layout, scaling_efficiency, layer_split, data_parallel_media } = f else { return None };
+    let l = match link {
+        Link::NvlinkNode => t(lang, "NVLink/NVSwitch between all GPUs of a node").to_string(),
+        Link::BoardFabric { fabric } => {
+            tf(lang, "{fabric} between the GPUs of a node", &[("fabric", fabric.as_deref().unwrap_or_else(|| t(lang, "the baseboard fabric")))])
+        }
+        Link::Bridge { cards } => tf(lang, "NVLink bridge joins the {count} cards", &[("count", &cards.to_string())]),
+        Link::PartialBridge { cards } => tf(lang, "NVLink bridges join {n} cards at a time; the rest talk over PCIe", &[("n", &cards.to_string())]),
+        Link::PcieViaHost => t(lang, "PCIe only, without peer-to-peer (GeForce): traffic goes through host memory").to_string(),
+        Link::Pcie => t(lang, "PCIe only").to_string(),
+    };
+    if *data_parallel_media {
+        return Some(tf(lang, "{link}: each card holds the whole model and takes a share of the batch", &[("link", &l)]));
+    }
+    let Some(layout) = layout else { return Some(l) };
+    let described = layout.0.describe().in_lang(lang);
+    Some(match (scaling_efficiency, layer_split) {
+        (Some(e), _) => tf(
+            lang,
+            "{link}: {layout} at about {pct}% scaling efficiency",
+            &[("link", &l), ("layout", &described), ("pct", &crate::decimal::fixed(e * 100.0, 0))],
+        ),
+        (None, true) => tf(
+            lang,
+            "{link}: {layout} — cards run one after another, so extra cards add memory, not speed",
+            &[("link", &l), ("layout", &described)],
+        ),
+        (None, false) => format!("{l}: {described}"),
+    })
+}
+
+fn serving(f: &Fact, lang: Lang) -> Option<String> {
+    let Fact::Serving { users, per_user_tokens_per_s, aggregate_tokens_per_s, ttft_s, replicas, gpus_per_replica, capacity } = f else {
+        return None;
+    };
+    let ttft = ttft_s.map_or_else(|| t(lang, "unbounded (requests arrive faster than they are served)").to_string(), |v| seconds(lang, v));
+    let mut text = if *users <= 1.0 {
+        tf(lang, "one user: {speed} tokens/s, first token in {ttft} s", &[("speed", &speed(lang, *per_user_tokens_per_s)), ("ttft", &ttft)])
+    } else {
+        tf(
+            lang,
+            "{users} users: {per_user} tokens/s each, {total} tokens/s in total, first token in {ttft} s",
+            &[
+                ("users", &num(lang, *users, 0)),
+                ("per_user", &speed(lang, *per_user_tokens_per_s)),
+                ("total", &speed(lang, *aggregate_tokens_per_s)),
+                ("ttft", &ttft),
+            ],
+        )
+    };
+    if *replicas > 1 {
+        text.push_str("; ");
+        text.push_str(&tf(
+            lang,
+            "{k} replicas of {m} cards each, up to {capacity} requests in flight",
+            &[("k", &replicas.to_string()), ("m", &gpus_per_replica.to_string()), ("capacity", &capacity.to_string())],
+        ));
+    }
+    Some(text)
+}
+
+/// A target as the user typed it: whole numbers without decimals.
+fn typed(lang: Lang, v: f64) -> String {
+    num(lang, v, if v.fract() == 0.0 { 0 } else if (v * 10.0).fract() == 0.0 { 1 } else { 2 })
+}
+
+/// "at 20 tokens/s each", "with the first token within 2 s", or both.
+fn target_terms(lang: Lang, tps: Option<f64>, ttft: Option<f64>) -> String {
+    let speed_part = tps.map(|v| tf(lang, "at {tps} tokens/s each", &[("tps", &typed(lang, v))]));
+    let ttft_part = ttft.map(|v| tf(lang, "with the first token within {ttft} s", &[("ttft", &typed(lang, v))]));
+    match (speed_part, ttft_part) {
+        (Some(a), Some(b)) => format!("{a} {b}"),
+        (Some(a), None) => a,
+        (None, Some(b)) => b,
+        (None, None) => String::new(),
+    }
+}
+
+fn target(f: &Fact, lang: Lang) -> Option<String> {
+    let Fact::Target { users, max_users, tokens_per_s_per_user, max_ttft_s, .. } = f else { return None };
+    Some(tf(
+        lang,
+        "meets the target: {users} users {terms} (up to {max})",
+        &[("users", &users.to_string()), ("terms", &target_terms(lang, *tokens_per_s_per_user, *max_ttft_s)), ("max", &max_users.to_string())],
+    ))
+}
+
+fn unit_cost(per_m: f64, rate: f64, kind: RateKind, s: &CostSettings, lang: Lang) -> String {
+    // Images are counted per thousand, at seconds per image, as people price them.
+    if kind == RateKind::Images && rate > 0.0 {
+        return tf(
+            lang,
+            "{cost} per 1,000 images at {seconds} s per image (mid)",
+            &[("cost", &s.money_in(lang, per_m / 1000.0)), ("seconds", &num(lang, 1.0 / rate, 1))],
+        );
+    }
+    tf(
+        lang,
+        "{cost} per million {noun} at {rate} {unit} (mid)",
+        &[
+            ("cost", &s.money_in(lang, per_m)),
+            ("noun", t(lang, kind.noun())),
+            ("rate", &num(lang, rate, if rate < 10.0 { 2 } else { 0 })),
+            ("unit", t(lang, kind.unit())),
+        ],
+    )
+}
+
+fn api(f: &Fact, s: &CostSettings, lang: Lang) -> Option<String> {
+    let Fact::ApiBreakEven { api_usd_per_million, break_even_m_tokens_per_month, capacity_m_tokens_per_month } = f else { return None };
+    let args = [
+        ("price", s.money_in(lang, *api_usd_per_million)),
+        ("volume", num(lang, *break_even_m_tokens_per_month, if *break_even_m_tokens_per_month < 10.0 { 1 } else { 0 })),
+        ("capacity", num(lang, *capacity_m_tokens_per_month, if *capacity_m_tokens_per_month < 10.0 { 1 } else { 0 })),
+    ];
+    let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    Some(if break_even_m_tokens_per_month <= capacity_m_tokens_per_month {
+        tf(lang, "against an API at {price} per million tokens: self-hosting breaks even at {volume}M output tokens a month (this build makes up to {capacity}M)", &args)
+    } else {
+        tf(lang, "against an API at {price} per million tokens: the API is cheaper at any volume this build can make ({volume}M a month to break even, {capacity}M possible)", &args)
+    })
+}
+
+/// "How this was computed": one formula per number, with its values (English, display currency).
+pub fn explain(row: &OptionRow, input: &RecommendInput) -> Vec<Explain> {
+    let s = &input.cost;
+    let months = s.months.max(0.0);
+    let mut out = Vec::with_capacity(8);
+    out.push(Explain {
+        label: "headroom",
+        formula: format!(
+            "1 − {} GiB per GPU / {} GiB usable = {}% (asked for at least {}%)",
+            crate::decimal::fixed(row.estimate.per_gpu_gib, 2),
+            crate::decimal::fixed(row.capacity_gib, 2),
+            crate::decimal::fixed(row.headroom * 100.0, 1),
+            crate::decimal::fixed(input.headroom * 100.0, 0)
+        ),
+    });
+    for f in &row.facts {
+        match f {
+            Fact::Purchase { .. } => out.push(Explain { label: "purchase", formula: purchase_text(f, s, Lang::En).unwrap_or_default() }),
+            Fact::Rent { .. } => out.push(Explain { label: "hourly", formula: rent_text(f, s, Lang::En).unwrap_or_default() }),
+            Fact::Energy { usd_per_month, .. } => out.push(energy_line(row, s, *usd_per_month)),
+            _ => {}
+        }
+    }
+    let c = &row.cost;
+    let tco = match input.mode {
+        Mode::Buy => format!(
+            "{} purchase + {} energy/month × {} months = {}",
+            s.money(c.purchase.map_or(0.0, |p| p.total_usd)),
+            s.money(c.energy_usd_per_month),
+            crate::decimal::fixed(months, 0),
+            s.money(row.tco_usd)
+        ),
+        Mode::Rent => format!(
+            "{}/h × {} h/month × {} months = {}",
+            s.money(c.rent_hourly_usd.unwrap_or(0.0)),
+            crate::decimal::fixed(s.hours_per_month(), 0),
+            crate::decimal::fixed(months, 0),
+            s.money(row.tco_usd)
+        ),
+    };
+    out.push(Explain { label: "tco", formula: tco });
+    out.extend(derived_lines(row, input));
+    out
+}
+
+fn energy_line(row: &OptionRow, s: &CostSettings, usd_per_month: f64) -> Explain {
+    let e = &s.energy;
+    Explain {
+        label: "energy",
+        formula: format!(
+            "{} W × {} utilisation × {} h/month × PUE {} × {}/kWh = {}/month",
+            crate::decimal::fixed(row.cost.watts.unwrap_or(0.0), 0),
+            crate::decimal::fixed(e.utilisation, 2),
+            crate::decimal::fixed(s.hours_per_month(), 0),
+            crate::decimal::fixed(row.cost.pue, 2),
+            s.money(e.usd_per_kwh),
+            s.money(usd_per_month)
+        ),
+    }
+}
+
+/// Break-even, cost per unit, API break-even and training-run lines.
+fn derived_lines(row: &OptionRow, input: &RecommendInput) -> Vec<Explain> {
+    let s = &input.cost;
+    let c = &row.cost;
+    let mut out = Vec::new();
+    for f in &row.facts {
+        match f {
+            Fact::BreakEven { months, .. } => out.push(Explain {
+                label: "break_even",
+                formula: format!(
+                    "{} purchase / ({}/h × {} h/month − {} energy/month) = {} months",
+                    s.money(c.purchase.map_or(0.0, |p| p.total_usd)),
+                    s.money(c.rent_hourly_usd.unwrap_or(0.0)),
+                    crate::decimal::fixed(s.hours_per_month(), 0),
+                    s.money(c.energy_usd_per_month),
+                    crate::decimal::fixed(*months, 1)
+                ),
+            }),
+            Fact::UnitCost { usd_per_million, rate, rate_kind } => out.push(Explain {
+                label: "usd_per_million",
+                formula: format!(
+                    "{}/h / ({} {} × 3600 s) × 1,000,000 = {}",
+                    s.money(row.effective_hourly_usd.unwrap_or(0.0)),
+                    crate::decimal::fixed(*rate, 3),
+                    rate_kind.unit(),
+                    s.money(*usd_per_million)
+                ),
+            }),
+            Fact::ApiBreakEven { api_usd_per_million, break_even_m_tokens_per_month, capacity_m_tokens_per_month } => out.push(Explain {
+                label: "api_break_even",
+                formula: format!(
+                    "{}/month / {} per M tokens = {} M tokens/month; capacity {} tokens/s × 3600 × {} h/month = {} M",
+                    s.money(row.monthly_usd),
+                    s.money(*api_usd_per_million),
+                    crate::decimal::fixed(*break_even_m_tokens_per_month, 1),
+                    crate::decimal::fixed(row.rate.map_or(0.0, |(b, _)| b.mid), 1),
+                    crate::decimal::fixed(s.hours_per_month(), 0),
+                    crate::decimal::fixed(*capacity_m_tokens_per_month, 1)
+                ),
+            }),
+            Fact::TrainingRun { tokens, hours: h, usd } => out.push(Explain {
+                label: "training_run",
+                formula: format!(
+                    "{} tokens / {} tokens/s / 3600 = {} h; × {}/h = {}",
+                    crate::decimal::sci(*tokens, 3),
+                    crate::decimal::fixed(row.rate.map_or(0.0, |(b, _)| b.mid), 1),
+                    crate::decimal::fixed(*h, 2),
+                    s.money(row.effective_hourly_usd.unwrap_or(0.0)),
+                    s.money(usd.unwrap_or(0.0))
+                ),
+            }),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A why-not note as a sentence.
+pub fn why_not(w: &WhyNot, input: &RecommendInput, lang: Lang) -> String {
+    let name = w.gpu_name.as_str();
+    let s = &input.cost;
+    let at = |count: &u32| format!("{name} ×{count}");
+    let Some(x) = &w.exclusion else {
+        return tf(lang, "{name}: fits and is within budget, ranked #{rank}", &[("name", name), ("rank", &w.rank.unwrap_or(0).to_string())]);
+    };
+    let cn = input.constraints.region.as_deref() == Some("cn");
+    match x {
+        Exclusion::Region if cn => tf(lang, "{name}: not sold new in China", &[("name", name)]),
+        Exclusion::Region => tf(lang, "{name}: not sold new in this region", &[("name", name)]),
+        Exclusion::Licence => tf(lang, "{name}: GeForce licence does not allow datacenter use", &[("name", name)]),
+        Exclusion::NoScaleUpFabric => tf(lang, "{name}: no NVLink or other scale-up fabric", &[("name", name)]),
+        Exclusion::NoPrice => match input.mode {
+            Mode::Buy => tf(lang, "{name}: no purchase price in the catalog (add one as `{id}:buy=USD`)", &[("name", name), ("id", &w.gpu)]),
+            Mode::Rent => tf(lang, "{name}: no cloud price in the catalog (add one as `{id}:hour=USD`)", &[("name", name), ("id", &w.gpu)]),
+        },
+        Exclusion::NoTdp => tf(lang, "{name}: no TDP in the catalog to check the watt limit", &[("name", name)]),
+        Exclusion::NeverFits => tf(lang, "{name}: no number of cards holds this job", &[("name", name)]),
+        Exclusion::TooMany { needed, limit, bridge: true, .. } => tf(
+            lang,
+            "{name}: needs {needed} cards; an NVLink bridge joins only {limit}",
+            &[("name", name), ("needed", &needed.to_string()), ("limit", &limit.to_string())],
+        ),
+        Exclusion::TooMany { needed, limit, at_limit, .. } => {
+            let text = tf(
+                lang,
+                "{name}: needs {needed} cards, more than the {limit} allowed",
+                &[("name", name), ("needed", &needed.to_string()), ("limit", &limit.to_string())],
+            );
+            let detail = match at_limit {
+                Some((1, need, has)) => tf(lang, ": ×1 needs {need} GiB, has {has}", &[("need", &gib(lang, *need)), ("has", &num(lang, *has, 0))]),
+                Some((at, need, has)) => tf(
+                    lang,
+                    ": at ×{at} each needs {need} GiB of {has} usable",
+                    &[("at", &at.to_string()), ("need", &gib(lang, *need)), ("has", &gib(lang, *has))],
+                ),
+                None => String::new(),
+            };
+            format!("{text}{detail}")
+        }
+        Exclusion::NoFit { count, per_gpu_gib, capacity_gib } => tf(
+            lang,
+            "{name}: needs {need} GiB per GPU, has {has} usable",
+            &[("name", &at(count)), ("need", &gib(lang, *per_gpu_gib)), ("has", &gib(lang, *capacity_gib))],
+        ),
+        Exclusion::Headroom { count, headroom } => tf(
+            lang,
+            "{name}: only {pct}% headroom, {asked}% asked",
+            &[("name", &at(count)), ("pct", &num(lang, headroom.max(0.0) * 100.0, 1)), ("asked", &crate::decimal::fixed(input.headroom * 100.0, 0))],
+        ),
+        Exclusion::Watts { count, watts: w } => tf(
+            lang,
+            "{name}: {watts} of GPU power, over the {limit} limit",
+            &[("name", &at(count)), ("watts", &watts(lang, *w)), ("limit", &watts(lang, input.constraints.max_watts.unwrap_or(0.0)))],
+        ),
+        Exclusion::OverBudget { count, over_usd } => tf(lang, "{name}: over budget by {amount}", &[("name", &at(count)), ("amount", &s.money_in(lang, *over_usd))]),
+        Exclusion::Target { count, max_users, users, tokens_per_s_per_user, max_ttft_s } => tf(
+            lang,
+            "{name}: serves {max} users {terms}, not {users}",
+            &[("name", &at(count)), ("max", &max_users.to_string()), ("terms", &target_terms(lang, *tokens_per_s_per_user, *max_ttft_s)), ("users", &users.to_string())],
+        ),
+        Exclusion::Engine { message } => format!("{name}: {message}"),
+    }
+}
+
+/// Every why-not note of a recommendation as sentences.
+pub fn why_not_all(rec: &super::Recommendation, input: &RecommendInput, lang: Lang) -> Vec<String> {
+    rec.why_not.iter().map(|w| why_not(w, input, lang)).collect()
+}
+
+/// A note about the input as a sentence.
+pub fn note(n: &RecNote, input: &RecommendInput, lang: Lang) -> String {
+    match n {
+        RecNote::ObjectiveFallback { objective } => {
+            tf(lang, "{objective} applies to LLM training jobs; ranked by throughput instead", &[("objective", objective)])
+        }
+        RecNote::CardsOnly { budget_usd } => tf(
+            lang,
+            "Nothing fits a budget of {budget} with a host computer added, so these options count the cards alone.",
+            &[("budget", &input.cost.money_in(lang, *budget_usd))],
+        ),
+    }
+}
