@@ -60,7 +60,8 @@ test('copy link reproduces the same page', async () => {
   await again.goto(link);
   assert.equal(await topOption(again), top);
   assert.equal(await again.locator('#in-model').inputValue(), 'llama-3-70b');
-  assert.equal(await again.locator('#in-batch').inputValue(), '2');
+  // `batch` in an older link is the number of users (issue 12).
+  assert.equal(await again.locator('#in-users').inputValue(), '2');
   await page.close();
   await again.close();
 });
@@ -69,7 +70,7 @@ test('bad input shows a message beside its field and keeps the last result', asy
   const page = await app.ctx.newPage();
   await page.goto(url(FULL_STATE));
   const top = await topOption(page);
-  await page.fill('#in-batch', 'abc');
+  await page.fill('#in-users', 'abc');
   const err = page.locator('.field-row--error .field-row__error');
   await err.waitFor();
   assert.match(await err.innerText(), /not a number/);
@@ -92,14 +93,18 @@ test('image generation is timed in seconds per image and priced per 1,000 images
   await page.close();
 });
 
-test('cards only: a budget that buys no card plus host buys the card alone', async () => {
+test('cards only: a budget that buys no card plus host buys the card alone, and says so', async () => {
   const page = await app.ctx.newPage();
   // Llama 3.1 8B bf16 needs a 24 GB card: the RTX 3090 ($800 street) plus a $2,500 desktop is over
-  // $3,000; the card alone is not.
+  // $3,000; the card alone is not. With the host counted nothing fits, so the options count the
+  // cards alone with a note (issue 12); choosing "cards only" gives the same options, no note.
   await page.goto(app.url('?budget=3000'));
-  await page.locator('.recommend-list__empty').waitFor();
-  await page.selectOption('#in-host', 'none');
   await page.locator('.recommend-list__option[data-gpu="rtx-3090"]').first().waitFor();
-  assert.match(page.url(), /host=none/);
+  assert.match(await page.locator('.recommend-list__notes').innerText(), /count the cards alone/);
+  await page.locator('.advisor-form__more--costs summary').click();
+  await page.selectOption('#in-host', 'none');
+  await page.waitForFunction(() => /host=none/.test(location.search));
+  await page.locator('.recommend-list__option[data-gpu="rtx-3090"]').first().waitFor();
+  assert.equal(await page.locator('.recommend-list__notes').count(), 0);
   await page.close();
 });

@@ -11,21 +11,21 @@ test('settings are remembered, and a link wins without overwriting them', async 
   const page = await app.ctx.newPage();
   const errors = watchErrors(page);
   await page.goto(url('?view=advisor'));
-  await page.locator('#in-batch').waitFor();
-  await page.fill('#in-batch', '4');
-  await page.waitForFunction(() => /batch=4/.test(location.search));
+  await page.locator('#in-users').waitFor();
+  await page.fill('#in-users', '4');
+  await page.waitForFunction(() => /users=4/.test(location.search));
   // Back with no parameters: the remembered batch returns.
   await page.goto(url());
-  await page.locator('#in-batch').waitFor();
-  assert.equal(await page.locator('#in-batch').inputValue(), '4');
+  await page.locator('#in-users').waitFor();
+  assert.equal(await page.locator('#in-users').inputValue(), '4');
   // A shared link shows its own state…
-  await page.goto(url('?model=qwen2.5-7b&batch=2'));
-  await page.locator('#in-batch').waitFor();
-  assert.equal(await page.locator('#in-batch').inputValue(), '2');
+  await page.goto(url('?model=qwen2.5-7b&users=2'));
+  await page.locator('#in-users').waitFor();
+  assert.equal(await page.locator('#in-users').inputValue(), '2');
   // …and has not overwritten the remembered one.
   await page.goto(url());
-  await page.locator('#in-batch').waitFor();
-  assert.equal(await page.locator('#in-batch').inputValue(), '4');
+  await page.locator('#in-users').waitFor();
+  assert.equal(await page.locator('#in-users').inputValue(), '4');
   assert.equal(await page.locator('#in-model').inputValue(), 'llama-3.1-8b');
   assert.deepEqual(errors, []);
   await page.close();

@@ -207,7 +207,7 @@ fn serving(f: &Fact, lang: Lang) -> Option<String> {
 }
 
 /// A target as the user typed it: whole numbers without decimals.
-fn typed(lang: Lang, v: f64) -> String {
+pub fn typed(lang: Lang, v: f64) -> String {
     num(lang, v, if v.fract() == 0.0 { 0 } else if (v * 10.0).fract() == 0.0 { 1 } else { 2 })
 }
 

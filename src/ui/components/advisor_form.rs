@@ -10,6 +10,7 @@ use crate::model::llm::engines::Engine;
 use crate::model::precision::{KvPrecision, Precision};
 use crate::state::advisor::{model_kind, AdvisorInputs, Field, FieldError};
 use crate::state::Action;
+use crate::ui::components::disclosure::Disclosure;
 use crate::ui::components::field_row::FieldRow;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use crate::i18n::t;
@@ -63,17 +64,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
             .map(|f| format!("{} {}", f.key(), short_value(inputs.get(*f))))
             .collect();
         let has_error = fields.iter().any(|f| props.errors.iter().any(|e| e.field == *f));
-        html! {
-            <details class={classes!("advisor-form__more", class)} open={has_error}>
-                <summary class="advisor-form__summary">
-                    <span class="advisor-form__summary-title">{ title }</span>
-                    if !changed.is_empty() {
-                        <span class="advisor-form__summary-values">{ changed.join(", ") }</span>
-                    }
-                </summary>
-                <div class="advisor-form__group advisor-form__group--inner">{ body }</div>
-            </details>
-        }
+        html! { <Disclosure {class} title={title} {changed} {has_error}>{ body }</Disclosure> }
     };
     let model = inputs.get(Field::Model).to_string();
     let kind = if model == "custom" { Some(ModelKind::Llm) } else { model_kind(&model) };

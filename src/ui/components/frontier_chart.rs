@@ -105,7 +105,7 @@ pub fn frontier_chart(props: &FrontierChartProps) -> Html {
                 <text class="frontier-chart__label" x="12" y={f1((H - PAD_B) / 2.0)} text-anchor="middle" transform={format!("rotate(-90 12 {})", f1((H - PAD_B) / 2.0))}>{ t(lang, "tokens/s per GPU (log)") }</text>
                 if let Some(tx) = target {
                     <line class="frontier-chart__target" x1={f1(sx(tx))} y1={f1(PAD_T)} x2={f1(sx(tx))} y2={f1(H - PAD_B)} />
-                    <text class="frontier-chart__target-label" x={f1(sx(tx) + 3.0)} y={f1(PAD_T + 10.0)}>{ tf(lang, "target {tps}", &[("tps", &present::speed(lang, tx))]) }</text>
+                    <text class="frontier-chart__target-label" x={f1(sx(tx) + 3.0)} y={f1(PAD_T + 10.0)}>{ tf(lang, "target {tps}", &[("tps", &present::typed(lang, tx))]) }</text>
                 }
                 { for lines.iter().enumerate().map(|(i, (name, pts, here))| {
                     let path = pts.iter().map(|(x, y)| format!("{},{}", f1(sx(*x)), f1(sy(*y)))).collect::<Vec<_>>().join(" ");

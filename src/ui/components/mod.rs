@@ -4,6 +4,7 @@ pub mod advisor_form;
 pub mod advisor_view;
 pub mod best_summary;
 pub mod catalog_filters;
+pub mod disclosure;
 pub mod catalog_table;
 pub mod compare_view;
 pub mod embed_dialog;
