@@ -217,7 +217,7 @@ fn target_users(job: &Job, t: &ServingTargets, d: &Deployment) -> (u32, u32) {
 fn deployment(input: &RecommendInput, gpu: &Gpu, count: u32, allowed_gib: f64) -> Result<Option<Deployment>, String> {
     match &input.job {
         Job::Llm(job) if !job.workload.is_training() => {
-            deploy::plan(job, gpu, count, &input.serving, allowed_gib).map_err(|e| e.to_string())
+            deploy::plan_opts(job, gpu, count, &input.serving, allowed_gib).map_err(|e| e.to_string())
         }
         _ => Ok(None),
     }
@@ -236,7 +236,7 @@ fn accept(input: &RecommendInput, obj: Objective, gi: usize, count: u32, p: Pric
         (Some(tokens), Some((b, RateKind::TrainTokens))) => cost::hours_for(tokens, b.mid),
         _ => None,
     };
-    let est = serving.as_ref().map_or(est, |d| d.estimate.clone());
+    let est = serving.as_ref().and_then(|d| d.estimate.clone()).unwrap_or(est);
     Cand {
         gi,
         count,

@@ -203,7 +203,13 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
     if let (Some(h), Some(tokens)) = (c.training_hours, input.job.train_tokens()) {
         facts.push(Fact::TrainingRun { tokens, hours: h, usd: usd_per_training_run });
     }
-    let serving = c.serving.map(|d| ServingFigures { replicas: d.replicas, gpus_per_replica: d.gpus_per_replica, report: d.report });
+    let serving = c.serving.map(|mut d| {
+        // The frontier is drawn for the options shown only.
+        if let Job::Llm(job) = &input.job {
+            d.report.curve = llm::deploy::frontier(job, gpu, &d, &input.serving).unwrap_or_default();
+        }
+        ServingFigures { replicas: d.replicas, gpus_per_replica: d.gpus_per_replica, report: d.report }
+    });
     OptionRow {
         gpu: gpu.id.clone(),
         gpu_name: gpu.name.clone(),

@@ -11,8 +11,8 @@
 //! practice: data parallel replicas (`--data-parallel-size`) of the smallest tensor-parallel group
 //! that holds the model (vLLM docs, "Parallelism and scaling"; SGLang `--dp-size`).
 
-use super::serving::{analyze, CurvePoint, ServingReport, ServingTargets};
-use super::{estimate_llm, LlmJob};
+use super::serving::{analyze_opts, CurvePoint, ServingReport, ServingTargets};
+use super::{estimate_llm, per_gpu_fit, LlmJob};
 use crate::catalog::Gpu;
 use crate::model::types::{Estimate, EstimateError};
 
@@ -28,8 +28,9 @@ pub struct Deployment {
     pub gpus_per_replica: u32,
     /// Figures for the whole build (all replicas).
     pub report: ServingReport,
-    /// The estimate of one replica with its share of the users.
-    pub estimate: Estimate,
+    /// The estimate of one replica with its share of the users (`None` from [`plan_opts`] when
+    /// the build is one replica: the caller's estimate of the whole build is that replica's).
+    pub estimate: Option<Estimate>,
 }
 
 /// Replica sizes to try for `gpus` cards when one replica needs at least `needed`.
@@ -83,34 +84,78 @@ fn better(a: &ServingReport, b: &ServingReport, targets: &ServingTargets) -> boo
     a.per_user_tokens_per_s.mid > b.per_user_tokens_per_s.mid * (1.0 + 1e-9)
 }
 
+/// One replica's targets: its share of the arrivals.
+fn replica_targets(targets: &ServingTargets, replicas: u32) -> ServingTargets {
+    let mut t = *targets;
+    t.arrival_rate_rps = targets.arrival_rate_rps.map(|r| r / f64::from(replicas.max(1)));
+    t
+}
+
 /// The best deployment of `job` (its `batch` = the users in flight) on `gpus` of `gpu` whose
-/// replicas fit with at most `allowed_gib` per card; `None` when no replica size fits.
-pub fn plan(
-    job: &LlmJob,
-    gpu: &Gpu,
-    gpus: u32,
-    targets: &ServingTargets,
-    allowed_gib: f64,
-) -> Result<Option<Deployment>, EstimateError> {
+/// replicas fit with at most `allowed_gib` per card, with its frontier; `None` when no replica
+/// size fits.
+pub fn plan(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowed_gib: f64) -> Result<Option<Deployment>, EstimateError> {
+    let mut d = plan_inner(job, gpu, gpus, targets, allowed_gib, true)?;
+    if let Some(d) = d.as_mut() {
+        d.report.curve = frontier(job, gpu, d, targets)?;
+    }
+    Ok(d)
+}
+
+/// The frontier of a deployment: one replica's from one user to its capacity, with users and
+/// totals times the replicas.
+pub fn frontier(job: &LlmJob, gpu: &Gpu, d: &Deployment, targets: &ServingTargets) -> Result<Vec<CurvePoint>, EstimateError> {
+    let share = share_of(job, d.replicas);
+    let r = analyze_opts(&share, gpu, d.gpus_per_replica, &replica_targets(targets, d.replicas), true)?;
+    Ok(scale(r, f64::from(job.batch.max(1)), d.replicas, targets.arrival_rate_rps.is_some()).curve)
+}
+
+/// [`plan`] without the frontier, and without the estimate of a build that is one replica (the
+/// recommender ranks every candidate this way and adds the frontier, with [`frontier`], to the
+/// options it shows).
+pub fn plan_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowed_gib: f64) -> Result<Option<Deployment>, EstimateError> {
+    plan_inner(job, gpu, gpus, targets, allowed_gib, false)
+}
+
+fn plan_inner(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowed_gib: f64, with_estimate: bool) -> Result<Option<Deployment>, EstimateError> {
     let users = f64::from(job.batch.max(1));
     let needed = super::gpus_needed(job, gpu)?.max(1);
     let mut best: Option<Deployment> = None;
-    for m in replica_sizes(gpus, needed) {
+    // One user: a split only matters against one replica over every card (tensor parallelism
+    // that costs more than it gives), so the smallest replica and the whole build are tried.
+    let mut sizes = replica_sizes(gpus, needed);
+    if users <= 1.0 && targets.arrival_rate_rps.is_none() && sizes.len() > 2 {
+        sizes = vec![sizes.first().copied().unwrap_or(gpus), gpus];
+    }
+    for m in sizes {
         let k = gpus / m;
-        let mut share = job.clone();
-        share.batch = job.batch.max(1).div_ceil(k);
-        let est = estimate_llm(&share, gpu, m)?;
-        if !est.fits || est.per_gpu_gib > allowed_gib {
+        let owned;
+        let share = if k == 1 {
+            job
+        } else {
+            owned = share_of(job, k);
+            &owned
+        };
+        let (per_gpu_gib, fits) = per_gpu_fit(share, gpu, m)?;
+        if !fits || per_gpu_gib > allowed_gib {
             continue;
         }
-        let mut t = *targets;
-        t.arrival_rate_rps = targets.arrival_rate_rps.map(|r| r / f64::from(k));
-        let report = scale(analyze(&share, gpu, m, &t)?, users, k, targets.arrival_rate_rps.is_some());
+        let report = scale(analyze_opts(share, gpu, m, &replica_targets(targets, k), false)?, users, k, targets.arrival_rate_rps.is_some());
         if best.as_ref().is_none_or(|b| better(&report, &b.report, targets)) {
-            best = Some(Deployment { replicas: k, gpus_per_replica: m, report, estimate: est });
+            best = Some(Deployment { replicas: k, gpus_per_replica: m, report, estimate: None });
         }
     }
+    // The memory estimate of a split build's replica (the full estimate is dear; the other sizes
+    // needed only their fit, and one replica over every card is the caller's own estimate).
+    if let Some(d) = best.as_mut().filter(|d| d.replicas > 1 || with_estimate) {
+        d.estimate = Some(estimate_llm(&share_of(job, d.replicas), gpu, d.gpus_per_replica)?);
+    }
     Ok(best)
+}
+
+/// The job one of `replicas` replicas serves: its share of the users.
+fn share_of(job: &LlmJob, replicas: u32) -> LlmJob {
+    LlmJob { batch: job.batch.max(1).div_ceil(replicas.max(1)), ..job.clone() }
 }
 
 #[cfg(test)]

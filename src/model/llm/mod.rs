@@ -371,6 +371,18 @@ fn validate_gpu(gpu: &Gpu, gpus: u32) -> Result<(), EstimateError> {
 /// NVIDIA cards older than Volta (compute capability below 7.0: Pascal's P40, P100, Quadro P6000)
 /// default to llama.cpp: vLLM's installation guide asks for "compute capability 7.0 or higher
 /// (e.g., V100, T4, RTX20xx, A100, L4, H100)" (docs.vllm.ai, getting_started/installation/gpu).
+/// The memory part of [`estimate_llm`]: GiB on the busiest GPU at `gpus` cards, and whether it
+/// fits the engine's usable share (the recommender checks replica sizes with it).
+pub fn per_gpu_fit(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<(f64, bool), EstimateError> {
+    job.validate()?;
+    validate_gpu(gpu, gpus)?;
+    let engine = job.engine_for(gpu);
+    let terms = memory::terms(job, gpu, engine);
+    let layout = layout_for(job, gpu, engine, &terms, gpus);
+    let per_gpu = parallel::per_gpu_gib(job, gpu, engine, &terms, &layout);
+    Ok((per_gpu, per_gpu <= parallel::usable_gib(gpu, engine, job)))
+}
+
 pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, EstimateError> {
     job.validate()?;
     validate_gpu(gpu, gpus)?;

@@ -210,6 +210,12 @@ pub fn erlang_c(c: u32, a: f64) -> f64 {
 
 /// The serving analysis of `job` (its `batch` is the users in flight) on `gpus` of `gpu`.
 pub fn analyze(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets) -> Result<ServingReport, EstimateError> {
+    analyze_opts(job, gpu, gpus, targets, true)
+}
+
+/// [`analyze`], with the frontier (`curve`) only when `with_curve` (the recommender ranks every
+/// candidate without it and draws it for the options it shows).
+pub fn analyze_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, with_curve: bool) -> Result<ServingReport, EstimateError> {
     job.validate()?;
     crate::model::types::check_range("prefix_hit", targets.prefix_hit, 0.0, 1.0)?;
     if let Some(a) = targets.spec_accept {
@@ -253,7 +259,7 @@ pub fn analyze(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets) -> 
     let tpot = b.tpot(users);
     let measured = job_efficiency(job, engine, gpu).measured;
     let per_user = 1.0 / tpot;
-    let curve = curve(&b, capacity);
+    let curve = if with_curve { curve(&b, capacity) } else { Vec::new() };
     let max_users = max_users(&b, capacity, targets);
     Ok(ServingReport {
         users,
