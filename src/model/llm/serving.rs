@@ -8,11 +8,13 @@
 //! the prompts of the other users that arrive while it generates:
 //! `TPOT(B) = t_step(B) + (B − 1)/O · t_prefill(P')`, where `P' = P·(1 − prefix hit)` (a cached
 //! prefix is not prefilled again). Per-user speed is `1/TPOT`, the total `B/TPOT`; with one user
-//! both equal the single-sequence decode speed.
+//! both equal the single-sequence decode speed. `t_prefill` is the prompt as the engine runs it:
+//! in `ceil(P'/C)` chunks of its `max_num_batched_tokens` C, each a forward pass that pays the
+//! per-layer fixed time and, under tensor parallelism, two all-reduces per layer.
 //!
-//! Time to first token: the prompt is prefilled in chunks of the engine's
-//! `max_num_batched_tokens`, each chunk sharing a step with the decode of the other `B − 1`
-//! requests: `ceil(P'/C) · (t_prefill(chunk) + t_step(B − 1)) + fixed`, plus its wait behind the
+//! Time to first token: the prompt's chunked prefill, each chunk sharing an iteration with a
+//! decode step of the other `B − 1` requests (Sarathi-Serve's stall-free batching, Agrawal et
+//! al. 2024): `t_prefill(P') + ceil(P'/C) · t_step(B − 1)`, plus its wait behind the
 //! other users' prompts (an M/D/1 queue on the prefill work, Pollaczek–Khinchine), plus, when
 //! more users are offered than the build holds, the wait for a slot (a closed loop: Little's law).
 //!
@@ -154,11 +156,31 @@ impl Build<'_> {
         (verify + k * draft * self.step(users) + others) / tokens
     }
 
+    /// Seconds to prefill `tokens` prompt tokens as the engine runs them: in chunks of its
+    /// `max_num_batched_tokens`, each chunk a forward pass of its own that pays the per-layer
+    /// fixed time and, under tensor parallelism, two all-reduces of its activations per layer
+    /// (Shoeybi et al. 2019, "Megatron-LM", §3; Agrawal et al. 2024, "Sarathi-Serve", §4: a
+    /// chunk is one iteration). The all-reduced bytes add up over the chunks to the prompt's;
+    /// the latencies and fixed times are paid once per chunk.
     fn prefill(&self, tokens: f64) -> f64 {
         if tokens <= 0.0 {
             return 0.0;
         }
-        prefill_s(self.job, self.gpu, self.engine, &self.layout, tokens, false)
+        let whole = prefill_s(self.job, self.gpu, self.engine, &self.layout, tokens, true);
+        whole + (self.chunks(tokens) - 1.0) * self.prefill_fixed(1.0)
+    }
+
+    /// The per-pass part of a prefill of `tokens`: the per-layer fixed time and the layout's
+    /// communication.
+    fn prefill_fixed(&self, tokens: f64) -> f64 {
+        let with = prefill_s(self.job, self.gpu, self.engine, &self.layout, tokens, true);
+        (with - prefill_s(self.job, self.gpu, self.engine, &self.layout, tokens, false)).max(0.0)
+    }
+
+    /// Chunks a prompt of `tokens` is prefilled in.
+    fn chunks(&self, tokens: f64) -> f64 {
+        let chunk = self.engine.prefill_chunk_tokens(self.gpu).unwrap_or(tokens).max(1.0);
+        (tokens / chunk).ceil().max(1.0)
     }
 
     /// Seconds to the first token with `users` in flight: the prompt's own chunks, plus its wait
@@ -180,14 +202,12 @@ impl Build<'_> {
         self.ttft(users) + self.output * self.tpot(users)
     }
 
-    /// [`Build::ttft`] without the wait behind other prompts.
+    /// [`Build::ttft`] without the wait behind other prompts: the prompt's chunked prefill, each
+    /// chunk sharing its iteration with a decode step of the other `users − 1` requests.
     fn ttft_alone(&self, users: f64) -> f64 {
-        let fixed = prefill_s(self.job, self.gpu, self.engine, &self.layout, 1.0, true) - self.prefill(1.0);
-        let chunk = self.engine.prefill_chunk_tokens(self.gpu).unwrap_or(self.prompt).max(1.0);
-        let chunks = (self.prompt / chunk).ceil().max(1.0);
-        let per_chunk = self.prefill(self.prompt.min(chunk));
+        let prompt = self.prompt.max(1.0);
         let others = if users > 1.0 { self.step(users - 1.0) } else { 0.0 };
-        chunks * (per_chunk + others) + fixed.max(0.0)
+        self.prefill(prompt) + self.chunks(prompt) * others
     }
 }
 
