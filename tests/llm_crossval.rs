@@ -1306,12 +1306,13 @@ fn latency_cross_validated() {
     let (dense_err, dense_in) = class_stats(&pu, "dense");
     at_most("per-user dense median |error|", dense_err, 0.27);
     at_least("per-user dense in band", dense_in, 0.76);
-    // TARGET NOT MET: TTFT 91.1%, 5% in band today. Measured TTFTs under load are 2–27× the
-    // model's for dense models (10th–90th percentile) and 15–300× for DeepSeek-R1: fixed-length
-    // closed-loop benchmarks start their users together and keep them in step, so prompts
-    // queue behind each other far more than the M/D/1 wait (Poisson arrivals) assumes.
+    // TARGET NOT MET: TTFT 91.1%, 36% in band today. Measured TTFTs under load are 2–27× the
+    // model's mid for dense models (10th–90th percentile) and 15–300× for DeepSeek-R1:
+    // fixed-length closed-loop benchmarks start their users together and keep them in step, so
+    // prompts queue behind each other far more than the mid's M/D/1 wait (random arrivals)
+    // assumes; the band's high end is that in-step limit (5% in band without it).
     at_most("ttft LOSO median |error|", t.loso, 0.94);
-    at_least("ttft LOSO in band", t.loso_in_band, 0.03);
+    at_least("ttft LOSO in band", t.loso_in_band, 0.31);
     let (dense_err, _) = class_stats(&tt, "dense");
     at_most("ttft dense median |error|", dense_err, 0.93);
 }

@@ -197,6 +197,20 @@ impl Build<'_> {
         own + rho * t_pf / (2.0 * (1.0 - rho))
     }
 
+    /// The band of the TTFT with `users` in flight and `wait` seconds for a slot. The mid takes
+    /// arrivals as random (the M/D/1 wait of [`Build::ttft`]); the high end is the other limit,
+    /// users whose requests arrive together — a closed loop of fixed-length requests started at
+    /// once stays in step — where a prompt waits on average for half of the others' prefills,
+    /// `(B − 1)/2 · t_prefill(P')` (a batch of B equal jobs served one after another). Measured
+    /// sweeps sit at either end: NVIDIA NIM 1.8's Llama 3.3 70B near the mid, the NIM DLI sweep
+    /// of 2024 and fixed-length `bench_serving` runs near the high end.
+    fn ttft_band(&self, users: f64, wait: f64, measured: bool) -> Band {
+        let mid = wait + self.ttft(users);
+        let random = band(mid, measured, false);
+        let in_step = wait + self.ttft_alone(users) + (users - 1.0).max(0.0) / 2.0 * self.prefill(self.prompt);
+        Band { high: random.high.max(in_step), ..random }
+    }
+
     /// Seconds of a request from its first prompt token to its last output token.
     fn request(&self, users: f64) -> f64 {
         self.ttft(users) + self.output * self.tpot(users)
@@ -295,7 +309,7 @@ pub fn analyze(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets) -> 
         // One user: the decode figure and its band; more: a loaded server's figure.
         per_user_tokens_per_s: if users > 1.0 { serving_band(per_user) } else { band(per_user, measured, true) },
         aggregate_tokens_per_s: serving_band(users * per_user),
-        ttft_s: wait.map(|w| band(w + b.ttft(users), measured, false)),
+        ttft_s: wait.map(|w| b.ttft_band(users, w, measured)),
         max_users,
         capacity,
         curve,
