@@ -38,7 +38,7 @@ use super::parallel::Layout;
 use super::throughput::{band, decode_step_s, job_efficiency, prefill_s};
 use super::{layout_for, max_concurrency, memory, LlmJob};
 use crate::catalog::Gpu;
-use crate::model::types::{Band, EstimateError};
+use crate::model::types::{Band, EstimateError, Note};
 
 /// Speculative decoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -238,6 +238,25 @@ pub const SERVING_BAND: (f64, f64) = (0.55, 1.25);
 /// The band of a serving total `mid` ([`SERVING_BAND`]).
 pub fn serving_band(mid: f64) -> Band {
     Band::around(mid, SERVING_BAND.0, SERVING_BAND.1)
+}
+
+/// Adds the serving assumptions to `out`: where the serving band comes from, and, for a
+/// DeepSeek-style MoE (latent attention and routed experts), that published serving sweeps run
+/// well below the estimate (docs/MODEL.md, "Serving under load").
+pub fn describe(job: &LlmJob, engine: Engine, out: &mut Vec<Note>) {
+    if !engine.continuous_batching() {
+        return;
+    }
+    out.push(Note::new(
+        "serving totals: band {low}–{high} × the mid, the 10th–90th percentile of published serving measurements the model was not fitted to",
+        vec![("low", crate::decimal::fixed(SERVING_BAND.0, 2).into()), ("high", crate::decimal::fixed(SERVING_BAND.1, 2).into())],
+    ));
+    let m = &job.model;
+    if m.is_moe() && m.attention == crate::catalog::Attention::Mla {
+        out.push(Note::plain(
+            "DeepSeek-style MoE with latent attention: published serving sweeps measure 1.4–6× less output than this estimate; the model does not capture that gap yet",
+        ));
+    }
 }
 
 /// Probability that an arrival waits in an M/M/c queue with offered load `a` (Erlang C).

@@ -405,6 +405,7 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: 
     if job.efficiency.is_none() {
         out.push(Note::new(note, vec![("engine", engine.as_str().into()), ("family", family.as_str().into())]));
     }
+    super::serving::describe(job, engine, out);
     match layout {
         Layout::LayerSplit(_) => {
             out.push(Note::plain("layer split: GPUs run one after another, so extra cards add memory, not decode speed"))
