@@ -13,7 +13,8 @@
 //!   converted to output tokens with output = total·OSL/(ISL+OSL)), and per-request latencies.
 //!   `tpot_ms` / `per_user_tok_s` at concurrency 1 are compared with decode tokens/s
 //!   (1000/TPOT), `ttft_ms` at concurrency 1 with prefill tokens/s (ISL/TTFT). Latencies at
-//!   higher concurrency have no engine output yet and are listed as "not yet modelled";
+//!   higher concurrency are compared with the serving model of issue 12 (`llm::serving`; the
+//!   "per-user speed" and "ttft" sets), except those of offline runs (all requests at once);
 //! - `training.csv` (the MPT rows; the ResNet/BERT rows belong to `tests/media_calibration.rs`)
 //!   and `llm_training_more.csv`: training tokens/s per GPU;
 //! - `memory.csv` (mapped as in `tests/calibration.rs`) and `memory_more.csv`: peak GiB per GPU.
@@ -55,6 +56,14 @@
 //!    multiplied by r fitted (as above) on the rows not in F;
 //! 4. **leave-one-source-out (LOSO)**: each source's rows are predicted by the shipped engine
 //!    multiplied by r fitted on the other sources' rows.
+//!
+//! The serving sets (serving, per-user speed, TTFT) are held out with no scalar (r = 1 in 3 and
+//! 4): the app has none for them, they derive from the decode and prefill factors, and a
+//! scalar refitted on the other sources carries one source's offset into all the others (every
+//! DeepSeek-R1 source measures far below the physics, every dense source close to it). Both
+//! refits — by row and with one vote per source — are printed as `DIAGNOSTIC` lines, and the
+//! serving sets print their errors by model class (`BAND` lines: dense, MoE, DeepSeek-class
+//! fine-grained MoE) with the measured/model spread a band would have to cover.
 //!
 //! Error = prediction / measured − 1; reported as the median |error|. A held-out row is "in band"
 //! when the measurement lies inside the engine's [low, high] scaled by the same r. Memory has no
@@ -154,6 +163,22 @@ enum Set {
 }
 
 impl Set {
+    /// How held-out rows are predicted. Decode, prefill, training and memory: with the scalar
+    /// refitted on the other rows, as the app's fitted factors would be. The serving sets: with
+    /// no scalar, because the app has none for them: serving, per-user speed and TTFT are
+    /// derived from the decode and prefill factors, and none of these rows fitted one (except
+    /// TensorRT-LLM's nine perf-overview rows in `llm_inference.csv`, which fitted its factors).
+    /// A scalar refitted on the other sources would carry one source's offset into all of
+    /// them: every DeepSeek-R1 source measures 2–10× below the physics, every dense source
+    /// within ±25% of it, so holding out TensorRT-LLM's tables (84 of 146 rows) scales them by
+    /// the MoE sources' 0.5. Both refits are printed as diagnostics.
+    fn held_out_refit(self) -> Refit {
+        match self {
+            Set::Serving | Set::PerUser | Set::Ttft => Refit::None,
+            _ => Refit::ByRow,
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             Set::Decode => "decode",
@@ -786,6 +811,41 @@ fn refit(rows: impl Iterator<Item = f64>) -> f64 {
     }
 }
 
+/// exp(median over sources of each source's median ln(measured/model)): one vote per source.
+/// 1 when there are no rows.
+fn refit_balanced<'a>(rows: impl Iterator<Item = (&'a str, f64)>) -> f64 {
+    let mut by_source: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+    for (s, l) in rows {
+        by_source.entry(s).or_default().push(l);
+    }
+    if by_source.is_empty() {
+        return 1.0;
+    }
+    median(by_source.into_values().map(median).collect()).exp()
+}
+
+/// The scalar a held-out row's prediction is multiplied by (LOFO, LOSO).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Refit {
+    /// exp(median ln(measured/model)) over the other rows.
+    ByRow,
+    /// The same with one vote per source ([`refit_balanced`]); a diagnostic for the serving sets.
+    BySource,
+    /// No scalar: the physics as the app ships it (the serving sets, see [`Set::held_out_refit`]).
+    None,
+}
+
+/// "dense" or "MoE" (experts), for the serving diagnostics.
+fn class_of(c: &Case) -> &'static str {
+    if c.job.model.is_moe() && c.job.model.experts_total >= 64 {
+        "fine-grained MoE (≥ 64 experts)"
+    } else if c.job.model.is_moe() {
+        "MoE (< 64 experts)"
+    } else {
+        "dense"
+    }
+}
+
 struct Scored {
     case: Case,
     raw: Band,
@@ -823,22 +883,25 @@ fn inside(b: Band, r: f64, measured: f64) -> bool {
     b.low * r <= measured && measured <= b.high * r
 }
 
-fn cross_validate(cases: Vec<Case>) -> (Vec<Scored>, Summary) {
+fn cross_validate(cases: Vec<Case>, mode: Refit) -> (Vec<Scored>, Summary) {
     let set = cases.first().expect("rows").set;
     let preds: Vec<(Band, String)> = cases.iter().map(|c| predict(c, false)).collect();
     let carried: Vec<Band> = cases.iter().map(|c| predict(c, true).0).collect();
     let lr: Vec<f64> = cases.iter().zip(&preds).map(|(c, (b, _))| (c.measured / b.mid).ln()).collect();
+    // The held-out scalar, fitted on the rows `keep` accepts.
+    let fit = |keep: &dyn Fn(&Case) -> bool| {
+        let rows = cases.iter().zip(&lr).filter(|(c, _)| keep(c));
+        match mode {
+            Refit::ByRow => refit(rows.map(|(_, &l)| l)),
+            Refit::BySource => refit_balanced(rows.map(|(c, &l)| (c.source.as_str(), l))),
+            Refit::None => 1.0,
+        }
+    };
     let r_all = refit(lr.iter().copied());
     let families: BTreeSet<&str> = cases.iter().map(|c| c.family.as_str()).collect();
     let sources: BTreeSet<&str> = cases.iter().map(|c| c.source.as_str()).collect();
-    let r_family: BTreeMap<&str, f64> = families
-        .iter()
-        .map(|&f| (f, refit(cases.iter().zip(&lr).filter(|(c, _)| c.family != f).map(|(_, &l)| l))))
-        .collect();
-    let r_source: BTreeMap<&str, f64> = sources
-        .iter()
-        .map(|&s| (s, refit(cases.iter().zip(&lr).filter(|(c, _)| c.source != s).map(|(_, &l)| l))))
-        .collect();
+    let r_family: BTreeMap<&str, f64> = families.iter().map(|&f| (f, fit(&|c: &Case| c.family != f))).collect();
+    let r_source: BTreeMap<&str, f64> = sources.iter().map(|&s| (s, fit(&|c: &Case| c.source != s))).collect();
     let mut scored = Vec::with_capacity(cases.len());
     for (i, c) in cases.iter().enumerate() {
         let (raw, flag) = preds[i].clone();
@@ -932,6 +995,10 @@ fn report(scored: &[Scored], s: &Summary) {
         groups.entry(format!("family {}", x.case.group)).or_default().push(x);
         groups.entry(format!("source {}", x.case.source)).or_default().push(x);
         groups.entry(format!("engine/framework {}", x.case.tag)).or_default().push(x);
+        if s.set.held_out_refit() == Refit::None {
+            groups.entry(format!("source × engine {} / {}", x.case.source, x.case.tag)).or_default().push(x);
+            groups.entry(format!("class {}", class_of(&x.case))).or_default().push(x);
+        }
     }
     let mut rows: Vec<(String, usize, f64, f64, f64, f64)> = groups
         .into_iter()
@@ -995,9 +1062,89 @@ fn report(scored: &[Scored], s: &Summary) {
 fn run(set: Set) -> (Vec<Scored>, Summary) {
     let inv = inventory();
     let cases: Vec<Case> = inv.cases.into_iter().filter(|c| c.set == set).collect();
-    let (scored, summary) = cross_validate(cases);
+    let mode = set.held_out_refit();
+    if mode == Refit::None {
+        // Diagnostics: what a scalar refitted on the held-out rows' complement would give.
+        for alt in [Refit::ByRow, Refit::BySource] {
+            let (_, s) = cross_validate(cases.clone(), alt);
+            println!(
+                "DIAGNOSTIC | {} | held out × scalar refitted {:?} | LOFO {:.1}%, LOSO {:.1}%; in band {:.0}% / {:.0}%",
+                set.name(),
+                alt,
+                s.lofo * 100.0,
+                s.loso * 100.0,
+                s.lofo_in_band * 100.0,
+                s.loso_in_band * 100.0
+            );
+        }
+    }
+    let (scored, summary) = cross_validate(cases, mode);
     report(&scored, &summary);
+    band_spread(&scored);
     (scored, summary)
+}
+
+/// The band the held-out residuals call for: per class, the 10th and 90th percentiles of
+/// measured / model (80% of rows inside), printed for the serving sets.
+fn band_spread(scored: &[Scored]) {
+    let Some(first) = scored.first() else { return };
+    if first.case.set.held_out_refit() != Refit::None {
+        return;
+    }
+    let mut by_class: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+    for x in scored {
+        let r = x.case.measured / x.raw.mid;
+        by_class.entry(class_of(&x.case)).or_default().push(r);
+        by_class.entry("all").or_default().push(r);
+    }
+    println!(
+        "BAND | {} | dense rows inside the 10th–90th percentile band of the other sources: {:.0}%",
+        first.case.set.name(),
+        band_loso(scored) * 100.0
+    );
+    for (class, mut v) in by_class {
+        v.sort_by(f64::total_cmp);
+        let q = |p: f64| v[((v.len() - 1) as f64 * p).round() as usize];
+        let (err_abs, in_band) = class_stats(scored, class);
+        println!(
+            "BAND | {} | {class} | {} rows | measured/model: p10 {:.2}, median {:.2}, p90 {:.2} | median |error| {:.1}%, in band {:.0}%",
+            first.case.set.name(),
+            v.len(),
+            q(0.1),
+            q(0.5),
+            q(0.9),
+            err_abs * 100.0,
+            in_band * 100.0
+        );
+    }
+}
+
+/// The serving band re-derived without each source (10th–90th percentile of the other sources'
+/// dense measured/model) and the share of that source's dense rows inside it: the band's own
+/// cross-validation, printed for the serving sets.
+fn band_loso(scored: &[Scored]) -> f64 {
+    let dense: Vec<&Scored> = scored.iter().filter(|x| class_of(&x.case) == "dense").collect();
+    let sources: BTreeSet<&str> = dense.iter().map(|x| x.case.source.as_str()).collect();
+    let mut inside_n = 0usize;
+    for s in &sources {
+        let mut v: Vec<f64> = dense.iter().filter(|x| x.case.source != *s).map(|x| x.case.measured / x.raw.mid).collect();
+        if v.is_empty() {
+            continue;
+        }
+        v.sort_by(f64::total_cmp);
+        let q = |p: f64| v[((v.len() - 1) as f64 * p).round() as usize];
+        let (lo, hi) = (q(0.1), q(0.9));
+        inside_n += dense.iter().filter(|x| x.case.source == *s).filter(|x| (lo..=hi).contains(&(x.case.measured / x.raw.mid))).count();
+    }
+    inside_n as f64 / dense.len().max(1) as f64
+}
+
+/// Median |error| and in-band share of the held-out predictions (LOSO) of one class ("all":
+/// every row).
+fn class_stats(scored: &[Scored], class: &str) -> (f64, f64) {
+    let rows: Vec<&Scored> = scored.iter().filter(|x| class == "all" || class_of(&x.case) == class).collect();
+    let n = rows.len().max(1) as f64;
+    (median(rows.iter().map(|x| x.loso.abs()).collect()), rows.iter().filter(|x| x.loso_in).count() as f64 / n)
 }
 
 fn at_most(what: &str, value: f64, limit: f64) {
@@ -1050,7 +1197,7 @@ fn inventory_accounts_for_every_row() {
     assert_eq!(inv.cases.len() + inv.skipped.len() + inv.not_modelled.len(), rows);
     assert_eq!(count(Set::Decode), 149);
     assert_eq!(count(Set::Prefill), 77);
-    assert_eq!(count(Set::Serving), 133);
+    assert_eq!(count(Set::Serving), 240);
     assert_eq!(count(Set::Training), 81);
     assert_eq!(count(Set::Memory), 19);
     assert!(count(Set::PerUser) > 0 && count(Set::Ttft) > 0);
@@ -1087,16 +1234,35 @@ fn prefill_cross_validated() {
 
 #[test]
 fn serving_cross_validated() {
-    let (_, s) = run(Set::Serving);
-    assert!(s.rows >= 120);
-    at_most("serving in-sample median |error|", s.in_sample, 0.20);
-    at_most("serving LOFO median |error|", s.lofo, 0.20);
-    // TARGET NOT MET: serving ≤ 20% (LOSO 55.9% today: the TensorRT-LLM docs are 84 of 133 rows,
-    // and the other sources' concurrency-limited vLLM/SGLang/DeepSeek rows pull r to 0.51).
-    at_most("serving LOSO median |error|", s.loso, 0.62);
-    // TARGET NOT MET: ≥ 80% in band (LOFO 62%, LOSO 14% today).
-    at_least("serving LOFO in band", s.lofo_in_band, 0.57);
-    at_least("serving LOSO in band", s.loso_in_band, 0.09);
+    let (scored, s) = run(Set::Serving);
+    assert!(s.rows >= 230);
+    // Held out with no scalar (`Set::held_out_refit`): raw = LOFO = LOSO. The in-sample scalar
+    // (0.87, set by the rows below the model) makes it worse: 25.9%.
+    at_most("serving in-sample median |error|", s.in_sample, 0.29);
+    // TARGET NOT MET: serving ≤ 20% cross-validated (23.6% today) and ≥ 80% in band (75%).
+    // DeepSeek-R1 (MLA, 256 experts; dstack and GPUStack, 33 rows) runs 1.4–6× below the
+    // physics; TensorRT-LLM in NVIDIA NIM (the DLI sweep, 94 rows) 1.3× below it at 5–100 users,
+    // while TensorRT-LLM's own tables (84 rows) are 1.16× above it at full batch.
+    at_most("serving LOFO median |error|", s.lofo, 0.27);
+    at_most("serving LOSO median |error|", s.loso, 0.27);
+    at_least("serving LOFO in band", s.lofo_in_band, 0.70);
+    at_least("serving LOSO in band", s.loso_in_band, 0.70);
+    // Dense models meet both (19.4%, 83%), but the band's width was derived from these rows:
+    // re-derived without each source it holds only 51% of that source's rows (printed).
+    let (dense_err, dense_in) = class_stats(&scored, "dense");
+    at_most("serving dense median |error|", dense_err, 0.20);
+    at_least("serving dense in band", dense_in, 0.80);
+    // The serving band is the dense held-out spread: SERVING_BAND's factors hold measured/model
+    // from the 10th to the 90th percentile (0.57–1.23 today), and neither side could be 5
+    // points narrower.
+    let mut ratios: Vec<f64> =
+        scored.iter().filter(|x| class_of(&x.case) == "dense").map(|x| x.case.measured / x.raw.mid).collect();
+    ratios.sort_by(f64::total_cmp);
+    let q = |p: f64| ratios[((ratios.len() - 1) as f64 * p).round() as usize];
+    let (low, high) = gpu_advisor::model::llm::serving::SERVING_BAND;
+    let spread = format!("dense p10 {:.2}, p90 {:.2}", q(0.1), q(0.9));
+    assert!(low <= q(0.1) && q(0.9) <= high, "band {low}–{high} against {spread}");
+    assert!(low + 0.05 > q(0.1) && high - 0.05 < q(0.9), "band {low}–{high} could be narrower: {spread}");
 }
 
 #[test]
@@ -1127,16 +1293,26 @@ fn memory_cross_validated() {
 /// (steady-state rows; offline "max" runs are skipped).
 #[test]
 fn latency_cross_validated() {
-    let (_, p) = run(Set::PerUser);
-    let (_, t) = run(Set::Ttft);
-    assert!(p.rows >= 20 && t.rows >= 30);
-    // TARGET NOT MET (issue 12: ≤ 20%, ≥ 80% in band): per-user speed raw 172.8%, LOFO 50.9%,
-    // LOSO 179.3% today, driven by dstack's DeepSeek-R1 rows (3–10× slower than the model and
-    // than NVIDIA's own DeepSeek figures); NVIDIA NIM's Llama 3.3 70B sweep is within 3% from 50
-    // users up.
-    at_most("per-user raw median |error|", p.raw, 1.80);
-    at_most("per-user LOFO median |error|", p.lofo, 0.55);
-    // TARGET NOT MET: TTFT raw 97.3% today: the measured TTFTs include the benchmarks' own
-    // queueing and DeepSeek prefills 20× slower than the model's.
-    at_most("ttft raw median |error|", t.raw, 0.99);
+    let (pu, p) = run(Set::PerUser);
+    let (tt, t) = run(Set::Ttft);
+    assert!(p.rows >= 100 && t.rows >= 100);
+    // Held out with no scalar (`Set::held_out_refit`): raw = LOFO = LOSO.
+    // TARGET NOT MET (issue 12: ≤ 20%, ≥ 80% in band): per-user speed 34.1%, 69% in band today.
+    // DeepSeek-R1 (21 rows: dstack at 4–128 users, GPUStack at 4) is 2–7× slower per user than
+    // the physics; dense models 23.8%, 81% in band: TensorRT-LLM in NIM runs 1.2–2.4× slower than
+    // the model at 5–25 users (FP8 and tensor parallel worst), close to it at 250.
+    at_most("per-user LOSO median |error|", p.loso, 0.37);
+    at_least("per-user LOSO in band", p.loso_in_band, 0.64);
+    let (dense_err, dense_in) = class_stats(&pu, "dense");
+    at_most("per-user dense median |error|", dense_err, 0.27);
+    at_least("per-user dense in band", dense_in, 0.76);
+    // TARGET NOT MET: TTFT 91.1%, 36% in band today. Measured TTFTs under load are 2–27× the
+    // model's mid for dense models (10th–90th percentile) and 15–300× for DeepSeek-R1:
+    // fixed-length closed-loop benchmarks start their users together and keep them in step, so
+    // prompts queue behind each other far more than the mid's M/D/1 wait (random arrivals)
+    // assumes; the band's high end is that in-step limit (5% in band without it).
+    at_most("ttft LOSO median |error|", t.loso, 0.94);
+    at_least("ttft LOSO in band", t.loso_in_band, 0.31);
+    let (dense_err, _) = class_stats(&tt, "dense");
+    at_most("ttft dense median |error|", dense_err, 0.93);
 }

@@ -219,8 +219,8 @@ pub fn throughput(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout
     let batch = serving_batch(job, gpu, engine, terms, layout, n);
     let serving = if batch >= 1.0 {
         let t_step = c.decode_step(batch, prompt + out / 2.0);
-        let t_prefill = c.prefill_time(prompt, false);
-        Some(band(batch * out / (out * t_step + batch * t_prefill), measured, false))
+        let t_prefill = c.prefill_time(prompt, true);
+        Some(super::serving::serving_band(batch * out / (out * t_step + batch * t_prefill)))
     } else {
         None
     };
@@ -405,6 +405,7 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: 
     if job.efficiency.is_none() {
         out.push(Note::new(note, vec![("engine", engine.as_str().into()), ("family", family.as_str().into())]));
     }
+    super::serving::describe(job, engine, out);
     match layout {
         Layout::LayerSplit(_) => {
             out.push(Note::plain("layer split: GPUs run one after another, so extra cards add memory, not decode speed"))
