@@ -140,14 +140,31 @@ struct Build<'a> {
 }
 
 impl Build<'_> {
+    /// Seconds between a user's tokens from decode alone, `users` in flight. Under pipeline
+    /// parallelism (a layer split in an engine that pipelines requests: vLLM's virtual engines,
+    /// SGLang and TensorRT-LLM `pipeline_parallel_size`) the users are split into as many
+    /// micro-batches as there are stages, each passing every stage in turn while the others use
+    /// the other stages: a user gets a token every pass of its micro-batch, `t_step(users/p)`. Each
+    /// micro-batch streams the weights again, so the KV reads and FLOPs of the batch are what is
+    /// divided: the total grows where they dominate, one user's speed never (GPipe, Huang et al. 2019 §2;
+    /// vLLM docs, "Distributed inference and serving"). llama.cpp, ExLlamaV2, MLC and transformers
+    /// run the split one card after another.
     fn step(&self, users: f64) -> f64 {
-        decode_step_s(self.job, self.gpu, self.engine, &self.layout, users.max(1.0), self.ctx)
+        decode_step_s(self.job, self.gpu, self.engine, &self.layout, (users / self.pipeline(users)).max(1.0), self.ctx)
+    }
+
+    /// Micro-batches in flight at once under pipeline parallelism (1 without it).
+    fn pipeline(&self, users: f64) -> f64 {
+        match (self.layout, self.engine) {
+            (Layout::LayerSplit(p), Engine::Vllm | Engine::Sglang | Engine::TrtLlm) => f64::from(p).min(users.max(1.0)),
+            _ => 1.0,
+        }
     }
 
     /// Seconds per output token for one user with `users` in flight.
     fn tpot(&self, users: f64) -> f64 {
         let (k, alpha, draft) = self.spec;
-        let others = (users - 1.0).max(0.0) / self.output.max(1.0) * self.prefill(self.prompt);
+        let others = (users - 1.0).max(0.0) / self.output.max(1.0) * self.prefill(self.prompt) / self.pipeline(users);
         if k <= 0.0 {
             return self.step(users) + others;
         }
