@@ -1,11 +1,17 @@
 //! The advisor page: inputs on one side, results on the other — the ranked options with their
-//! reasons, the why-not list, a throughput-against-cost chart, and every card's sizing. Bad input
-//! shows its message beside its field while the last good result stays on screen.
+//! reasons, the why-not list, the serving frontier and throughput-against-cost charts, and every
+//! card's sizing. Bad input shows its message beside its field while the last good result stays on
+//! screen.
+//!
+//! The first result is computed before the first paint. After that, an input repaints its field
+//! at once and the results follow one frame later: the ranking runs after the browser has painted
+//! the keystroke (a requestAnimationFrame, then a task), and a burst of keystrokes computes only
+//! the last one. A phone paints each keystroke within a frame while the engine catches up.
 
 use crate::i18n::t;
 use crate::recommend::{recommend, RecommendInput, Recommendation};
 use crate::state::advisor::{AdvisorInputs, FieldError};
-use crate::state::sizing::{size_all, sorted};
+use crate::state::sizing::{size_all, sorted, SizingRow};
 use crate::state::Action;
 use crate::ui::components::advisor_form::AdvisorForm;
 use crate::ui::components::best_summary::BestSummary;
@@ -32,6 +38,33 @@ struct Computed {
     engine_error: Option<String>,
 }
 
+/// What the results show: the ranking and every card's sizing for one input.
+#[derive(Clone, PartialEq)]
+struct Shown {
+    input: Option<RecommendInput>,
+    computed: Option<Computed>,
+    rows: Rc<Vec<SizingRow>>,
+}
+
+fn compute(input: Option<RecommendInput>) -> Shown {
+    let computed = input.as_ref().map(|input| match recommend(input) {
+        Ok(r) => Computed { input: Rc::new(input.clone()), rec: Some(Rc::new(r)), engine_error: None },
+        Err(e) => Computed { input: Rc::new(input.clone()), rec: None, engine_error: Some(e.to_string()) },
+    });
+    let rows = Rc::new(input.as_ref().map(|i| sorted(size_all(&i.job))).unwrap_or_default());
+    Shown { input, computed, rows }
+}
+
+/// Runs `f` after the browser's next paint: in a task queued from the next animation frame.
+fn after_paint(f: impl FnOnce() + 'static) {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let Some(window) = web_sys::window() else { return f() };
+    let frame = Closure::once_into_js(move || gloo::timers::callback::Timeout::new(0, f).forget());
+    // A hidden tab has no frames: the result comes when it is shown again.
+    let _ = window.request_animation_frame(frame.unchecked_ref());
+}
+
 /// The advisor.
 #[function_component(AdvisorView)]
 pub fn advisor_view(props: &AdvisorViewProps) -> Html {
@@ -45,17 +78,34 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
         }
         Err(e) => (last_good.borrow().clone(), e.clone()),
     };
-    let computed = use_memo(input.clone(), |i| {
-        i.as_ref().map(|input| match recommend(input) {
-            Ok(r) => Computed { input: Rc::new(input.clone()), rec: Some(Rc::new(r)), engine_error: None },
-            Err(e) => Computed { input: Rc::new(input.clone()), rec: None, engine_error: Some(e.to_string()) },
-        })
+    // The first result before the first paint; later ones after the paint of their input.
+    let shown = use_state({
+        let input = input.clone();
+        move || compute(input)
     });
-    let job = input.as_ref().map(|i| i.job.clone());
-    let rows = use_memo(job, |j| Rc::new(j.as_ref().map(|j| sorted(size_all(j))).unwrap_or_default()));
+    let generation = use_mut_ref(|| 0_u64);
+    {
+        let shown = shown.clone();
+        let generation = generation.clone();
+        use_effect_with(input.clone(), move |input| {
+            if shown.input != *input {
+                *generation.borrow_mut() += 1;
+                let mine = *generation.borrow();
+                let input = input.clone();
+                after_paint(move || {
+                    // A newer input is on its way: leave the work to it.
+                    if *generation.borrow() == mine {
+                        shown.set(compute(input));
+                    }
+                });
+            }
+        });
+    }
+    let computed = &shown.computed;
+    let rows = &shown.rows;
     html! {
         <div class="advisor-view">
-            if let Some(Computed { input, rec: Some(rec), .. }) = (*computed).clone() {
+            if let Some(Computed { input, rec: Some(rec), .. }) = computed.clone() {
                 <div class="advisor-view__best"><BestSummary {rec} {input} /></div>
             }
             <aside class="advisor-view__inputs">
@@ -65,7 +115,7 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
                 if !errors.is_empty() {
                     <p class="advisor-view__stale" role="status">{ t(lang, "Fix the highlighted input; showing the last valid result.") }</p>
                 }
-                if let Some(c) = (*computed).clone() {
+                if let Some(c) = computed.clone() {
                     <ShareBar rec={c.rec.clone()} />
                     if let Some(msg) = c.engine_error {
                         <p class="advisor-view__stale" role="alert">{ msg }</p>
@@ -76,7 +126,7 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
                         <ParetoChart rec={rec} cost={c.input.cost.clone()} />
                     }
                 }
-                <SizingTable rows={(*rows).clone()} dispatch={props.dispatch.clone()} />
+                <SizingTable rows={rows.clone()} dispatch={props.dispatch.clone()} />
             </section>
         </div>
     }
