@@ -1,9 +1,12 @@
 //! Inference engines and GPU families: each engine's memory overheads and multi-GPU behaviour,
-//! and the efficiency factors fitted per (engine, GPU family) on `../shared/calibration/`.
+//! its efficiency factors (one set per engine, for every family), and the physics on catalog
+//! properties that makes families differ: the loads in flight per SM
+//! ([`inflight_bw_cap_gb_s`]), matrix units ([`prefill_gemm_shares`]), synchronous MMA on
+//! Hopper ([`sync_mma_share`]), dp4a on Pascal ([`dp4a_tops`]).
 //!
 //! Every constant is listed, with its source or the calibration rows it was fitted on, in
-//! `docs/MODEL.md` ("Engines" and "Calibration"). Factors for pairs without measurements are
-//! carried over from the nearest measured family and say so in the estimate's assumptions.
+//! `docs/MODEL.md` ("Engines" and "Calibration"). Pairs without measurements get the same
+//! factors, marked carried over in the estimate's assumptions ([`standing`]).
 
 use crate::catalog::{Gpu, Segment, Vendor};
 
