@@ -1057,7 +1057,7 @@ fn inventory_accounts_for_every_row() {
     .sum::<usize>()
         + 4;
     assert_eq!(inv.cases.len() + inv.skipped.len() + inv.not_modelled.len(), rows);
-    assert_eq!(count(Set::Decode), 138);
+    assert_eq!(count(Set::Decode), 140);
     assert_eq!(count(Set::Prefill), 84);
     assert_eq!(count(Set::Serving), 133);
     assert_eq!(count(Set::Training), 81);
