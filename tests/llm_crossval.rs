@@ -192,6 +192,9 @@ enum Read {
     PerGpuMem {
         minus: f64,
     },
+    /// `torch.cuda.max_memory_allocated()`: live tensors only, without the CUDA context and
+    /// without the caching allocator's reserved-but-free blocks (the engine's slack).
+    AllocatedPeak,
     /// Weight bytes only (GGUF file sizes).
     Weights,
 }
@@ -648,8 +651,11 @@ fn memory_rows(inv: &mut Inventory) {
         let card = gpu(g);
         let torchtune = metric.starts_with("peak memory per GPU");
         let job = memory_csv_job(name, task, gpus, torchtune);
-        let minus = if torchtune { ctx } else { 0.0 };
-        let mut c = case(Set::Memory, file, label, card, gpus, job, Read::PerGpuMem { minus }, measured, source);
+        // torchtune reports the allocator's reserved peak (no CUDA context); the PEFT README's
+        // T0_3B figures come from its example's `TorchTracemalloc`, `max_memory_allocated()`
+        // (examples/conditional_generation/peft_lora_seq2seq_accelerate_ds_zero3_offload.py).
+        let read = if torchtune { Read::PerGpuMem { minus: ctx } } else { Read::AllocatedPeak };
+        let mut c = case(Set::Memory, file, label, card, gpus, job, read, measured, source);
         c.tag = fw.clone();
         inv.cases.push(c);
     }
@@ -779,6 +785,7 @@ fn predict(c: &Case, carried: bool) -> (Band, String) {
             let v = est.per_gpu_gib - minus;
             Band::around(v, 0.9, 1.1)
         }
+        Read::AllocatedPeak => Band::around(est.per_gpu_gib - est.memory.overhead_gib / f64::from(c.gpus.max(1)), 0.9, 1.1),
         Read::Weights => Band::around(est.memory.weights_gib, 0.9, 1.1),
     };
     (band, flag)
@@ -1121,13 +1128,13 @@ fn training_cross_validated() {
 fn memory_cross_validated() {
     let (_, s) = run(Set::Memory);
     assert!(s.rows >= 18);
-    // TARGET NOT MET: memory ≤ 8% (in-sample 8.8%, LOFO 8.8%, LOSO 8.3% today).
     at_most("memory in-sample median |error|", s.in_sample, 0.12);
+    // TARGET NOT MET: memory ≤ 8% leave-one-family-out (8.8% today; LOSO 6.9% meets it).
     at_most("memory LOFO median |error|", s.lofo, 0.12);
-    at_most("memory LOSO median |error|", s.loso, 0.115);
-    // TARGET NOT MET: ≥ 80% within ±10% (LOFO 53%, LOSO 53% today).
-    at_least("memory LOFO within ±10%", s.lofo_in_band, 0.48);
-    at_least("memory LOSO within ±10%", s.loso_in_band, 0.48);
+    at_most("memory LOSO median |error|", s.loso, 0.08);
+    // TARGET NOT MET: ≥ 80% within ±10% (LOFO 58%, LOSO 58% today).
+    at_least("memory LOFO within ±10%", s.lofo_in_band, 0.53);
+    at_least("memory LOSO within ±10%", s.loso_in_band, 0.53);
 }
 
 /// Per-user speed (TPOT) and TTFT at concurrency above 1 against the serving model of issue 12
