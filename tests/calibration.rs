@@ -162,9 +162,10 @@ fn memory_rows() -> (Vec<Row>, Vec<String>) {
         let torchtune = metric.starts_with("peak memory per GPU");
         let job = memory_csv_job(name, task, gpus, torchtune);
         let est = estimate_llm(&job, gpu, gpus).unwrap_or_else(|e| panic!("{label}: {e}"));
-        // An allocator peak excludes the CUDA context; nvidia-smi-style figures include it.
-        let context = if torchtune { 0.5 } else { 0.0 };
-        let v = est.per_gpu_gib - context;
+        // torchtune's allocator (reserved) peak excludes the CUDA context; the PEFT README's T0_3B
+        // figures are `max_memory_allocated()` (its example's TorchTracemalloc): live tensors
+        // only, without the context and the allocator's free cached blocks (the slack).
+        let v = if torchtune { est.per_gpu_gib - 0.5 } else { est.per_gpu_gib - est.memory.overhead_gib / f64::from(gpus.max(1)) };
         rows.push(Row { label, metric: metric.clone(), measured, mid: v, low: v, high: v });
     }
     (rows, skipped)

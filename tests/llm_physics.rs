@@ -227,29 +227,75 @@ fn standing_table_matches_the_held_out_rows() {
     }
 }
 
-/// The pooled llama.cpp factors the app uses on families without rows are the geometric mean of
-/// the fitted families' factors, as `carried_over_without` computes them.
+/// llama.cpp's batch-1 weight stream is capped by the loads its kernels keep in flight
+/// (Little's law): 12.3 GB/s per SM. By hand: H100 PCIe 114 SMs × 12.3 = 1,402 GB/s = 0.701 of its
+/// 2,000 GB/s; A30 56 × 12.3 = 689 GB/s = 0.738 of 933; an RTX 4090 (128 × 12.3 = 1,574 GB/s,
+/// above its 1,008) streams at the engine's 0.93. vLLM has no cap (0.75 everywhere).
 #[test]
-fn pooled_llama_cpp_factors_are_the_geometric_mean() {
-    use gpu_advisor::model::llm::engines::{carried_over, carried_over_without};
-    let c = carried_over(Engine::LlamaCpp);
-    let g = carried_over_without(Engine::LlamaCpp, None);
-    for (a, b) in [
-        (c.weight_bw, g.weight_bw),
-        (c.quant_bw, g.quant_bw),
-        (c.attention_bw, g.attention_bw),
-        (c.layer_ms, g.layer_ms),
-        (c.prefill_mfu, g.prefill_mfu),
-        (c.quant_prefill, g.quant_prefill),
-        (c.attention_flops, g.attention_flops),
-        (c.prefill_layer_ms, g.prefill_layer_ms),
-        (c.decode_mfu, g.decode_mfu),
-        (c.hop_ms, g.hop_ms),
-    ] {
-        assert!((a / b - 1.0).abs() < 1e-3, "{a} vs {b}");
+fn llama_cpp_weight_stream_is_capped_by_loads_in_flight() {
+    use gpu_advisor::model::llm::engines::efficiency;
+    use gpu_advisor::model::llm::throughput::weight_stream_fraction;
+    use gpu_advisor::model::llm::GpuFamily;
+    let share = |id: &str, e: Engine| {
+        let g = gpu(id);
+        weight_stream_fraction(g, e, &efficiency(e, GpuFamily::of(g)))
+    };
+    assert!((share("h100-pcie", Engine::LlamaCpp) - 114.0 * 12.3 / 2000.0).abs() < 1e-9);
+    assert!((share("h100-pcie", Engine::LlamaCpp) - 0.701).abs() < 1e-3);
+    assert!((share("a30", Engine::LlamaCpp) - 56.0 * 12.3 / gpu("a30").memory_bandwidth_gb_s).abs() < 1e-9);
+    assert!((share("rtx-4090", Engine::LlamaCpp) - 0.93).abs() < 1e-9);
+    assert!((share("h100-pcie", Engine::Vllm) - 0.75).abs() < 1e-9);
+}
+
+/// llama.cpp has one set of factors on every family (the family differences are the cap above
+/// and the matrix-unit rule below), so a family without rows gets the same numbers, unmeasured.
+#[test]
+fn llama_cpp_factors_do_not_depend_on_the_family() {
+    use gpu_advisor::model::llm::engines::{carried_over, carried_over_without, efficiency, Efficiency};
+    use gpu_advisor::model::llm::GpuFamily;
+    let norm = |e: Efficiency| Efficiency { measured: false, ..e };
+    let base = norm(efficiency(Engine::LlamaCpp, GpuFamily::NvidiaGddr));
+    for f in [GpuFamily::NvidiaHbm, GpuFamily::Apple, GpuFamily::Amd, GpuFamily::Other] {
+        assert_eq!(norm(efficiency(Engine::LlamaCpp, f)), base);
+        assert_eq!(carried_over_without(Engine::LlamaCpp, Some(f)), base);
     }
-    // By hand: e_w = (0.90 · 0.70 · 0.85)^(1/3) = 0.812.
-    assert!((c.weight_bw - 0.812).abs() < 1e-3);
+    assert_eq!(carried_over(Engine::LlamaCpp), base);
+    assert!(!carried_over(Engine::LlamaCpp).measured);
+}
+
+/// Without matrix units (Apple M-series) a prefill GEMM runs at 0.75 of the FMA peak and
+/// quantized weights cost nothing extra (llama.cpp's q4_0 and q8_0 prefill equal its F16 prefill
+/// to 3% on M3 Max, M3 Ultra and M4 Max); with tensor cores the engine's MFU (0.55) and its
+/// dequantization share (0.75) apply; Pascal's dp4a path is a fast-multiply path too.
+#[test]
+fn prefill_gemm_share_follows_matrix_units() {
+    use gpu_advisor::model::llm::engines::{efficiency, has_matrix_units, prefill_gemm_shares};
+    use gpu_advisor::model::llm::GpuFamily;
+    let shares = |id: &str, q: bool| {
+        let g = gpu(id);
+        prefill_gemm_shares(g, Engine::LlamaCpp, q, &efficiency(Engine::LlamaCpp, GpuFamily::of(g)))
+    };
+    assert!(!has_matrix_units(gpu("apple-m4-max")) && has_matrix_units(gpu("rtx-4090")));
+    assert_eq!(shares("apple-m4-max", false), (0.75, 1.0));
+    assert_eq!(shares("apple-m4-max", true), (0.75, 1.0));
+    assert_eq!(shares("rtx-4090", false), (0.55, 1.0));
+    assert_eq!(shares("rtx-4090", true), (0.55, 0.75));
+    assert_eq!(shares("p40", true), (0.55, 0.75));
+}
+
+/// bitsandbytes LLM.int8() under transformers runs at 0.45× the 16-bit speed (bitsandbytes'
+/// benchmark: 19.17 / 40.99 = 0.47 for Llama 3.1 8B on H100, 9.70 / 19.67 = 0.49 for Qwen2.5 32B,
+/// 11.08 / 25.66 = 0.43 on T4): half the bytes at 0.225 of the bandwidth. Other int8 engines and
+/// other formats keep the engine's factor.
+#[test]
+fn llm_int8_streams_at_its_measured_speed() {
+    use gpu_advisor::model::llm::engines::{efficiency, quant_stream_factor};
+    use gpu_advisor::model::llm::GpuFamily;
+    let e = efficiency(Engine::Transformers, GpuFamily::NvidiaHbm);
+    assert!((quant_stream_factor(Engine::Transformers, Precision::Int8, &e) - 0.225).abs() < 1e-12);
+    assert_eq!(quant_stream_factor(Engine::Transformers, Precision::Nf4, &e), e.quant_bw);
+    let v = efficiency(Engine::Vllm, GpuFamily::NvidiaHbm);
+    assert_eq!(quant_stream_factor(Engine::Vllm, Precision::Int8, &v), v.quant_bw);
 }
 
 /// Item 8. Full recomputation runs at a measured MFU: llm-foundry's MPT-7B on 8 × H100 holds
@@ -296,4 +342,25 @@ fn peft_keeps_fp32_adapters_and_upcasts_logits() {
     let base_bytes = j.model.body_params() * 2.0 + 2.0 * 128_256.0 * 4096.0 * 2.0;
     let adapters = t.weights_gib * GIB - base_bytes;
     assert!((adapters / (lora_params(&j) * 4.0) - 1.0).abs() < 1e-6, "{adapters}");
+}
+
+/// A ZeRO-3 / FSDP rank holds its shard of the weights plus two unsharded transformer blocks: the
+/// one it computes and the next, whose all-gather overlaps that compute (PyTorch FSDP notes,
+/// "implicit forward prefetching (always enabled)"). By hand, Llama 3.1 70B LoRA on 8 GPUs (80
+/// blocks): ZeRO-2 keeps all W on every GPU, ZeRO-3 W/8 + 2·W/80, so the per-GPU peaks differ
+/// by W·(1 − 1/8 − 2/80) = 0.85·W; everything else (sharded LoRA gradients and optimizer
+/// states, activations, context, slack) is the same in both.
+#[test]
+fn fsdp_holds_two_unsharded_blocks() {
+    let mut j = job("llama-3.1-70b");
+    j.workload = Workload::Lora;
+    j.auto_layout = false;
+    let g = gpu("a100-80gb-sxm");
+    let per_gpu = |zero: u8| {
+        let mut k = j.clone();
+        k.zero = zero;
+        estimate_llm(&k, g, 8).expect("estimate").per_gpu_gib
+    };
+    let w = terms(&j, g, j.engine_for(g)).weights_gib;
+    assert!((per_gpu(2) - per_gpu(3) - 0.85 * w).abs() < 1e-6, "{} vs {}", per_gpu(2) - per_gpu(3), 0.85 * w);
 }

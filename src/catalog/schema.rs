@@ -52,6 +52,12 @@ pub struct Gpu {
     #[serde(default)]
     pub memory_type: Option<String>,
     pub memory_bandwidth_gb_s: f64,
+    /// Streaming multiprocessors (NVIDIA), compute units (AMD) or GPU cores (Apple): the units
+    /// that each keep their own memory requests in flight. NVIDIA counts are the datasheet's
+    /// CUDA cores over the lanes per SM (64 on Volta, Turing, GA100 and GP100; 128 on Pascal
+    /// GP102, GA10x, Ada, Hopper and Blackwell). Omitted for Gaudi.
+    #[serde(default)]
+    pub sm_count: Option<u32>,
     /// Apple SoCs: memory shared with the CPU.
     #[serde(default)]
     pub unified_memory: bool,
@@ -225,6 +231,7 @@ pub fn validate_gpus(gpus: &[Gpu]) -> Vec<String> {
         }
         in_range(&mut errors, id, "memory_gib", Some(g.memory_gib), 4.0, 1024.0);
         in_range(&mut errors, id, "memory_bandwidth_gb_s", Some(g.memory_bandwidth_gb_s), 50.0, 20_000.0);
+        in_range(&mut errors, id, "sm_count", g.sm_count.map(f64::from), 8.0, 1024.0);
         in_range(&mut errors, id, "fp32_tflops", g.fp32_tflops, 1.0, 200.0);
         in_range(&mut errors, id, "fp64_tflops", g.fp64_tflops, 0.01, 200.0);
         in_range(&mut errors, id, "tf32_tflops", g.tf32_tflops, 1.0, 5_000.0);

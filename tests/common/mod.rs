@@ -88,14 +88,18 @@ pub fn model(name: &str) -> ModelArch {
 /// 8 GPUs; its `CEWithChunkedOutputLoss` upcasts one chunk of logits at a time, and torchao's NF4
 /// tensors quantize their block scales (double quantization). Full fine-tunes use paged 8-bit
 /// AdamW fused into backward; LoRA/QLoRA rank 8 (16 on several GPUs) on all linear layers.
-/// Otherwise the HF PEFT README's T0_3B on ought/raft twitter_complaints: fp32, batch 8, short
-/// sequences, LoRA r=8 on q and v (PEFT's default targets for T5).
+/// Otherwise the HF PEFT README's T0_3B on ought/raft twitter_complaints
+/// (examples/conditional_generation/peft_lora_seq2seq_accelerate_ds_zero3_offload.py): fp32,
+/// batch 8, LoRA r=8 on q and v (PEFT's default targets for T5). The inputs are tweets, tokenized
+/// without a max length and padded to the longest of the batch: at most 280 characters, about
+/// 4 characters per T5 SentencePiece token, so 64 tokens (a hand estimate; the label the decoder
+/// reads is 1–3 tokens, which the one sequence length overstates).
 pub fn memory_csv_job(name: &str, task: &str, gpus: u32, torchtune: bool) -> LlmJob {
     let mut job = LlmJob { model: model(name), ..LlmJob::default() };
     if !torchtune {
         job.precision = Precision::Fp32;
         job.batch = 8;
-        job.seq_len = 256;
+        job.seq_len = 64;
         if task == "finetune_full" {
             job.workload = Workload::FinetuneFull;
         } else {

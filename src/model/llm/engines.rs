@@ -1,9 +1,12 @@
 //! Inference engines and GPU families: each engine's memory overheads and multi-GPU behaviour,
-//! and the efficiency factors fitted per (engine, GPU family) on `../shared/calibration/`.
+//! its efficiency factors (one set per engine, for every family), and the physics on catalog
+//! properties that makes families differ: the loads in flight per SM
+//! ([`inflight_bw_cap_gb_s`]), matrix units ([`prefill_gemm_shares`]), synchronous MMA on
+//! Hopper ([`sync_mma_share`]), dp4a on Pascal ([`dp4a_tops`]).
 //!
 //! Every constant is listed, with its source or the calibration rows it was fitted on, in
-//! `docs/MODEL.md` ("Engines" and "Calibration"). Factors for pairs without measurements are
-//! carried over from the nearest measured family and say so in the estimate's assumptions.
+//! `docs/MODEL.md` ("Engines" and "Calibration"). Pairs without measurements get the same
+//! factors, marked carried over in the estimate's assumptions ([`standing`]).
 
 use crate::catalog::{Gpu, Segment, Vendor};
 
@@ -230,53 +233,103 @@ pub struct Efficiency {
     pub measured: bool,
 }
 
-const LLAMA_CPP_GDDR: Efficiency = Efficiency {
-    weight_bw: 0.90,
+// llama.cpp: one set of factors on every card, fitted on its decode and prefill rows of all
+// families together (RTX 3090/4090, H100 PCIe, M2 Ultra in `llm_inference.csv`; the other cards
+// in `llm_inference_more.csv`). What differed between the families it used to be fitted on
+// separately is physics keyed on the catalog: the weight stream is capped by the loads its
+// kernels keep in flight per SM ([`inflight_bw_cap_gb_s`]: 0.70 of an H100 PCIe's bandwidth,
+// 0.93 of an RTX 4090's); prefill MFUs are shares of the peak the kernels can reach
+// ([`sync_mma_share`] on Hopper), and cards without matrix units (Apple) run their GEMMs at
+// [`SIMT_GEMM_MFU`] of the FMA peak with no dequantization cost ([`prefill_gemm_shares`]).
+const LLAMA_CPP: Efficiency = Efficiency {
+    weight_bw: 0.93,
     quant_bw: 1.0,
     attention_bw: 0.20,
-    layer_ms: 0.10,
-    prefill_mfu: 0.53,
+    layer_ms: 0.12,
+    prefill_mfu: 0.55,
     quant_prefill: 0.75,
-    attention_flops: 0.15,
+    attention_flops: 0.20,
     prefill_layer_ms: 0.3,
-    decode_mfu: 0.3,
+    decode_mfu: 0.35,
     hop_ms: 0.1,
     measured: true,
 };
-// Fitted on the H100 PCIe rows. Its MFUs are shares of the peak llama.cpp's `mma.sync` kernels
-// can reach: the *sustained* rate (0.81 of the datasheet for the 350 W H100 PCIe, model::numeric)
-// times [`sync_mma_share`] (0.5 on Hopper): 0.31 of the datasheet = 0.38 of sustained = 0.76.
-const LLAMA_CPP_HBM: Efficiency = Efficiency {
-    weight_bw: 0.70,
-    quant_bw: 1.0,
-    attention_bw: 0.40,
-    layer_ms: 0.12,
-    prefill_mfu: 0.76,
-    quant_prefill: 0.65,
-    attention_flops: 0.10,
-    prefill_layer_ms: 0.3,
-    decode_mfu: 0.4,
-    hop_ms: 0.3,
-    measured: true,
-};
-const LLAMA_CPP_APPLE: Efficiency = Efficiency {
-    weight_bw: 0.85,
-    quant_bw: 0.9,
-    attention_bw: 0.10,
-    layer_ms: 0.15,
-    prefill_mfu: 0.70,
-    quant_prefill: 0.8,
-    attention_flops: 0.5,
-    prefill_layer_ms: 1.0,
-    decode_mfu: 0.4,
-    hop_ms: 0.3,
-    measured: true,
-};
+
+/// Share of the FMA peak a prefill GEMM reaches on a GPU without matrix units (Apple M-series:
+/// the GEMM runs on the same FP32/FP16 SIMD lanes as everything else). One number, fitted on
+/// llama.cpp's Apple rows (M2 Ultra, M3 Max, M3 Ultra, M4 Max, from three sources).
+pub const SIMT_GEMM_MFU: f64 = 0.75;
+
+/// True when the card multiplies matrices on dedicated units (tensor cores, AMD WMMA/MFMA,
+/// Gaudi MMEs): the catalog lists a tensor FP16 or BF16 rate.
+pub fn has_matrix_units(gpu: &Gpu) -> bool {
+    gpu.fp16_tflops.or(gpu.bf16_tflops).is_some()
+}
+
+/// (GEMM MFU, multiplier for quantized weights) of a prefill on `gpu`. With matrix units (or
+/// llama.cpp's dp4a path on Pascal), the engine's `prefill_mfu`, and its `quant_prefill` for
+/// quantized weights: the multiply units outpace the ALUs that dequantize the weight tiles.
+/// Without them the GEMM runs at [`SIMT_GEMM_MFU`] of the FMA peak and dequantization costs
+/// nothing measurable: a weight tile is dequantized once into threadgroup memory and reused for
+/// every token of the tile (32–64), so its few ALU operations per weight are a few per cent of
+/// the FMAs on the same lanes (llama.cpp Metal q4_0/q8_0 prefill equals F16 prefill to 3% on
+/// M3 Max, M3 Ultra and M4 Max, `llm_inference_more.csv`).
+pub fn prefill_gemm_shares(gpu: &Gpu, engine: Engine, quantized: bool, eff: &Efficiency) -> (f64, f64) {
+    let fast_multiply = has_matrix_units(gpu) || (quantized && dp4a_tops(gpu, engine).is_some());
+    if fast_multiply {
+        (eff.prefill_mfu, if quantized { eff.quant_prefill } else { 1.0 })
+    } else {
+        (SIMT_GEMM_MFU, 1.0)
+    }
+}
+
+/// bitsandbytes LLM.int8() (transformers `load_in_8bit`), token by token, runs at about this
+/// share of the 16-bit speed: its mixed-precision decomposition quantizes each token's
+/// activations, splits the outlier columns off into an fp16 matmul and dequantizes the int8
+/// product, in kernels "designed for training and not efficient for inference" (T. Dettmers,
+/// bitsandbytes issue #490). bitsandbytes' own benchmark (the `llm_inference_more.csv` rows:
+/// 0.47× on H100 for Llama 3.1 8B, 0.49× for Qwen2.5 32B, 0.43× on T4) gives 0.45; issue #1867
+/// measures less (0.25–0.45× on an RTX 4090 D and an A800), a disagreement kept in
+/// docs/MODEL.md.
+pub const LLM_INT8_SPEED_VS_16BIT: f64 = 0.45;
+
+/// Multiplier on the weight stream's bandwidth for quantized weights: the engine's `quant_bw`,
+/// except bitsandbytes LLM.int8() under transformers, whose 8-bit weights (half the bytes)
+/// stream at [`LLM_INT8_SPEED_VS_16BIT`] of the 16-bit speed: 0.45 × 8/16.
+pub fn quant_stream_factor(engine: Engine, precision: crate::model::precision::Precision, eff: &Efficiency) -> f64 {
+    if engine == Engine::Transformers && precision == crate::model::precision::Precision::Int8 {
+        LLM_INT8_SPEED_VS_16BIT * 8.0 / 16.0
+    } else {
+        eff.quant_bw
+    }
+}
+
+/// Sustained DRAM read rate one SM (AMD compute unit, Apple GPU core) reaches with llama.cpp's
+/// batch-1 matrix-vector kernels, GB/s: the bytes its warps keep in flight over the DRAM
+/// latency (Little's law). One number for every card, fitted on the HBM cards' llama.cpp decode
+/// rows (H100 PCIe: 0.70 × 2,000 GB/s over 114 SMs = 12.3).
+pub const LLAMA_CPP_SM_READ_GB_S: f64 = 12.3;
+
+/// The most bandwidth, GB/s, `engine`'s batch-1 weight stream can draw on `gpu`: an SM keeps a
+/// bounded number of loads in flight, and a memory system delivers bandwidth = bytes in flight /
+/// latency (Little's law; Volkov 2016, "Understanding Latency Hiding on GPUs", ch. 4). A card
+/// whose datasheet bandwidth per SM is high (HBM: H100 PCIe 17.5 GB/s per SM, A100 17.9, A30
+/// 16.7, against 7.9 on an RTX 4090 and 11.4 on an RTX 3090) cannot fill its memory system with
+/// kernels that keep few requests in flight per SM, as llama.cpp's mat-vec kernels (one row per
+/// warp) do. `None`: no cap known (other engines' kernels, cards without an SM count).
+pub fn inflight_bw_cap_gb_s(gpu: &Gpu, engine: Engine) -> Option<f64> {
+    if engine != Engine::LlamaCpp {
+        return None;
+    }
+    gpu.sm_count.map(|n| f64::from(n) * LLAMA_CPP_SM_READ_GB_S)
+}
 
 /// Where an (engine, GPU family) pair's factors stand against published measurements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Standing {
-    /// The factors were fitted on this pair's rows (`tests/data/calibration/llm_inference.csv`).
+    /// The factors were fitted on this pair's rows (`tests/data/calibration/llm_inference.csv`;
+    /// llama.cpp and MLC, whose one set of factors is fitted on all their rows: also
+    /// `llm_inference_more.csv`).
     Fitted,
     /// The factors come from other pairs, and this pair's published rows, never used for
     /// fitting, check them (`llm_inference_more.csv`, `llm_serving_more.csv`; the figures are in
@@ -302,12 +355,11 @@ pub fn standing(engine: Engine, family: GpuFamily) -> Standing {
     use Engine as E;
     use GpuFamily as F;
     match (engine, family) {
-        (E::LlamaCpp, F::NvidiaGddr | F::NvidiaHbm | F::Apple) | (E::Exllamav2, F::NvidiaGddr) | (E::TrtLlm, F::NvidiaHbm) => {
-            Standing::Fitted
-        }
-        (E::LlamaCpp, F::Amd)
-        | (E::Exllamav2, F::NvidiaHbm)
+        (E::LlamaCpp, F::NvidiaGddr | F::NvidiaHbm | F::Apple | F::Amd)
         | (E::Mlc, F::Amd | F::NvidiaGddr | F::NvidiaHbm)
+        | (E::Exllamav2, F::NvidiaGddr)
+        | (E::TrtLlm, F::NvidiaHbm) => Standing::Fitted,
+        (E::Exllamav2, F::NvidiaHbm)
         | (E::Sglang, F::Amd | F::NvidiaHbm)
         | (E::Transformers, F::NvidiaGddr | F::NvidiaHbm)
         | (E::TrtLlm, F::NvidiaGddr)
@@ -316,56 +368,20 @@ pub fn standing(engine: Engine, family: GpuFamily) -> Standing {
     }
 }
 
-// The pool of llama.cpp's fitted families (GDDR, HBM, Apple): the geometric mean of each factor,
-// as `carried_over_without(LlamaCpp, None)` computes it (a test checks the two agree).
-const LLAMA_CPP_POOLED: Efficiency = Efficiency {
-    weight_bw: 0.8121,
-    quant_bw: 0.9655,
-    attention_bw: 0.2000,
-    layer_ms: 0.1216,
-    prefill_mfu: 0.6557,
-    quant_prefill: 0.7306,
-    attention_flops: 0.1957,
-    prefill_layer_ms: 0.4481,
-    decode_mfu: 0.3634,
-    hop_ms: 0.2080,
-    measured: false,
-};
-
 /// The factors `engine` gets on a GPU family that has no calibration rows of its own: what the
-/// app shows for such a pair. llama.cpp, fitted per family, pools its fitted families (the
-/// geometric mean of each factor); the other engines have one set.
+/// app shows for such a pair. Every engine has one set of factors for every family (the family
+/// differences are physics on catalog properties), so these are that set, not marked measured.
 pub fn carried_over(engine: Engine) -> Efficiency {
-    match engine {
-        Engine::LlamaCpp => LLAMA_CPP_POOLED,
-        _ => Efficiency { measured: false, ..efficiency(engine, GpuFamily::Other) },
-    }
+    Efficiency { measured: false, ..efficiency(engine, GpuFamily::Other) }
 }
 
-/// [`carried_over`] without the rows of `held_out`: for llama.cpp the pool of its fitted families
-/// other than `held_out`. Leave-one-family-out cross-validation predicts a held-out family with
-/// these factors, so none of that family's rows shape its prediction.
-pub fn carried_over_without(engine: Engine, held_out: Option<GpuFamily>) -> Efficiency {
-    if engine != Engine::LlamaCpp {
-        return Efficiency { measured: false, ..efficiency(engine, GpuFamily::Other) };
-    }
-    let fitted = [(GpuFamily::NvidiaGddr, LLAMA_CPP_GDDR), (GpuFamily::NvidiaHbm, LLAMA_CPP_HBM), (GpuFamily::Apple, LLAMA_CPP_APPLE)];
-    let pool: Vec<Efficiency> = fitted.iter().filter(|(f, _)| Some(*f) != held_out).map(|(_, e)| *e).collect();
-    let n = pool.len().max(1) as f64;
-    let g = |field: fn(&Efficiency) -> f64| (pool.iter().map(|e| field(e).max(1e-9).ln()).sum::<f64>() / n).exp();
-    Efficiency {
-        weight_bw: g(|e| e.weight_bw),
-        quant_bw: g(|e| e.quant_bw),
-        attention_bw: g(|e| e.attention_bw),
-        layer_ms: g(|e| e.layer_ms),
-        prefill_mfu: g(|e| e.prefill_mfu),
-        quant_prefill: g(|e| e.quant_prefill),
-        attention_flops: g(|e| e.attention_flops),
-        prefill_layer_ms: g(|e| e.prefill_layer_ms),
-        decode_mfu: g(|e| e.decode_mfu),
-        hop_ms: g(|e| e.hop_ms),
-        measured: false,
-    }
+/// [`carried_over`] without the rows of `held_out`: what leave-one-family-out cross-validation
+/// predicts a held-out family with. No engine's factors differ by family any more (llama.cpp's
+/// did until its family factors became the in-flight bandwidth cap and the matrix-unit rule),
+/// so no family's rows can be left out of them: this is [`carried_over`], and the family's
+/// rows are held out of the global refit only (tests/llm_crossval.rs).
+pub fn carried_over_without(engine: Engine, _held_out: Option<GpuFamily>) -> Efficiency {
+    carried_over(engine)
 }
 
 // exllamav2 on RTX 4090: fitted on the five turboderp/exllamav2 README rows.
@@ -411,9 +427,12 @@ const VLLM: Efficiency = Efficiency {
     hop_ms: 0.05,
     measured: false,
 };
-// MLC-LLM: not fitted.
+// MLC-LLM: the weight stream fitted on its 19 decode rows (mlc-ai/llm-perf-bench on A100 PCIe,
+// A10G and RX 7900 XTX, tensor parallel over PCIe; mlc-ai/blog on RX 7900 XTX), one number for
+// every card: q4f16 at 0.65 · 0.95 of the bandwidth (7B on an RX 7900 XTX: 3.9 GB × 131 tok/s =
+// 0.53 of 960 GB/s); the other factors are not fitted.
 const MLC: Efficiency = Efficiency {
-    weight_bw: 0.85,
+    weight_bw: 0.65,
     quant_bw: 0.95,
     attention_bw: 0.5,
     layer_ms: 0.02,
@@ -444,17 +463,13 @@ const TRANSFORMERS: Efficiency = Efficiency {
 /// The efficiency of `engine` on `family`; `measured` is true only for the fitted pairs
 /// ([`standing`] is [`Standing::Fitted`]).
 pub fn efficiency(engine: Engine, family: GpuFamily) -> Efficiency {
-    use GpuFamily as F;
-    let base = match (engine, family) {
-        (Engine::LlamaCpp, F::NvidiaGddr) => LLAMA_CPP_GDDR,
-        (Engine::LlamaCpp, F::Apple) => LLAMA_CPP_APPLE,
-        (Engine::LlamaCpp, F::NvidiaHbm) => LLAMA_CPP_HBM,
-        (Engine::LlamaCpp, _) => carried_over(Engine::LlamaCpp),
-        (Engine::Exllamav2, _) => EXLLAMAV2,
-        (Engine::TrtLlm, _) => TRT_LLM,
-        (Engine::Vllm | Engine::Sglang, _) => VLLM,
-        (Engine::Mlc, _) => MLC,
-        (Engine::Transformers, _) => TRANSFORMERS,
+    let base = match engine {
+        Engine::LlamaCpp => LLAMA_CPP,
+        Engine::Exllamav2 => EXLLAMAV2,
+        Engine::TrtLlm => TRT_LLM,
+        Engine::Vllm | Engine::Sglang => VLLM,
+        Engine::Mlc => MLC,
+        Engine::Transformers => TRANSFORMERS,
     };
     Efficiency { measured: standing(engine, family) == Standing::Fitted, ..base }
 }

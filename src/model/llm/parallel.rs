@@ -129,6 +129,16 @@ fn shard_fraction(job: &LlmJob, layout: &Layout) -> f64 {
     }
 }
 
+/// Transformer blocks whose full (unsharded) weights a ZeRO-3 / FSDP rank holds at its peak: the
+/// block being computed and the next one, whose all-gather is already issued so that it overlaps
+/// with the compute ("implicit forward prefetching (always enabled)": layer 1's all-gather
+/// overlaps layer 0's forward, PyTorch FSDP notes, docs.pytorch.org/docs/stable/notes/fsdp.html;
+/// backward prefetches the previous block the same way, `BackwardPrefetch.BACKWARD_PRE` by
+/// default, and FSDP's rate limiter allows two all-gathers in flight). DeepSpeed ZeRO-3's defaults
+/// are of the same size for a 70B model (`stage3_max_live_parameters` 1e9 parameters,
+/// `stage3_prefetch_bucket_size` 5e8, against 0.86e9 per Llama 70B block).
+pub const FSDP_LIVE_BLOCKS: f64 = 2.0;
+
 /// Memory the busiest GPU needs, GiB, split into (must stay resident, may page out).
 fn per_gpu_parts(job: &LlmJob, engine: Engine, t: &Terms, layout: &Layout) -> (f64, f64) {
     let f = shard_fraction(job, layout);
@@ -150,7 +160,8 @@ fn per_gpu_parts(job: &LlmJob, engine: Engine, t: &Terms, layout: &Layout) -> (f
             t.pageable_gib * f,
         ),
         Layout::DataParallel { zero, .. } => {
-            let w = if zero >= 3 { t.weights_gib * f } else { t.weights_gib };
+            let block = t.weights_gib / f64::from(job.model.layers.max(1));
+            let w = if zero >= 3 { t.weights_gib * f + FSDP_LIVE_BLOCKS * block } else { t.weights_gib };
             let g = if zero >= 2 { t.gradients_gib * f } else { t.gradients_gib };
             let o_shard = if zero >= 1 { f } else { 1.0 };
             ((w + g + (t.optimizer_gib - t.pageable_gib) * o_shard + t.activations_gib + fixed), t.pageable_gib * o_shard)

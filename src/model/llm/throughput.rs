@@ -50,7 +50,12 @@ impl Ctx<'_> {
 
     /// Bandwidth the weight stream achieves, bytes/s (quantized weights pay their dequantization).
     fn weight_bw(&self) -> f64 {
-        self.bw() * self.eff.weight_bw * if self.quantized() { self.eff.quant_bw } else { 1.0 }
+        let q = if self.quantized() {
+            super::engines::quant_stream_factor(self.engine, self.job.effective_precision(), &self.eff)
+        } else {
+            1.0
+        };
+        weight_stream_fraction(self.gpu, self.engine, &self.eff) * self.bw() * q
     }
 
     /// The sustained dense peak: the datasheet rate times the card's sustained-clock factor
@@ -107,8 +112,8 @@ impl Ctx<'_> {
     fn prefill_time(&self, tokens: f64, with_fixed: bool) -> f64 {
         let m = &self.job.model;
         let (div, _) = self.split();
-        let peak = self.peak_flops() * self.eff.prefill_mfu;
-        let q = if self.quantized() { self.eff.quant_prefill } else { 1.0 };
+        let (mfu, q) = super::engines::prefill_gemm_shares(self.gpu, self.engine, self.quantized(), &self.eff);
+        let peak = self.peak_flops() * mfu;
         let gemm = 2.0 * m.active_compute_params() * tokens / div / (peak * q);
         // A prompt, however short, reads every weight at least once per prefill chunk: the GEMMs
         // take no less than the weight stream (the decode roofline's memory term).
@@ -118,6 +123,15 @@ impl Ctx<'_> {
         let fixed = if with_fixed { f64::from(m.layers) * self.eff.prefill_layer_ms * 1e-3 + self.comm(tokens) } else { 0.0 };
         gemm.max(stream) + attn + fixed
     }
+}
+
+/// Fraction of the datasheet bandwidth a batch-1 weight stream of 16-bit weights reaches: the
+/// engine's streaming efficiency, capped by what its kernels keep in flight on the card
+/// ([`super::engines::inflight_bw_cap_gb_s`]).
+pub fn weight_stream_fraction(gpu: &Gpu, engine: Engine, eff: &Efficiency) -> f64 {
+    let bw = gpu.memory_bandwidth_gb_s.max(1e-9);
+    let cap = super::engines::inflight_bw_cap_gb_s(gpu, engine).map_or(f64::INFINITY, |c| c / bw);
+    eff.weight_bw.min(cap)
 }
 
 /// Seconds of one decode step of `batch` sequences at average context `ctx` on `layout` (weights,
@@ -390,11 +404,11 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: 
     out.push(Note::new(
         "decode: memory-bound roofline at {bw_pct}% of {bw} GB/s for weights, {layer_ms} ms per layer fixed, {tokens} tokens of context on average; prefill at {mfu}% MFU",
         vec![
-            ("bw_pct", crate::decimal::fixed(eff.weight_bw * 100.0, 0).into()),
+            ("bw_pct", crate::decimal::fixed(weight_stream_fraction(gpu, engine, &eff) * 100.0, 0).into()),
             ("bw", crate::decimal::fixed(gpu.memory_bandwidth_gb_s, 0).into()),
             ("layer_ms", crate::decimal::fixed(eff.layer_ms, 2).into()),
             ("tokens", (job.prompt_tokens + job.output_tokens / 2).to_string().into()),
-            ("mfu", crate::decimal::fixed(eff.prefill_mfu * 100.0, 0).into()),
+            ("mfu", crate::decimal::fixed(super::engines::prefill_gemm_shares(gpu, engine, false, &eff).0 * 100.0, 0).into()),
         ],
     ));
     let note = match super::engines::standing(engine, family) {
