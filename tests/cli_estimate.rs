@@ -180,3 +180,18 @@ fn bad_serving_flags_name_the_flag() {
         assert!(err.contains(flag), "{extra:?}: {err}");
     }
 }
+
+/// Issue 12: `estimate` serves a build as the recommender does, as replicas of tensor-parallel
+/// groups, and says which (`serving.replicas` × `serving.gpus_per_replica` = the cards).
+#[test]
+fn serving_json_names_the_replica_layout() {
+    let v = json(&["estimate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--gpus", "8", "--users", "512", "--json"]);
+    let s = &v["serving"];
+    let (k, m) = (s["replicas"].as_u64().expect("replicas"), s["gpus_per_replica"].as_u64().expect("gpus_per_replica"));
+    assert_eq!(k * m, 8, "{s}");
+    // The total counts every replica: at least the users in flight times the per-user speed.
+    let per_user = v["throughput"]["per_user_tokens_per_s"]["mid"].as_f64().expect("per user");
+    let total = v["throughput"]["aggregate_tokens_per_s"]["mid"].as_f64().expect("total");
+    let users = s["users"].as_f64().expect("users");
+    assert!((total - users * per_user).abs() <= 1e-6 * total, "{total} vs {users} × {per_user}");
+}

@@ -154,3 +154,28 @@ fn options_carry_the_serving_keys() {
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert!(v.as_array().expect("array").iter().all(|o| o["max_users"].is_u64()));
 }
+
+/// Issue 12's `recommend --json` keys: `facts` (objects with a `kind`), the serving figures and
+/// the replica layout; with a target, every option serves the users within it, and the API price
+/// gives a break-even fact.
+#[test]
+fn json_has_facts_and_serving_keys() {
+    let rows = json(&[
+        "recommend", "--model", "llama-3.1-8b", "--users", "50", "--target-tokens-per-s-per-user", "20",
+        "--mode", "rent", "--api-price", "0.5", "--top", "5", "--json",
+    ]);
+    assert!(!rows.is_empty());
+    for r in &rows {
+        let facts = r["facts"].as_array().expect("facts");
+        assert!(facts.iter().all(|f| f["kind"].is_string()), "{facts:?}");
+        let kinds: Vec<&str> = facts.iter().filter_map(|f| f["kind"].as_str()).collect();
+        for k in ["fit", "serving", "target", "rent", "tco", "unit_cost", "api_break_even"] {
+            assert!(kinds.contains(&k), "no {k} fact in {kinds:?}");
+        }
+        assert!(r["per_user_tokens_per_s"]["mid"].as_f64().is_some_and(|v| v >= 20.0), "{}", r["per_user_tokens_per_s"]);
+        assert!(r["max_users"].as_u64().is_some_and(|m| m >= 50));
+        assert!(r["replicas"].as_u64().is_some_and(|k| k >= 1) && r["gpus_per_replica"].as_u64().is_some_and(|m| m >= 1));
+        // The build's cards are its replicas' cards.
+        assert_eq!(r["replicas"].as_u64().unwrap_or(0) * r["gpus_per_replica"].as_u64().unwrap_or(0), r["count"].as_u64().unwrap_or(1));
+    }
+}
