@@ -60,8 +60,11 @@ pub enum Fact {
         layout: Option<LayoutFact>,
         /// Training: the share of linear scaling kept.
         scaling_efficiency: Option<f64>,
-        /// Inference in layer split: extra cards add memory, not speed.
+        /// Inference in layer split: extra cards add memory, not speed (unless `pipelined`).
         layer_split: bool,
+        /// The engine pipelines requests over the split: the total grows with users, one user's
+        /// speed does not.
+        pipelined: bool,
         /// Media jobs: each card holds the model and takes a share of the batch.
         data_parallel_media: bool,
     },

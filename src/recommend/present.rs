@@ -145,7 +145,7 @@ fn rent_text(f: &Fact, s: &CostSettings, lang: Lang) -> Option<String> {
 }
 
 fn link(f: &Fact, lang: Lang) -> Option<String> {
-    let Fact::Link { link, layout, scaling_efficiency, layer_split, data_parallel_media } = f else { return None };
+    let Fact::Link { link, layout, scaling_efficiency, layer_split, pipelined, data_parallel_media } = f else { return None };
     let l = match link {
         Link::NvlinkNode => t(lang, "NVLink/NVSwitch between all GPUs of a node").to_string(),
         Link::BoardFabric { fabric } => {
@@ -162,6 +162,11 @@ fn link(f: &Fact, lang: Lang) -> Option<String> {
     let Some(layout) = layout else { return Some(l) };
     let described = layout.0.describe().in_lang(lang);
     Some(match (scaling_efficiency, layer_split) {
+        (None, true) if *pipelined => tf(
+            lang,
+            "{link}: {layout} — requests are pipelined across the cards, so the total grows with users while one user's speed does not",
+            &[("link", &l), ("layout", &described)],
+        ),
         (Some(e), _) => tf(
             lang,
             "{link}: {layout} at about {pct}% scaling efficiency",

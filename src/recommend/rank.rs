@@ -306,7 +306,7 @@ fn link_fact(input: &RecommendInput, gpu: &Gpu, c: &Cand) -> Fact {
     } else {
         Link::Pcie
     };
-    let (layout, scaling_efficiency, layer_split) = match &input.job {
+    let (layout, scaling_efficiency, layer_split, pipelined) = match &input.job {
         Job::Llm(job) => {
             let engine = job.engine_for(gpu);
             let per_replica = c.serving.as_ref().map_or(c.count, |d| d.gpus_per_replica);
@@ -314,11 +314,11 @@ fn link_fact(input: &RecommendInput, gpu: &Gpu, c: &Cand) -> Fact {
             let layout = llm::layout_for(job, gpu, engine, &terms, per_replica);
             let eff = job.workload.is_training().then(|| scaling_efficiency(job, gpu, &terms, &layout, c.count));
             let split = !job.workload.is_training() && matches!(layout, parallel::Layout::LayerSplit(_));
-            (Some(LayoutFact(layout)), eff, split)
+            (Some(LayoutFact(layout)), eff, split, split && engine.pipelines_requests())
         }
-        Job::Media(_) => (None, None, false),
+        Job::Media(_) => (None, None, false, false),
     };
-    Fact::Link { link, layout, scaling_efficiency, layer_split, data_parallel_media: matches!(input.job, Job::Media(_)) }
+    Fact::Link { link, layout, scaling_efficiency, layer_split, pipelined, data_parallel_media: matches!(input.job, Job::Media(_)) }
 }
 
 /// The why-not facts of the popular cards that are not among the options.

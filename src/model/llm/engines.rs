@@ -34,6 +34,13 @@ impl Engine {
         Engine::Sglang,
     ];
 
+    /// True when the engine pipelines requests over a layer split (pipeline parallel serving:
+    /// vLLM's virtual engines, SGLang and TensorRT-LLM `pipeline_parallel_size`); llama.cpp,
+    /// ExLlamaV2, MLC and transformers run the split one card after another.
+    pub fn pipelines_requests(self) -> bool {
+        matches!(self, Engine::Vllm | Engine::Sglang | Engine::TrtLlm)
+    }
+
     /// CLI name.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -155,8 +155,8 @@ impl Build<'_> {
 
     /// Micro-batches in flight at once under pipeline parallelism (1 without it).
     fn pipeline(&self, users: f64) -> f64 {
-        match (self.layout, self.engine) {
-            (Layout::LayerSplit(p), Engine::Vllm | Engine::Sglang | Engine::TrtLlm) => f64::from(p).min(users.max(1.0)),
+        match self.layout {
+            Layout::LayerSplit(p) if self.engine.pipelines_requests() => f64::from(p).min(users.max(1.0)),
             _ => 1.0,
         }
     }
