@@ -12,6 +12,7 @@ use crate::state::advisor::{model_kind, AdvisorInputs, Field, FieldError};
 use crate::state::Action;
 use crate::ui::components::disclosure::Disclosure;
 use crate::ui::components::field_row::FieldRow;
+use crate::ui::components::model_presets::ModelPresets;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use crate::i18n::t;
 use crate::ui::lang::use_lang;
@@ -72,16 +73,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
     let workload = inputs.workload().to_string();
     let training = is_llm && workload != "inference";
 
-    // Model: a searchable list of every preset (datalist), plus "custom".
     let on_model = props.dispatch.reform(|e: Event| Action::SetInput(Field::Model, e.target_unchecked_into::<HtmlInputElement>().value().trim().to_string()));
-    let model_options = html! {
-        <datalist id="model-presets">
-            <option value="custom">{ t(lang, "Custom: parameter count or config.json") }</option>
-            { for catalog::catalog().llms.iter().map(|m| html! { <option value={m.id.clone()}>{ format!("{} · {}B", m.name, crate::decimal::fixed(m.params_total_b, 1)) }</option> }) }
-            { for catalog::catalog().diffusion.iter().map(|m| html! { <option value={m.id.clone()}>{ format!("{} · image", m.name) }</option> }) }
-            { for catalog::catalog().classic.iter().map(|m| html! { <option value={m.id.clone()}>{ format!("{} · {}", m.name, m.task) }</option> }) }
-        </datalist>
-    };
     let workload_options: Vec<(String, String)> = match kind {
         Some(ModelKind::Diffusion) => vec![
             ("image-generation".into(), t(lang, "Image generation").into()),
@@ -200,7 +192,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
                     <input class="advisor-form__input" id="in-model" type="search" list="model-presets" autocomplete="off"
                         value={model.clone()} onchange={on_model} aria-invalid={model_err.is_some().then_some("true")} />
                 </FieldRow>
-                { model_options }
+                <ModelPresets />
                 if model == "custom" {
                     { text(Field::Params, t(lang, "Parameters"), t(lang, "e.g. 13b, 350m (architecture inferred by a scaling rule)"), "text") }
                     <div class="field-row">

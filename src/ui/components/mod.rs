@@ -14,6 +14,7 @@ pub mod field_row;
 pub mod gpu_detail;
 pub mod header;
 pub mod memory_bar;
+pub mod model_presets;
 pub mod pareto_chart;
 pub mod recommend_list;
 pub mod share_bar;

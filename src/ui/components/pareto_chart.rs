@@ -8,10 +8,18 @@ use crate::ui::lang::use_lang;
 use std::rc::Rc;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct ParetoChartProps {
     pub rec: Rc<Recommendation>,
     pub cost: CostSettings,
+}
+
+/// The same result is the same allocation: comparing by pointer keeps a keystroke from walking
+/// the whole recommendation (the results are recomputed, and re-rendered, after the paint).
+impl PartialEq for ParetoChartProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.rec, &other.rec) && self.cost == other.cost
+    }
 }
 
 const W: f64 = 640.0;

@@ -13,10 +13,18 @@ use crate::ui::lang::use_lang;
 use std::rc::Rc;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct RecommendListProps {
     pub rec: Rc<Recommendation>,
     pub input: Rc<RecommendInput>,
+}
+
+/// The same result is the same allocation: comparing by pointer keeps a keystroke from walking
+/// the whole recommendation (the results are recomputed, and re-rendered, after the paint).
+impl PartialEq for RecommendListProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.rec, &other.rec) && Rc::ptr_eq(&self.input, &other.input)
+    }
 }
 
 /// A band as `mid (low–high)`.

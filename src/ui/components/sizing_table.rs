@@ -9,10 +9,18 @@ use crate::i18n::{t, tf};
 use crate::ui::lang::use_lang;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct SizingTableProps {
     pub rows: Rc<Vec<SizingRow>>,
     pub dispatch: Callback<Action>,
+}
+
+/// The same result is the same allocation: comparing by pointer keeps a keystroke from walking
+/// the whole recommendation (the results are recomputed, and re-rendered, after the paint).
+impl PartialEq for SizingTableProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.rows, &other.rows) && self.dispatch == other.dispatch
+    }
 }
 
 fn band_text(lang: crate::i18n::Lang, b: crate::model::Band, unit: &str) -> String {
