@@ -2,6 +2,7 @@
 //! in [`components`]; [`app`] holds the root, its reducer and the URL/storage effects.
 
 pub mod app;
+pub mod chart;
 pub mod components;
 pub mod dom;
 pub mod embed;

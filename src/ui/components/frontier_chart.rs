@@ -58,16 +58,6 @@ fn series(rec: &Recommendation) -> Vec<Series> {
         .collect()
 }
 
-/// Decades inside `lo..hi` (log10 values), or the two ends when the range holds none.
-fn ticks(lo: f64, hi: f64) -> Vec<f64> {
-    let v: Vec<f64> = (lo.floor() as i32..=hi.ceil() as i32).map(|e| 10f64.powi(e)).filter(|v| v.log10() >= lo && v.log10() <= hi).collect();
-    if v.is_empty() {
-        vec![10f64.powf(lo + 0.05), 10f64.powf(hi - 0.05)]
-    } else {
-        v
-    }
-}
-
 /// The chart (nothing for jobs without serving figures).
 #[function_component(FrontierChart)]
 pub fn frontier_chart(props: &FrontierChartProps) -> Html {
@@ -103,10 +93,10 @@ pub fn frontier_chart(props: &FrontierChartProps) -> Html {
                 aria-label={tf(lang, "{n} options plotted", &[("n", &lines.len().to_string())])}>
                 <line class="frontier-chart__axis" x1={f1(PAD_L)} y1={f1(H - PAD_B)} x2={f1(W - PAD_R)} y2={f1(H - PAD_B)} />
                 <line class="frontier-chart__axis" x1={f1(PAD_L)} y1={f1(PAD_T)} x2={f1(PAD_L)} y2={f1(H - PAD_B)} />
-                { for ticks(x0, x1).into_iter().map(|v| html! {
+                { for crate::ui::chart::log_ticks(x0, x1).into_iter().map(|v| html! {
                     <text class="frontier-chart__tick" x={f1(sx(v))} y={f1(H - PAD_B + 13.0)} text-anchor="middle">{ label(v) }</text>
                 }) }
-                { for ticks(y0, y1).into_iter().map(|v| html! {
+                { for crate::ui::chart::log_ticks(y0, y1).into_iter().map(|v| html! {
                     <text class="frontier-chart__tick" x={f1(PAD_L - 4.0)} y={f1(sy(v) + 4.0)} text-anchor="end">{ label(v) }</text>
                 }) }
                 <text class="frontier-chart__label" x={f1((W + PAD_L) / 2.0)} y={f1(H - 4.0)} text-anchor="middle">{ t(lang, "tokens/s per user (log)") }</text>

@@ -65,9 +65,6 @@ pub fn pareto_chart(props: &ParetoChartProps) -> Html {
     crate::sort::sort_by(&mut front, |a, b| a.cost_usd.total_cmp(&b.cost_usd));
     let path = front.iter().map(|p| format!("{},{}", crate::decimal::fixed(sx(p.cost_usd), 1), crate::decimal::fixed(sy(p.throughput_mid), 1))).collect::<Vec<_>>().join(" ");
     let unit = props.rec.rate_kind.map_or("", |k| k.unit());
-    let ticks = |lo: f64, hi: f64| -> Vec<f64> {
-        (lo.floor() as i32..=hi.ceil() as i32).map(|e| 10f64.powi(e)).filter(|v| v.log10() >= lo && v.log10() <= hi).collect()
-    };
     html! {
         <figure class="pareto-chart">
             <figcaption class="pareto-chart__caption">{ t(lang, "Throughput against cost: each card at its smallest feasible count; the Pareto front is connected") }</figcaption>
@@ -75,10 +72,10 @@ pub fn pareto_chart(props: &ParetoChartProps) -> Html {
                 aria-label={tf(lang, "{n} options plotted", &[("n", &pts.len().to_string())])}>
                 <line class="pareto-chart__axis" x1={crate::decimal::plain(PAD_L)} y1={crate::decimal::plain(H - PAD_B)} x2={crate::decimal::plain(W - PAD_R)} y2={crate::decimal::plain(H - PAD_B)} />
                 <line class="pareto-chart__axis" x1={crate::decimal::plain(PAD_L)} y1={crate::decimal::plain(PAD_T)} x2={crate::decimal::plain(PAD_L)} y2={crate::decimal::plain(H - PAD_B)} />
-                { for ticks(x0, x1).into_iter().map(|v| html! {
+                { for crate::ui::chart::log_ticks(x0, x1).into_iter().map(|v| html! {
                     <text class="pareto-chart__tick" x={crate::decimal::fixed(sx(v), 1)} y={crate::decimal::plain(H - PAD_B + 14.0)} text-anchor="middle">{ props.cost.money_in(lang, v) }</text>
                 }) }
-                { for ticks(y0, y1).into_iter().map(|v| html! {
+                { for crate::ui::chart::log_ticks(y0, y1).into_iter().map(|v| html! {
                     <text class="pareto-chart__tick" x={crate::decimal::plain(PAD_L - 6.0)} y={crate::decimal::fixed(sy(v) + 4.0, 1)} text-anchor="end">{ crate::decimal::plain(v) }</text>
                 }) }
                 <text class="pareto-chart__label" x={crate::decimal::plain((W + PAD_L) / 2.0)} y={crate::decimal::plain(H - 6.0)} text-anchor="middle">{ t(lang, "cost (log scale)") }</text>
