@@ -687,13 +687,13 @@ fn memory_rows(inv: &mut Inventory) {
 
     let file = "memory_more.csv";
     for r in read_csv(file) {
-        let [g, n, name, _params, task, framework, dtype, batch, seq, ckpt, _opt, peak, metric, rank, targets, source, notes, ..] =
+        let [g, n, name, _params, task, framework, dtype, batch, seq, ckpt, opt, peak, metric, rank, targets, source, notes, ..] =
             r.as_slice()
         else {
             panic!("short row {r:?}")
         };
         let label =
-            format!("{g} ×{n} {name} {task} {dtype} b{batch} s{seq} ckpt {ckpt} r{rank} {targets} [{framework}]");
+            format!("{g} ×{n} {name} {task} {dtype} b{batch} s{seq} ckpt {ckpt} {opt} r{rank} {targets} [{framework}] {}", notes.split(';').next().unwrap_or(""));
         if g.is_empty() {
             inv.skipped.push(format!("{file}: {label}: GPU not stated"));
             continue;
@@ -706,6 +706,10 @@ fn memory_rows(inv: &mut Inventory) {
         }
         if notes.contains("DoRA") {
             inv.skipped.push(format!("{file}: {label}: DoRA (weight-decomposed LoRA) not modelled"));
+            continue;
+        }
+        if notes.contains("activation offloading") {
+            inv.skipped.push(format!("{file}: {label}: activation offloading to CPU, not modelled"));
             continue;
         }
         let measured: f64 = peak.parse().expect("peak");
@@ -722,8 +726,17 @@ fn memory_rows(inv: &mut Inventory) {
             "finetune_qlora" => Workload::Qlora,
             t => panic!("task {t}"),
         };
-        // MetaMathQA runs pure bf16 (use_amp false); the SFT examples run bf16 mixed precision.
-        job.master_weights = !(job.workload == Workload::FinetuneFull && notes.contains("pure bf16"));
+        // MetaMathQA and torchtune run pure bf16 (use_amp false); the SFT examples run bf16 mixed
+        // precision.
+        let torchtune = framework == "torchtune";
+        job.master_weights = !(torchtune || (job.workload == Workload::FinetuneFull && notes.contains("pure bf16")));
+        // torchtune's decoder upcasts unchunked logits (`self.output(h).float()`); its chunked
+        // loss upcasts one chunk at a time.
+        job.fp32_logits = !notes.contains("; chunked logits");
+        job.optimizer_in_backward = opt.contains("in_bwd");
+        if opt.starts_with("adamw8bit") {
+            job.optimizer = Optimizer::AdamW8bit;
+        }
         if job.workload.is_adapter() {
             job.lora_rank = rank.parse().expect("rank");
             // No MLP-only target set exists: the r10 MLP row is run on all linear layers.
@@ -736,7 +749,9 @@ fn memory_rows(inv: &mut Inventory) {
         job.nf4_double_quant = dtype.contains("double");
         // Allocator peaks (torch max_memory_reserved) exclude the CUDA context; nvidia-smi includes it.
         let minus = if metric.contains("nvidia-smi") || metric.starts_with("per-GPU memory") { 0.0 } else { ctx };
-        let mut c = case(Set::Memory, file, label, card, gpus, job, Read::PerGpuMem { minus }, measured, source);
+        // torchtune's "Peak Memory Active": live tensors, as `max_memory_allocated()`.
+        let read = if metric.contains("Active") { Read::AllocatedPeak } else { Read::PerGpuMem { minus } };
+        let mut c = case(Set::Memory, file, label, card, gpus, job, read, measured, source);
         c.tag = framework.clone();
         inv.cases.push(c);
     }
@@ -1215,7 +1230,7 @@ fn inventory_accounts_for_every_row() {
     assert_eq!(count(Set::Prefill), 84);
     assert_eq!(count(Set::Serving), 240);
     assert_eq!(count(Set::Training), 81);
-    assert_eq!(count(Set::Memory), 19);
+    assert_eq!(count(Set::Memory), 26);
     assert!(count(Set::PerUser) > 0 && count(Set::Ttft) > 0);
 }
 
