@@ -40,6 +40,15 @@ fn json_has_exactly_the_contract_keys() {
     assert!(v["throughput"]["decode_tokens_per_s"]["mid"].as_f64().expect("decode") > 50.0);
     assert!(v["throughput"]["train_tokens_per_s"].is_null());
     assert!(!v["assumptions"].as_array().expect("array").is_empty());
+    // Inference has no memory band (no measured peaks held out); training has one.
+    assert!(v["memory"]["per_gpu_band_gib"].is_null() && v["memory"]["total_band_gib"].is_null());
+    let t = json(&["estimate", "--gpu", "h100-sxm", "--model", "llama-3-8b", "--workload", "lora", "--json"]);
+    let b = &t["memory"]["per_gpu_band_gib"];
+    let mid = t["per_gpu_gib"].as_f64().expect("per gpu");
+    assert_eq!(b["mid"].as_f64(), Some(mid));
+    assert!((b["low"].as_f64().expect("low") - 0.85 * mid).abs() < 1e-9, "{b}");
+    assert!((b["high"].as_f64().expect("high") - 1.25 * mid).abs() < 1e-9, "{b}");
+    assert!(t["memory"]["total_band_gib"]["mid"].is_number());
 }
 
 #[test]

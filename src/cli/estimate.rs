@@ -53,7 +53,8 @@ DEFAULTS:
 
 OUTPUT:
   A table, or with --json one object: model, gpu, gpus, memory{weights_gib, kv_cache_gib,
-  activations_gib, gradients_gib, optimizer_gib, overhead_gib, total_gib}, per_gpu_gib,
+  activations_gib, gradients_gib, optimizer_gib, overhead_gib, total_gib, total_band_gib,
+  per_gpu_band_gib (the bands measured peaks fall in: training and fine-tuning; else null)}, per_gpu_gib,
   gpus_needed, fits, throughput{decode_tokens_per_s, prefill_tokens_per_s,
   serving_tokens_per_s, train_tokens_per_s, seconds_per_image, train_samples_per_s,
   per_user_tokens_per_s, aggregate_tokens_per_s, ttft_s} (each null or {low, mid, high}),
@@ -259,8 +260,12 @@ fn print(est: &Estimate, json: bool, out: &mut dyn Write) -> Result<(), CliError
         "memory (GiB, all GPUs): weights {:.2}, KV cache {:.2}, activations {:.2}, gradients {:.2}, optimizer {:.2}, overhead {:.2}, total {:.2}\n",
         m.weights_gib, m.kv_cache_gib, m.activations_gib, m.gradients_gib, m.optimizer_gib, m.overhead_gib, m.total_gib
     ));
+    let band = match m.per_gpu_band_gib {
+        Some(b) => format!(" (measured peaks {:.2}–{:.2})", b.low, b.high),
+        None => String::new(),
+    };
     s.push_str(&format!(
-        "per GPU: {:.2} GiB — {}; GPUs needed: {}\n",
+        "per GPU: {:.2} GiB{band} — {}; GPUs needed: {}\n",
         est.per_gpu_gib,
         if est.fits { "fits" } else { "does not fit" },
         est.gpus_needed

@@ -438,6 +438,7 @@ pub fn estimate_classic(job: &ClassicJob, gpu: &Gpu, gpus: u32) -> Result<Estima
         optimizer_gib: memory.optimizer_gib * k,
         overhead_gib: memory.overhead_gib * k,
         total_gib: memory.total_gib * k,
+        ..MemoryBreakdown::default()
     };
     Ok(Estimate {
         model: spec.id.clone(),

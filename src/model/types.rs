@@ -44,6 +44,11 @@ pub struct MemoryBreakdown {
     pub optimizer_gib: f64,
     pub overhead_gib: f64,
     pub total_gib: f64,
+    /// `total_gib` as a band: the spread of measured peaks around the model (LLM training and
+    /// fine-tuning; null where no held-out measurements set one, docs/MODEL.md).
+    pub total_band_gib: Option<Band>,
+    /// The busiest GPU's memory (`per_gpu_gib`) as a band, on the same footing.
+    pub per_gpu_band_gib: Option<Band>,
 }
 
 /// Throughput figures; each is `None` (JSON null) where it does not apply.

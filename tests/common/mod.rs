@@ -84,7 +84,7 @@ pub fn model(name: &str) -> ModelArch {
 /// The job of a `memory.csv` fine-tuning row on `gpus` GPUs, with its source's recipe.
 ///
 /// torchtune (`torchtune`: recipes/configs/llama3_1/*_single_device.yaml and the 70B/405B
-/// distributed configs): pure bf16, batch 2, 2048 packed tokens, activation checkpointing, FSDP on
+/// distributed configs; the README's table runs them with torch.compile): pure bf16, batch 2, 2048 packed tokens, activation checkpointing, FSDP on
 /// 8 GPUs; its `CEWithChunkedOutputLoss` upcasts one chunk of logits at a time, and torchao's NF4
 /// tensors quantize their block scales (double quantization). Full fine-tunes use paged 8-bit
 /// AdamW fused into backward; LoRA/QLoRA rank 8 (16 on several GPUs) on all linear layers.
@@ -118,6 +118,8 @@ pub fn memory_csv_job(name: &str, task: &str, gpus: u32, torchtune: bool) -> Llm
     job.auto_layout = false;
     job.fp32_logits = false;
     job.nf4_double_quant = true;
+    // The README's table: "torch compile enabled".
+    job.torch_compile = true;
     match task {
         "finetune_full" => {
             job.workload = Workload::FinetuneFull;

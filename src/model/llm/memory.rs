@@ -106,13 +106,28 @@ pub fn activation_bytes_per_token_layer(job: &LlmJob, seq: f64, keep_scores: boo
     } else {
         f64::from(m.intermediate_size)
     };
-    let ffn = if m.gated_ffn { 8.0 * ffn_width } else { 4.0 * ffn_width };
-    let base = 8.0 * h + 4.0 * hq + 4.0 * kvd + ffn;
+    let base = 8.0 * h + 4.0 * hq + 4.0 * kvd + ffn_saved_bytes(job, ffn_width);
     if keep_scores {
         base + 4.0 * f64::from(m.attention_heads) * seq
     } else {
         base
     }
+}
+
+/// FFN bytes saved for backward per token per layer (16-bit), for an FFN `width` wide. Eager
+/// PyTorch: a SwiGLU saves gate, SiLU(gate), up and their product (8·I), a GELU FFN the fc1
+/// output and GELU's output (4·I). Under `torch.compile` AOTAutograd's min-cut
+/// rematerialization partitioner (`min_cut_rematerialization_partition`, functorch; Horace He,
+/// "Min-cut optimal(*) recomputation with AOTAutograd", PyTorch dev-discuss 2022) saves only the
+/// matmul outputs and recomputes the cheap pointwise ops in backward: gate and up (4·I), or fc1's
+/// output (2·I).
+pub fn ffn_saved_bytes(job: &LlmJob, width: f64) -> f64 {
+    let tensors = match (job.model.gated_ffn, job.torch_compile) {
+        (true, false) => 4.0,
+        (true, true) | (false, false) => 2.0,
+        (false, true) => 1.0,
+    };
+    tensors * 2.0 * width
 }
 
 /// Training activations of one GPU's micro-batch, bytes, including the logits (see
@@ -195,6 +210,18 @@ pub fn optimizer_bytes_per_param(job: &LlmJob) -> f64 {
         // 4·(r + c) bytes for r·c weights ≈ 4·2/hidden per weight.
         Optimizer::Adafactor => 8.0 / f64::from(job.model.hidden_size.max(1)),
     }
+}
+
+/// Measured peak / model for LLM training and fine-tuning: the 10th and 90th percentiles of the
+/// held-out memory rows of `tests/llm_crossval.rs` (torchtune, Hugging Face PEFT; allocator
+/// and `nvidia-smi` peaks each compared with what they count). See docs/MODEL.md,
+/// "Cross-validation".
+pub const TRAINING_MEMORY_BAND: (f64, f64) = (0.85, 1.25);
+
+/// `gib` as the band measured peaks fall in: training and fine-tuning only; `None` for
+/// inference, whose held-out rows are weight files only (no measured peaks to set a spread).
+pub fn peak_band(job: &LlmJob, gib: f64) -> Option<crate::model::types::Band> {
+    job.workload.is_training().then(|| crate::model::types::Band::around(gib, TRAINING_MEMORY_BAND.0, TRAINING_MEMORY_BAND.1))
 }
 
 /// Every memory term of `job` on `gpu` with `engine`.

@@ -214,6 +214,9 @@ pub struct LlmJob {
     /// QLoRA: bitsandbytes double quantization of the NF4 block scales (transformers'
     /// `bnb_4bit_use_double_quant`, default False).
     pub nf4_double_quant: bool,
+    /// Training under `torch.compile`: AOTAutograd's min-cut partitioner recomputes the FFN's
+    /// pointwise results in backward instead of saving them (see `memory::ffn_saved_bytes`).
+    pub torch_compile: bool,
     /// Overrides the engine's efficiency factors (what-if and cross-validation).
     pub efficiency: Option<Efficiency>,
 }
@@ -250,6 +253,7 @@ impl Default for LlmJob {
             auto_layout: true,
             fp32_logits: true,
             nf4_double_quant: false,
+            torch_compile: false,
             efficiency: None,
         }
     }
@@ -427,6 +431,8 @@ pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, Esti
         optimizer_gib: terms.optimizer_gib,
         overhead_gib: overhead,
         total_gib: total,
+        total_band_gib: memory::peak_band(job, total),
+        per_gpu_band_gib: memory::peak_band(job, per_gpu),
     };
 
     // Throughput at the requested count if it fits, else at the count that holds the job.
