@@ -9,7 +9,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export CHROMEDRIVER := /usr/bin/chromedriver
 export WASM_BINDGEN_TEST_TIMEOUT := 120
 
-.PHONY: all install install-build serve dist single-file test test-native test-wasm test-e2e test-e2e-sub size clippy clean check-data fuzz
+.PHONY: all install install-build serve dist single-file test test-native test-wasm test-e2e test-e2e-sub size bench-web clippy clean check-data fuzz
 
 all: dist
 
@@ -60,6 +60,13 @@ test-e2e-sub:
 size:
 	@test -d dist || $(MAKE) --no-print-directory dist
 	@node tools/size.mjs dist
+
+## bench-web: first load (transfer, FCP, ready, long tasks, CLS) and input → next frame, unthrottled and
+## at 4× CPU throttle, medians of 5 cold runs beside a static 12-line page; a benchmark, not a test
+## (no timing is asserted; not part of `make test`). PEER_DIR=<a peer's static build> or
+## PEER_URL=<a peer served locally> adds another calculator; JSON in target/bench-web.json.
+bench-web: install dist
+	PEER_DIR="$(PEER_DIR)" PEER_URL="$(PEER_URL)" node tools/bench-web.mjs
 
 clippy:
 	cargo clippy --locked --all-targets -- -D warnings
