@@ -13,7 +13,8 @@
 //   data: URLs; file:// has no sibling files to load them from.
 // - CSP: file:// has no origin worth trusting, so 'self' would mean nothing. The policy allows
 //   exactly the inline script and style by their sha256 hashes, plus 'wasm-unsafe-eval' to compile
-//   the wasm, and data: images; everything else is 'none'.
+//   the wasm, and data: images; everything else is 'none'. The static shell's small language script
+//   (index.html) stays inline, allowed by its hash too.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -76,12 +77,16 @@ html = html.replace(/<link\b[^>]*>/g, (tag) => {
   if (href && !/^(data:|https?:|#)/.test(href)) return tag.replace(`href="${href}"`, `href="${dataUrl(href)}"`);
   return tag;
 });
+// The static shell's logo (index.html) as a data: URL too.
+html = html.replace(/(<img\b[^>]*\bsrc=")([^":]+\.svg)"/g, (_, head, f) => `${head}${inlineImages[f] || dataUrl(f)}"`);
 html = html.replace(/\n\s*\n/g, '\n'); // before inlining: the hashes cover the inline text as is
+// The static shell's language script (index.html), allowed by its hash like the module below.
+const shellScripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => hash(m[1]));
 const style = `\n${css.join('\n')}\n`;
 
 const csp = [
   "default-src 'none'",
-  `script-src ${hash(script)} 'wasm-unsafe-eval'`,
+  `script-src ${[hash(script), ...shellScripts].join(' ')} 'wasm-unsafe-eval'`,
   `style-src ${hash(style)}`,
   'img-src data:',
   "base-uri 'none'",
