@@ -8,7 +8,8 @@
 //   <script type="application/octet-stream"> data block, is unpacked with DecompressionStream and
 //   passed to init() as bytes (no fetch, which file:// would refuse). Gzip halves the file, which
 //   matters for an e-mail attachment. The Chinese and Russian table (i18n.bin, which the served
-//   app fetches when it needs it) travels the same way, base64 in its own block.
+//   app fetches when it needs it) travels the same way, base64 in its own block, and so do the
+//   cards' source links (sources.bin, fetched by the served app for a detail panel).
 // - Images: the favicon link and the small SVGs the app refers to by name (the header logo) become
 //   data: URLs; file:// has no sibling files to load them from.
 // - CSP: file:// has no origin worth trusting, so 'self' would mean nothing. The policy allows
@@ -100,6 +101,8 @@ html = html.replace(loaderTag, () => [
   `<script type="application/octet-stream" id="gpu-advisor-wasm">${gzipSync(read(wasmName), { level: constants.Z_BEST_COMPRESSION }).toString('base64')}</script>`,
   // The Chinese and Russian table the served app fetches as i18n.bin (src/ui/i18n_load.rs).
   `<script type="application/octet-stream" id="gpu-advisor-i18n">${read('i18n.bin').toString('base64')}</script>`,
+  // The cards' source links the served app fetches as sources.bin (src/ui/sources_load.rs).
+  `<script type="application/octet-stream" id="gpu-advisor-sources">${read('sources.bin').toString('base64')}</script>`,
   `<script type="module">${script}</script>`,
 ].join('\n'));
 mkdirSync(dirname(out), { recursive: true });

@@ -21,8 +21,9 @@ const files = [];
 })(root);
 
 /** Fetched after the first result (the Chinese and Russian table, only for those languages; the
- * service worker, registered after start-up) or never by the page (the embed example). */
-const LATER = new Set(['i18n.bin', 'sw.js', 'embed-parent.html']);
+ * cards' source links, when a detail panel opens; the service worker, registered after start-up)
+ * or never by the page (the embed example). */
+const LATER = new Set(['i18n.bin', 'sources.bin', 'sw.js', 'embed-parent.html']);
 const pad = (s, n) => String(s).padStart(n);
 let raw = 0, gz = 0, br = 0, first = 0;
 console.log(`${'file'.padEnd(48)} ${pad('raw', 10)} ${pad('gzip', 10)} ${pad('brotli', 10)}`);
