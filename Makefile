@@ -23,9 +23,14 @@ install-build:
 serve: install-build
 	trunk serve --offline
 
-## dist: release bundle in dist/ (wasm-opt -Oz), with its CSP, service worker list and one-file copy
+## dist: release bundle in dist/ (wasm-opt -Oz), with its CSP, service worker list and one-file copy.
+## -Zlocation-detail=none (the release wasm only): a panic in the web app does not carry its source
+## file and line: 2.8 KB brotli of path strings less (issue 13); the crash panel keeps the message.
+## It is an unstable flag, hence RUSTC_BOOTSTRAP=1 on the stable toolchain (as `make fuzz` does);
+## Trunk's post_build hook drops it again for its native build.
 dist: install-build
-	trunk build --release --offline --dist dist
+	RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=-Zlocation-detail=none \
+	  trunk build --release --offline --dist dist
 	node tools/postbuild.mjs dist
 	node tools/single_file.mjs dist dist-single/gpu-advisor.html
 
