@@ -39,8 +39,13 @@ const glueName = (loader.match(/from '([^']+\.js)'/) || [])[1];
 const wasmName = (loader.match(/'([^']+_bg\.wasm)'/) || [])[1];
 if (!glueName || !wasmName) fail('the loader names no glue .js or _bg.wasm');
 let glue = read(glueName).toString('utf8');
-const exportLine = /^export \{[^}]*\};?\s*$/m;
-if (!exportLine.test(glue)) fail(`no export line in ${glueName}`);
+// The glue ends in its export list (minified by postbuild.mjs: `export{R as initSync,S as default};`);
+// the local name of the default export is the init function the start-up script calls.
+const exportLine = /export\s*\{([^}]*)\};?\s*$/;
+const exported = (glue.match(exportLine) || [])[1];
+if (!exported) fail(`no export line in ${glueName}`);
+const initName = exported.split(',').map((s) => s.trim().split(/\s+as\s+/)).find(([, as]) => as === 'default')?.[0];
+if (!initName) fail(`${glueName} exports no default (the init function)`);
 glue = glue.replace(exportLine, '');
 if (/^\s*(import|export)\b/m.test(glue)) fail(`${glueName} has imports or exports that cannot be inlined`);
 
@@ -63,7 +68,7 @@ const gzipped = new Uint8Array(text.length);
 for (let i = 0; i < text.length; i++) gzipped[i] = text.charCodeAt(i);
 const unzip = new Blob([gzipped]).stream().pipeThrough(new DecompressionStream('gzip'));
 const bytes = new Uint8Array(await new Response(unzip).arrayBuffer());
-const instance = await __wbg_init({ module_or_path: bytes });
+const instance = await ${initName}({ module_or_path: bytes });
 dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm: instance } }));
 `;
 const script = `\n${glue}\n${start}`;
