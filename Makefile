@@ -9,7 +9,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export CHROMEDRIVER := /usr/bin/chromedriver
 export WASM_BINDGEN_TEST_TIMEOUT := 120
 
-.PHONY: all install install-build serve dist single-file test test-native test-wasm test-e2e test-e2e-sub size clippy clean check-data fuzz
+.PHONY: all install install-build serve dist single-file test test-native test-wasm test-e2e test-e2e-sub size bench-web clippy clean check-data fuzz
 
 all: dist
 
@@ -23,9 +23,14 @@ install-build:
 serve: install-build
 	trunk serve --offline
 
-## dist: release bundle in dist/ (wasm-opt -Oz), with its CSP, service worker list and one-file copy
+## dist: release bundle in dist/ (wasm-opt -Oz), with its CSP, service worker list and one-file copy.
+## -Zlocation-detail=none (the release wasm only): a panic in the web app does not carry its source
+## file and line: 2.8 KB brotli of path strings less (issue 13); the crash panel keeps the message.
+## It is an unstable flag, hence RUSTC_BOOTSTRAP=1 on the stable toolchain (as `make fuzz` does);
+## Trunk's post_build hook drops it again for its native build.
 dist: install-build
-	trunk build --release --offline --dist dist
+	RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=-Zlocation-detail=none \
+	  trunk build --release --offline --dist dist
 	node tools/postbuild.mjs dist
 	node tools/single_file.mjs dist dist-single/gpu-advisor.html
 
@@ -60,6 +65,13 @@ test-e2e-sub:
 size:
 	@test -d dist || $(MAKE) --no-print-directory dist
 	@node tools/size.mjs dist
+
+## bench-web: first load (transfer, FCP, ready, long tasks, CLS) and input → next frame, unthrottled and
+## at 4× CPU throttle, medians of 5 cold runs beside a static 12-line page; a benchmark, not a test
+## (no timing is asserted; not part of `make test`). PEER_DIR=<a peer's static build> or
+## PEER_URL=<a peer served locally> adds another calculator; JSON in target/bench-web.json.
+bench-web: install dist
+	PEER_DIR="$(PEER_DIR)" PEER_URL="$(PEER_URL)" node tools/bench-web.mjs
 
 clippy:
 	cargo clippy --locked --all-targets -- -D warnings

@@ -2,7 +2,8 @@
 //! fails the build with a message naming it), and packs the result with postcard into
 //! `$OUT_DIR/catalog.bin`, which `src/catalog/mod.rs` embeds. No TOML parser ships to the browser.
 //! It also cuts the embed snippet out of `assets/embed-parent.html` for the "Embed this" dialog,
-//! so the parent-side script exists once.
+//! so the parent-side script exists once. For the web app (wasm32) the catalog is packed without
+//! its source links, which the app loads only when a card's detail panel is opened.
 
 #[path = "src/catalog/schema.rs"]
 #[allow(dead_code)]
@@ -80,7 +81,32 @@ fn main() {
     std::fs::write(out_dir.join("embed_snippet.html"), snippet).expect("write embed_snippet.html");
     std::fs::write(out_dir.join("i18n.bin"), postcard::to_allocvec(&entries).expect("postcard packs i18n")).expect("write i18n.bin");
 
-    let bundle = (gpus.gpu, models.model, diffusion.diffusion, classic.classic);
+    let (mut gpu, mut llms, mut diffusion, mut classic) = (gpus.gpu, models.model, diffusion.diffusion, classic.classic);
+    // The web app shows no model's sources and a card's only in its detail panel, which loads them
+    // from `sources.bin` (`gpu-advisor sources-pack`, run by Trunk's post_build hook; see
+    // `catalog::sources`): the wasm's catalog goes without the links (issue 13, first-load size).
+    // Native builds (CLI, tests, check-data) keep every field.
+    if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
+        for g in &mut gpu {
+            g.sources.clear();
+            g.price_source = None;
+            for c in &mut g.cloud {
+                c.source.clear();
+            }
+        }
+        for m in &mut llms {
+            m.source.clear();
+        }
+        for d in &mut diffusion {
+            d.sources.clear();
+            d.step_flops_source = None;
+        }
+        for c in &mut classic {
+            c.sources.clear();
+            c.flops_source = None;
+        }
+    }
+    let bundle = (gpu, llms, diffusion, classic);
     let bytes = postcard::to_allocvec(&bundle).expect("postcard packs the catalog");
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("catalog.bin");
     std::fs::write(&out, bytes).expect("write catalog.bin");

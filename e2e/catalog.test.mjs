@@ -30,16 +30,23 @@ test('compare view reads 768 and 1008 GB/s for the RTX A5000 and RTX 4090', asyn
 
 test('catalog lists every card, filters, and keeps its state in the URL', async () => {
   const page = await app.ctx.newPage();
+  // The source links load with the first detail panel, not with the page.
+  const sources = [];
+  page.on('request', (r) => { if (r.url().endsWith('/sources.bin')) sources.push(r.url()); });
   await page.goto(url('?view=catalog'));
   await page.locator('.catalog-table__row').first().waitFor();
   assert.ok((await page.locator('.catalog-table__row').count()) >= 60);
+  assert.deepEqual(sources, [], 'the page fetched sources.bin before a detail panel opened');
   await page.fill('input[type=search]', 'H100');
   await page.waitForFunction(() => document.querySelectorAll('.catalog-table__row').length <= 5);
   assert.match(page.url(), /q=H100/);
   await page.locator('.catalog-table__row[data-gpu=h100-sxm] .catalog-table__name').click();
   const detail = page.locator('.gpu-detail');
   await detail.waitFor();
+  await detail.locator('.gpu-detail__sources a').first().waitFor();
   assert.match(await detail.innerText(), /nvidia\.com/i, 'the detail panel lists its sources');
+  assert.ok((await detail.locator('.gpu-detail__cloud a').count()) > 0, 'each cloud price links its source');
+  assert.equal(sources.length, 1, `sources.bin requests: ${sources}`);
   await page.close();
 });
 

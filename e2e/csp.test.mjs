@@ -63,9 +63,12 @@ test('the served build declares a strict CSP and never violates it', async () =>
   assert.ok(r.policy, 'a CSP meta tag');
   const d = directives(r.policy);
   assert.deepEqual(d['default-src'], ["'self'"]);
-  assert.deepEqual(d['script-src'], ["'self'", "'wasm-unsafe-eval'"]);
+  // Scripts from the origin, plus the static shell's one small inline script by its hash.
+  assert.deepEqual(d['script-src'].slice(0, 2), ["'self'", "'wasm-unsafe-eval'"]);
+  assert.equal(d['script-src'].length, 3, r.policy);
+  assert.match(d['script-src'][2], /^'sha256-[A-Za-z0-9+/]+=*'$/);
   assert.ok(!r.policy.includes('unsafe-inline'), r.policy);
-  assert.equal(r.inlineScripts, 0, 'no inline script');
+  assert.equal(r.inlineScripts, 1, "one inline script (the shell's), allowed by its hash");
   assert.equal(r.accent, '#ff6600', 'the accent colour applies under the CSP (through CSSOM)');
   assert.deepEqual(r.violations, []);
   assert.deepEqual(r.cspConsole, []);
@@ -77,12 +80,14 @@ test('the one-file download has its own policy and never violates it', async () 
   assert.ok(r.policy, 'a CSP meta tag');
   const d = directives(r.policy);
   assert.deepEqual(d['default-src'], ["'none'"]);
-  // Only the one inline module, by its hash; no 'self' (meaningless on file://), no 'unsafe-inline'.
-  assert.equal(d['script-src'].length, 2, r.policy);
+  // Only the inline module and the static shell's script, by their hashes; no 'self' (meaningless
+  // on file://), no 'unsafe-inline'.
+  assert.equal(d['script-src'].length, 3, r.policy);
   assert.match(d['script-src'][0], /^'sha256-[A-Za-z0-9+/]+=*'$/);
-  assert.equal(d['script-src'][1], "'wasm-unsafe-eval'");
+  assert.match(d['script-src'][1], /^'sha256-[A-Za-z0-9+/]+=*'$/);
+  assert.equal(d['script-src'][2], "'wasm-unsafe-eval'");
   assert.ok(!r.policy.includes('unsafe-inline'), r.policy);
-  assert.equal(r.inlineScripts, 1, 'exactly one inline script, allowed by its hash');
+  assert.equal(r.inlineScripts, 2, 'exactly two inline scripts, allowed by their hashes');
   assert.equal(r.accent, '#ff6600');
   assert.deepEqual(r.violations, []);
   assert.deepEqual(r.cspConsole, []);

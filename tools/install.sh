@@ -64,8 +64,9 @@ need_chromium() {
 }
 
 need_npm() {
-  # binaryen@132 (wasm-opt), playwright-core, axe-core: pinned in package-lock.json
+  # binaryen@132 (wasm-opt), playwright-core, axe-core, terser: pinned in package-lock.json
   if [ ! -x "$here/node_modules/.bin/wasm-opt" ] || [ ! -d "$here/node_modules/playwright-core" ] \
+     || [ ! -d "$here/node_modules/terser" ] \
      || [ "$here/package-lock.json" -nt "$here/node_modules/.package-lock.json" ]; then
     echo "[install] npm ci"
     (cd "$here" && npm ci --no-audit --no-fund)

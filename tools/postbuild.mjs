@@ -3,9 +3,13 @@
 // 1. CSP: Trunk 0.21 writes its wasm loader as an inline `<script type="module">`, which
 //    `script-src 'self'` forbids. The loader moves to `loader-<hash>.js` (with SRI) and the policy
 //    below goes into a `<meta http-equiv="Content-Security-Policy">` as the first child of <head>.
+//    The static shell's language script (index.html) stays inline: the policy allows it by its
+//    sha256, computed here from the built page.
 //    `trunk serve` skips this step: the dev server has no CSP (its live-reload script is inline too).
 // 2. Stylesheets: the per-component CSS files become one `app-<hash>.css` (smaller compressed).
-// 3. Service worker: the BUILD line of dist/sw.js gets the list of every file of the build and a
+// 3. Comments: index.html's HTML comments are dropped.
+// 4. The wasm-bindgen glue is minified (terser).
+// 5. Service worker: the BUILD line of dist/sw.js gets the list of every file of the build and a
 //    content hash of them all, so each deploy has its own cache (see assets/sw.js); its comments
 //    are dropped.
 import { createHash } from 'node:crypto';
@@ -28,6 +32,9 @@ export const CSP = [
  * (a 0.5 MB copy of everything else, fetched only when the user asks for it). */
 export const NOT_PRECACHED = new Set(['sw.js', 'gpu-advisor.html']);
 
+/** The CSP source that allows an inline script whose text is `code`. */
+export const scriptHash = (code) => `'sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}'`;
+
 const fail = (msg) => { console.error(`postbuild: ${msg}`); process.exit(1); };
 const sha = (alg, data) => createHash(alg).update(data).digest();
 
@@ -45,9 +52,13 @@ export function listFiles(root) {
 function externalizeLoader(dist) {
   const indexPath = join(dist, 'index.html');
   let html = readFileSync(indexPath, 'utf8');
-  const inline = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter((m) => !/\bsrc=/.test(m[1]));
+  const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter((m) => !/\bsrc=/.test(m[1]));
+  const inline = scripts.filter((m) => /type="module"/.test(m[1]));
+  // The static shell's language script (index.html) stays inline, allowed by its hash.
+  const shell = scripts.filter((m) => !/type="module"/.test(m[1]));
+  if (shell.length > 1) fail(`expected at most one inline classic script (the shell's) in ${indexPath}, found ${shell.length}`);
   if (inline.length === 0 && html.includes('loader-')) return; // already done
-  if (inline.length !== 1 || !/type="module"/.test(inline[0][1])) {
+  if (inline.length !== 1) {
     fail(`expected exactly one inline module script (Trunk's loader) in ${indexPath}, found ${inline.length}`);
   }
   const code = inline[0][2].trim() + '\n';
@@ -56,7 +67,8 @@ function externalizeLoader(dist) {
   const integrity = `sha384-${sha('sha384', code).toString('base64')}`;
   html = html.replace(inline[0][0], `<script type="module" src="./${name}" integrity="${integrity}"></script>`);
   if (!html.includes('http-equiv="Content-Security-Policy"')) {
-    const meta = `<meta http-equiv="Content-Security-Policy" content="${CSP}" />`;
+    const policy = shell.length ? CSP.replace("'wasm-unsafe-eval'", `'wasm-unsafe-eval' ${scriptHash(shell[0][2])}`) : CSP;
+    const meta = `<meta http-equiv="Content-Security-Policy" content="${policy}" />`;
     html = html.replace(/<meta charset="utf-8"\s*\/?>/i, (m) => `${m}\n    ${meta}`);
     if (!html.includes(meta)) fail('no <meta charset="utf-8"> to put the CSP after');
   }
@@ -102,9 +114,38 @@ function writeServiceWorkerManifest(dist) {
   console.log(`postbuild: service worker caches ${assets.length} files as gpu-advisor-${version}`);
 }
 
+/** Drops the HTML comments of index.html: they explain it to developers (the static shell's
+ * comment alone is 0.3 KB brotli); visitors need not download them. Scripts hold no `<!--`. */
+function stripComments(dist) {
+  const indexPath = join(dist, 'index.html');
+  const html = readFileSync(indexPath, 'utf8');
+  writeFileSync(indexPath, html.replace(/[ \t]*<!--[\s\S]*?-->\n?/g, ''));
+}
+
+/**
+ * Minifies wasm-bindgen's JS glue (the file the loader imports) with terser: 43 KB raw, 6.6 KB
+ * brotli as wasm-bindgen writes it, 5.1 KB minified (issue 13). Its file name keeps Trunk's hash;
+ * the service worker's version hashes the contents. tools/single_file.mjs reads the minified
+ * export line for the init function's name. A second run minifies minified code, to no effect.
+ */
+async function minifyGlue(dist) {
+  const html = readFileSync(join(dist, 'index.html'), 'utf8');
+  const loaderName = (html.match(/<script type="module" src="\.\/(loader-[^"]+\.js)"/) || [])[1];
+  if (!loaderName) fail('no loader script to find the glue from');
+  const glueName = (readFileSync(join(dist, loaderName), 'utf8').match(/from '\.\/([^']+\.js)'/) || [])[1];
+  if (!glueName) fail(`${loaderName} imports no glue .js`);
+  const { minify } = await import('terser');
+  const code = readFileSync(join(dist, glueName), 'utf8');
+  const out = await minify(code, { module: true, format: { comments: false } });
+  if (!out.code || !/export\s*\{[^}]*\bdefault\b[^}]*\};?\s*$/.test(out.code)) fail(`terser gave no default export for ${glueName}`);
+  writeFileSync(join(dist, glueName), out.code + '\n');
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const dist = process.argv[2] || 'dist';
+  stripComments(dist);
   externalizeLoader(dist);
+  await minifyGlue(dist);
   bundleStyles(dist);
   writeServiceWorkerManifest(dist);
 }

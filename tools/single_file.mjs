@@ -8,12 +8,14 @@
 //   <script type="application/octet-stream"> data block, is unpacked with DecompressionStream and
 //   passed to init() as bytes (no fetch, which file:// would refuse). Gzip halves the file, which
 //   matters for an e-mail attachment. The Chinese and Russian table (i18n.bin, which the served
-//   app fetches when it needs it) travels the same way, base64 in its own block.
+//   app fetches when it needs it) travels the same way, base64 in its own block, and so do the
+//   cards' source links (sources.bin, fetched by the served app for a detail panel).
 // - Images: the favicon link and the small SVGs the app refers to by name (the header logo) become
 //   data: URLs; file:// has no sibling files to load them from.
 // - CSP: file:// has no origin worth trusting, so 'self' would mean nothing. The policy allows
 //   exactly the inline script and style by their sha256 hashes, plus 'wasm-unsafe-eval' to compile
-//   the wasm, and data: images; everything else is 'none'.
+//   the wasm, and data: images; everything else is 'none'. The static shell's small language script
+//   (index.html) stays inline, allowed by its hash too.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -37,8 +39,13 @@ const glueName = (loader.match(/from '([^']+\.js)'/) || [])[1];
 const wasmName = (loader.match(/'([^']+_bg\.wasm)'/) || [])[1];
 if (!glueName || !wasmName) fail('the loader names no glue .js or _bg.wasm');
 let glue = read(glueName).toString('utf8');
-const exportLine = /^export \{[^}]*\};?\s*$/m;
-if (!exportLine.test(glue)) fail(`no export line in ${glueName}`);
+// The glue ends in its export list (minified by postbuild.mjs: `export{R as initSync,S as default};`);
+// the local name of the default export is the init function the start-up script calls.
+const exportLine = /export\s*\{([^}]*)\};?\s*$/;
+const exported = (glue.match(exportLine) || [])[1];
+if (!exported) fail(`no export line in ${glueName}`);
+const initName = exported.split(',').map((s) => s.trim().split(/\s+as\s+/)).find(([, as]) => as === 'default')?.[0];
+if (!initName) fail(`${glueName} exports no default (the init function)`);
 glue = glue.replace(exportLine, '');
 if (/^\s*(import|export)\b/m.test(glue)) fail(`${glueName} has imports or exports that cannot be inlined`);
 
@@ -61,7 +68,7 @@ const gzipped = new Uint8Array(text.length);
 for (let i = 0; i < text.length; i++) gzipped[i] = text.charCodeAt(i);
 const unzip = new Blob([gzipped]).stream().pipeThrough(new DecompressionStream('gzip'));
 const bytes = new Uint8Array(await new Response(unzip).arrayBuffer());
-const instance = await __wbg_init({ module_or_path: bytes });
+const instance = await ${initName}({ module_or_path: bytes });
 dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm: instance } }));
 `;
 const script = `\n${glue}\n${start}`;
@@ -76,12 +83,16 @@ html = html.replace(/<link\b[^>]*>/g, (tag) => {
   if (href && !/^(data:|https?:|#)/.test(href)) return tag.replace(`href="${href}"`, `href="${dataUrl(href)}"`);
   return tag;
 });
+// The static shell's logo (index.html) as a data: URL too.
+html = html.replace(/(<img\b[^>]*\bsrc=")([^":]+\.svg)"/g, (_, head, f) => `${head}${inlineImages[f] || dataUrl(f)}"`);
 html = html.replace(/\n\s*\n/g, '\n'); // before inlining: the hashes cover the inline text as is
+// The static shell's language script (index.html), allowed by its hash like the module below.
+const shellScripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => hash(m[1]));
 const style = `\n${css.join('\n')}\n`;
 
 const csp = [
   "default-src 'none'",
-  `script-src ${hash(script)} 'wasm-unsafe-eval'`,
+  `script-src ${[hash(script), ...shellScripts].join(' ')} 'wasm-unsafe-eval'`,
   `style-src ${hash(style)}`,
   'img-src data:',
   "base-uri 'none'",
@@ -95,6 +106,8 @@ html = html.replace(loaderTag, () => [
   `<script type="application/octet-stream" id="gpu-advisor-wasm">${gzipSync(read(wasmName), { level: constants.Z_BEST_COMPRESSION }).toString('base64')}</script>`,
   // The Chinese and Russian table the served app fetches as i18n.bin (src/ui/i18n_load.rs).
   `<script type="application/octet-stream" id="gpu-advisor-i18n">${read('i18n.bin').toString('base64')}</script>`,
+  // The cards' source links the served app fetches as sources.bin (src/ui/sources_load.rs).
+  `<script type="application/octet-stream" id="gpu-advisor-sources">${read('sources.bin').toString('base64')}</script>`,
   `<script type="module">${script}</script>`,
 ].join('\n'));
 mkdirSync(dirname(out), { recursive: true });

@@ -7,6 +7,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 pub mod schema;
+pub mod sources;
 
 pub use schema::{
     Arch, Attention, ClassicSpec, CloudPrice, DiffusionComponent, DiffusionSpec, Gpu, LlmSpec, ModelKind,

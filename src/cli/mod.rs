@@ -61,6 +61,8 @@ fn dispatch(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
         Some("recommend") => recommend::cmd_recommend(rest, out),
         // Build step (Trunk's post_build hook): the Chinese and Russian table the web app loads.
         Some("i18n-pack") => i18n_pack(&rest),
+        // Build step too: the cards' source links, which the web app loads for a detail panel.
+        Some("sources-pack") => sources_pack(&rest),
         Some("help" | "--help" | "-h") => write_str(out, USAGE),
         Some(other) => Err(CliError(format!(
             "unknown command `{other}` (expected gpus, models, estimate, recommend or help)"
@@ -79,6 +81,19 @@ fn i18n_pack(rest: &[OsString]) -> Result<(), CliError> {
 #[cfg(target_arch = "wasm32")]
 fn i18n_pack(_: &[OsString]) -> Result<(), CliError> {
     Err(CliError("i18n-pack runs natively".into()))
+}
+
+/// Writes the packed table of every card's source links to the path given.
+#[cfg(not(target_arch = "wasm32"))]
+fn sources_pack(rest: &[OsString]) -> Result<(), CliError> {
+    let path = rest.first().ok_or_else(|| CliError("sources-pack needs the output path".into()))?;
+    std::fs::write(path, crate::catalog::sources::packed())
+        .map_err(|e| CliError(format!("sources-pack: cannot write {}: {e}", path.to_string_lossy())))
+}
+
+#[cfg(target_arch = "wasm32")]
+fn sources_pack(_: &[OsString]) -> Result<(), CliError> {
+    Err(CliError("sources-pack runs natively".into()))
 }
 
 pub(crate) fn write_str(out: &mut dyn Write, s: &str) -> Result<(), CliError> {

@@ -57,6 +57,8 @@ pub fn app() -> Html {
             },
         }
     });
+    // The app is in the document now: the static shell of index.html goes in the same task.
+    use_effect_with((), |_| dom::remove_shell());
     let state = {
         let initial = initial.clone();
         use_reducer(move || initial.state.clone())

@@ -14,3 +14,12 @@ pub fn replace_query(query: &str) {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
 }
+
+/// Removes the static shell of index.html (`#shell`: the header and the advisor's frame, painted
+/// before the wasm runs). Called from the app's first effect, after its first render is in the
+/// document and before the browser paints again, so the app takes the shell's place in one step.
+pub fn remove_shell() {
+    if let Some(shell) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("shell")) {
+        shell.remove();
+    }
+}

@@ -16,7 +16,7 @@ pub async fn load() -> bool {
     if crate::i18n::installed() {
         return true;
     }
-    if let Some(bytes) = inline() {
+    if let Some(bytes) = inline(INLINE_ID) {
         return crate::i18n::install(&bytes);
     }
     match fetch(FILE).await {
@@ -25,17 +25,17 @@ pub async fn load() -> bool {
     }
 }
 
-/// The bytes of the inline block, if the page has one.
-fn inline() -> Option<Vec<u8>> {
+/// The bytes of the inline base64 block with this id (the one-file download's), if the page has it.
+pub(crate) fn inline(id: &str) -> Option<Vec<u8>> {
     let window = web_sys::window()?;
-    let text = window.document()?.get_element_by_id(INLINE_ID)?.text_content()?;
+    let text = window.document()?.get_element_by_id(id)?.text_content()?;
     let binary = window.atob(text.trim()).ok()?;
     // atob gives one char per byte.
     Some(binary.chars().map(|c| c as u32 as u8).collect())
 }
 
 /// The bytes of `url` (relative to the page), or None on any failure.
-async fn fetch(url: &str) -> Option<Vec<u8>> {
+pub(crate) async fn fetch(url: &str) -> Option<Vec<u8>> {
     let window = web_sys::window()?;
     let response: web_sys::Response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url)).await.ok()?.dyn_into().ok()?;
     if !response.ok() {

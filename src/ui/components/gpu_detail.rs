@@ -1,5 +1,5 @@
 //! The detail panel of one card: every field with its unit, notes, cloud prices, and the sources
-//! behind the values.
+//! behind the values (their links load when the first panel opens: `ui::sources_load`).
 
 use crate::state::fields::FIELDS;
 use crate::state::Action;
@@ -28,6 +28,22 @@ pub fn gpu_detail(props: &GpuDetailProps) -> Html {
         })
     };
     let compare = props.dispatch.reform({ let id = g.id.clone(); move |_| Action::ToggleCompare(id.clone()) });
+    // The links are not in the web app's catalog: they load with the first panel, then show.
+    let loaded = use_state(crate::catalog::sources::installed);
+    {
+        let loaded = loaded.clone();
+        use_effect_with((), move |_| {
+            if !*loaded {
+                wasm_bindgen_futures::spawn_local(async move {
+                    if crate::ui::sources_load::load().await {
+                        loaded.set(true);
+                    }
+                });
+            }
+        });
+    }
+    let links = if *loaded { crate::catalog::sources::gpu(&g.id) } else { None };
+    let cloud_link = |i: usize| links.as_ref().and_then(|l| l.cloud.get(i)).filter(|u| !u.is_empty()).cloned();
     html! {
         <aside class="gpu-detail" role="dialog" aria-modal="false" aria-labelledby="gpu-detail-title" {onkeydown}>
             <div class="gpu-detail__head">
@@ -59,17 +75,22 @@ pub fn gpu_detail(props: &GpuDetailProps) -> Html {
             if !g.cloud.is_empty() {
                 <h3 class="gpu-detail__sub">{ t(lang, "Cloud prices (on demand, per GPU)") }</h3>
                 <ul class="gpu-detail__cloud">
-                    { for g.cloud.iter().map(|c| html! {
+                    { for g.cloud.iter().enumerate().map(|(i, c)| html! {
                         <li>{ format!("{}: ${}/h ({}) ", c.provider, crate::i18n::num(lang, c.usd_per_hour, 2), c.date) }
-                            <a href={c.source.clone()} target="_blank" rel="noopener noreferrer">{ t(lang, "source") }</a></li>
+                            if let Some(url) = cloud_link(i) {
+                                <a href={url} target="_blank" rel="noopener noreferrer">{ t(lang, "source") }</a>
+                            }
+                        </li>
                     }) }
                 </ul>
             }
             <h3 class="gpu-detail__sub">{ t(lang, "Sources") }</h3>
             <ul class="gpu-detail__sources">
-                { for g.sources.iter().map(|s| html! { <li><a href={s.clone()} target="_blank" rel="noopener noreferrer">{ s }</a></li> }) }
-                if let Some(p) = &g.price_source {
-                    <li>{ t(lang, "Prices: ") }<a href={p.clone()} target="_blank" rel="noopener noreferrer">{ p }</a></li>
+                if let Some(l) = &links {
+                    { for l.sources.iter().map(|s| html! { <li><a href={s.clone()} target="_blank" rel="noopener noreferrer">{ s }</a></li> }) }
+                    if let Some(p) = &l.price_source {
+                        <li>{ t(lang, "Prices: ") }<a href={p.clone()} target="_blank" rel="noopener noreferrer">{ p }</a></li>
+                    }
                 }
             </ul>
             <button type="button" class="gpu-detail__compare" onclick={compare}>{ t(lang, "Add to / remove from compare") }</button>

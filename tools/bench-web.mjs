@@ -1,0 +1,359 @@
+// `make bench-web`: the first load and the input latency of gpu-advisor beside a static 12-line page
+// and, optionally, another calculator (issue 13). A benchmark, not a test: it prints and records
+// figures and asserts none; `make test` does not run it.
+//
+// Usage (after `make dist`):
+//   node tools/bench-web.mjs                       # static page and dist/
+//   PEER_DIR=/tmp/peer/dist node tools/bench-web.mjs   # and a peer's static build, served here
+//   PEER_URL=http://127.0.0.1:4173/ node tools/bench-web.mjs   # or a peer served elsewhere
+//   BENCH_RUNS=5 (default), BENCH_INPUTS=5 (inputs of each kind per run and throttle),
+//   BENCH_OUT=target/bench-web.json (default).
+// The peer's selectors default to exodus2004/llm-inference-calculator's (commit 7ebb81b); for
+// another peer set PEER_READY (the result), PEER_NUMBER (a number field), PEER_SELECT (a select)
+// and PEER_WORKLOAD (a select that changes what the form shows) to CSS selectors.
+//
+// Method: everything in one run, on loopback, headless Debian Chromium through playwright-core.
+// - Each run of each target is a cold browser profile (a fresh user-data dir), service workers
+//   blocked (the worker's precache of the whole build is not part of the first load). Runs are
+//   interleaved (static, peer, us; static, peer, us; …) so machine noise hits all alike; every
+//   figure is the median of BENCH_RUNS runs.
+// - Serving: dir targets come from a Node static server here that answers with brotli (quality 11,
+//   precompressed once) when the browser accepts it.
+// - Transfer: every response the page receives, brotli-compressed here (quality 11) and summed;
+//   with brotli serving this is the bytes of the bodies over the wire, and it is the same measure
+//   for a PEER_URL served any way.
+// - Ready: performance.now() in a task right after the first frame rendered once the result
+//   element exists (a MutationObserver from an init script sees it, requests an animation frame,
+//   and in the frame a setTimeout(0), as for inputs below): ours is the first option row of the
+//   advisor (`.recommend-list__option`, src/ui/components/recommend_list.rs); the static page's is
+//   its result paragraph.
+// - FCP: the `first-contentful-paint` paint entry. CLS: the sum of `layout-shift` entries without
+//   recent input, until ready + 1 s.
+// - Long tasks: the sum of `longtask` entry durations (PerformanceObserver, buffered) from
+//   navigation to ready + 1 s.
+// - Input → next frame: a capturing listener for the input's first event (keydown for typing,
+//   input for a select) takes the event's timeStamp; in that event it requests an animation frame,
+//   and in the frame a setTimeout(0), which runs after the frame's rendering and paint; the time
+//   is performance.now() there minus the timeStamp. So it covers the handlers, the app's render
+//   and the browser's style, layout and paint of the next frame. Inputs go through Playwright
+//   (keyboard.press of a digit, then Backspace, alternately, in a number field; selectOption
+//   between two values of a select; the same for the workload select). Each kind runs
+//   BENCH_INPUTS times per run, unthrottled and then at 4× CPU throttle (CDP
+//   Emulation.setCPUThrottlingRate); a run's figure is the median of its inputs.
+import { chromium } from 'playwright-core';
+import { createServer } from 'node:http';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { dirname, extname, join, normalize, resolve } from 'node:path';
+import { brotliCompressSync, constants } from 'node:zlib';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const RUNS = Number(process.env.BENCH_RUNS || 5);
+const INPUTS = Number(process.env.BENCH_INPUTS || 5);
+const OUT = resolve(ROOT, process.env.BENCH_OUT || 'target/bench-web.json');
+const DIST = resolve(ROOT, process.env.BENCH_DIST || 'dist');
+const ARGS = [
+  '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+];
+
+// The static page: 12 lines, no script, the same kinds of inputs.
+const STATIC_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>static</title><link rel="icon" href="data:,"></head>
+<body>
+<h1>Static page</h1>
+<label>Number <input id="n" type="number" value="8"></label>
+<label>Select <select id="s"><option>a</option><option>b</option></select></label>
+<label>Workload <select id="w"><option>inference</option><option>training</option></select></label>
+<p id="result">Result: 8 GB</p>
+<p>Nothing here runs a script.</p>
+</body>
+</html>
+`;
+
+// ---- static server with brotli -------------------------------------------------------------
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
+  '.wasm': 'application/wasm', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json', '.ico': 'image/x-icon', '.bin': 'application/octet-stream',
+};
+const brCache = new Map();
+function brotli(buf) {
+  const key = createHash('sha1').update(buf).digest('hex');
+  let out = brCache.get(key);
+  if (!out) {
+    out = brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: buf.length } });
+    brCache.set(key, out);
+  }
+  return out;
+}
+
+function walk(dir, out = []) {
+  for (const n of readdirSync(dir)) {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) walk(p, out); else out.push(p);
+  }
+  return out;
+}
+
+/** Serves `dir` on 127.0.0.1 with brotli; every file is compressed before the first request. */
+async function serveDir(dir) {
+  for (const f of walk(dir)) brotli(readFileSync(f));
+  const server = createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    let p = normalize(join(dir, decodeURIComponent(url.pathname)));
+    if (!p.startsWith(dir)) { res.writeHead(403).end(); return; }
+    try { if (statSync(p).isDirectory()) p = join(p, 'index.html'); } catch { /* 404 below */ }
+    let body;
+    try { body = readFileSync(p); } catch { res.writeHead(404, { 'content-type': 'text/plain' }).end('not found'); return; }
+    const headers = { 'content-type': MIME[extname(p)] || 'application/octet-stream', 'cache-control': 'no-cache', vary: 'accept-encoding' };
+    if (/\bbr\b/.test(req.headers['accept-encoding'] || '')) {
+      body = brotli(body);
+      headers['content-encoding'] = 'br';
+    }
+    headers['content-length'] = body.length;
+    res.writeHead(200, headers).end(body);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() };
+}
+
+// ---- in-page probes ------------------------------------------------------------------------
+
+/** Runs before any page script: observers for paint, long tasks and layout shifts, the ready
+ * watcher, and the input probe. */
+function probe(readySelector) {
+  const b = (window.__bench = { longtasks: [], shifts: [], ready: null });
+  try {
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) b.longtasks.push([e.startTime, e.duration]); })
+      .observe({ type: 'longtask', buffered: true });
+  } catch { /* no longtask support */ }
+  try {
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!e.hadRecentInput) b.shifts.push([e.startTime, e.value]); })
+      .observe({ type: 'layout-shift', buffered: true });
+  } catch { /* no layout-shift support */ }
+  const found = () => {
+    if (b.ready !== null || b.seen || !document.querySelector(readySelector)) return false;
+    b.seen = performance.now();
+    requestAnimationFrame(() => setTimeout(() => { b.ready = performance.now(); }, 0));
+    return true;
+  };
+  const mo = new MutationObserver(() => { if (found()) mo.disconnect(); });
+  mo.observe(document, { childList: true, subtree: true });
+  document.addEventListener('DOMContentLoaded', () => { if (found()) mo.disconnect(); });
+  /** Resolves with the time from the next `type` event's timeStamp to a task after its next frame. */
+  b.arm = (type) => {
+    b.pending = new Promise((resolve) => {
+      addEventListener(type, (e) => {
+        const t0 = e.timeStamp;
+        requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
+      }, { capture: true, once: true });
+    });
+  };
+}
+
+// ---- targets ---------------------------------------------------------------------------------
+
+const targets = [];
+const median = (xs) => {
+  const s = xs.filter((x) => x !== null && x !== undefined && !Number.isNaN(x)).sort((a, b) => a - b);
+  if (s.length === 0) return null;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+async function setup() {
+  const staticDir = mkdtempSync(join(tmpdir(), 'bench-static-'));
+  writeFileSync(join(staticDir, 'index.html'), STATIC_PAGE);
+  const staticServer = await serveDir(staticDir);
+  targets.push({
+    key: 'static', label: 'static 12-line page', server: staticServer, url: staticServer.url,
+    ready: '#result', number: '#n', select: '#s', workload: '#w',
+  });
+  const peerDir = process.env.PEER_DIR;
+  const peerUrl = process.env.PEER_URL;
+  if (peerDir || peerUrl) {
+    const server = peerDir ? await serveDir(resolve(peerDir)) : null;
+    targets.push({
+      key: 'peer', label: process.env.PEER_NAME || 'peer', server, url: server ? server.url : peerUrl,
+      // exodus2004/llm-inference-calculator: the VRAM figure; parameters; model quantization;
+      // system type (discrete GPU / unified memory, which changes the form).
+      ready: process.env.PEER_READY || '.results-panel .result-highlight',
+      number: process.env.PEER_NUMBER || '.input-panel input[type=number]',
+      select: process.env.PEER_SELECT || '.input-panel > select:nth-of-type(1)',
+      workload: process.env.PEER_WORKLOAD || '.input-panel > select:nth-of-type(3)',
+    });
+  }
+  const usServer = await serveDir(DIST);
+  targets.push({
+    key: 'us', label: 'gpu-advisor', server: usServer, url: usServer.url,
+    // The advisor's first option row (src/ui/components/recommend_list.rs); the context field,
+    // the precision select and the workload select of the advisor form.
+    ready: '.recommend-list__option',
+    number: process.env.US_NUMBER || '#in-context',
+    select: process.env.US_SELECT || '#in-precision',
+    workload: process.env.US_WORKLOAD || '#in-workload',
+  });
+}
+
+/** Two values of a select to alternate between: the current one and another. */
+async function selectValues(page, sel) {
+  return page.$eval(sel, (s) => {
+    const vals = [...s.options].map((o) => o.value);
+    const other = vals.find((v) => v !== s.value);
+    return [s.value, other];
+  });
+}
+
+async function timeInput(page, type, act) {
+  await page.evaluate((t) => window.__bench.arm(t), type);
+  await act();
+  return page.evaluate(() => window.__bench.pending);
+}
+
+async function inputs(page, t, cdp, rate) {
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+  const out = {};
+  // Typing: a digit at the end of the field, then Backspace, alternately.
+  if (await page.$(t.number)) {
+    await page.focus(t.number);
+    await page.$eval(t.number, (el) => { try { el.setSelectionRange(el.value.length, el.value.length); } catch { /* type=number */ } });
+    await page.keyboard.press('End').catch(() => {});
+    const xs = [];
+    for (let i = 0; i < INPUTS; i++) {
+      xs.push(await timeInput(page, 'keydown', () => page.keyboard.press(i % 2 ? 'Backspace' : '5')));
+      await page.waitForTimeout(50);
+    }
+    if (INPUTS % 2) await page.keyboard.press('Backspace');
+    out.type = median(xs);
+  }
+  for (const [kind, sel] of [['select', t.select], ['workload', t.workload]]) {
+    if (!(await page.$(sel))) { out[kind] = null; continue; }
+    const [a, b] = await selectValues(page, sel);
+    if (b === undefined) { out[kind] = null; continue; }
+    const xs = [];
+    for (let i = 0; i < INPUTS; i++) {
+      xs.push(await timeInput(page, 'input', () => page.selectOption(sel, i % 2 ? a : b)));
+      await page.waitForTimeout(100);
+    }
+    if (INPUTS % 2) await page.selectOption(sel, a);
+    await page.waitForTimeout(100);
+    out[kind] = median(xs);
+  }
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  return out;
+}
+
+const bodySizes = new Map();
+async function oneRun(t) {
+  const profile = mkdtempSync(join(tmpdir(), 'bench-web-'));
+  const ctx = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium', headless: true, args: ARGS,
+    viewport: { width: 1280, height: 900 }, serviceWorkers: 'block',
+  });
+  try {
+    const page = ctx.pages()[0] || (await ctx.newPage());
+    await page.addInitScript(probe, t.ready);
+    const responses = [];
+    page.on('requestfinished', (req) => responses.push(req.response().then((r) => r && r.body()).catch(() => null)));
+    const encodings = new Set();
+    page.on('response', (r) => { const e = r.headers()['content-encoding']; if (e) encodings.add(e); });
+    await page.goto(t.url, { waitUntil: 'load' });
+    await page.waitForFunction(() => window.__bench.ready !== null, null, { timeout: 60000, polling: 20 });
+    const ready = await page.evaluate(() => window.__bench.ready);
+    // Settle: what the page does right after the result still counts as load.
+    await page.waitForTimeout(1000);
+    const m = await page.evaluate((until) => {
+      const b = window.__bench;
+      const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+      return {
+        fcp: fcp ? fcp.startTime : null,
+        longtask: b.longtasks.filter(([s]) => s < until).reduce((a, [, d]) => a + d, 0),
+        cls: b.shifts.filter(([s]) => s < until).reduce((a, [, v]) => a + v, 0),
+      };
+    }, ready + 1000);
+    let transfer = 0;
+    for (const body of await Promise.all(responses)) {
+      if (!body) continue;
+      const key = createHash('sha1').update(body).digest('hex');
+      if (!bodySizes.has(key)) bodySizes.set(key, brotli(body).length);
+      transfer += bodySizes.get(key);
+    }
+    const cdp = await ctx.newCDPSession(page);
+    const fast = await inputs(page, t, cdp, 1);
+    const slow = await inputs(page, t, cdp, 4);
+    return { transfer, ready, ...m, input: fast, input4x: slow, encodings: [...encodings] };
+  } finally {
+    await ctx.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+// ---- report ----------------------------------------------------------------------------------
+
+const kb = (b) => (b === null ? '—' : `${(b / 1000).toFixed(1)} KB`);
+const ms = (x) => (x === null ? '—' : x < 10 ? `${x.toFixed(1)} ms` : `${Math.round(x)} ms`);
+
+async function main() {
+  try { statSync(join(DIST, 'index.html')); } catch { console.error(`bench-web: no ${DIST}/index.html; run make dist first`); process.exit(1); }
+  await setup();
+  const runs = Object.fromEntries(targets.map((t) => [t.key, []]));
+  for (let i = 0; i < RUNS; i++) {
+    for (const t of targets) {
+      const r = await oneRun(t);
+      runs[t.key].push(r);
+      process.stderr.write(`[bench-web] run ${i + 1}/${RUNS} ${t.label}: ready ${ms(r.ready)}, fcp ${ms(r.fcp)}, ` +
+        `long tasks ${ms(r.longtask)}, ${kb(r.transfer)}, type ${ms(r.input.type ?? null)} / ${ms(r.input4x.type ?? null)} at 4×\n`);
+    }
+  }
+  for (const t of targets) t.server?.close();
+  const med = (key, f) => median(runs[key].map(f));
+  const rows = [
+    ['first-load transfer (brotli)', (k) => kb(med(k, (r) => r.transfer))],
+    ['result on screen (ready)', (k) => ms(med(k, (r) => r.ready))],
+    ['first contentful paint', (k) => ms(med(k, (r) => r.fcp))],
+    ['long tasks during load', (k) => ms(med(k, (r) => r.longtask))],
+    ['layout shift (CLS) during load', (k) => { const v = med(k, (r) => r.cls); return v === null ? '—' : v.toFixed(3); }],
+  ];
+  for (const [kind, label] of [['type', 'typing in a number field'], ['select', 'changing a select'], ['workload', 'switching the workload']]) {
+    rows.push([`input → next frame: ${label}`, (k) => ms(med(k, (r) => r.input[kind]))]);
+    rows.push([`… at 4× CPU throttle`, (k) => ms(med(k, (r) => r.input4x[kind]))]);
+  }
+  const header = `| median of ${RUNS} | ${targets.map((t) => t.label).join(' | ')} |`;
+  const lines = [header, `|---|${targets.map(() => '---|').join('')}`];
+  for (const [label, f] of rows) lines.push(`| ${label} | ${targets.map((t) => f(t.key)).join(' | ')} |`);
+  console.log(lines.join('\n'));
+  const browserVersion = await (async () => {
+    const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+    const v = b.version();
+    await b.close();
+    return v;
+  })();
+  const summary = {};
+  for (const t of targets) {
+    summary[t.key] = {
+      label: t.label, url: t.url,
+      transfer_bytes: med(t.key, (r) => r.transfer),
+      ready_ms: med(t.key, (r) => r.ready),
+      fcp_ms: med(t.key, (r) => r.fcp),
+      longtask_ms: med(t.key, (r) => r.longtask),
+      cls: med(t.key, (r) => r.cls),
+      input_ms: Object.fromEntries(['type', 'select', 'workload'].map((k) => [k, med(t.key, (r) => r.input[k])])),
+      input_4x_ms: Object.fromEntries(['type', 'select', 'workload'].map((k) => [k, med(t.key, (r) => r.input4x[k])])),
+      runs: runs[t.key],
+    };
+  }
+  const json = {
+    date: new Date().toISOString(),
+    machine: { cpu: cpus()[0]?.model, cores: cpus().length, memory_gb: Math.round(totalmem() / 1e9) },
+    browser: `Chromium ${browserVersion}`, runs: RUNS, inputs_per_kind: INPUTS, table: lines.join('\n'), targets: summary,
+  };
+  mkdirSync(dirname(OUT), { recursive: true });
+  writeFileSync(OUT, JSON.stringify(json, null, 2) + '\n');
+  console.log(`\n${json.machine.cpu}, ${json.machine.cores} cores; ${json.browser}; wrote ${OUT}`);
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });
