@@ -420,7 +420,7 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: 
         vec![
             ("bw_pct", crate::decimal::fixed(weight_stream_fraction(gpu, engine, &eff) * 100.0, 0).into()),
             ("bw", crate::decimal::fixed(gpu.memory_bandwidth_gb_s, 0).into()),
-            ("layer_ms", crate::decimal::fixed(eff.layer_ms, 2).into()),
+            ("layer_ms", crate::decimal::fixed(eff.layer_ms + engine.eager_launch_layer_ms(), 2).into()),
             ("tokens", (job.prompt_tokens + job.output_tokens / 2).to_string().into()),
             ("mfu", crate::decimal::fixed(super::engines::prefill_gemm_shares(gpu, engine, false, &eff).0 * 100.0, 0).into()),
         ],
