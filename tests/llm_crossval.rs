@@ -1326,23 +1326,24 @@ fn serving_cross_validated() {
     let (scored, s) = run(Set::Serving);
     assert!(s.rows >= 230);
     // Held out with no scalar (`Set::held_out_refit`): raw = LOFO = LOSO. The in-sample scalar
-    // (0.87, set by the rows below the model) makes it worse: 25.9%.
-    at_most("serving in-sample median |error|", s.in_sample, 0.29);
-    // TARGET NOT MET: serving ≤ 20% cross-validated (23.6% today) and ≥ 80% in band (75%).
-    // DeepSeek-R1 (MLA, 256 experts; dstack and GPUStack, 33 rows) runs 1.4–6× below the
-    // physics; TensorRT-LLM in NVIDIA NIM (the DLI sweep, 94 rows) 1.3× below it at 5–100 users,
-    // while TensorRT-LLM's own tables (84 rows) are 1.16× above it at full batch.
-    at_most("serving LOFO median |error|", s.lofo, 0.27);
-    at_most("serving LOSO median |error|", s.loso, 0.27);
-    at_least("serving LOFO in band", s.lofo_in_band, 0.70);
-    at_least("serving LOSO in band", s.loso_in_band, 0.70);
-    // Dense models meet both (19.4%, 83%), but the band's width was derived from these rows:
-    // re-derived without each source it holds only 51% of that source's rows (printed).
+    // (0.96) makes it slightly worse: 20.2%.
+    at_most("serving in-sample median |error|", s.in_sample, 0.23);
+    // Target met: serving ≤ 20% cross-validated (19.5% today; 23.6% before TensorRT-LLM's exposed
+    // kernel launches, `engines::EAGER_LAUNCH_LAYER_MS`).
+    at_most("serving LOFO median |error|", s.lofo, 0.20);
+    at_most("serving LOSO median |error|", s.loso, 0.20);
+    // TARGET NOT MET: ≥ 80% in band (73% today). DeepSeek-R1 (MLA, 256 experts; dstack and
+    // GPUStack, 33 rows) runs 1.4–6× below the physics, and 80% of all rows cannot be inside a
+    // band that is not widened for it.
+    at_least("serving LOFO in band", s.lofo_in_band, 0.68);
+    at_least("serving LOSO in band", s.loso_in_band, 0.68);
+    // Dense models meet both (16.0%, 83%), but the band's width was derived from these rows:
+    // re-derived without each source it holds only 63% of that source's rows (printed).
     let (dense_err, dense_in) = class_stats(&scored, "dense");
     at_most("serving dense median |error|", dense_err, 0.20);
     at_least("serving dense in band", dense_in, 0.80);
     // The serving band is the dense held-out spread: SERVING_BAND's factors hold measured/model
-    // from the 10th to the 90th percentile (0.57–1.23 today), and neither side could be 5
+    // from the 10th to the 90th percentile (0.68–1.30 today), and neither side could be 5
     // points narrower.
     let mut ratios: Vec<f64> =
         scored.iter().filter(|x| class_of(&x.case) == "dense").map(|x| x.case.measured / x.raw.mid).collect();
@@ -1401,22 +1402,25 @@ fn latency_cross_validated() {
     let (tt, t) = run(Set::Ttft);
     assert!(p.rows >= 100 && t.rows >= 100);
     // Held out with no scalar (`Set::held_out_refit`): raw = LOFO = LOSO.
-    // TARGET NOT MET (issue 12: ≤ 20%, ≥ 80% in band): per-user speed 34.1%, 69% in band today.
-    // DeepSeek-R1 (21 rows: dstack at 4–128 users, GPUStack at 4) is 2–7× slower per user than
-    // the physics; dense models 23.8%, 81% in band: TensorRT-LLM in NIM runs 1.2–2.4× slower than
-    // the model at 5–25 users (FP8 and tensor parallel worst), close to it at 250.
-    at_most("per-user LOSO median |error|", p.loso, 0.37);
-    at_least("per-user LOSO in band", p.loso_in_band, 0.64);
+    // Target met (issue 12: ≤ 20%): per-user speed 18.6% today (34.1% before TensorRT-LLM's
+    // exposed kernel launches, `engines::EAGER_LAUNCH_LAYER_MS`: NIM's TensorRT-LLM ran 1.2–2.4×
+    // slower than the model at 5–25 users).
+    at_most("per-user LOSO median |error|", p.loso, 0.20);
+    // TARGET NOT MET: ≥ 80% in band (73% today). DeepSeek-R1 (21 rows: dstack at 4–128 users,
+    // GPUStack at 4) is 2–7× slower per user than the physics; dense models 13.6%, 87% in band.
+    at_least("per-user LOSO in band", p.loso_in_band, 0.68);
     let (dense_err, dense_in) = class_stats(&pu, "dense");
-    at_most("per-user dense median |error|", dense_err, 0.27);
-    at_least("per-user dense in band", dense_in, 0.76);
-    // TARGET NOT MET: TTFT 91.1%, 36% in band today. Measured TTFTs under load are 2–27× the
+    at_most("per-user dense median |error|", dense_err, 0.16);
+    at_least("per-user dense in band", dense_in, 0.80);
+    // TARGET NOT MET: TTFT 91.0%, 52% in band today (36% before the in-step limit batched the
+    // waiting prompts, `serving::Build::ttft_in_step`). Measured TTFTs under load are 2–27× the
     // model's mid for dense models (10th–90th percentile) and 15–300× for DeepSeek-R1:
     // fixed-length closed-loop benchmarks start their users together and keep them in step, so
     // prompts queue behind each other far more than the mid's M/D/1 wait (random arrivals)
     // assumes; the band's high end is that in-step limit (5% in band without it).
     at_most("ttft LOSO median |error|", t.loso, 0.94);
-    at_least("ttft LOSO in band", t.loso_in_band, 0.31);
-    let (dense_err, _) = class_stats(&tt, "dense");
-    at_most("ttft dense median |error|", dense_err, 0.93);
+    at_least("ttft LOSO in band", t.loso_in_band, 0.47);
+    let (dense_err, dense_in) = class_stats(&tt, "dense");
+    at_most("ttft dense median |error|", dense_err, 0.92);
+    at_least("ttft dense in band", dense_in, 0.57);
 }

@@ -163,3 +163,72 @@ proptest! {
         }
     }
 }
+
+/// TensorRT-LLM's engine runtime launches a decode step without CUDA graphs by default, so each
+/// layer pays the host launch time xLLM measured with and without graphs: (4.20 − 2.72) ms over
+/// Qwen3-0.6B's 28 layers = 0.0529 ms. With the same efficiency factors, a decode step of Llama 3
+/// 8B (32 layers) on TensorRT-LLM is 32 × 0.0529 = 1.691 ms longer than on vLLM, which replays
+/// CUDA graphs; at full batch the same 1.7 ms is a few per cent of a step.
+#[test]
+fn tensorrt_llm_pays_its_kernel_launches_per_layer() {
+    use gpu_advisor::model::llm::engines;
+    use gpu_advisor::model::llm::parallel::Layout;
+    use gpu_advisor::model::llm::throughput::decode_step_s;
+    let g = gpu("h100-sxm");
+    let mut j = job("llama-3-8b");
+    assert_eq!(j.model.layers, 32);
+    j.efficiency = Some(engines::efficiency(Engine::Vllm, engines::GpuFamily::NvidiaHbm));
+    let step = |e: Engine, batch: f64| decode_step_s(&j, g, e, &Layout::Single, batch, 700.0);
+    for batch in [1.0, 5.0, 250.0] {
+        let extra_ms = (step(Engine::TrtLlm, batch) - step(Engine::Vllm, batch)) * 1e3;
+        assert!((extra_ms - 32.0 * (4.20 - 2.72) / 28.0).abs() < 1e-9, "batch {batch}: {extra_ms} ms");
+    }
+    assert_eq!(Engine::Vllm.eager_launch_layer_ms(), 0.0);
+    assert_eq!(Engine::Sglang.eager_launch_layer_ms(), 0.0);
+}
+
+/// NVIDIA NIM's TensorRT-LLM (the NIM DLI sweep, `llm_serving_more.csv`): Llama 3 8B FP16 on one
+/// H100 SXM at 5 users, 200/1,000 tokens, 8.08 ms per output token. By hand: 15.0 GB of weights
+/// and LM head at 0.80 × 3,350 GB/s = 5.6 ms, the KV cache of 5 × 700 tokens (0.46 GB at 0.7 of
+/// the bandwidth) 0.2 ms, 32 layers × (0.008 + 0.053) ms = 1.95 ms: 7.8 ms. Without the launches
+/// it was 5.9 ms, 1.37× too fast.
+#[test]
+fn nim_tensorrt_llm_at_five_users_by_hand() {
+    let mut j = job("llama-3-8b");
+    j.engine = Some(Engine::TrtLlm);
+    j.precision = Precision::Fp16;
+    j.prompt_tokens = 200;
+    j.output_tokens = 1000;
+    j.batch = 5;
+    let r = analyze(&j, gpu("h100-sxm"), 1, &ServingTargets::default()).expect("serving");
+    let tpot_ms = 1e3 / r.per_user_tokens_per_s.mid;
+    assert!((7.3..=8.3).contains(&tpot_ms), "{tpot_ms} ms");
+}
+
+/// Users whose prompts arrive together share the prefill's forward passes: 5 prompts of 200
+/// tokens fit one iteration of vLLM's 8,192-token budget on an H100, so every user waits for
+/// that one batched pass (the TTFT band's high end). By hand: the GEMMs of 1,000 tokens,
+/// 2 × 7.5e9 × 1,000 / (989 TFLOPS × 0.55) = 27.6 ms, attention within each 200-token prompt
+/// 2 × 32 × 1,000 × 200 × 4,096 / (989e12 × 0.55 × 0.5) = 0.2 ms, 32 layers × 0.03 ms fixed: 28.7
+/// ms, against 5 × 7.0 ms for the prompts one after another (each reads the weights again).
+#[test]
+fn prompts_in_step_are_prefilled_together() {
+    use gpu_advisor::model::llm::parallel::Layout;
+    use gpu_advisor::model::llm::throughput::{prefill_batch_s, prefill_s};
+    let g = gpu("h100-sxm");
+    let mut j = job("llama-3-8b");
+    j.engine = Some(Engine::Vllm);
+    j.prompt_tokens = 200;
+    j.output_tokens = 1000;
+    j.batch = 5;
+    let r = analyze(&j, g, 1, &ServingTargets::default()).expect("serving");
+    let batched = prefill_batch_s(&j, g, Engine::Vllm, &Layout::Single, 5.0, 200.0, true);
+    assert!((batched * 1e3 / 28.7 - 1.0).abs() < 0.05, "{} ms", batched * 1e3);
+    let high = r.ttft_s.expect("ttft").high;
+    assert!(high >= batched - 1e-12, "{high} vs {batched}");
+    let one = prefill_s(&j, g, Engine::Vllm, &Layout::Single, 200.0, true);
+    assert!(batched > one && batched < 5.0 * one, "batched {batched}, one {one}");
+    // One 1,000-token prompt attends over all its tokens: more attention than the batch.
+    let long = prefill_batch_s(&j, g, Engine::Vllm, &Layout::Single, 1.0, 1000.0, true);
+    assert!(long > batched);
+}

@@ -161,6 +161,29 @@ impl Engine {
     }
 }
 
+/// Host time per layer per decode step, ms, that an engine without CUDA graphs leaves exposed:
+/// it launches every kernel of a step from the host, and a decode step's kernels (norms,
+/// projections, attention, activations, a few microseconds each at small batch) finish faster
+/// than the host launches the next. TensorRT-LLM's engine runtime launches a step without CUDA
+/// graphs unless asked (`ExtendedRuntimePerfKnobConfig.cuda_graph_mode`, default `False`,
+/// TensorRT-LLM API reference); vLLM (`enforce_eager` off) and SGLang capture their decode
+/// steps in CUDA graphs by default, llama.cpp since 2024, and the factors of the others already
+/// hold their launch time (`layer_ms`). The size: xLLM measured the same C++ engine with and
+/// without CUDA graphs, 2.72 against 4.20 ms per output token for Qwen3-0.6B at one request
+/// (xLLM-AI/xllm pull request #713), (4.20 − 2.72) / 28 layers = 0.053 ms per layer.
+pub const EAGER_LAUNCH_LAYER_MS: f64 = (4.20 - 2.72) / 28.0;
+
+impl Engine {
+    /// [`EAGER_LAUNCH_LAYER_MS`] for the engines whose default decode step runs without CUDA
+    /// graphs (TensorRT-LLM's engine runtime), 0 for the others.
+    pub fn eager_launch_layer_ms(self) -> f64 {
+        match self {
+            Engine::TrtLlm => EAGER_LAUNCH_LAYER_MS,
+            _ => 0.0,
+        }
+    }
+}
+
 /// vLLM's large-card class: at least 70 GiB and not an A100 ("Setting large
 /// `max_num_batched_tokens` for A100 reduces throughput, see PR #17885").
 fn large_vllm_class(gpu: &Gpu) -> bool {

@@ -104,12 +104,18 @@ impl Ctx<'_> {
         let t_kv = kv_bytes(self.job, ctx, batch) * kv_share / (self.bw() * self.eff.attention_bw);
         let flops = (2.0 * m.active_compute_params() + decode_attention_flops(m, ctx)) * batch / div;
         let t_compute = flops / (self.peak_flops() * self.eff.decode_mfu);
-        let t_fixed = f64::from(m.layers) * self.eff.layer_ms * 1e-3;
+        let t_fixed = f64::from(m.layers) * (self.eff.layer_ms + self.engine.eager_launch_layer_ms()) * 1e-3;
         t_weights + t_kv + t_compute + t_fixed + self.comm(batch)
     }
 
     /// Seconds to prefill one prompt of `tokens`.
     fn prefill_time(&self, tokens: f64, with_fixed: bool) -> f64 {
+        self.prefill_seqs(tokens, 1.0, with_fixed)
+    }
+
+    /// Seconds to prefill `seqs` prompts of `tokens` in all, batched into the same forward
+    /// passes: the GEMMs see every token, each prompt attends to its own `tokens / seqs`.
+    fn prefill_seqs(&self, tokens: f64, seqs: f64, with_fixed: bool) -> f64 {
         let m = &self.job.model;
         let (div, _) = self.split();
         let (mfu, q) = super::engines::prefill_gemm_shares(self.gpu, self.engine, self.quantized(), &self.eff);
@@ -119,7 +125,7 @@ impl Ctx<'_> {
         // take no less than the weight stream (the decode roofline's memory term).
         let chunks = self.engine.prefill_chunk_tokens(self.gpu).map_or(1.0, |c| (tokens / c).ceil().max(1.0));
         let stream = chunks * self.weight_read_bytes(tokens) / div / self.weight_bw();
-        let attn = 2.0 * f64::from(m.layers) * tokens * tokens * m.attention_width() / div / (peak * self.eff.attention_flops);
+        let attn = 2.0 * f64::from(m.layers) * tokens * (tokens / seqs.max(1.0)) * m.attention_width() / div / (peak * self.eff.attention_flops);
         let fixed = if with_fixed { f64::from(m.layers) * self.eff.prefill_layer_ms * 1e-3 + self.comm(tokens) } else { 0.0 };
         gemm.max(stream) + attn + fixed
     }
@@ -144,6 +150,14 @@ pub fn decode_step_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, b
 /// time and the layout's communication of a standalone prefill.
 pub fn prefill_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, tokens: f64, with_fixed: bool) -> f64 {
     Ctx { job, gpu, engine, eff: job_efficiency(job, engine, gpu), layout: *layout }.prefill_time(tokens, with_fixed)
+}
+
+/// Seconds to prefill `seqs` prompts of `tokens_each` tokens batched together (prompts that
+/// arrive at once share the engine's forward passes: one weight stream per chunk, GEMMs over
+/// all their tokens, attention within each prompt); `with_fixed` as in [`prefill_s`].
+pub fn prefill_batch_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, seqs: f64, tokens_each: f64, with_fixed: bool) -> f64 {
+    let seqs = seqs.max(1.0);
+    Ctx { job, gpu, engine, eff: job_efficiency(job, engine, gpu), layout: *layout }.prefill_seqs(seqs * tokens_each, seqs, with_fixed)
 }
 
 /// Weight bytes one decode step reads with `tokens` sequences in the batch: the body (MoE: the
@@ -406,7 +420,7 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: 
         vec![
             ("bw_pct", crate::decimal::fixed(weight_stream_fraction(gpu, engine, &eff) * 100.0, 0).into()),
             ("bw", crate::decimal::fixed(gpu.memory_bandwidth_gb_s, 0).into()),
-            ("layer_ms", crate::decimal::fixed(eff.layer_ms, 2).into()),
+            ("layer_ms", crate::decimal::fixed(eff.layer_ms + engine.eager_launch_layer_ms(), 2).into()),
             ("tokens", (job.prompt_tokens + job.output_tokens / 2).to_string().into()),
             ("mfu", crate::decimal::fixed(super::engines::prefill_gemm_shares(gpu, engine, false, &eff).0 * 100.0, 0).into()),
         ],
