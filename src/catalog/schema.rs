@@ -276,7 +276,7 @@ fn check_memory_and_backends(errors: &mut Vec<String>, g: &Gpu) {
         if !opts.iter().any(|o| (o - g.memory_gib).abs() < 1e-9) {
             errors.push(format!("gpu `{id}`: memory_options_gib must include memory_gib ({})", g.memory_gib));
         }
-        if opts.windows(2).any(|w| w[0] >= w[1]) {
+        if opts.iter().zip(opts.iter().skip(1)).any(|(a, b)| a >= b) {
             errors.push(format!("gpu `{id}`: memory_options_gib must be ascending without repeats"));
         }
         for o in opts {
@@ -287,7 +287,7 @@ fn check_memory_and_backends(errors: &mut Vec<String>, g: &Gpu) {
         if !BACKENDS.contains(&b.as_str()) {
             errors.push(format!("gpu `{id}`: unknown backend `{b}` (one of {})", BACKENDS.join(", ")));
         }
-        if g.backends[..i].contains(b) {
+        if g.backends.iter().take(i).any(|x| x == b) {
             errors.push(format!("gpu `{id}`: backend `{b}` listed twice"));
         }
     }
