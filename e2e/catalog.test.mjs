@@ -76,3 +76,29 @@ test('screenshot of the real app for the README', async () => {
   if (process.env.UPDATE_SCREENSHOT === '1') copyFileSync(out, join(ROOT, 'docs/screenshot.png'));
   await page.close();
 });
+
+test('compare view shows prices in the chosen currency and the cards on the advisor job (issue 15 §5)', async () => {
+  const page = await app.ctx.newPage();
+  const errors = watchErrors(page);
+  await page.goto(url('?view=compare&gpus=rtx-5070,rtx-5090&currency=rub&rate=100&mode=rent'));
+  const launch = page.locator('.compare-view__row[data-field=launch]');
+  await launch.waitFor();
+  // NVIDIA's launch prices: RTX 5070 $549, RTX 5090 $1,999; at 100 RUB per USD: 54,900 and 199,900 RUB.
+  const digits = async (id) => (await launch.locator(`[data-gpu=${id}]`).innerText()).replace(/[\s,\u00a0\u202f]/g, '');
+  assert.match(await digits('rtx-5070'), /^54900₽/);
+  assert.match(await digits('rtx-5090'), /^199900₽/);
+  assert.doesNotMatch(await launch.innerText(), /\$/, 'no USD left in the compare view prices');
+  assert.match(await launch.locator('.compare-view__unit').innerText(), /RUB/);
+  // The advisor's default job, Llama 3.1 8B in bf16 (16 GB of weights): one 32 GB RTX 5090 holds
+  // it, one 12 GB RTX 5070 does not.
+  const job = page.locator('.compare-job');
+  await job.waitFor();
+  const cells = (row) => job.locator(`.compare-job__row[data-row=${row}] .compare-job__value`);
+  assert.equal(await cells('gpus').nth(1).innerText(), '1');
+  assert.notEqual(await cells('gpus').nth(0).innerText(), '1');
+  assert.match(await cells('speed').nth(1).innerText(), /^\d+(\.\d+)?$/, 'one user\'s tokens/s on the RTX 5090');
+  // Renting: the RTX 5090 has a cloud price, so its cost per million tokens is shown in RUB.
+  assert.match(await cells('cost').nth(1).innerText(), /₽/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -2,11 +2,12 @@
 //!
 //! Dependencies flow one way: [`catalog`] (bundled GPU and model data) → [`model`] (sizing
 //! formulas) → [`recommend`] (cost model and ranking) → [`state`] (the app's inputs and their URL
-//! form) → `ui` (Yew components). Everything below `ui` is plain Rust, tested natively and shared
+//! form) → [`compare`] (the compare view's advisor-dependent figures) → `ui` (Yew components). Everything below `ui` is plain Rust, tested natively and shared
 //! with the `gpu-advisor` command line ([`cli`]).
 
 pub mod catalog;
 pub mod cli;
+pub mod compare;
 pub mod decimal;
 pub mod i18n;
 pub mod model;

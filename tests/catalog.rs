@@ -357,3 +357,101 @@ fn spot_a10g_and_p100() {
     close(p.fp32_tflops, 9.3, "P100 PCIe FP32");
     assert!(p.fp16_tflops.is_none() && p.bf16_tflops.is_none(), "the P100 has no tensor cores");
 }
+
+#[test]
+fn every_issue_15_card_is_present_under_its_contract_id() {
+    // Issue 15 §4 fixes these ids.
+    for id in [
+        "b300", "rtx-5070", "rtx-5060-ti-8gb", "rtx-pro-5000-blackwell", "rtx-pro-4500-blackwell", "rtx-pro-4000-blackwell",
+        "dgx-spark", "mi350x", "rx-9070-xt", "ryzen-ai-max-395", "arc-b580", "arc-pro-b60", "apple-m4-pro", "ascend-910b",
+        "rtx-2080", "rtx-3070", "rtx-3060-ti", "rx-6900-xt", "rx-7900-xt", "arc-a770",
+    ] {
+        let g = gpu(id);
+        assert!(!g.backends.is_empty(), "{id}: issue 15 asks which back-ends run on each new card");
+    }
+}
+
+/// HGX B300 column of NVIDIA's HGX page, 8 GPUs: FP4 144 PFLOPS sparse | 108 dense, FP8/FP6 72 (sparse),
+/// FP16/BF16 36 (sparse), FP32 600 TFLOPS, FP64 10 TFLOPS, 2.3 TB. Per GPU: divide by 8, halve sparse.
+#[test]
+fn spot_b300_hgx_table() {
+    let g = gpu("b300");
+    close(g.fp4_tflops, 108_000.0 / 8.0, "B300 dense FP4");
+    assert_eq!(g.fp4_sparse_tflops, None, "B300's sparse FP4 is 4/3 of dense, not the 2:4 2x the check holds");
+    close(g.fp8_tflops, 72_000.0 / 8.0 / 2.0, "B300 FP8");
+    close(g.fp6_tflops, 72_000.0 / 8.0 / 2.0, "B300 FP6 (the FP8/FP6 row)");
+    close(g.bf16_tflops, 36_000.0 / 8.0 / 2.0, "B300 BF16");
+    close(g.fp32_tflops, 600.0 / 8.0, "B300 FP32");
+    close(g.fp64_tflops, 10.0 / 8.0, "B300 FP64");
+    close(Some(g.memory_gib), 2304.0 / 8.0, "B300 memory");
+    assert_eq!(g.int8_tops, None, "B300 INT8 (2 POPS sparse per 8 GPUs) would break bf16 <= fp8 <= int8");
+}
+
+/// AMD MI350X: the MI355X rates scaled by the clock ratio 2.2 / 2.4 GHz land on AMD's printed 2.3 PF FP16,
+/// 4.6 PF FP8 and 9.2 PF MXFP4/MXFP6 (MI350X page); MI355X MXFP4 is 10.1 PF (brochure).
+#[test]
+fn spot_mi350x_and_mi355x_low_precision() {
+    let (a, b) = (gpu("mi350x"), gpu("mi355x"));
+    assert!((a.fp16_tflops.unwrap() / 1000.0 - 2.3).abs() < 0.05);
+    assert!((a.fp8_tflops.unwrap() / 1000.0 - 4.6).abs() < 0.05);
+    assert!((a.fp4_tflops.unwrap() / 1000.0 - 9.2).abs() < 0.05);
+    assert_eq!(a.fp6_tflops, a.fp4_tflops, "CDNA 4 runs MXFP6 at the MXFP4 rate");
+    assert!((b.fp4_tflops.unwrap() / 1000.0 - 10.1).abs() < 0.05);
+    close(a.fp16_tflops, b.fp16_tflops.unwrap() * 2.2 / 2.4, "MI350X FP16 = MI355X x clock ratio");
+}
+
+/// RTX 50 and RTX PRO Blackwell: NVIDIA's 'AI TOPS' is FP4 with sparsity, so dense FP4 is half of it
+/// (RTX 5070: 988; RTX PRO 5000/4500/4000: 2,064 / 1,687 / 1,247), and the RTX 5070's FP32 is
+/// 48 SMs x 256 FLOP/clk x 2.51 GHz = 30.8 TFLOPS.
+#[test]
+fn spot_blackwell_ai_tops_are_sparse_fp4() {
+    for (id, ai_tops) in [("rtx-5070", 988.0), ("rtx-pro-5000-blackwell", 2064.0), ("rtx-pro-4500-blackwell", 1687.0), ("rtx-pro-4000-blackwell", 1247.0), ("dgx-spark", 1000.0)] {
+        close(gpu(id).fp4_tflops, ai_tops / 2.0, id);
+    }
+    close(gpu("rtx-5070").fp32_tflops, 48.0 * 256.0 * 2.51 / 1000.0, "RTX 5070 FP32");
+}
+
+/// Home-lab cards against their whitepapers and spec pages: RTX 2080 (Turing whitepaper, reference: FP16
+/// acc16 80.5, INT8 161.1, 448 GB/s), RTX 3070 (GA102 whitepaper: FP16 acc16 81.3), RX 7900 XT (84 CUs x
+/// 256 FLOP/clk x 2.4 GHz = 51.6), Arc B580 (233 INT8 TOPS, 456 GB/s).
+#[test]
+fn spot_home_lab_cards() {
+    close(gpu("rtx-2080").fp16_acc16_tflops, 80.5, "RTX 2080 FP16 acc16");
+    close(gpu("rtx-2080").int8_tops, 161.1, "RTX 2080 INT8");
+    close(gpu("rtx-3070").fp16_acc16_tflops, 81.3, "RTX 3070 FP16 acc16");
+    close(gpu("rx-7900-xt").fp32_tflops, 84.0 * 256.0 * 2.4 / 1000.0, "RX 7900 XT FP32");
+    close(gpu("arc-b580").int8_tops, 233.0, "Arc B580 INT8");
+    close(Some(gpu("arc-b580").memory_bandwidth_gb_s), 192.0 / 8.0 * 19.0, "Arc B580 bandwidth = 192 bit x 19 Gbps");
+    close(Some(gpu("ryzen-ai-max-395").memory_bandwidth_gb_s), 256.0 / 8.0 * 8.0, "Strix Halo = 256 bit x 8,000 MT/s");
+}
+
+/// Unified-memory platforms list the sizes they are sold with, and the default is one of them.
+#[test]
+fn unified_memory_platforms_list_their_sizes() {
+    assert_eq!(gpu("apple-m4-pro").memory_options_gib, vec![24.0, 48.0, 64.0]);
+    assert_eq!(gpu("ryzen-ai-max-395").memory_options_gib, vec![32.0, 64.0, 128.0]);
+    assert_eq!(gpu("dgx-spark").memory_options_gib, vec![128.0]);
+    for g in catalog::gpus().iter().filter(|g| g.unified_memory) {
+        assert!(g.memory_options_gib.contains(&g.memory_gib), "{}: options must hold the default", g.id);
+    }
+}
+
+#[test]
+fn validation_catches_broken_fp6_fp4_options_and_backends() {
+    #[track_caller]
+    fn rejects(g: schema::Gpu, needle: &str) {
+        let errors = schema::validate_gpus(&[g]);
+        assert!(errors.iter().any(|e| e.contains(needle)), "expected an error about `{needle}`, got {errors:?}");
+    }
+    let b300 = gpu("b300");
+    let spark = gpu("dgx-spark");
+    assert_eq!(schema::validate_gpus(&[b300.clone(), spark.clone()]), Vec::<String>::new());
+    rejects(schema::Gpu { fp6_tflops: Some(20_000.0), ..b300.clone() }, "fp6_tflops (20000) must not exceed fp4_tflops");
+    rejects(schema::Gpu { fp4_sparse_tflops: Some(18_000.0), ..b300.clone() }, "fp4_tflops must be dense: the sparse figure 18000 is 1.33x");
+    rejects(schema::Gpu { fp6_tflops: Some(90_000.0), ..b300.clone() }, "plausible range");
+    rejects(schema::Gpu { backends: vec!["opencl".into()], ..b300.clone() }, "unknown backend `opencl`");
+    rejects(schema::Gpu { backends: vec!["cuda".into(), "cuda".into()], ..b300.clone() }, "listed twice");
+    rejects(schema::Gpu { memory_options_gib: vec![64.0], ..spark.clone() }, "must include memory_gib");
+    rejects(schema::Gpu { memory_options_gib: vec![128.0, 64.0], ..spark.clone() }, "ascending");
+    rejects(schema::Gpu { memory_options_gib: vec![288.0], ..b300.clone() }, "unified-memory platforms");
+}

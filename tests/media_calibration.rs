@@ -74,7 +74,7 @@ fn family(g: &Gpu) -> &'static str {
         Vendor::Nvidia => "NVIDIA GDDR",
         Vendor::Amd => "AMD",
         Vendor::Apple => "Apple",
-        Vendor::Intel => "other",
+        Vendor::Intel | Vendor::Huawei => "other",
     }
 }
 

@@ -17,7 +17,7 @@ fn main() {
     let mut gaps = 0;
     println!("GPUs missing optional fields ({} cards):", c.gpus.len());
     for g in &c.gpus {
-        let checks: [(&str, bool); 14] = [
+        let checks: [(&str, bool); 16] = [
             ("memory_type", g.memory_type.is_some()),
             ("fp32_tflops", g.fp32_tflops.is_some()),
             ("fp64_tflops", g.fp64_tflops.is_some()),
@@ -32,6 +32,8 @@ fn main() {
             ("launch_price_usd", g.launch_price_usd.is_some()),
             ("street_price_usd", g.street_price_usd.is_some()),
             ("cloud prices", !g.cloud.is_empty()),
+            ("backends", !g.backends.is_empty()),
+            ("memory_options_gib", !g.unified_memory || !g.memory_options_gib.is_empty()),
         ];
         gaps += report(&g.id, 26, &checks);
     }

@@ -16,6 +16,8 @@ pub enum Vendor {
     Amd,
     Intel,
     Apple,
+    /// Huawei Ascend NPUs (sold in China).
+    Huawei,
 }
 
 /// Market segment, which also decides licence rules (GeForce EULA) and host assumptions.
@@ -52,15 +54,24 @@ pub struct Gpu {
     #[serde(default)]
     pub memory_type: Option<String>,
     pub memory_bandwidth_gb_s: f64,
-    /// Streaming multiprocessors (NVIDIA), compute units (AMD) or GPU cores (Apple): the units
+    /// Streaming multiprocessors (NVIDIA), compute units (AMD), Xe-cores (Intel Arc: 128 lanes each,
+    /// an SM's width) or GPU cores (Apple): the units
     /// that each keep their own memory requests in flight. NVIDIA counts are the datasheet's
     /// CUDA cores over the lanes per SM (64 on Volta, Turing, GA100 and GP100; 128 on Pascal
-    /// GP102, GA10x, Ada, Hopper and Blackwell). Omitted for Gaudi.
+    /// GP102, GA10x, Ada, Hopper and Blackwell). Omitted for Gaudi and Ascend.
     #[serde(default)]
     pub sm_count: Option<u32>,
-    /// Apple SoCs: memory shared with the CPU.
+    /// Memory shared with the CPU: Apple SoCs, AMD Strix Halo, NVIDIA GB10 (DGX Spark).
     #[serde(default)]
     pub unified_memory: bool,
+    /// Unified-memory platforms: the memory sizes the machine is sold with, GiB, ascending.
+    /// `memory_gib` is the default one and must be in the list. Empty for discrete cards.
+    #[serde(default)]
+    pub memory_options_gib: Vec<f64>,
+    /// The compute back-ends engines can run on the card: `cuda`, `rocm`, `vulkan`, `metal`,
+    /// `sycl`, `cann`, `mlx` (as llama.cpp, vLLM, MLX and the vendors' docs list them).
+    #[serde(default)]
+    pub backends: Vec<String>,
     #[serde(default)]
     pub fp32_tflops: Option<f64>,
     #[serde(default)]
@@ -80,8 +91,17 @@ pub struct Gpu {
     pub fp8_tflops: Option<f64>,
     #[serde(default)]
     pub int8_tops: Option<f64>,
+    /// Dense FP4 tensor rate (NVFP4/MXFP4 on Blackwell, MXFP4 on CDNA 4).
     #[serde(default)]
     pub fp4_tflops: Option<f64>,
+    /// Dense FP6 tensor rate, where the datasheet prints one: MXFP6 on CDNA 4 (at the FP4 rate),
+    /// the "FP8/FP6" row of NVIDIA's HGX tables (at the FP8 rate).
+    #[serde(default)]
+    pub fp6_tflops: Option<f64>,
+    /// The datasheet's sparse FP4 figure ("AI TOPS" on GeForce and RTX PRO), as printed; only
+    /// used to check that `fp4_tflops` is the dense one.
+    #[serde(default)]
+    pub fp4_sparse_tflops: Option<f64>,
     /// The datasheet's 2:4-sparse FP16 (FP32-accumulate) figure, as printed; only used to check
     /// that `fp16_tflops` is the dense one.
     #[serde(default)]
@@ -211,6 +231,68 @@ fn check_scale_up(errors: &mut Vec<String>, g: &Gpu) {
     }
 }
 
+/// Dense rates never fall as the format narrows (bf16 <= fp8 <= int8, fp8 <= fp6 <= fp4), and a
+/// printed sparse figure is twice the dense one: 2:4 sparsity doubles the peak on every part that
+/// has it (FP16 figures are both the FP32-accumulate rate, as GeForce whitepapers print them).
+fn check_precision_order(errors: &mut Vec<String>, g: &Gpu) {
+    let id = g.id.as_str();
+    let chains: [&[(&str, Option<f64>)]; 2] = [
+        &[("bf16_tflops", g.bf16_tflops), ("fp8_tflops", g.fp8_tflops), ("int8_tops", g.int8_tops)],
+        &[("fp8_tflops", g.fp8_tflops), ("fp6_tflops", g.fp6_tflops), ("fp4_tflops", g.fp4_tflops)],
+    ];
+    for order in chains {
+        let present: Vec<(&str, f64)> = order.iter().filter_map(|(n, v)| v.map(|v| (*n, v))).collect();
+        for (lo, hi) in present.iter().zip(present.iter().skip(1)) {
+            if lo.1 > hi.1 * 1.001 {
+                errors.push(format!("gpu `{id}`: {} ({}) must not exceed {} ({})", lo.0, lo.1, hi.0, hi.1));
+            }
+        }
+    }
+    let pairs = [("fp16", g.fp16_sparse_tflops, g.fp16_tflops), ("fp4", g.fp4_sparse_tflops, g.fp4_tflops)];
+    for (name, sparse, dense) in pairs {
+        if let (Some(sparse), Some(dense)) = (sparse, dense) {
+            let ratio = sparse / dense;
+            if !(1.96..=2.04).contains(&ratio) {
+                errors.push(format!(
+                    "gpu `{id}`: {name}_tflops must be dense: the sparse figure {sparse} is {ratio:.2}x it, not 2x"
+                ));
+            }
+        }
+    }
+}
+
+/// The back-ends a card lists are known names, each once.
+pub const BACKENDS: [&str; 7] = ["cuda", "rocm", "vulkan", "metal", "sycl", "cann", "mlx"];
+
+/// Memory options only on unified-memory platforms, ascending, plausible, and holding the
+/// default `memory_gib`; back-ends from [`BACKENDS`], each once.
+fn check_memory_and_backends(errors: &mut Vec<String>, g: &Gpu) {
+    let id = g.id.as_str();
+    let opts = &g.memory_options_gib;
+    if !opts.is_empty() {
+        if !g.unified_memory {
+            errors.push(format!("gpu `{id}`: memory_options_gib is for unified-memory platforms"));
+        }
+        if !opts.iter().any(|o| (o - g.memory_gib).abs() < 1e-9) {
+            errors.push(format!("gpu `{id}`: memory_options_gib must include memory_gib ({})", g.memory_gib));
+        }
+        if opts.iter().zip(opts.iter().skip(1)).any(|(a, b)| a >= b) {
+            errors.push(format!("gpu `{id}`: memory_options_gib must be ascending without repeats"));
+        }
+        for o in opts {
+            in_range(errors, id, "memory_options_gib", Some(*o), 4.0, 1024.0);
+        }
+    }
+    for (i, b) in g.backends.iter().enumerate() {
+        if !BACKENDS.contains(&b.as_str()) {
+            errors.push(format!("gpu `{id}`: unknown backend `{b}` (one of {})", BACKENDS.join(", ")));
+        }
+        if g.backends.iter().take(i).any(|x| x == b) {
+            errors.push(format!("gpu `{id}`: backend `{b}` listed twice"));
+        }
+    }
+}
+
 /// Every invariant the GPU catalog must hold. Returns one message per broken rule, naming the card.
 pub fn validate_gpus(gpus: &[Gpu]) -> Vec<String> {
     let mut errors = Vec::new();
@@ -241,6 +323,8 @@ pub fn validate_gpus(gpus: &[Gpu]) -> Vec<String> {
         in_range(&mut errors, id, "fp8_tflops", g.fp8_tflops, 1.0, 20_000.0);
         in_range(&mut errors, id, "int8_tops", g.int8_tops, 1.0, 20_000.0);
         in_range(&mut errors, id, "fp4_tflops", g.fp4_tflops, 1.0, 40_000.0);
+        in_range(&mut errors, id, "fp6_tflops", g.fp6_tflops, 1.0, 40_000.0);
+        in_range(&mut errors, id, "fp4_sparse_tflops", g.fp4_sparse_tflops, 1.0, 80_000.0);
         in_range(&mut errors, id, "tdp_w", g.tdp_w, 10.0, 2_000.0);
         in_range(&mut errors, id, "nvlink_gb_s", g.nvlink_gb_s, 10.0, 5_000.0);
         in_range(&mut errors, id, "scale_up_gb_s", g.scale_up_gb_s, 10.0, 5_000.0);
@@ -250,24 +334,8 @@ pub fn validate_gpus(gpus: &[Gpu]) -> Vec<String> {
         if g.vendor != Vendor::Apple && g.tdp_w.is_none() {
             errors.push(format!("gpu `{id}`: tdp_w is required for discrete cards"));
         }
-        // Dense precision ordering: bf16 <= fp8 <= int8 where present.
-        let order = [("bf16_tflops", g.bf16_tflops), ("fp8_tflops", g.fp8_tflops), ("int8_tops", g.int8_tops)];
-        let present: Vec<(&str, f64)> = order.iter().filter_map(|(n, v)| v.map(|v| (*n, v))).collect();
-        for (lo, hi) in present.iter().zip(present.iter().skip(1)) {
-            if lo.1 > hi.1 * 1.001 {
-                errors.push(format!("gpu `{id}`: {} ({}) must not exceed {} ({})", lo.0, lo.1, hi.0, hi.1));
-            }
-        }
-        if let (Some(sparse), Some(dense)) = (g.fp16_sparse_tflops, g.fp16_tflops) {
-            // 2:4 sparsity doubles the peak on every part that has it; both figures are the
-            // FP32-accumulate rate (GeForce whitepapers print that one beside the FP16-acc one).
-            let ratio = sparse / dense;
-            if !(1.96..=2.04).contains(&ratio) {
-                errors.push(format!(
-                    "gpu `{id}`: fp16_tflops must be dense: the sparse figure {sparse} is {ratio:.2}x it, not 2x"
-                ));
-            }
-        }
+        check_precision_order(&mut errors, g);
+        check_memory_and_backends(&mut errors, g);
         if g.nvlink && g.nvlink_gb_s.is_none() {
             errors.push(format!("gpu `{id}`: nvlink = true needs nvlink_gb_s"));
         }

@@ -31,6 +31,7 @@ fn vendor_str(v: Vendor) -> &'static str {
         Vendor::Amd => "amd",
         Vendor::Intel => "intel",
         Vendor::Apple => "apple",
+        Vendor::Huawei => "huawei",
     }
 }
 
@@ -44,7 +45,7 @@ fn segment_str(s: Segment) -> &'static str {
 
 /// Parses a vendor name as written in the URL.
 pub fn parse_vendor(s: &str) -> Option<Vendor> {
-    [Vendor::Nvidia, Vendor::Amd, Vendor::Intel, Vendor::Apple].into_iter().find(|v| vendor_str(*v) == s)
+    [Vendor::Nvidia, Vendor::Amd, Vendor::Intel, Vendor::Apple, Vendor::Huawei].into_iter().find(|v| vendor_str(*v) == s)
 }
 
 /// Parses a segment name as written in the URL.

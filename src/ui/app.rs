@@ -86,7 +86,7 @@ pub fn app() -> Html {
                 <CatalogTable state={Rc::new((*state).clone())} dispatch={dispatch.clone()} />
             </>
         },
-        View::Compare => html! { <CompareView ids={state.compare.clone()} dispatch={dispatch.clone()} /> },
+        View::Compare => html! { <CompareView ids={state.compare.clone()} advisor={state.advisor.clone()} dispatch={dispatch.clone()} /> },
     };
     let detail = state.detail.as_ref().and_then(|id| crate::catalog::gpu(id));
     let browser = use_memo((), |_| crate::ui::lang::browser_lang());

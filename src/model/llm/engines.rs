@@ -201,7 +201,7 @@ pub enum GpuFamily {
     Apple,
     /// AMD Instinct and Radeon (ROCm).
     Amd,
-    /// Anything else (Intel Gaudi …).
+    /// Anything else (Intel Gaudi and Arc, Huawei Ascend …).
     Other,
 }
 
@@ -211,7 +211,7 @@ impl GpuFamily {
         match gpu.vendor {
             Vendor::Apple => GpuFamily::Apple,
             Vendor::Amd => GpuFamily::Amd,
-            Vendor::Intel => GpuFamily::Other,
+            Vendor::Intel | Vendor::Huawei => GpuFamily::Other,
             Vendor::Nvidia => {
                 let hbm = gpu.memory_type.as_deref().is_some_and(|t| t.to_ascii_uppercase().contains("HBM"));
                 if hbm || (gpu.memory_type.is_none() && gpu.segment == Segment::Datacenter) {

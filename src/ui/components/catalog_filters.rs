@@ -48,6 +48,7 @@ pub fn catalog_filters(props: &CatalogFiltersProps) -> Html {
                     { vendor_opt(Some(Vendor::Amd), "amd", "AMD") }
                     { vendor_opt(Some(Vendor::Intel), "intel", "Intel") }
                     { vendor_opt(Some(Vendor::Apple), "apple", "Apple") }
+                    { vendor_opt(Some(Vendor::Huawei), "huawei", "Huawei") }
                 </select>
             </label>
             <label class="catalog-filters__field">

@@ -1,8 +1,11 @@
 //! The compare view: 2 to 4 cards side by side, every field, the best value of each row
-//! highlighted, and ratio sentences against the first card.
+//! highlighted, ratio sentences against the first card, and the cards on the advisor's job.
+//! Prices are shown in the advisor's currency (issue 15 §5).
 
 use crate::state::fields::{best_index, ratio_sentences, FIELDS};
+use crate::state::advisor::AdvisorInputs;
 use crate::state::Action;
+use crate::ui::components::compare_job::CompareJob;
 use web_sys::HtmlSelectElement;
 use crate::i18n::{t, tf};
 use crate::ui::lang::use_lang;
@@ -11,13 +14,22 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct CompareViewProps {
     pub ids: Vec<String>,
+    /// The advisor's inputs: their currency for the prices, their job for "for your job".
+    pub advisor: AdvisorInputs,
     pub dispatch: Callback<Action>,
+}
+
+/// Fields holding USD amounts, shown in the advisor's currency.
+fn is_money(key: &str) -> bool {
+    matches!(key, "launch" | "street" | "rent")
 }
 
 /// Side-by-side comparison.
 #[function_component(CompareView)]
 pub fn compare_view(props: &CompareViewProps) -> Html {
     let lang = use_lang();
+    let cost = use_memo(props.advisor.clone(), crate::compare::cost_settings);
+    let currency = cost.currency.as_str().to_ascii_uppercase();
     let gpus: Vec<&'static crate::catalog::Gpu> = props.ids.iter().filter_map(|id| crate::catalog::gpu(id)).collect();
     let add = props.dispatch.reform(|e: Event| {
         let sel = e.target_unchecked_into::<HtmlSelectElement>();
@@ -78,10 +90,15 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
                             let best = best_index(f, &gpus);
                             html! {
                                 <tr class="compare-view__row" data-field={f.key}>
-                                    <th scope="row" class="compare-view__field">{ t(lang, f.label) }<span class="compare-view__unit">{ t(lang, f.unit) }</span></th>
+                                    <th scope="row" class="compare-view__field">{ t(lang, f.label) }<span class="compare-view__unit">{
+                                        match f.key { "rent" => format!("{currency}/h"), k if is_money(k) => currency.clone(), _ => t(lang, f.unit).to_string() }
+                                    }</span></th>
                                     { for gpus.iter().enumerate().map(|(i, g)| {
                                         let is_best = best == Some(i);
-                                        let text = f.display(lang, (f.get)(g));
+                                        let text = match (f.get)(g) {
+                                            Some(v) if is_money(f.key) => cost.money_in(lang, v),
+                                            v => f.display(lang, v),
+                                        };
                                         html! {
                                             <td class={classes!("compare-view__value", is_best.then_some("compare-view__value--best"))}
                                                 data-gpu={g.id.clone()}>
@@ -96,6 +113,7 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
                     </tbody>
                 </table>
             </div>
+            <CompareJob gpus={gpus.clone()} advisor={props.advisor.clone()} cost={(*cost).clone()} />
             <h2 class="compare-view__sub">{ t(lang, "In ratios") }</h2>
             <ul class="compare-view__ratios">
                 { for ratios.iter().map(|r| html! { <li class="compare-view__ratio">{ r }</li> }) }

@@ -6,6 +6,7 @@ pub mod best_summary;
 pub mod catalog_filters;
 pub mod disclosure;
 pub mod catalog_table;
+pub mod compare_job;
 pub mod compare_view;
 pub mod embed_dialog;
 pub mod explain_details;
