@@ -76,7 +76,9 @@ fn layer_mix(o: &Obj, model_type: &str, layers: u32) -> LayerMix {
         let chunked = o.get("no_rope_layers").and_then(Value::as_array).map_or(layers * 3 / 4, |a| a.iter().filter(|v| v.as_u64() == Some(1)).count() as u32);
         return LayerMix { window: Some(chunk), window_fraction: f64::from(chunked) / kv_layers, linear_layers: linear };
     }
-    let window = get_u32(o, &["sliding_window"]).filter(|w| *w > 0);
+    // A window as long as the context (Phi-4-mini's 262144) slides over nothing.
+    let context = get_u32(o, &["max_position_embeddings"]).unwrap_or(u32::MAX);
+    let window = get_u32(o, &["sliding_window"]).filter(|w| *w > 0 && *w < context);
     let use_window = o.get("use_sliding_window").and_then(Value::as_bool).unwrap_or(true);
     let fraction = match (count("sliding_attention"), model_type) {
         (Some(n), _) => f64::from(n) / kv_layers,
@@ -241,7 +243,7 @@ pub fn parse_config_json_with_notes(text: &str) -> Result<(ModelArch, Vec<Note>)
     let intermediate = match (&moe, list_width) {
         (_, Some(w)) => u32::try_from(w).unwrap_or(u32::MAX),
         (Some(m), _) if m.dense_layers == 0 => get_u32(o, &["intermediate_size"]).unwrap_or(m.width),
-        _ if model_type.starts_with("llama4") => req_u32(o, &["intermediate_size_mlp", "intermediate_size"])?,
+        _ if model_type.starts_with("llama4") => req_u32(o, &["intermediate_size_mlp"])?,
         _ => req_u32(o, &["intermediate_size", "n_inner", "ffn_dim"])?,
     };
     let gated = !matches!(model_type.as_str(), "gpt2" | "gpt_neox" | "gptj" | "bert" | "falcon" | "mpt" | "opt" | "starcoder2");
@@ -284,11 +286,12 @@ pub fn parse_config_json_with_notes(text: &str) -> Result<(ModelArch, Vec<Note>)
     };
     let mut notes = Vec::new();
     if !KNOWN.contains(&model_type.as_str()) && !KNOWN.contains(&outer.as_str()) {
-        let layout = if moe.is_some() { "mixture-of-experts" } else { "dense" };
-        notes.push(Note::new(
-            "unknown model_type `{type}`: read as a Llama-style {layout} decoder from its keys",
-            vec![("type", model_type.clone().into()), ("layout", layout.into())],
-        ));
+        let template = if moe.is_some() {
+            "unknown model_type `{type}`: read as a Llama-style mixture-of-experts decoder from its keys"
+        } else {
+            "unknown model_type `{type}`: read as a Llama-style dense decoder from its keys"
+        };
+        notes.push(Note::new(template, vec![("type", model_type.clone().into())]));
     }
     let m = ModelArch {
         id: "custom".into(),
