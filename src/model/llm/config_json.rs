@@ -214,15 +214,7 @@ fn text_object(top: &Obj) -> (&Obj, String, String) {
 /// Parses a `config.json` text into an architecture, with a note when the model_type is not
 /// one this parser knows (what it assumed instead).
 pub fn parse_config_json_with_notes(text: &str) -> Result<(ModelArch, Vec<Note>), Note> {
-    // Where the text stops being JSON, not serde_json's own message: its Display pulls the
-    // standard float formatting into the app (see `crate::decimal`).
-    let v: Value = serde_json::from_str(text).map_err(|e| {
-        let what = if e.is_eof() { "ends early" } else { "is not valid" };
-        Note::new(
-            "not valid JSON: {error}",
-            vec![("error", format!("{what} at line {}, column {}", e.line(), e.column()).into())],
-        )
-    })?;
+    let v = parse_json(text)?;
     let top = v.as_object().ok_or_else(|| Note::plain("the top level must be a JSON object"))?;
     let (o, model_type, outer) = text_object(top);
     let hidden = req_u32(o, &["hidden_size", "n_embd", "d_model"])?;
@@ -254,19 +246,7 @@ pub fn parse_config_json_with_notes(text: &str) -> Result<(ModelArch, Vec<Note>)
     let mats = if gated { 3.0 } else { 2.0 };
     let dense_ffn = mats * h * f64::from(intermediate);
     let attn_all = f64::from(layers - mix.linear_layers) * attn + f64::from(mix.linear_layers) * linear_attn;
-    let (ffn_total, ffn_active) = match &moe {
-        Some(m) => {
-            let expert = mats * h * f64::from(m.width);
-            let moe_layers = f64::from(layers.saturating_sub(m.dense_layers));
-            let dense = f64::from(m.dense_layers.min(layers)) * dense_ffn;
-            let per = h * f64::from(m.experts) + m.shared * expert;
-            (
-                dense + moe_layers * (per + f64::from(m.experts) * expert),
-                dense + moe_layers * (per + f64::from(m.active) * expert),
-            )
-        }
-        None => (f64::from(layers) * dense_ffn, f64::from(layers) * dense_ffn),
-    };
+    let (ffn_total, ffn_active) = ffn_params(moe.as_ref(), layers, h, mats, dense_ffn);
     let embed = f64::from(vocab) * h * if tied { 1.0 } else { 2.0 };
     let family = if outer == "llama4" || outer == "mllama" || outer == "mistral3" || outer == "gemma3" || outer == "gemma3n" { outer.as_str() } else { model_type.as_str() };
     let mut extra = vision_params(top, family, h);
@@ -275,24 +255,13 @@ pub fn parse_config_json_with_notes(text: &str) -> Result<(ModelArch, Vec<Note>)
     }
     let (state_layers, state) = fixed_state(top, o, &mix, linear_state, kv_heads, head_dim)?;
     let kv_lora_rank = get_u32(o, &["kv_lora_rank"]).unwrap_or(0);
-    let attention = if kv_lora_rank > 0 {
-        Attention::Mla
-    } else if kv_heads == 1 {
-        Attention::Mqa
-    } else if kv_heads < heads {
-        Attention::Gqa
-    } else {
-        Attention::Mha
+    let attention = match kv_heads {
+        _ if kv_lora_rank > 0 => Attention::Mla,
+        1 => Attention::Mqa,
+        k if k < heads => Attention::Gqa,
+        _ => Attention::Mha,
     };
-    let mut notes = Vec::new();
-    if !KNOWN.contains(&model_type.as_str()) && !KNOWN.contains(&outer.as_str()) {
-        let template = if moe.is_some() {
-            "unknown model_type `{type}`: read as a Llama-style mixture-of-experts decoder from its keys"
-        } else {
-            "unknown model_type `{type}`: read as a Llama-style dense decoder from its keys"
-        };
-        notes.push(Note::new(template, vec![("type", model_type.clone().into())]));
-    }
+    let notes = layout_note(&model_type, &outer, moe.is_some()).into_iter().collect();
     let m = ModelArch {
         id: "custom".into(),
         arch: Arch::Decoder,
@@ -323,6 +292,42 @@ pub fn parse_config_json_with_notes(text: &str) -> Result<(ModelArch, Vec<Note>)
         fixed_state_elements_per_layer: state,
     };
     Ok((m, notes))
+}
+
+/// Where the text stops being JSON, not serde_json's own message: its Display pulls the
+/// standard float formatting into the app (see `crate::decimal`).
+fn parse_json(text: &str) -> Result<Value, Note> {
+    serde_json::from_str(text).map_err(|e| {
+        let what = if e.is_eof() { "ends early" } else { "is not valid" };
+        Note::new(
+            "not valid JSON: {error}",
+            vec![("error", format!("{what} at line {}, column {}", e.line(), e.column()).into())],
+        )
+    })
+}
+
+/// FFN parameters over all layers, (total, active): dense layers at the dense width, MoE layers
+/// with their router, shared experts and every (or the active) routed expert.
+fn ffn_params(moe: Option<&Moe>, layers: u32, h: f64, mats: f64, dense_ffn: f64) -> (f64, f64) {
+    let Some(m) = moe else { return (f64::from(layers) * dense_ffn, f64::from(layers) * dense_ffn) };
+    let expert = mats * h * f64::from(m.width);
+    let moe_layers = f64::from(layers.saturating_sub(m.dense_layers));
+    let dense = f64::from(m.dense_layers.min(layers)) * dense_ffn;
+    let per = h * f64::from(m.experts) + m.shared * expert;
+    (dense + moe_layers * (per + f64::from(m.experts) * expert), dense + moe_layers * (per + f64::from(m.active) * expert))
+}
+
+/// What an unknown model_type was read as.
+fn layout_note(model_type: &str, outer: &str, moe: bool) -> Option<Note> {
+    if KNOWN.contains(&model_type) || KNOWN.contains(&outer) {
+        return None;
+    }
+    let template = if moe {
+        "unknown model_type `{type}`: read as a Llama-style mixture-of-experts decoder from its keys"
+    } else {
+        "unknown model_type `{type}`: read as a Llama-style dense decoder from its keys"
+    };
+    Some(Note::new(template, vec![("type", model_type.to_string().into())]))
 }
 
 /// Layers without a KV cache growing with the context, and their state per sequence:
