@@ -461,6 +461,14 @@ pub struct LlmSpec {
     pub moe_intermediate_size: Option<u32>,
     #[serde(default)]
     pub dense_layers: Option<u32>,
+    /// Layers that keep a fixed-size state per sequence instead of a KV cache growing with the
+    /// context: Gated DeltaNet layers (Qwen3-Next), cross-attention layers over the image
+    /// tokens (mllama).
+    #[serde(default)]
+    pub fixed_state_layers: Option<u32>,
+    /// Elements of that state per layer per sequence.
+    #[serde(default)]
+    pub fixed_state_elements_per_layer: Option<f64>,
     #[serde(default)]
     pub activation: Option<String>,
     #[serde(default)]
@@ -602,6 +610,9 @@ pub fn validate_models(llms: &[LlmSpec], diffusion: &[DiffusionSpec], classic: &
         }
         if m.arch == Arch::EncoderDecoder && m.encoder_layers.is_none() {
             errors.push(format!("model `{id}`: encoder-decoder presets need encoder_layers"));
+        }
+        if m.fixed_state_layers.is_some() != m.fixed_state_elements_per_layer.is_some() || m.fixed_state_layers.is_some_and(|l| l >= m.layers) {
+            errors.push(format!("model `{id}`: fixed_state_layers and fixed_state_elements_per_layer go together, below layers"));
         }
         if !m.source.starts_with("https://") {
             errors.push(format!("model `{id}`: source must be the config.json link"));

@@ -20,7 +20,7 @@ USAGE:
   gpu-advisor estimate --gpu <id> [--gpus N]
     (--model <preset-id> | --params <e.g. 13b, 350m> | --config <path to config.json>)
     [--workload inference|training|finetune-full|lora|qlora]
-    [--precision fp32|tf32|fp16|bf16|fp8|int8|int4|nf4|q2_k|q3_k_m|q4_0|q4_k_m|q5_k_m|q6_k|q8_0]
+    [--precision fp32|tf32|fp16|bf16|fp8|int8|int4|nf4|q2_k|q3_k_m|q4_0|q4_k_m|q5_k_m|q6_k|q8_0|mxfp4|nvfp4|iq4_xs|iq3_xxs|q3_k_s]
     [--kv-precision fp16|fp8|q8_0|q4_0] [--engine transformers|vllm|sglang|trt-llm|llama.cpp|exllamav2|mlc]
     [--context TOKENS] [--prompt-tokens N --output-tokens N] [--batch N] [--seq-len TOKENS]
     [--optimizer adamw|adamw-8bit|paged-adamw-8bit|sgd|adafactor]
@@ -37,7 +37,7 @@ DEFAULTS:
   --workload inference
   --precision fp16 for inference, bf16 for training and fine-tuning, nf4 for qlora
   --kv-precision fp16
-  --engine llama.cpp for GGUF precisions (q*_*) and Apple GPUs, otherwise vllm
+  --engine llama.cpp for GGUF precisions (q*_*, iq*_*) and Apple GPUs, otherwise vllm
   --context 4096 (capped at the model's maximum context, never below prompt + output)
   --prompt-tokens 512, --output-tokens 256
   --batch 1 (inference: concurrent sequences; training: micro-batch per GPU); --users is its alias
@@ -143,7 +143,12 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
         custom::arch_from_params(n).map_err(engine_error)?
     } else if let Some(path) = &a.s.config {
         let text = std::fs::read_to_string(path).map_err(|e| CliError(format!("--config: cannot read {path}: {e}")))?;
-        config_json::arch_from_config_json(&text).map_err(engine_error)?
+        let (m, notes) = config_json::parse_config_json_with_notes(&text)
+            .map_err(|n| engine_error(crate::model::types::EstimateError::invalid("config", n.to_string())))?;
+        for n in notes {
+            eprintln!("config: {n}");
+        }
+        m
     } else {
         return Err(CliError("give exactly one of --model, --params or --config".into()));
     };

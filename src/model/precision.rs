@@ -44,6 +44,18 @@ pub enum Precision {
     Q6K,
     /// GGUF Q8_0.
     Q80,
+    /// OCP MXFP4: E2M1 values with one 8-bit (E8M0) shared scale per 32 = 4.25 bits. gpt-oss
+    /// ships its routed experts this way and keeps attention, router and embeddings in BF16.
+    Mxfp4,
+    /// NVIDIA NVFP4: E2M1 values with one FP8 (E4M3) scale per 16 plus an fp32 tensor scale
+    /// = 4.5 bits.
+    Nvfp4,
+    /// GGUF IQ4_XS.
+    Iq4Xs,
+    /// GGUF IQ3_XXS.
+    Iq3Xxs,
+    /// GGUF Q3_K_S mix.
+    Q3KS,
 }
 
 /// Group size GPTQ and AWQ use by default (`group_size=128`, AutoGPTQ / AutoAWQ).
@@ -74,7 +86,7 @@ pub fn nf4_bits_per_weight(double_quant: bool) -> f64 {
 
 impl Precision {
     /// Every format, in the order the CLI lists them.
-    pub const ALL: [Precision; 15] = [
+    pub const ALL: [Precision; 20] = [
         Precision::Fp32,
         Precision::Tf32,
         Precision::Fp16,
@@ -90,6 +102,11 @@ impl Precision {
         Precision::Q5KM,
         Precision::Q6K,
         Precision::Q80,
+        Precision::Mxfp4,
+        Precision::Nvfp4,
+        Precision::Iq4Xs,
+        Precision::Iq3Xxs,
+        Precision::Q3KS,
     ];
 
     /// The CLI name (`fp16`, `q4_k_m`, …).
@@ -110,6 +127,11 @@ impl Precision {
             Precision::Q5KM => "q5_k_m",
             Precision::Q6K => "q6_k",
             Precision::Q80 => "q8_0",
+            Precision::Mxfp4 => "mxfp4",
+            Precision::Nvfp4 => "nvfp4",
+            Precision::Iq4Xs => "iq4_xs",
+            Precision::Iq3Xxs => "iq3_xxs",
+            Precision::Q3KS => "q3_k_s",
         }
     }
 
@@ -137,6 +159,13 @@ impl Precision {
     ///   = 8.5 bpw and Q4_0 is 18 bytes per 32 = 4.5 bpw, plus `output.weight` kept at Q6_K
     ///   (about +0.05 bpw on a 7B model): 4.55.
     ///
+    /// - mxfp4: 4 + 8/32 = 4.25 (OCP Microscaling Formats (MX) v1.0 spec, §5: block of 32,
+    ///   E8M0 scale); nvfp4: 4 + 8/16 + 32/(tensor) ≈ 4.5 (NVIDIA, "Introducing NVFP4", 2025:
+    ///   an FP8 E4M3 scale per 16 values and a per-tensor FP32 scale);
+    /// - IQ4_XS 4.46, IQ3_XXS 3.25, Q3_K_S 3.64: whole-file bits per weight of Llama 3.1 8B in
+    ///   llama.cpp `tools/quantize/README.md` @311c2c9f (size in GiB × 8 / parameters, output
+    ///   and embedding tensors included, as for the other GGUF mixes).
+    ///
     /// Formats that are not GGUF keep embeddings and the LM head in 16 bits; that is applied per
     /// tensor by the memory model (see [`Precision::quantizes_embeddings`]).
     pub fn bits_per_weight(self) -> f64 {
@@ -153,6 +182,11 @@ impl Precision {
             Precision::Q5KM => 5.68,
             Precision::Q6K => 6.56,
             Precision::Q80 => 8.5,
+            Precision::Mxfp4 => 4.0 + 8.0 / 32.0,
+            Precision::Nvfp4 => 4.0 + 8.0 / 16.0,
+            Precision::Iq4Xs => 4.46,
+            Precision::Iq3Xxs => 3.25,
+            Precision::Q3KS => 3.64,
         }
     }
 
@@ -165,8 +199,23 @@ impl Precision {
     pub fn is_gguf(self) -> bool {
         matches!(
             self,
-            Precision::Q2K | Precision::Q3KM | Precision::Q40 | Precision::Q4KM | Precision::Q5KM | Precision::Q6K | Precision::Q80
+            Precision::Q2K
+                | Precision::Q3KM
+                | Precision::Q3KS
+                | Precision::Q40
+                | Precision::Q4KM
+                | Precision::Q5KM
+                | Precision::Q6K
+                | Precision::Q80
+                | Precision::Iq4Xs
+                | Precision::Iq3Xxs
         )
+    }
+
+    /// True for the 4-bit floating-point microscaling formats (MXFP4, NVFP4), which Blackwell
+    /// and MI350 multiply natively; older parts dequantize them to 16 bits first.
+    pub fn is_fp4(self) -> bool {
+        matches!(self, Precision::Mxfp4 | Precision::Nvfp4)
     }
 
     /// True for formats below 16 bits that need dequantization (GGUF, int8, int4, nf4, fp8).

@@ -45,6 +45,10 @@ pub struct ModelArch {
     pub dense_layers: u32,
     /// SwiGLU/GeGLU FFN (three matrices) rather than two.
     pub gated_ffn: bool,
+    /// Layers holding a fixed-size state per sequence instead of a growing KV cache (linear
+    /// attention, cross-attention over image tokens), and that state's elements per layer.
+    pub fixed_state_layers: u32,
+    pub fixed_state_elements_per_layer: f64,
 }
 
 impl ModelArch {
@@ -80,6 +84,8 @@ impl ModelArch {
             moe_intermediate_size: s.moe_intermediate_size.unwrap_or(0),
             dense_layers: s.dense_layers.unwrap_or(0),
             gated_ffn: s.gated_ffn.unwrap_or(true),
+            fixed_state_layers: s.fixed_state_layers.unwrap_or(0),
+            fixed_state_elements_per_layer: s.fixed_state_elements_per_layer.unwrap_or(0.0),
         }
     }
 
@@ -130,9 +136,10 @@ impl ModelArch {
         (self.params_per_expert() * f64::from(self.experts_total) * moe_layers).min(self.body_params())
     }
 
-    /// Transformer layers that hold a KV cache (decoder layers; encoder-only models: all).
+    /// Transformer layers that hold a KV cache growing with the context (decoder layers without
+    /// the fixed-state ones; encoder-only models: all).
     pub fn kv_layers(&self) -> u32 {
-        self.layers
+        self.layers.saturating_sub(self.fixed_state_layers)
     }
 
     /// KV-cache elements per token per layer: 2·kv_heads·head_dim (MHA/GQA/MQA), or
@@ -146,11 +153,13 @@ impl ModelArch {
     }
 
     /// KV elements cached for a sequence of `tokens`, over all layers; sliding-window layers
-    /// cap their tokens at the window.
+    /// (a fraction of the KV layers) cap their tokens at the window, fixed-state layers hold
+    /// their state whatever the context.
     pub fn kv_elements(&self, tokens: f64) -> f64 {
         let per = self.kv_elements_per_token_layer();
         let layers = f64::from(self.kv_layers());
-        match self.sliding_window {
+        let fixed = f64::from(self.fixed_state_layers) * self.fixed_state_elements_per_layer;
+        fixed + match self.sliding_window {
             Some(w) if self.sliding_window_layers_fraction > 0.0 => {
                 let f = self.sliding_window_layers_fraction.clamp(0.0, 1.0);
                 per * layers * ((1.0 - f) * tokens + f * tokens.min(f64::from(w)))

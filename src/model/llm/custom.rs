@@ -80,5 +80,7 @@ pub fn arch_from_params(params: f64) -> Result<ModelArch, EstimateError> {
         moe_intermediate_size: 0,
         dense_layers: 0,
         gated_ffn: true,
+        fixed_state_layers: 0,
+        fixed_state_elements_per_layer: 0.0,
     })
 }

@@ -50,11 +50,32 @@ pub fn weight_bytes(job: &LlmJob) -> (f64, f64, f64) {
     }
     match job.bits_per_weight_override {
         Some(bits) => (body * bits / 8.0, embed * KEEP_BYTES, head * KEEP_BYTES),
+        // MXFP4 as gpt-oss ships it: the routed experts in MXFP4, attention and router in BF16
+        // (`quantization_config.modules_to_not_convert` of openai/gpt-oss-120b).
+        None if p == crate::model::precision::Precision::Mxfp4 && m.is_moe() => {
+            let experts = m.routed_expert_params();
+            (experts * p.bytes_per_weight() + (body - experts) * KEEP_BYTES, embed * KEEP_BYTES, head * KEEP_BYTES)
+        }
         None if p.quantizes_embeddings() => {
             let b = p.bytes_per_weight();
             (body * b, embed * b, head * b)
         }
         None => (body * p.bytes_per_weight(), embed * KEEP_BYTES, head * KEEP_BYTES),
+    }
+}
+
+/// Bytes of the routed experts alone (their share of the body bytes; MXFP4 stores only them
+/// in 4 bits).
+pub fn routed_expert_bytes(job: &LlmJob) -> f64 {
+    let m = &job.model;
+    let experts = m.routed_expert_params();
+    let (body, _, _) = weight_bytes(job);
+    if job.effective_precision() == crate::model::precision::Precision::Mxfp4 && job.bits_per_weight_override.is_none() {
+        experts * job.effective_precision().bytes_per_weight()
+    } else if m.body_params() > 0.0 {
+        experts * body / m.body_params()
+    } else {
+        experts * KEEP_BYTES
     }
 }
 

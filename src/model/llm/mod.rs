@@ -286,6 +286,8 @@ fn fallback_arch() -> ModelArch {
         moe_intermediate_size: 0,
         dense_layers: 0,
         gated_ffn: true,
+        fixed_state_layers: 0,
+        fixed_state_elements_per_layer: 0.0,
     }
 }
 

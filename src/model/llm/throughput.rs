@@ -63,7 +63,10 @@ impl Ctx<'_> {
     /// engines use too).
     fn peak_flops(&self) -> f64 {
         let dp4a = if self.quantized() { super::engines::dp4a_tops(self.gpu, self.engine) } else { None };
-        dp4a.unwrap_or_else(|| inference_peak_tflops(self.gpu, self.engine, self.job.effective_precision() == Precision::Fp8))
+        // MXFP4/NVFP4 run on FP4 tensor cores where the card has them (Blackwell); elsewhere the
+        // engines dequantize to 16 bits (vLLM's Marlin MXFP4 kernel on Hopper and Ada).
+        let fp4 = if self.job.effective_precision().is_fp4() { self.gpu.fp4_tflops } else { None };
+        dp4a.or(fp4).unwrap_or_else(|| inference_peak_tflops(self.gpu, self.engine, self.job.effective_precision() == Precision::Fp8))
             * crate::model::numeric::sustained_tensor_factor(self.gpu)
             * super::engines::sync_mma_share(self.gpu, self.engine)
             * 1e12
@@ -170,8 +173,7 @@ pub fn decode_weight_bytes(job: &LlmJob, tokens: f64) -> f64 {
     if !m.is_moe() {
         return body + head;
     }
-    let bpp = if m.body_params() > 0.0 { body / m.body_params() } else { 2.0 };
-    let experts = m.routed_expert_params() * bpp;
+    let experts = super::memory::routed_expert_bytes(job);
     let k = f64::from(m.experts_active) / f64::from(m.experts_total.max(1));
     // Expected fraction of experts a layer's `tokens` routed tokens touch.
     let touched = 1.0 - (1.0 - k.clamp(0.0, 1.0)).powf(tokens.max(1.0));
@@ -190,7 +192,7 @@ pub fn decode_attention_flops(m: &super::ModelArch, ctx: f64) -> f64 {
         }
         _ => 4.0 * heads * f64::from(m.head_dim),
     };
-    let layers = f64::from(m.layers);
+    let layers = f64::from(m.kv_layers());
     let cached = match m.sliding_window {
         Some(w) if m.sliding_window_layers_fraction > 0.0 => {
             let f = m.sliding_window_layers_fraction.clamp(0.0, 1.0);
