@@ -355,31 +355,46 @@ fn reasons_and_why_not_follow_the_language() {
     assert!(en.is_empty() || en != zh, "{zh:?}");
 }
 
-/// "Cards only" reaches the ranking: Llama 3.1 8B in bf16 needs a 24 GB card; with a $3,000
-/// budget the RTX 3090 at its $800 street price (data/gpus.toml) fits only without the $2,500
-/// desktop host (800 + 2,500 = 3,300 > 3,000).
+/// "Cards only" reaches the ranking (issue 12: "the budget answers what a buyer means"). Llama 3
+/// 70B in fp16 needs 7 × 24 GB cards; the Tesla P40's street price is $300 (data/gpus.toml), so
+/// seven cost 7 × 300 = $2,100, within $2,200, but not with a host (a server for 7 cards is
+/// $15,000), and the unified-memory computers that hold 140 GB cost more. With the host counted
+/// nothing fits, so the options count the cards alone and say so; choosing "cards only" gives them
+/// without the note; a budget that buys both keeps the host.
 #[test]
 fn cards_only_changes_what_the_budget_buys() {
-    let job = LlmJob { precision: Precision::Bf16, ..llm("llama-3.1-8b") };
+    let job = LlmJob { precision: Precision::Fp16, ..llm("llama-3-70b") };
     let mut input = RecommendInput::new(Job::Llm(Box::new(job)));
-    input.budget = Budget::PurchaseUsd(3_000.0);
+    input.budget = Budget::PurchaseUsd(2_200.0);
     input.top = 100;
     let with_host = recommend(&input).expect("recommend");
-    // Nothing fits $3,000 with a host added, so the options count the cards alone and say so
-    // (issue 12: "the budget answers what a buyer means").
-    assert_eq!(with_host.notes, vec![gpu_advisor::recommend::facts::RecNote::CardsOnly { budget_usd: 3_000.0 }]);
-    let r = with_host.options.iter().find(|o| o.gpu == "rtx-3090" && o.count == 1).expect("3090 × 1 within $3,000");
-    assert_eq!(r.cost.purchase.map(|p| p.total_usd), Some(800.0));
+    assert_eq!(with_host.notes, vec![gpu_advisor::recommend::facts::RecNote::CardsOnly { budget_usd: 2_200.0 }]);
+    let r = with_host.options.iter().find(|o| o.gpu == "p40" && o.count == 7).expect("7 × P40 within $2,200");
+    assert_eq!(r.cost.purchase.map(|p| p.total_usd), Some(2_100.0));
     input.cost.include_host = false;
     let cards_only = recommend(&input).expect("recommend");
     assert!(cards_only.notes.is_empty());
-    let r = cards_only.options.iter().find(|o| o.gpu == "rtx-3090" && o.count == 1).expect("3090 × 1 within $3,000");
-    assert_eq!(r.cost.purchase.map(|p| p.total_usd), Some(800.0));
-    // With a budget that buys a card and its host, the host stays counted.
+    let r = cards_only.options.iter().find(|o| o.gpu == "p40" && o.count == 7).expect("7 × P40 within $2,200");
+    assert_eq!(r.cost.purchase.map(|p| p.total_usd), Some(2_100.0));
     input.cost.include_host = true;
-    input.budget = Budget::PurchaseUsd(4_000.0);
+    input.budget = Budget::PurchaseUsd(20_000.0);
     let both = recommend(&input).expect("recommend");
     assert!(both.notes.is_empty());
-    let r = both.options.iter().find(|o| o.gpu == "rtx-3090" && o.count == 1).expect("3090 + desktop within $4,000");
-    assert_eq!(r.cost.purchase.map(|p| p.total_usd), Some(3_300.0));
+    let r = both.options.iter().find(|o| o.gpu == "p40" && o.count == 7).expect("7 × P40 with its server");
+    assert_eq!(r.cost.purchase.map(|p| p.total_usd), Some(17_100.0));
+}
+
+/// A unified-memory computer is one box priced whole (issue 15 cards): the Ryzen AI Max+ 395
+/// (128 GB, $1,999 for the Framework Desktop in data/gpus.toml) is offered at one unit and its
+/// price, never as two boxes plus a host; two DGX Sparks may pair over their ConnectX-7 link.
+#[test]
+fn unified_memory_computers_are_whole_machines() {
+    let mut input = RecommendInput::new(Job::Llm(Box::new(llm("llama-3-8b"))));
+    input.top = 500;
+    input.one_per_card = false;
+    let rec = recommend(&input).expect("recommend");
+    let ryzen: Vec<_> = rec.options.iter().filter(|o| o.gpu == "ryzen-ai-max-395").collect();
+    assert_eq!(ryzen.iter().map(|o| o.count).collect::<Vec<_>>(), vec![1]);
+    assert_eq!(ryzen.first().and_then(|o| o.purchase_usd()), Some(1_999.0));
+    assert!(rec.options.iter().filter(|o| o.gpu == "dgx-spark").all(|o| o.count <= 2));
 }

@@ -143,13 +143,16 @@ fn counts(needed: u32, limit: u32) -> impl Iterator<Item = u32> {
     single.chain(multi)
 }
 
-/// The largest count a card may have: Apple SoCs 1, non-datacenter cards one node, datacenter
+/// The largest count a card may have: unified-memory computers 1 (or what their link joins),
+/// non-datacenter cards one node, datacenter
 /// cards several nodes (when allowed); capped by `max_gpus` and, with NVLink required, by the
 /// bridge size of bridged cards. Returns (limit, true when the bridge was the binding cap).
 fn count_limit(input: &RecommendInput, gpu: &Gpu) -> (u32, bool) {
     let c = &input.constraints;
-    let mut limit = if gpu.vendor == Vendor::Apple {
-        1
+    // A unified-memory computer is one box, or as many as its own link joins (two DGX Sparks
+    // over ConnectX-7).
+    let mut limit = if gpu.vendor == Vendor::Apple || gpu.unified_memory {
+        gpu.scale_up_max_gpus.unwrap_or(1).max(1)
     } else if gpu.segment == Segment::Datacenter && c.allow_multi_node {
         MAX_MULTI_NODE_GPUS
     } else {

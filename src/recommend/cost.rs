@@ -514,7 +514,8 @@ pub fn is_baseboard(gpu: &Gpu) -> bool {
 pub fn host_estimate(gpu: &Gpu, count: u32) -> HostEstimate {
     let count = count.max(1);
     let nodes = count.div_ceil(GPUS_PER_NODE);
-    let (kind, per_node) = if gpu.vendor == Vendor::Apple {
+    // A unified-memory platform (Apple, Strix Halo, DGX Spark) is priced as the whole computer.
+    let (kind, per_node) = if gpu.vendor == Vendor::Apple || gpu.unified_memory {
         (HostKind::Integrated, 0.0)
     } else if is_baseboard(gpu) {
         (HostKind::BaseboardServer, HOST_BASEBOARD_NODE_USD)
