@@ -167,6 +167,9 @@ fn classic_rows() -> Vec<Row> {
         for r in rows(text) {
             let (id, seq) = match r["model"].as_str() {
                 "ResNet-50" => ("resnet-50", None),
+                "ResNet-152" => ("resnet-152", None),
+                "ViT-B/16" => ("vit-b-16", None),
+                "ViT-L/16" => ("vit-l-16", None),
                 "BERT-large SQuAD fine-tune" => ("bert-large", None),
                 "BERT-base SQuAD fine-tune" => ("bert-base", None),
                 "BERT-large pre-training seq 128" => ("bert-large", Some(128)),
@@ -395,8 +398,8 @@ fn diffusion_in_sample_and_cross_validated() {
 fn training_in_sample_and_cross_validated() {
     let d = diffusion_rows();
     let c = classic_rows();
-    // training.csv: 16 ResNet-50/BERT rows; classic_training_more.csv: 162.
-    assert_eq!(c.len(), 16 + 162);
+    // training.csv: 16 ResNet-50/BERT rows; classic_training_more.csv: 166 (162 + 4 timm rows).
+    assert_eq!(c.len(), 16 + 166);
     let ins = print_rows("Classic training rows (samples/s), calibrated constants", &c, &MediaFit::CALIBRATED);
     let (fam, src) = cross_validate("Classic training cross-validation", &c, &d, false);
     assert!(ins.median <= 0.20, "in-sample median {}", ins.median);
@@ -441,5 +444,45 @@ fn lambda_resnet_batches_fit() {
         let batch: u32 = r["batch_per_gpu"].parse().unwrap();
         let max = gpu_advisor::model::classic::max_batch_that_fits(&job, g).unwrap();
         assert!(max >= batch, "{} {}: ran batch {batch}, model's max {max}", r["gpu"], r["precision"]);
+    }
+}
+
+/// Signed median ln(model / measured) of `rows` under `fit`, by a grouping key, printed as
+/// `DIAGNOSTIC` lines: where the misses sit (family, source, network, numeric mode, batch class).
+fn print_residuals(title: &str, rows: &[Row], fit: &MediaFit, key: fn(&Row) -> String) {
+    let groups: BTreeSet<String> = rows.iter().map(key).collect();
+    for g in groups {
+        let rs: Vec<f64> = rows.iter().filter(|r| key(r) == g).map(|r| (r.predict(fit).1 / r.measured).ln()).collect();
+        let n = rs.len();
+        let inside = rows.iter().filter(|r| key(r) == g).filter(|r| score(r.measured, r.predict(fit)).1).count();
+        println!(
+            "DIAGNOSTIC {title} {g}: {n} rows, median ln(model/measured) {:+.3} ({:+.1}%), inside band {}/{n}",
+            median(rs.clone()),
+            (median(rs).exp() - 1.0) * 100.0,
+            inside
+        );
+    }
+}
+
+/// The network and numeric mode of a row, from its label ("<gpu> <net> <mode> ...").
+fn net_mode(r: &Row) -> String {
+    let mut it = r.label.split_whitespace().skip(1);
+    let net = it.next().unwrap_or("");
+    let mode = it.next().unwrap_or("");
+    format!("{net} {mode}")
+}
+
+/// Residuals by group, in-sample and under each source-held-out fit, and the alternative
+/// leave-one-source-out procedures (`docs/MODEL.md`, "Calibration and cross-validation").
+#[test]
+fn residual_diagnostics() {
+    let d = diffusion_rows();
+    let c = classic_rows();
+    let fit = MediaFit::CALIBRATED;
+    for (name, set) in [("diffusion", &d), ("classic", &c)] {
+        print_residuals(&format!("{name} in-sample family"), set, &fit, |r| r.family.to_string());
+        print_residuals(&format!("{name} in-sample source"), set, &fit, |r| r.source.clone());
+        print_residuals(&format!("{name} in-sample arch"), set, &fit, |r| r.gpu.architecture.clone());
+        print_residuals(&format!("{name} in-sample net/mode"), set, &fit, net_mode);
     }
 }
