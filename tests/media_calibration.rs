@@ -353,7 +353,9 @@ fn print_rows(title: &str, rows: &[Row], fit: &MediaFit) -> Figures {
     println!("\nin-sample: median |error| {:.1}%, inside band {:.0}% of {} rows\n", f.median * 100.0, f.inside * 100.0, f.n);
     for r in rows {
         let (low, mid, high) = r.predict(fit);
-        assert!(high <= mid * 1.35 + 1e-9 && low >= mid * 0.65 - 1e-9, "band wider than +/-35%: {}", r.label);
+        // +/-35% at most, plus the launch-latency widening of generation (at most +0.30).
+        let max = 0.35 + gpu_advisor::model::diffusion::LAUNCH_BAND_EXTRA;
+        assert!(high <= mid * (1.0 + max) + 1e-9 && low >= mid * (1.0 - max) - 1e-9, "band too wide: {}", r.label);
     }
     f
 }
@@ -408,11 +410,11 @@ fn diffusion_in_sample_and_cross_validated() {
     assert!(fam.median <= 0.20, "leave-one-family-out median {}", fam.median);
     assert!(src.median <= 0.20, "leave-one-source-out median {}", src.median);
     assert!(src.inside >= 0.80, "leave-one-source-out inside {}", src.inside);
-    // TARGET NOT MET (reached 66%): regression guard at the reached figure (docs/MODEL.md says why:
+    // TARGET NOT MET (reached 75%): regression guard at the reached figure (docs/MODEL.md says why:
     // holding out the GDDR family removes every Ada row, so the large-L2 factor cannot be fitted
-    // and the RTX 4090 rows come out 37-82% slow; held out, the HBM family's batch-1 rows are
-    // 20-39% fast).
-    assert!(fam.inside >= 0.65, "leave-one-family-out inside {}", fam.inside);
+    // and the RTX 4090 rows come out 37-82% slow; the V100's strict-FP32 rows come out 33-57% slow
+    // and the two large-model rows (SDXL, FLUX) 39-113% slow).
+    assert!(fam.inside >= 0.75, "leave-one-family-out inside {}", fam.inside);
 }
 
 #[test]
@@ -506,6 +508,13 @@ fn residual_diagnostics() {
         print_residuals(&format!("{name} in-sample source"), set, &fit, |r| r.source.clone());
         print_residuals(&format!("{name} in-sample arch"), set, &fit, |r| r.gpu.architecture.clone());
         print_residuals(&format!("{name} in-sample net/mode"), set, &fit, net_mode);
+    }
+    // Launch-latency share of every generation row (the band widens with it, LAUNCH_BAND_EXTRA).
+    for r in &d {
+        if let Case::Image { job, .. } = &r.case {
+            let t = image_timing_with(&fit, job, r.gpu, 1).unwrap();
+            println!("DIAGNOSTIC diffusion launch share {}: {:.3} ({})", r.label, t.launch_share, r.source);
+        }
     }
     // Held-out rows of each family fold, one line per row (what the fold's refit misses).
     for (name, target, other) in [("diffusion", &d, &c), ("classic", &c, &d)] {
