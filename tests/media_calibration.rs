@@ -10,12 +10,23 @@
 //!   FLUX.1-dev on an L20 (diffusers ParaAttention guide);
 //! - training.csv and classic_training_more.csv: ResNet-50 and BERT training samples/s from two
 //!   versions of lambdal/deeplearning-benchmark (@aa5addb6 and @fe450482, 24 cards, AMP and fp32)
-//!   and NVIDIA DeepLearningExamples' READMEs (DGX A100 and DGX-1 single-GPU rows).
+//!   and NVIDIA DeepLearningExamples' READMEs (DGX A100 and DGX-1 single-GPU rows; its AMP
+//!   ResNet-50 rows run channels_last, its BERT pre-training table is excluded: the row notes say
+//!   why), and timm's RTX 3090 training benchmarks (huggingface/pytorch-image-models `results/`,
+//!   NCHW and NHWC).
 //!
 //! The acceptance figure (issue 11) is cross-validated: every GPU family and every source is held
 //! out in turn, the engine's fitted constants ([`MediaFit`]) are refitted on the rows left (both
 //! engines: the constants are shared), and the held-out rows are predicted. Targets: median
-//! |error| <= 20% and >= 80% of held-out rows inside the band. The expected values are the
+//! |error| <= 20% and >= 80% of held-out rows inside the band.
+//!
+//! Procedure choice for leave-one-source-out, where one source (Lambda, 160 of 177 training rows)
+//! dominates: unlike the LLM serving sets, where the app applies no fitted scalar and the shipped
+//! physics is the held-out prediction, the shipped [`MediaFit`] was fitted on every row here, so the
+//! held-out figure must come from a refit without the source. That strict refit is the acceptance
+//! figure. The LLM-style alternative (shipped constants times one scalar refitted on the other
+//! sources) is optimistic here and prints as `DIAGNOSTIC` lines in `residual_diagnostics`, with the
+//! residuals by family, source, architecture, network and mode. The expected values are the
 //! measured numbers in the files. `cargo test --test media_calibration -- --nocapture` prints the
 //! tables that `docs/MODEL.md` reproduces.
 
@@ -508,6 +519,33 @@ fn residual_diagnostics() {
         print_residuals(&format!("{name} in-sample source"), set, &fit, |r| r.source.clone());
         print_residuals(&format!("{name} in-sample arch"), set, &fit, |r| r.gpu.architecture.clone());
         print_residuals(&format!("{name} in-sample net/mode"), set, &fit, net_mode);
+    }
+    // The LLM-style alternative to the acceptance LOSO: the shipped constants times one scalar per
+    // engine, refitted on the other sources (optimistic here: the shipped constants saw every row).
+    for (name, set) in [("diffusion", &d), ("classic", &c)] {
+        let sources: BTreeSet<String> = set.iter().map(|r| r.source.clone()).collect();
+        let mut all = Vec::new();
+        for src in &sources {
+            let logs: Vec<f64> = set.iter().filter(|r| &r.source != src).map(|r| (r.measured / r.predict(&fit).1).ln()).collect();
+            let k = median(logs).exp();
+            let scores: Vec<(f64, bool)> = set
+                .iter()
+                .filter(|r| &r.source == src)
+                .map(|r| {
+                    let (lo, mid, hi) = r.predict(&fit);
+                    score(r.measured, (lo * k, mid * k, hi * k))
+                })
+                .collect();
+            let f = figures(&scores);
+            println!("DIAGNOSTIC {name} LOSO scalar-only {src}: scalar {k:.3}, {} rows, median {:.1}%, inside {:.0}%", f.n, f.median * 100.0, f.inside * 100.0);
+            all.extend(scores);
+        }
+        let f = figures(&all);
+        println!("DIAGNOSTIC {name} LOSO scalar-only all: {} rows, median {:.1}%, inside {:.0}%", f.n, f.median * 100.0, f.inside * 100.0);
+    }
+    // The excluded rows, for the record (their notes say why).
+    for r in classic_rows_where(true) {
+        println!("DIAGNOSTIC classic excluded {}: measured {:.1}, model {:+.1}%", r.label, r.measured, (r.predict(&fit).1 / r.measured - 1.0) * 100.0);
     }
     // Launch-latency share of every generation row (the band widens with it, LAUNCH_BAND_EXTRA).
     for r in &d {

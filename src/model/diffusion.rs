@@ -564,6 +564,20 @@ fn finetune_rate(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> 
     Ok((Band::around(mid, 1.0 - w, 1.0 + w), notes))
 }
 
+/// The assumption line of the launch-latency band widening ([`LAUNCH_BAND_EXTRA`]), when it adds
+/// at least one point.
+fn launch_note(t: &ImageTiming) -> Option<Note> {
+    (LAUNCH_BAND_EXTRA * t.launch_share >= 0.01).then(|| {
+        Note::new(
+            "{share}% of the time is per-step launch latency, which depends on the host CPU and software: band widened by {points} points",
+            vec![
+                ("share", crate::decimal::fixed(t.launch_share * 100.0, 0).into()),
+                ("points", crate::decimal::fixed(LAUNCH_BAND_EXTRA * t.launch_share * 100.0, 0).into()),
+            ],
+        )
+    })
+}
+
 /// Sizes one image-generation or diffusion fine-tuning job on `gpus` cards of `gpu`.
 ///
 /// Generation spreads the batch over the cards (data parallel; each holds the whole pipeline) and
@@ -605,15 +619,7 @@ pub fn estimate_image(job: &ImageJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, 
         if !t.calibrated {
             notes.push(Note::plain("no calibration rows for this card family or stack: band widened to +/-35%"));
         }
-        if LAUNCH_BAND_EXTRA * t.launch_share >= 0.01 {
-            notes.push(Note::new(
-                "{share}% of the time is per-step launch latency, which depends on the host CPU and software: band widened by {points} points",
-                vec![
-                    ("share", crate::decimal::fixed(t.launch_share * 100.0, 0).into()),
-                    ("points", crate::decimal::fixed(LAUNCH_BAND_EXTRA * t.launch_share * 100.0, 0).into()),
-                ],
-            ));
-        }
+        notes.extend(launch_note(&t));
     } else {
         let (band, more) = finetune_rate(job, spec, gpu, gpus)?;
         throughput.train_samples_per_s = Some(band);
