@@ -303,3 +303,26 @@ fn fp32_modes_order_on_ampere_and_collapse_on_volta() {
     job.fp32_math = Fp32Math::Strict;
     assert!((time(&job, "a100-80gb-sxm") - by_mode[2].0).abs() < 1e-12);
 }
+
+/// The launch-latency band widening (docs/MODEL.md, "Effective throughput"): half-width
+/// 0.25 + 0.30 x launch share, the share being steps x the eager per-step latency (scaled by
+/// sqrt(denoiser params / 0.86 B)) over the whole per-image time; batch 16 amortises it.
+#[test]
+fn launch_latency_widens_the_generation_band() {
+    use gpu_advisor::model::diffusion::{image_timing, ImageJob, EAGER_STEP_LATENCY_S, LAUNCH_BAND_EXTRA};
+    let g = gpu_advisor::catalog::gpu("a100-40gb-sxm").unwrap();
+    let spec = gpu_advisor::catalog::diffusion("sd-1.5").unwrap();
+    let unet: f64 = spec.component.iter().filter(|c| c.role == "denoiser").map(|c| c.params_b * 1e9).sum();
+    let mut job = ImageJob::new("sd-1.5").unwrap();
+    job.steps = 50;
+    let t1 = image_timing(&job, g, 1).unwrap();
+    let latency_s = 50.0 * EAGER_STEP_LATENCY_S * (unet / 0.86e9).sqrt();
+    let share = latency_s / t1.total_s.mid;
+    assert!((t1.launch_share - share).abs() < 1e-9, "{} vs {share}", t1.launch_share);
+    assert!((LAUNCH_BAND_EXTRA - 0.30).abs() < 1e-12);
+    let w = t1.total_s.high / t1.total_s.mid - 1.0;
+    assert!((w - (0.25 + 0.30 * share)).abs() < 1e-9, "half-width {w}");
+    job.batch = 16;
+    let t16 = image_timing(&job, g, 1).unwrap();
+    assert!(t16.launch_share < t1.launch_share / 5.0, "{} vs {}", t16.launch_share, t1.launch_share);
+}

@@ -10,12 +10,23 @@
 //!   FLUX.1-dev on an L20 (diffusers ParaAttention guide);
 //! - training.csv and classic_training_more.csv: ResNet-50 and BERT training samples/s from two
 //!   versions of lambdal/deeplearning-benchmark (@aa5addb6 and @fe450482, 24 cards, AMP and fp32)
-//!   and NVIDIA DeepLearningExamples' READMEs (DGX A100 and DGX-1 single-GPU rows).
+//!   and NVIDIA DeepLearningExamples' READMEs (DGX A100 and DGX-1 single-GPU rows; its AMP
+//!   ResNet-50 rows run channels_last, its BERT pre-training table is excluded: the row notes say
+//!   why), and timm's RTX 3090 training benchmarks (huggingface/pytorch-image-models `results/`,
+//!   NCHW and NHWC).
 //!
 //! The acceptance figure (issue 11) is cross-validated: every GPU family and every source is held
 //! out in turn, the engine's fitted constants ([`MediaFit`]) are refitted on the rows left (both
 //! engines: the constants are shared), and the held-out rows are predicted. Targets: median
-//! |error| <= 20% and >= 80% of held-out rows inside the band. The expected values are the
+//! |error| <= 20% and >= 80% of held-out rows inside the band.
+//!
+//! Procedure choice for leave-one-source-out, where one source (Lambda, 160 of 177 training rows)
+//! dominates: unlike the LLM serving sets, where the app applies no fitted scalar and the shipped
+//! physics is the held-out prediction, the shipped [`MediaFit`] was fitted on every row here, so the
+//! held-out figure must come from a refit without the source. That strict refit is the acceptance
+//! figure. The LLM-style alternative (shipped constants times one scalar refitted on the other
+//! sources) is optimistic here and prints as `DIAGNOSTIC` lines in `residual_diagnostics`, with the
+//! residuals by family, source, architecture, network and mode. The expected values are the
 //! measured numbers in the files. `cargo test --test media_calibration -- --nocapture` prints the
 //! tables that `docs/MODEL.md` reproduces.
 
@@ -162,11 +173,22 @@ fn diffusion_rows() -> Vec<Row> {
 }
 
 fn classic_rows() -> Vec<Row> {
+    classic_rows_where(false)
+}
+
+/// The classic rows; `excluded` picks the rows whose notes say `EXCLUDED` (and why) instead.
+fn classic_rows_where(excluded: bool) -> Vec<Row> {
     let mut out = Vec::new();
     for text in [TRAINING_CSV, TRAINING_MORE_CSV] {
         for r in rows(text) {
+            if r["notes"].starts_with("EXCLUDED") != excluded {
+                continue;
+            }
             let (id, seq) = match r["model"].as_str() {
                 "ResNet-50" => ("resnet-50", None),
+                "ResNet-152" => ("resnet-152", None),
+                "ViT-B/16" => ("vit-b-16", None),
+                "ViT-L/16" => ("vit-l-16", None),
                 "BERT-large SQuAD fine-tune" => ("bert-large", None),
                 "BERT-base SQuAD fine-tune" => ("bert-base", None),
                 "BERT-large pre-training seq 128" => ("bert-large", Some(128)),
@@ -177,6 +199,8 @@ fn classic_rows() -> Vec<Row> {
             let mut job = ClassicJob::new(id, ClassicMode::Train).unwrap();
             job.batch = Some(r["batch_per_gpu"].parse().unwrap());
             job.seq_len = seq;
+            // The memory format the source ran (its notes say so): NCHW, PyTorch's default, else.
+            job.channels_last = r["notes"].contains("memory_format nhwc");
             let p = r["precision"].as_str();
             (job.precision, job.fp32_math) = if p.starts_with("AMP") {
                 (ClassicPrecision::Amp, Fp32Math::PytorchDefault)
@@ -195,7 +219,15 @@ fn classic_rows() -> Vec<Row> {
             };
             let old = r["source"].contains("@fe450482");
             out.push(Row {
-                label: format!("{} {}{} {}{}", g.id, id, seq.map(|s| format!("@{s}")).unwrap_or_default(), tag, if old { " (2022)" } else { "" }),
+                label: format!(
+                    "{} {}{} {}{}{}",
+                    g.id,
+                    id,
+                    seq.map(|s| format!("@{s}")).unwrap_or_default(),
+                    tag,
+                    if job.channels_last { " nhwc" } else { "" },
+                    if old { " (2022)" } else { "" }
+                ),
                 gpu: g,
                 family: family(g),
                 source: source_key(&r["source"]),
@@ -332,7 +364,9 @@ fn print_rows(title: &str, rows: &[Row], fit: &MediaFit) -> Figures {
     println!("\nin-sample: median |error| {:.1}%, inside band {:.0}% of {} rows\n", f.median * 100.0, f.inside * 100.0, f.n);
     for r in rows {
         let (low, mid, high) = r.predict(fit);
-        assert!(high <= mid * 1.35 + 1e-9 && low >= mid * 0.65 - 1e-9, "band wider than +/-35%: {}", r.label);
+        // +/-35% at most, plus the launch-latency widening of generation (at most +0.30).
+        let max = 0.35 + gpu_advisor::model::diffusion::LAUNCH_BAND_EXTRA;
+        assert!(high <= mid * (1.0 + max) + 1e-9 && low >= mid * (1.0 - max) - 1e-9, "band too wide: {}", r.label);
     }
     f
 }
@@ -386,30 +420,34 @@ fn diffusion_in_sample_and_cross_validated() {
     assert!(ins.inside >= 0.80, "in-sample inside {}", ins.inside);
     assert!(fam.median <= 0.20, "leave-one-family-out median {}", fam.median);
     assert!(src.median <= 0.20, "leave-one-source-out median {}", src.median);
-    // Not met (reached 74% and 79%): regression guards at the reached figures (docs/MODEL.md).
-    assert!(fam.inside >= 0.73, "leave-one-family-out inside {}", fam.inside);
-    assert!(src.inside >= 0.78, "leave-one-source-out inside {}", src.inside);
+    assert!(src.inside >= 0.80, "leave-one-source-out inside {}", src.inside);
+    // TARGET NOT MET (reached 75%): regression guard at the reached figure (docs/MODEL.md says why:
+    // holding out the GDDR family removes every Ada row, so the large-L2 factor cannot be fitted
+    // and the RTX 4090 rows come out 37-82% slow; the V100's strict-FP32 rows come out 33-57% slow
+    // and the two large-model rows (SDXL, FLUX) 39-113% slow).
+    assert!(fam.inside >= 0.75, "leave-one-family-out inside {}", fam.inside);
 }
 
 #[test]
 fn training_in_sample_and_cross_validated() {
     let d = diffusion_rows();
     let c = classic_rows();
-    // training.csv: 16 ResNet-50/BERT rows; classic_training_more.csv: 162.
-    assert_eq!(c.len(), 16 + 162);
+    // training.csv: 16 ResNet-50/BERT rows; classic_training_more.csv: 169 (162, 7 timm rows
+    // added), 8 of them excluded (DeepLearningExamples' BERT pre-training table; the notes say why).
+    assert_eq!(c.len(), 16 + 169 - 8);
+    assert_eq!(classic_rows_where(true).len(), 8);
     let ins = print_rows("Classic training rows (samples/s), calibrated constants", &c, &MediaFit::CALIBRATED);
     let (fam, src) = cross_validate("Classic training cross-validation", &c, &d, false);
+    // Targets (issue 11), met since the memory format is modelled (channels_last: the
+    // DeepLearningExamples AMP ResNet-50 rows run NHWC, Lambda's and timm's NCHW rows do not) and
+    // DeepLearningExamples' BERT pre-training table is excluded (its notes say why).
     assert!(ins.median <= 0.20, "in-sample median {}", ins.median);
+    assert!(ins.inside >= 0.80, "in-sample inside {}", ins.inside);
     assert!(fam.median <= 0.20, "leave-one-family-out median {}", fam.median);
-    // Not met: regression guards at the reached figures (docs/MODEL.md says why). In-sample 79%
-    // and leave-one-family-out 74% inside the band; leave-one-source-out 52% median error: holding
-    // out lambdal/deeplearning-benchmark (160 of 178 rows) leaves 18 NVIDIA DeepLearningExamples
-    // rows on three cards, run with DALI, NHWC and fused BERT kernels, which cannot pin down the
-    // kernel-mix intensities of Lambda's NCHW runs.
-    assert!(ins.inside >= 0.78, "in-sample inside {}", ins.inside);
-    assert!(fam.inside >= 0.73, "leave-one-family-out inside {}", fam.inside);
-    assert!(src.median <= 0.53, "leave-one-source-out median {}", src.median);
-    assert!(src.inside >= 0.24, "leave-one-source-out inside {}", src.inside);
+    // TARGET NOT MET by one row (79.7% inside): regression guard at the reached figure.
+    assert!(fam.inside >= 0.79, "leave-one-family-out inside {}", fam.inside);
+    assert!(src.median <= 0.20, "leave-one-source-out median {}", src.median);
+    assert!(src.inside >= 0.80, "leave-one-source-out inside {}", src.inside);
 }
 
 /// Refits [`MediaFit`] on every row and prints it: how `MediaFit::CALIBRATED` was obtained.
@@ -441,5 +479,93 @@ fn lambda_resnet_batches_fit() {
         let batch: u32 = r["batch_per_gpu"].parse().unwrap();
         let max = gpu_advisor::model::classic::max_batch_that_fits(&job, g).unwrap();
         assert!(max >= batch, "{} {}: ran batch {batch}, model's max {max}", r["gpu"], r["precision"]);
+    }
+}
+
+/// Signed median ln(model / measured) of `rows` under `fit`, by a grouping key, printed as
+/// `DIAGNOSTIC` lines: where the misses sit (family, source, network, numeric mode, batch class).
+fn print_residuals(title: &str, rows: &[Row], fit: &MediaFit, key: fn(&Row) -> String) {
+    let groups: BTreeSet<String> = rows.iter().map(key).collect();
+    for g in groups {
+        let rs: Vec<f64> = rows.iter().filter(|r| key(r) == g).map(|r| (r.predict(fit).1 / r.measured).ln()).collect();
+        let n = rs.len();
+        let inside = rows.iter().filter(|r| key(r) == g).filter(|r| score(r.measured, r.predict(fit)).1).count();
+        println!(
+            "DIAGNOSTIC {title} {g}: {n} rows, median ln(model/measured) {:+.3} ({:+.1}%), inside band {}/{n}",
+            median(rs.clone()),
+            (median(rs).exp() - 1.0) * 100.0,
+            inside
+        );
+    }
+}
+
+/// The network and numeric mode of a row, from its label ("<gpu> <net> <mode> ...").
+fn net_mode(r: &Row) -> String {
+    let mut it = r.label.split_whitespace().skip(1);
+    let net = it.next().unwrap_or("");
+    let mode = it.next().unwrap_or("");
+    format!("{net} {mode}")
+}
+
+/// Residuals by group, in-sample and under each source-held-out fit, and the alternative
+/// leave-one-source-out procedures (`docs/MODEL.md`, "Calibration and cross-validation").
+#[test]
+fn residual_diagnostics() {
+    let d = diffusion_rows();
+    let c = classic_rows();
+    let fit = MediaFit::CALIBRATED;
+    for (name, set) in [("diffusion", &d), ("classic", &c)] {
+        print_residuals(&format!("{name} in-sample family"), set, &fit, |r| r.family.to_string());
+        print_residuals(&format!("{name} in-sample source"), set, &fit, |r| r.source.clone());
+        print_residuals(&format!("{name} in-sample arch"), set, &fit, |r| r.gpu.architecture.clone());
+        print_residuals(&format!("{name} in-sample net/mode"), set, &fit, net_mode);
+    }
+    // The LLM-style alternative to the acceptance LOSO: the shipped constants times one scalar per
+    // engine, refitted on the other sources (optimistic here: the shipped constants saw every row).
+    for (name, set) in [("diffusion", &d), ("classic", &c)] {
+        let sources: BTreeSet<String> = set.iter().map(|r| r.source.clone()).collect();
+        let mut all = Vec::new();
+        for src in &sources {
+            let logs: Vec<f64> = set.iter().filter(|r| &r.source != src).map(|r| (r.measured / r.predict(&fit).1).ln()).collect();
+            let k = median(logs).exp();
+            let scores: Vec<(f64, bool)> = set
+                .iter()
+                .filter(|r| &r.source == src)
+                .map(|r| {
+                    let (lo, mid, hi) = r.predict(&fit);
+                    score(r.measured, (lo * k, mid * k, hi * k))
+                })
+                .collect();
+            let f = figures(&scores);
+            println!("DIAGNOSTIC {name} LOSO scalar-only {src}: scalar {k:.3}, {} rows, median {:.1}%, inside {:.0}%", f.n, f.median * 100.0, f.inside * 100.0);
+            all.extend(scores);
+        }
+        let f = figures(&all);
+        println!("DIAGNOSTIC {name} LOSO scalar-only all: {} rows, median {:.1}%, inside {:.0}%", f.n, f.median * 100.0, f.inside * 100.0);
+    }
+    // The excluded rows, for the record (their notes say why).
+    for r in classic_rows_where(true) {
+        println!("DIAGNOSTIC classic excluded {}: measured {:.1}, model {:+.1}%", r.label, r.measured, (r.predict(&fit).1 / r.measured - 1.0) * 100.0);
+    }
+    // Launch-latency share of every generation row (the band widens with it, LAUNCH_BAND_EXTRA).
+    for r in &d {
+        if let Case::Image { job, .. } = &r.case {
+            let t = image_timing_with(&fit, job, r.gpu, 1).unwrap();
+            println!("DIAGNOSTIC diffusion launch share {}: {:.3} ({})", r.label, t.launch_share, r.source);
+        }
+    }
+    // Held-out rows of each family fold, one line per row (what the fold's refit misses).
+    for (name, target, other) in [("diffusion", &d, &c), ("classic", &c, &d)] {
+        let families: BTreeSet<&str> = target.iter().map(|r| r.family).collect();
+        for fam in families {
+            let tt: Vec<&Row> = target.iter().filter(|r| r.family != fam).collect();
+            let to: Vec<&Row> = other.iter().filter(|r| r.family != fam).collect();
+            let f = if name == "diffusion" { refit(&tt, &to, &fit) } else { refit(&to, &tt, &fit) };
+            for r in target.iter().filter(|r| r.family == fam) {
+                let (lo, mid, hi) = r.predict(&f);
+                let inside = lo <= r.measured && r.measured <= hi;
+                println!("DIAGNOSTIC {name} LOFO {fam}: {} {:+.1}%{}", r.label, (mid / r.measured - 1.0) * 100.0, if inside { "" } else { " (outside)" });
+            }
+        }
     }
 }

@@ -29,6 +29,20 @@ pub fn optimizer_step_bytes_per_param(spec: &ClassicSpec, precision: ClassicPrec
     8.0 + 4.0 + 2.0 * optimizer_bytes_per_param(spec) + copy
 }
 
+/// DRAM-intensity multiplier of a convolutional network run in channels_last (NHWC) memory format
+/// under AMP, against PyTorch's default NCHW. cuDNN's FP16 tensor-core convolutions work in NHWC, so
+/// an NCHW network pays a layout transpose around every convolution (NVIDIA, "Deep Learning
+/// Performance: Convolutional Layers", tensor layouts: "NCHW ... requires transposes"; PyTorch
+/// "Channels Last Memory Format" tutorial). Set from one pair of one source: timm's RTX 3090 AMP
+/// training benchmarks at PyTorch 1.12 give ResNet-50 1218.01 img/s in NHWC against 826.06 in NCHW
+/// (x1.475, huggingface/pytorch-image-models `results/benchmark-train-amp-{nhwc,nchw}-pt112-cu113-
+/// rtx3090.csv` @5e7d47ca); the multiplier reproduces that ratio with the calibrated constants
+/// (`tests/classic.rs`). Checked, not fitted, on timm's ResNet-152 (x1.355 measured) and on NVIDIA
+/// DeepLearningExamples' NHWC AMP ResNet-50 rows against Lambda's NCHW runs of the same code
+/// (A100 2470 against 1582, V100 1200 against 833). ViT-B/16 moves by 0.5% in the same files: the
+/// layout only matters to convolutions.
+pub const CHANNELS_LAST_INTENSITY_GAIN: f64 = 1.72;
+
 /// Fixed time per inference call, seconds.
 pub const INFER_CALL_LATENCY_S: f64 = 0.0005;
 /// Share of a step's compute that hides the gradient all-reduce (PyTorch DDP overlaps bucketed
@@ -121,6 +135,10 @@ pub struct ClassicJob {
     /// (default: PyTorch's, TF32 convolutions and FP32 matmuls; NGC containers run
     /// [`Fp32Math::Tf32`]).
     pub fp32_math: Fp32Math,
+    /// channels_last (NHWC) memory format for a convolutional network (default: PyTorch's NCHW).
+    /// Only AMP runs are affected ([`CHANNELS_LAST_INTENSITY_GAIN`]; TF32 and FP32 have no
+    /// measurement).
+    pub channels_last: bool,
 }
 
 impl ClassicJob {
@@ -134,6 +152,7 @@ impl ClassicJob {
             input_px: None,
             seq_len: None,
             fp32_math: Fp32Math::PytorchDefault,
+            channels_last: false,
         }
     }
 
@@ -170,6 +189,16 @@ pub fn conv_flop_share(spec: &ClassicSpec) -> f64 {
         0.0
     } else {
         1.0
+    }
+}
+
+/// The memory-traffic gain of the job's memory format: [`CHANNELS_LAST_INTENSITY_GAIN`] for a
+/// convolutional network in channels_last under AMP, none otherwise.
+fn layout_gain(job: &ClassicJob, spec: &ClassicSpec) -> StackGain {
+    if job.channels_last && !is_transformer(spec) && job.precision == ClassicPrecision::Amp {
+        StackGain { compute: 1.0, intensity: CHANNELS_LAST_INTENSITY_GAIN }
+    } else {
+        StackGain::EAGER
     }
 }
 
@@ -305,7 +334,7 @@ fn resolve_batch(job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpus: u32) -> 
 /// Samples per second of `job` on `gpus` cards of `gpu` (training or inference) as a band, with
 /// assumption lines.
 fn rate_for(fit: &MediaFit, job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpus: u32, batch: u32) -> Result<(Band, Vec<Note>), EstimateError> {
-    let rate = effective_rate_with(fit, gpu, job.precision.math(job.fp32_math, conv_flop_share(spec)), mix(spec), StackGain::EAGER)?;
+    let rate = effective_rate_with(fit, gpu, job.precision.math(job.fp32_math, conv_flop_share(spec)), mix(spec), layout_gain(job, spec))?;
     let fwd_tflop = forward_gflops(job, spec)? / 1000.0;
     let per_gpu = f64::from(batch.div_ceil(gpus));
     let mut notes = Vec::new();
@@ -352,6 +381,9 @@ fn rate_for(fit: &MediaFit, job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpu
             ],
         ),
     );
+    if layout_gain(job, spec) != StackGain::EAGER {
+        notes.push(Note::plain("channels_last (NHWC) memory format: no layout transposes around the tensor-core convolutions"));
+    }
     if !rate.calibrated {
         notes.push(Note::plain("no calibration rows for this card family: band widened to +/-35%"));
     }

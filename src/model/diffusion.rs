@@ -28,6 +28,16 @@ pub const FRAGMENTATION: f64 = 0.08;
 /// ([`MediaFit::CALIBRATED`]): the intercept of step time against batch. Scales with
 /// sqrt(denoiser params).
 pub const EAGER_STEP_LATENCY_S: f64 = MediaFit::CALIBRATED.eager_step_latency_s;
+/// Extra band half-width per unit of launch-latency share of a generation's time. The per-step
+/// launch latency is host-bound (CPU, driver, PyTorch version), not a card property, and the data
+/// say its uncertainty is real: the two diffusers tables that time SD 1.5 denoising at batch 1 on
+/// an A100 40GB disagree by 34% (2.308 s in `torch2.0.mdx` @07dc8feb, 1.724 s in `fp16.mdx`
+/// @75d53cc8; `tests/data/calibration/`), a log spread of 0.292, where the model puts the launch
+/// latency at 0.485 of the time: half the spread per unit share, 0.146 / 0.485 = 0.30. (Their T4
+/// pair, 7.246 s against 9.091 s, is 25% apart at a launch share of 0.15: most of that spread is
+/// not launch latency, and it is not widened for.) Batch 16 adds about 1.5 points, batch 1 on a
+/// fast card about 15.
+pub const LAUNCH_BAND_EXTRA: f64 = 0.3;
 /// Live channel-equivalents per latent position while the denoiser runs (inference), hand count:
 /// SD 1.5 at 64x64 latents keeps 1,600 channels of skip connections plus a 2,560-wide GEGLU and
 /// three 320-wide residual tensors in its first transformer block, about 5,000 in all.
@@ -314,6 +324,8 @@ pub struct ImageTiming {
     pub denoise_band_s: Band,
     /// True when the card family and stack have calibration rows.
     pub calibrated: bool,
+    /// Share of the whole pipeline's time that is the per-step launch latency (host-bound).
+    pub launch_share: f64,
 }
 
 struct Ctx<'a> {
@@ -363,14 +375,20 @@ fn timing_for(fit: &MediaFit, job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, g
     let n = c.per_gpu_batch * cfg_mult;
     let slow = dequant_slowdown(job.precision);
 
-    let step_s = |s: &DiffusionSpec| -> f64 {
+    // (launch latency, whole step) of one denoiser step, seconds.
+    let step_s = |s: &DiffusionSpec| -> (f64, f64) {
         let latency = fit.eager_step_latency_s * latency_share * (params_of(s, "denoiser") / 0.86e9).max(0.01).sqrt();
-        latency + n * step_tflops(s, c.pixels) * slow / rate.tflops
+        (latency, latency + n * step_tflops(s, c.pixels) * slow / rate.tflops)
     };
     let steps = f64::from(job.steps);
-    let mut denoise_call_s = steps * step_s(c.spec);
+    let (base_latency_s, base_step_s) = step_s(c.spec);
+    let mut launch_call_s = steps * base_latency_s;
+    let mut denoise_call_s = steps * base_step_s;
     if let Some(r) = c.refiner {
-        denoise_call_s += (steps * REFINER_STEP_SHARE).round().max(1.0) * step_s(r);
+        let (latency_s, refiner_step_s) = step_s(r);
+        let refiner_steps = (steps * REFINER_STEP_SHARE).round().max(1.0);
+        launch_call_s += refiner_steps * latency_s;
+        denoise_call_s += refiner_steps * refiner_step_s;
     }
     let native = f64::from(spec.native_resolution_px) * f64::from(spec.native_resolution_px);
     let vae_call_s = c.per_gpu_batch * spec.vae_decode_tflops_at_native * c.pixels / native / vae_rate.tflops;
@@ -383,8 +401,9 @@ fn timing_for(fit: &MediaFit, job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, g
     let vae_s = vae_call_s / images_per_call;
     let text_s = text_call_s / images_per_call;
     let calibrated = rate.calibrated && stack_calibrated;
-    let w = band_half_width(calibrated);
     let total = denoise_s + vae_s + text_s;
+    let launch_share = (launch_call_s / images_per_call / total).clamp(0.0, 1.0);
+    let w = band_half_width(calibrated) + LAUNCH_BAND_EXTRA * launch_share;
     Ok(ImageTiming {
         denoise_s,
         vae_s,
@@ -392,6 +411,7 @@ fn timing_for(fit: &MediaFit, job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, g
         total_s: Band::around(total, 1.0 - w, 1.0 + w),
         denoise_band_s: Band::around(denoise_s, 1.0 - w, 1.0 + w),
         calibrated,
+        launch_share,
     })
 }
 
@@ -544,6 +564,20 @@ fn finetune_rate(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> 
     Ok((Band::around(mid, 1.0 - w, 1.0 + w), notes))
 }
 
+/// The assumption line of the launch-latency band widening ([`LAUNCH_BAND_EXTRA`]), when it adds
+/// at least one point.
+fn launch_note(t: &ImageTiming) -> Option<Note> {
+    (LAUNCH_BAND_EXTRA * t.launch_share >= 0.01).then(|| {
+        Note::new(
+            "{share}% of the time is per-step launch latency, which depends on the host CPU and software: band widened by {points} points",
+            vec![
+                ("share", crate::decimal::fixed(t.launch_share * 100.0, 0).into()),
+                ("points", crate::decimal::fixed(LAUNCH_BAND_EXTRA * t.launch_share * 100.0, 0).into()),
+            ],
+        )
+    })
+}
+
 /// Sizes one image-generation or diffusion fine-tuning job on `gpus` cards of `gpu`.
 ///
 /// Generation spreads the batch over the cards (data parallel; each holds the whole pipeline) and
@@ -585,6 +619,7 @@ pub fn estimate_image(job: &ImageJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, 
         if !t.calibrated {
             notes.push(Note::plain("no calibration rows for this card family or stack: band widened to +/-35%"));
         }
+        notes.extend(launch_note(&t));
     } else {
         let (band, more) = finetune_rate(job, spec, gpu, gpus)?;
         throughput.train_samples_per_s = Some(band);
