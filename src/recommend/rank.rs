@@ -146,7 +146,13 @@ pub fn psu_watts(gpu_watts: f64) -> f64 {
 }
 
 
-fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
+fn build_row(input: &RecommendInput, gpu: &Gpu, mut c: Cand) -> OptionRow {
+    // The options shown are analysed in full: TTFT and the frontier (ranking needed neither).
+    if let (Some(d), Job::Llm(job)) = (c.serving.as_mut(), &input.job) {
+        if let Ok(full) = llm::deploy::full_report(job, gpu, d, &input.serving) {
+            d.report = full;
+        }
+    }
     let s = &input.cost;
     let months = s.months.max(0.0);
     let monthly = if months > 0.0 { c.tco_usd / months } else { c.tco_usd };
@@ -203,13 +209,7 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, c: Cand) -> OptionRow {
     if let (Some(h), Some(tokens)) = (c.training_hours, input.job.train_tokens()) {
         facts.push(Fact::TrainingRun { tokens, hours: h, usd: usd_per_training_run });
     }
-    let serving = c.serving.map(|mut d| {
-        // The frontier is drawn for the options shown only.
-        if let Job::Llm(job) = &input.job {
-            d.report.curve = llm::deploy::frontier(job, gpu, &d, &input.serving).unwrap_or_default();
-        }
-        ServingFigures { replicas: d.replicas, gpus_per_replica: d.gpus_per_replica, report: d.report }
-    });
+    let serving = c.serving.map(|d| ServingFigures { replicas: d.replicas, gpus_per_replica: d.gpus_per_replica, report: d.report });
     OptionRow {
         gpu: gpu.id.clone(),
         gpu_name: gpu.name.clone(),

@@ -97,22 +97,22 @@ fn replica_targets(targets: &ServingTargets, replicas: u32) -> ServingTargets {
 pub fn plan(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowed_gib: f64) -> Result<Option<Deployment>, EstimateError> {
     let mut d = plan_inner(job, gpu, gpus, targets, allowed_gib, true)?;
     if let Some(d) = d.as_mut() {
-        d.report.curve = frontier(job, gpu, d, targets)?;
+        d.report = full_report(job, gpu, d, targets)?;
     }
     Ok(d)
 }
 
-/// The frontier of a deployment: one replica's from one user to its capacity, with users and
-/// totals times the replicas.
-pub fn frontier(job: &LlmJob, gpu: &Gpu, d: &Deployment, targets: &ServingTargets) -> Result<Vec<CurvePoint>, EstimateError> {
+/// The full serving report of a deployment (with its TTFT and its frontier: one replica's from
+/// one user to its capacity, with users and totals times the replicas).
+pub fn full_report(job: &LlmJob, gpu: &Gpu, d: &Deployment, targets: &ServingTargets) -> Result<ServingReport, EstimateError> {
     let share = share_of(job, d.replicas);
     let r = analyze_opts(&share, gpu, d.gpus_per_replica, &replica_targets(targets, d.replicas), true)?;
-    Ok(scale(r, f64::from(job.batch.max(1)), d.replicas, targets.arrival_rate_rps.is_some()).curve)
+    Ok(scale(r, f64::from(job.batch.max(1)), d.replicas, targets.arrival_rate_rps.is_some()))
 }
 
-/// [`plan`] without the frontier, and without the estimate of a build that is one replica (the
-/// recommender ranks every candidate this way and adds the frontier, with [`frontier`], to the
-/// options it shows).
+/// [`plan`] without the frontier and the TTFT (unless a target needs it), and without the estimate
+/// of a build that is one replica: the recommender ranks every candidate this way and analyses the
+/// options it shows in full, with [`full_report`].
 pub fn plan_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowed_gib: f64) -> Result<Option<Deployment>, EstimateError> {
     plan_inner(job, gpu, gpus, targets, allowed_gib, false)
 }
@@ -121,11 +121,10 @@ fn plan_inner(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allo
     let users = f64::from(job.batch.max(1));
     let needed = super::gpus_needed(job, gpu)?.max(1);
     let mut best: Option<Deployment> = None;
-    // One user: a split only matters against one replica over every card (tensor parallelism
-    // that costs more than it gives), so the smallest replica and the whole build are tried.
+    // One user is served by one replica over every card: more replicas would sit idle.
     let mut sizes = replica_sizes(gpus, needed);
-    if users <= 1.0 && targets.arrival_rate_rps.is_none() && sizes.len() > 2 {
-        sizes = vec![sizes.first().copied().unwrap_or(gpus), gpus];
+    if users <= 1.0 && targets.arrival_rate_rps.is_none() {
+        sizes = vec![gpus];
     }
     for m in sizes {
         let k = gpus / m;

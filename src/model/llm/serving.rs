@@ -328,7 +328,9 @@ pub fn analyze(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets) -> 
 }
 
 /// [`analyze`], with the frontier (`curve`) only when `with_curve` (the recommender ranks every
-/// candidate without it and draws it for the options it shows).
+/// candidate without it and draws it for the options it shows). Without it the TTFT is computed
+/// only when a TTFT target or an arrival rate needs it; otherwise it is NaN (not `None`, which
+/// means arrivals outpace the build).
 pub fn analyze_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, with_curve: bool) -> Result<ServingReport, EstimateError> {
     job.validate()?;
     crate::model::types::check_range("prefix_hit", targets.prefix_hit, 0.0, 1.0)?;
@@ -380,7 +382,13 @@ pub fn analyze_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets
         // One user: the decode figure and its band; more: a loaded server's figure.
         per_user_tokens_per_s: if users > 1.0 { serving_band(per_user) } else { band(per_user, measured, true) },
         aggregate_tokens_per_s: serving_band(users * per_user),
-        ttft_s: wait.map(|w| b.ttft_band(users, w, measured)),
+        // Ranking alone (no curve) needs the TTFT only to test a TTFT target or an arrival rate;
+        // the options shown are analysed again in full.
+        ttft_s: if with_curve || targets.max_ttft_s.is_some() || targets.arrival_rate_rps.is_some() {
+            wait.map(|w| b.ttft_band(users, w, measured))
+        } else {
+            wait.map(|_| Band::around(f64::NAN, 1.0, 1.0))
+        },
         max_users,
         capacity,
         curve,
