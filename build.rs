@@ -3,7 +3,7 @@
 //! `$OUT_DIR/catalog.bin`, which `src/catalog/mod.rs` embeds. No TOML parser ships to the browser.
 //! It also cuts the embed snippet out of `assets/embed-parent.html` for the "Embed this" dialog,
 //! so the parent-side script exists once. For the web app (wasm32) the catalog is packed without
-//! its source links, which the app loads only when a card's detail panel is opened.
+//! its source links and notes, which the app loads only when a card's detail panel is opened.
 
 #[path = "src/catalog/schema.rs"]
 #[allow(dead_code)]
@@ -82,13 +82,14 @@ fn main() {
     std::fs::write(out_dir.join("i18n.bin"), postcard::to_allocvec(&entries).expect("postcard packs i18n")).expect("write i18n.bin");
 
     let (mut gpu, mut llms, mut diffusion, mut classic) = (gpus.gpu, models.model, diffusion.diffusion, classic.classic);
-    // The web app shows no model's sources and a card's only in its detail panel, which loads them
+    // The web app shows no model's sources and a card's (and its notes) only in its detail panel, which loads them
     // from `sources.bin` (`gpu-advisor sources-pack`, run by Trunk's post_build hook; see
     // `catalog::sources`): the wasm's catalog goes without the links (issue 13, first-load size).
     // Native builds (CLI, tests, check-data) keep every field.
     if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
         for g in &mut gpu {
             g.sources.clear();
+            g.notes.clear();
             g.price_source = None;
             for c in &mut g.cloud {
                 c.source.clear();

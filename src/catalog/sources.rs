@@ -1,5 +1,5 @@
-//! The source links of every card (its datasheets, its price source, each cloud price's page).
-//! Only a card's detail panel shows them, so the web app's catalog goes without them (build.rs
+//! The source links of every card (its datasheets, its price source, each cloud price's page)
+//! and its notes. Only a card's detail panel shows them, so the web app's catalog goes without them (build.rs
 //! strips them for wasm32) and the app loads this table, `sources.bin`, when a panel first opens
 //! (`ui::sources_load`). The native build writes the file (`gpu-advisor sources-pack`, run by
 //! Trunk's post_build hook) from its full catalog, and answers lookups from that catalog directly.
@@ -14,6 +14,8 @@ pub struct GpuSources {
     pub price_source: Option<String>,
     /// One per cloud price, in the card's order.
     pub cloud: Vec<String>,
+    /// The card's notes (what a figure means, where sources disagree).
+    pub notes: Vec<String>,
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -23,6 +25,7 @@ fn of(g: &super::Gpu) -> GpuSources {
         sources: g.sources.clone(),
         price_source: g.price_source.clone(),
         cloud: g.cloud.iter().map(|c| c.source.clone()).collect(),
+        notes: g.notes.clone(),
     }
 }
 

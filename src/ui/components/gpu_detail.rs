@@ -1,5 +1,5 @@
 //! The detail panel of one card: every field with its unit, notes, cloud prices, and the sources
-//! behind the values (their links load when the first panel opens: `ui::sources_load`).
+//! behind the values (the links and notes load when the first panel opens: `ui::sources_load`).
 
 use crate::state::fields::FIELDS;
 use crate::state::Action;
@@ -68,9 +68,9 @@ pub fn gpu_detail(props: &GpuDetailProps) -> Html {
                     <dt class="gpu-detail__key">{ t(lang, "Street price date") }</dt><dd class="gpu-detail__value">{ d }</dd>
                 }
             </dl>
-            if !g.notes.is_empty() {
+            if let Some(notes) = links.as_ref().map(|l| &l.notes).filter(|n| !n.is_empty()) {
                 <h3 class="gpu-detail__sub">{ t(lang, "Notes") }</h3>
-                <ul class="gpu-detail__notes">{ for g.notes.iter().map(|n| html! { <li>{ n }</li> }) }</ul>
+                <ul class="gpu-detail__notes">{ for notes.iter().map(|n| html! { <li>{ n }</li> }) }</ul>
             }
             if !g.cloud.is_empty() {
                 <h3 class="gpu-detail__sub">{ t(lang, "Cloud prices (on demand, per GPU)") }</h3>
