@@ -111,7 +111,7 @@ fn stored_state_round_trips_and_old_versions_are_dropped() {
 
 proptest! {
     #[test]
-    fn any_link_yields_a_sizable_advisor_state(k in "(model|params|workload|precision|kv|engine|context|batch|budget|mode|currency|prices|hours|max_gpus|resolution|steps)", v in ".{0,40}") {
+    fn any_link_yields_a_sizable_advisor_state(k in "(model|params|workload|precision|kv|engine|context|batch|budget|mode|currency|prices|hours|max_gpus|resolution|steps|users|tps_user|ttft|rate_rps|prefix_hit|spec|spec_accept|api_price)", v in ".{0,40}") {
         let p = url::parse(&format!("{k}={v}"));
         prop_assert!(p.state.advisor.recommend_input().is_ok(), "{:?}", p.notes);
     }
@@ -172,4 +172,29 @@ fn config_json_errors_name_the_key_in_every_language() {
     assert_eq!(e.message, "config.json: missing required key `num_hidden_layers`");
     assert_eq!(e.message_in(Lang::Zh), "config.json：缺少必需的键 `num_hidden_layers`");
     assert_eq!(e.message_in(Lang::Ru), "config.json: нет обязательного ключа `num_hidden_layers`");
+}
+
+/// Issue 12's URL keys reach the recommender and round-trip; an old link's `batch` is the number
+/// of users, and a bad value is reset with a note naming it.
+#[test]
+fn serving_keys_reach_the_recommender_and_round_trip() {
+    use gpu_advisor::model::llm::serving::SpecDecode;
+    let p = url::parse("?users=50&tps_user=20&ttft=2&prefix_hit=0.3&spec=eagle&spec_accept=0.7&api_price=0.5");
+    assert!(p.notes.is_empty(), "{:?}", p.notes);
+    let i = p.state.advisor.recommend_input().expect("a valid input");
+    let t = i.serving;
+    assert_eq!((t.tokens_per_s_per_user, t.max_ttft_s, t.prefix_hit, t.spec, t.spec_accept), (Some(20.0), Some(2.0), 0.3, SpecDecode::Eagle, Some(0.7)));
+    assert_eq!(i.cost.api_usd_per_million, Some(0.5));
+    let gpu_advisor::recommend::Job::Llm(job) = &i.job else { panic!("an LLM job") };
+    assert_eq!(job.batch, 50);
+    assert_eq!(url::parse(&url::render(&p.state)).state, p.state);
+    // An old link: `batch` was the users.
+    let old = url::parse("?batch=8");
+    let gpu_advisor::recommend::Job::Llm(job) = old.state.advisor.recommend_input().expect("valid").job else { panic!("LLM") };
+    assert_eq!(job.batch, 8);
+    // Out of range: reset with a note.
+    let bad = url::parse("?prefix_hit=1.5&tps_user=-3");
+    assert!(bad.notes.iter().any(|n| n.contains("`prefix_hit=")), "{:?}", bad.notes);
+    assert!(bad.notes.iter().any(|n| n.contains("`tps_user=")), "{:?}", bad.notes);
+    assert!(bad.state.advisor.recommend_input().is_ok());
 }
