@@ -100,13 +100,7 @@ pub fn table() -> &'static [Entry] {
 pub fn install(bytes: &[u8]) -> bool {
     #[cfg(target_arch = "wasm32")]
     {
-        match postcard::from_bytes::<Vec<Entry>>(bytes) {
-            Ok(v) if !v.is_empty() => {
-                let _ = TABLE.set(v);
-                true
-            }
-            _ => false,
-        }
+        crate::packed::install(&TABLE, bytes)
     }
     #[cfg(not(target_arch = "wasm32"))]
     {

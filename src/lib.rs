@@ -11,6 +11,7 @@ pub mod compare;
 pub mod decimal;
 pub mod i18n;
 pub mod model;
+pub mod packed;
 pub mod recommend;
 pub mod sort;
 pub mod state;
