@@ -9,6 +9,7 @@ pub mod embed;
 pub mod i18n_load;
 pub mod lang;
 pub mod panic;
+pub mod result_props;
 pub mod sources_load;
 
 /// Installs the panic panel and mounts the app on `<body>`.

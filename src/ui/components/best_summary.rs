@@ -4,28 +4,14 @@
 //! beside the inputs and hide it.
 
 use crate::i18n::{num, t, tf};
-use crate::recommend::{present, Mode, RateKind, RecommendInput, Recommendation};
+use crate::recommend::{present, Mode, RateKind};
 use crate::ui::lang::use_lang;
-use std::rc::Rc;
+use crate::ui::result_props::ResultProps;
 use yew::prelude::*;
-
-#[derive(Properties)]
-pub struct BestSummaryProps {
-    pub rec: Rc<Recommendation>,
-    pub input: Rc<RecommendInput>,
-}
-
-/// The same result is the same allocation: comparing by pointer keeps a keystroke from walking
-/// the whole recommendation (the results are recomputed, and re-rendered, after the paint).
-impl PartialEq for BestSummaryProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.rec, &other.rec) && Rc::ptr_eq(&self.input, &other.input)
-    }
-}
 
 /// The line.
 #[function_component(BestSummary)]
-pub fn best_summary(props: &BestSummaryProps) -> Html {
+pub fn best_summary(props: &ResultProps) -> Html {
     let lang = use_lang();
     let Some(o) = props.rec.options.first() else {
         return html! {

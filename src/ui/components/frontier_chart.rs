@@ -5,24 +5,10 @@
 //! readable on a phone and in a narrow embed.
 
 use crate::i18n::{num, t, tf};
-use crate::recommend::{present, RecommendInput, Recommendation};
+use crate::recommend::{present, Recommendation};
 use crate::ui::lang::use_lang;
-use std::rc::Rc;
+use crate::ui::result_props::ResultProps;
 use yew::prelude::*;
-
-#[derive(Properties)]
-pub struct FrontierChartProps {
-    pub rec: Rc<Recommendation>,
-    pub input: Rc<RecommendInput>,
-}
-
-/// The same result is the same allocation: comparing by pointer keeps a keystroke from walking
-/// the whole recommendation (the results are recomputed, and re-rendered, after the paint).
-impl PartialEq for FrontierChartProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.rec, &other.rec) && Rc::ptr_eq(&self.input, &other.input)
-    }
-}
 
 const W: f64 = 400.0;
 const H: f64 = 260.0;
@@ -60,7 +46,7 @@ fn series(rec: &Recommendation) -> Vec<Series> {
 
 /// The chart (nothing for jobs without serving figures).
 #[function_component(FrontierChart)]
-pub fn frontier_chart(props: &FrontierChartProps) -> Html {
+pub fn frontier_chart(props: &ResultProps) -> Html {
     let lang = use_lang();
     let lines = series(&props.rec);
     if lines.is_empty() {

@@ -6,26 +6,13 @@
 
 use crate::i18n::{num, t, tf, Lang};
 use crate::model::Band;
-use crate::recommend::{present, OptionRow, RateKind, RecommendInput, Recommendation};
+use crate::recommend::{present, OptionRow, RateKind};
 use crate::ui::components::explain_details::ExplainDetails;
 use crate::ui::components::memory_bar::MemoryBar;
 use crate::ui::lang::use_lang;
 use std::rc::Rc;
+use crate::ui::result_props::ResultProps;
 use yew::prelude::*;
-
-#[derive(Properties)]
-pub struct RecommendListProps {
-    pub rec: Rc<Recommendation>,
-    pub input: Rc<RecommendInput>,
-}
-
-/// The same result is the same allocation: comparing by pointer keeps a keystroke from walking
-/// the whole recommendation (the results are recomputed, and re-rendered, after the paint).
-impl PartialEq for RecommendListProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.rec, &other.rec) && Rc::ptr_eq(&self.input, &other.input)
-    }
-}
 
 /// A band as `mid (low–high)`.
 fn band_text(lang: Lang, b: Band) -> String {
@@ -68,7 +55,7 @@ fn unit_cost(lang: Lang, kind: Option<RateKind>, usd_per_million: f64) -> (&'sta
 
 /// The ranked options.
 #[function_component(RecommendList)]
-pub fn recommend_list(props: &RecommendListProps) -> Html {
+pub fn recommend_list(props: &ResultProps) -> Html {
     let lang = use_lang();
     let rec = &props.rec;
     let input = &props.input;
