@@ -133,6 +133,12 @@ pub struct ScaleUp {
 }
 
 impl Gpu {
+    /// True for a computer whose GPU shares its memory (Apple, Strix Halo, DGX Spark): its price
+    /// is the whole machine, and a build is one box, or as many as its own link joins.
+    pub fn is_unified_computer(&self) -> bool {
+        self.unified_memory || self.vendor == Vendor::Apple
+    }
+
     /// Memory a job may count on, GiB: GDDR cards that ship with ECC on lose 1/16 of it to the
     /// check bits (a 24 GB A10 shows 23,028 MiB in `nvidia-smi`, a 16 GB T4 15,360; CUDA Best
     /// Practices Guide: GDDR capacity "reduced by 6.25%"). Every engine sizes against this.

@@ -12,7 +12,7 @@
 use super::cost::{self, CostFigures, GPUS_PER_NODE};
 use super::facts::Exclusion;
 use super::{Budget, Job, Mode, Objective, RateKind, RecommendInput};
-use crate::catalog::{Gpu, Segment, Vendor};
+use crate::catalog::{Gpu, Segment};
 use crate::model::llm::deploy::{self, Deployment};
 use crate::model::llm::serving::ServingTargets;
 use crate::model::{Band, Estimate, Throughput};
@@ -151,7 +151,7 @@ fn count_limit(input: &RecommendInput, gpu: &Gpu) -> (u32, bool) {
     let c = &input.constraints;
     // A unified-memory computer is one box, or as many as its own link joins (two DGX Sparks
     // over ConnectX-7).
-    let mut limit = if gpu.vendor == Vendor::Apple || gpu.unified_memory {
+    let mut limit = if gpu.is_unified_computer() {
         gpu.scale_up_max_gpus.unwrap_or(1).max(1)
     } else if gpu.segment == Segment::Datacenter && c.allow_multi_node {
         MAX_MULTI_NODE_GPUS

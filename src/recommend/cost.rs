@@ -7,7 +7,7 @@
 //! prices, default utilisation, PUE, exchange rates) is a named constant with its reasoning, and
 //! is repeated in `docs/MODEL.md` ("Cost model and recommender").
 
-use crate::catalog::{schema::is_kebab_id, Gpu, Segment, Vendor};
+use crate::catalog::{schema::is_kebab_id, Gpu, Segment};
 use crate::i18n::{num, Lang};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -515,7 +515,7 @@ pub fn host_estimate(gpu: &Gpu, count: u32) -> HostEstimate {
     let count = count.max(1);
     let nodes = count.div_ceil(GPUS_PER_NODE);
     // A unified-memory platform (Apple, Strix Halo, DGX Spark) is priced as the whole computer.
-    let (kind, per_node) = if gpu.vendor == Vendor::Apple || gpu.unified_memory {
+    let (kind, per_node) = if gpu.is_unified_computer() {
         (HostKind::Integrated, 0.0)
     } else if is_baseboard(gpu) {
         (HostKind::BaseboardServer, HOST_BASEBOARD_NODE_USD)
