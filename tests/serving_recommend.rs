@@ -150,3 +150,30 @@ fn pipeline_parallel_serving_pipelines_requests() {
 fn job_with(j: &LlmJob, users: u32) -> LlmJob {
     LlmJob { batch: users, ..j.clone() }
 }
+
+/// A replica holds only its share of the cache, so replica sizes start from what one user needs,
+/// not from what all the users need as one group. Llama 3.1 8B at 8k tokens: 128 KiB of KV per
+/// token (32 layers × 8 KV heads × 128 × 2 × 2 B), so 128 users hold 128 × 8192 × 128 KiB =
+/// 128 GiB of cache; with 16 GB of weights that needs three 80 GB H100s as one group, which a
+/// build of four divides only as one group of four. Two replicas of 64 users need two cards
+/// each (64 GiB + 16 GB > 72 GiB usable): the plan must weigh them, and keeps the one with more
+/// total output.
+#[test]
+fn replica_sizes_start_from_one_users_needs() {
+    let g = catalog::gpu("h100-sxm").expect("h100");
+    let mut j = job("llama-3.1-8b", 128);
+    j.context_tokens = 8192;
+    j.prompt_tokens = 7168;
+    j.output_tokens = 1024;
+    assert_eq!(gpu_advisor::model::llm::gpus_needed(&j, g).expect("needed"), 3, "128 users need three cards as one group");
+    let t = ServingTargets::default();
+    let half = analyze(&job_with(&j, 64), g, 2, &t).expect("one replica of 64 users on two cards");
+    let whole = analyze(&j, g, 4, &t).expect("one group of four");
+    let d = plan(&j, g, 4, &t, f64::INFINITY).expect("plan").expect("a layout fits");
+    let two_replicas = 2.0 * half.aggregate_tokens_per_s.mid;
+    let best = two_replicas.max(whole.aggregate_tokens_per_s.mid);
+    assert!(close(d.report.aggregate_tokens_per_s.mid, best), "{} vs {two_replicas} / {}", d.report.aggregate_tokens_per_s.mid, whole.aggregate_tokens_per_s.mid);
+    if two_replicas > whole.aggregate_tokens_per_s.mid {
+        assert_eq!((d.replicas, d.gpus_per_replica), (2, 2));
+    }
+}

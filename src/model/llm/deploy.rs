@@ -119,7 +119,9 @@ pub fn plan_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, a
 
 fn plan_inner(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowed_gib: f64, with_estimate: bool) -> Result<Option<Deployment>, EstimateError> {
     let users = f64::from(job.batch.max(1));
-    let needed = super::gpus_needed(job, gpu)?.max(1);
+    // A replica holds only its share of the users' cache: the smallest replica is the one that
+    // holds the model for one user; each size is then checked at its own share.
+    let needed = super::gpus_needed(&share_of(job, job.batch.max(1)), gpu)?.max(1);
     let mut best: Option<Deployment> = None;
     // One user is served by one replica over every card: more replicas would sit idle.
     let mut sizes = replica_sizes(gpus, needed);
