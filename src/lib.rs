@@ -10,6 +10,7 @@ pub mod cli;
 pub mod compare;
 pub mod decimal;
 pub mod i18n;
+pub mod json;
 pub mod model;
 pub mod packed;
 pub mod recommend;

@@ -55,3 +55,23 @@ async fn search_filters_the_table() {
     }
     panic!("search did not narrow the table to the RTX A5000");
 }
+
+/// The app reads pasted `config.json` with the browser's `JSON.parse` (`ui::browser_json`), not
+/// serde_json's parser. Same shape as the model card: gpt-oss-20b has 20.9 B parameters, 3.6 B
+/// active (openai/gpt-oss-20b model card), and its config says 24 layers, 32 experts, 8 KV heads.
+#[wasm_bindgen_test]
+fn pasted_config_reads_through_the_browser_json_parser() {
+    gpu_advisor::ui::browser_json::install();
+    let text = include_str!("data/configs/gpt-oss-20b.json");
+    let m = gpu_advisor::model::llm::config_json::parse_config_json(text).expect("the stored config parses");
+    assert_eq!((m.layers, m.experts_total, m.kv_heads, m.vocab_size), (24, 32, 8, 201_088));
+    assert!((m.params_total / 20.9e9 - 1.0).abs() < 0.02, "total {}", m.params_total);
+    // `{"a": 1,⏎  "b": 1 x}`: 'x' is character 18, on line 2 at column 10 (9 characters after
+    // the newline at index 8).
+    let broken = gpu_advisor::json::read("{\"a\": 1,\n  \"b\": 1 x}").expect_err("not JSON");
+    assert_eq!(broken.at, Some((2, 10)));
+    assert!(gpu_advisor::json::read("{\"a\": ").expect_err("cut short").eof);
+    // Whole numbers read as integers, as serde_json reads them; fractions as floats.
+    let v = gpu_advisor::json::read("{\"n\": 4096, \"f\": 0.5, \"s\": [\"x\", null, true]}").expect("JSON");
+    assert_eq!((v["n"].as_u64(), v["f"].as_f64(), v["s"][0].as_str(), v["s"][2].as_bool()), (Some(4096), Some(0.5), Some("x"), Some(true)));
+}

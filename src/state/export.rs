@@ -4,7 +4,7 @@
 use crate::recommend::{OptionRow, Recommendation};
 
 fn opt(v: Option<f64>, d: usize) -> String {
-    v.map_or_else(String::new, |v| format!("{v:.d$}"))
+    v.map_or_else(String::new, |v| crate::decimal::fixed(v, d))
 }
 
 fn speed(o: &OptionRow) -> (String, String, String, String) {

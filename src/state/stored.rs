@@ -4,7 +4,6 @@
 
 use super::url;
 use crate::i18n::{t, tf, Lang};
-use serde::{Deserialize, Serialize};
 
 /// The localStorage key.
 pub const KEY: &str = "gpu-advisor/state";
@@ -13,15 +12,9 @@ pub const VERSION: u32 = 1;
 /// Longest stored text accepted (characters); anything longer is dropped.
 pub const MAX_CHARS: usize = 64 * 1024;
 
-#[derive(Serialize, Deserialize)]
-struct Envelope {
-    v: u32,
-    q: String,
-}
-
 /// The text to store for `state`.
 pub fn encode(state: &super::AppState) -> String {
-    serde_json::to_string(&Envelope { v: VERSION, q: url::render(state) }).unwrap_or_default()
+    format!("{{\"v\":{VERSION},\"q\":{}}}", crate::json::quote(&url::render(state)))
 }
 
 /// Reads stored text: the state it holds (with any notes from reading its query), or a note
@@ -35,9 +28,11 @@ pub fn decode_in(text: &str, lang: Lang) -> Result<url::Parsed, String> {
     if text.chars().count() > MAX_CHARS {
         return Err(t(lang, "Saved settings were too large and were reset.").into());
     }
-    match serde_json::from_str::<Envelope>(text) {
-        Ok(e) if e.v == VERSION => Ok(url::parse_in(&e.q, lang)),
-        Ok(e) => Err(tf(lang, "Saved settings from an older version (v{version}) were reset.", &[("version", &e.v.to_string())])),
-        Err(_) => Err(t(lang, "Saved settings could not be read and were reset.").into()),
+    let envelope = crate::json::read(text).ok();
+    let field = |key: &str| envelope.as_ref().and_then(|e| e.get(key));
+    match (field("v").and_then(serde_json::Value::as_u64), field("q").and_then(serde_json::Value::as_str)) {
+        (Some(v), Some(q)) if v == u64::from(VERSION) => Ok(url::parse_in(q, lang)),
+        (Some(v), Some(_)) => Err(tf(lang, "Saved settings from an older version (v{version}) were reset.", &[("version", &v.to_string())])),
+        _ => Err(t(lang, "Saved settings could not be read and were reset.").into()),
     }
 }

@@ -2,6 +2,7 @@
 //! in [`components`]; [`app`] holds the root, its reducer and the URL/storage effects.
 
 pub mod app;
+pub mod browser_json;
 pub mod chart;
 pub mod components;
 pub mod dom;
@@ -15,6 +16,7 @@ pub mod sources_load;
 /// Installs the panic panel and mounts the app on `<body>`.
 pub fn start() {
     panic::install();
+    browser_json::install();
     embed::apply_accent_from_url();
     embed::register_service_worker();
     if embed::is_embed() {

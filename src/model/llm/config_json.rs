@@ -1,4 +1,5 @@
-//! A model from a pasted Hugging Face `config.json`, parsed offline with serde_json.
+//! A model from a pasted Hugging Face `config.json`, read offline into serde_json values
+//! (by `crate::json`).
 //!
 //! Handles the keys of llama, mistral, qwen2, qwen3, qwen3_moe, gemma, gemma2, gemma3 (with or
 //! without a nested `text_config`), mixtral, deepseek_v3 and kimi_k2 (MLA + MoE), glm4_moe,
@@ -294,15 +295,16 @@ pub fn parse_config_json_with_notes(text: &str) -> Result<(ModelArch, Vec<Note>)
     Ok((m, notes))
 }
 
-/// Where the text stops being JSON, not serde_json's own message: its Display pulls the
-/// standard float formatting into the app (see `crate::decimal`).
+/// Where the text stops being JSON, in our own words (the reader is `crate::json`'s: serde_json
+/// natively, the browser's `JSON.parse` in the app).
 fn parse_json(text: &str) -> Result<Value, Note> {
-    serde_json::from_str(text).map_err(|e| {
-        let what = if e.is_eof() { "ends early" } else { "is not valid" };
-        Note::new(
-            "not valid JSON: {error}",
-            vec![("error", format!("{what} at line {}, column {}", e.line(), e.column()).into())],
-        )
+    crate::json::read(text).map_err(|e| {
+        let what = if e.eof { "ends early" } else { "is not valid" };
+        let error = match e.at {
+            Some((line, column)) if !e.eof => format!("{what} at line {line}, column {column}"),
+            _ => what.to_string(),
+        };
+        Note::new("not valid JSON: {error}", vec![("error", error.into())])
     })
 }
 

@@ -75,7 +75,7 @@ pub fn frontier_chart(props: &ResultProps) -> Html {
     html! {
         <figure class="frontier-chart">
             <figcaption class="frontier-chart__caption">{ t(lang, "Speed per user against output per GPU, from one user to the memory limit; the ring is the users asked for") }</figcaption>
-            <svg class="frontier-chart__svg" viewBox={format!("0 0 {W} {H}")} role="img"
+            <svg class="frontier-chart__svg" viewBox={format!("0 0 {} {}", crate::decimal::plain(W), crate::decimal::plain(H))} role="img"
                 aria-label={tf(lang, "{n} options plotted", &[("n", &lines.len().to_string())])}>
                 <line class="frontier-chart__axis" x1={f1(PAD_L)} y1={f1(H - PAD_B)} x2={f1(W - PAD_R)} y2={f1(H - PAD_B)} />
                 <line class="frontier-chart__axis" x1={f1(PAD_L)} y1={f1(PAD_T)} x2={f1(PAD_L)} y2={f1(H - PAD_B)} />

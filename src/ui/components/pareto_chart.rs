@@ -68,7 +68,7 @@ pub fn pareto_chart(props: &ParetoChartProps) -> Html {
     html! {
         <figure class="pareto-chart">
             <figcaption class="pareto-chart__caption">{ t(lang, "Throughput against cost: each card at its smallest feasible count; the Pareto front is connected") }</figcaption>
-            <svg class="pareto-chart__svg" viewBox={format!("0 0 {W} {H}")} role="img"
+            <svg class="pareto-chart__svg" viewBox={format!("0 0 {} {}", crate::decimal::plain(W), crate::decimal::plain(H))} role="img"
                 aria-label={tf(lang, "{n} options plotted", &[("n", &pts.len().to_string())])}>
                 <line class="pareto-chart__axis" x1={crate::decimal::plain(PAD_L)} y1={crate::decimal::plain(H - PAD_B)} x2={crate::decimal::plain(W - PAD_R)} y2={crate::decimal::plain(H - PAD_B)} />
                 <line class="pareto-chart__axis" x1={crate::decimal::plain(PAD_L)} y1={crate::decimal::plain(PAD_T)} x2={crate::decimal::plain(PAD_L)} y2={crate::decimal::plain(H - PAD_B)} />
