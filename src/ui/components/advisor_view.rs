@@ -3,10 +3,11 @@
 //! card's sizing. Bad input shows its message beside its field while the last good result stays on
 //! screen.
 //!
-//! The first result is computed before the first paint. After that, an input repaints its field
-//! at once and the results follow one frame later: the ranking runs after the browser has painted
-//! the keystroke (a requestAnimationFrame, then a task), and a burst of keystrokes computes only
-//! the last one. A phone paints each keystroke within a frame while the engine catches up.
+//! The form paints first; the ranking follows in a task of its own, and every card's sizing in
+//! the next. After that, an input repaints its field at once and the results follow one frame
+//! later: the ranking runs after the browser has painted the keystroke (a requestAnimationFrame,
+//! then a task), and a burst of keystrokes computes only the last one. A phone paints each
+//! keystroke within a frame while the engine catches up.
 
 use crate::i18n::t;
 use crate::recommend::{recommend, RecommendInput, Recommendation};
@@ -38,12 +39,11 @@ struct Computed {
     engine_error: Option<String>,
 }
 
-/// What the results show: the ranking and every card's sizing for one input.
+/// What the results show: the ranking for one input.
 #[derive(Clone, PartialEq)]
 struct Shown {
     input: Option<RecommendInput>,
     computed: Option<Computed>,
-    rows: Rc<Vec<SizingRow>>,
 }
 
 fn compute(input: Option<RecommendInput>) -> Shown {
@@ -51,8 +51,17 @@ fn compute(input: Option<RecommendInput>) -> Shown {
         Ok(r) => Computed { input: Rc::new(input.clone()), rec: Some(Rc::new(r)), engine_error: None },
         Err(e) => Computed { input: Rc::new(input.clone()), rec: None, engine_error: Some(e.to_string()) },
     });
-    let rows = Rc::new(input.as_ref().map(|i| sorted(size_all(&i.job))).unwrap_or_default());
-    Shown { input, computed, rows }
+    Shown { input, computed }
+}
+
+/// Every card's sizing for one input (the table below the ranking).
+fn size_rows(input: Option<&RecommendInput>) -> Rc<Vec<SizingRow>> {
+    Rc::new(input.map(|i| sorted(size_all(&i.job))).unwrap_or_default())
+}
+
+/// Runs `f` in a task of its own, queued now.
+fn later(f: impl FnOnce() + 'static) {
+    gloo::timers::callback::Timeout::new(0, f).forget();
 }
 
 /// Runs `f` after the browser's next paint: in a task queued from the next animation frame.
@@ -78,31 +87,58 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
         }
         Err(e) => (last_good.borrow().clone(), e.clone()),
     };
-    // The first result before the first paint; later ones after the paint of their input.
-    let shown = use_state({
-        let input = input.clone();
-        move || compute(input)
-    });
+    // Every result, the first one too, is computed in tasks of its own, so no task runs long
+    // (issue 13: long tasks during load): the form paints first (over the static shell), then
+    // the ranking is computed and shown, then every card's sizing below it. Later inputs paint
+    // their field first and compute after that paint; a burst of inputs computes only the last.
+    let shown = use_state(|| Shown { input: None, computed: None });
+    let rows = use_state(|| Rc::new(Vec::<SizingRow>::new()));
     let generation = use_mut_ref(|| 0_u64);
     {
         let shown = shown.clone();
+        let rows = rows.clone();
         let generation = generation.clone();
         use_effect_with(input.clone(), move |input| {
-            if shown.input != *input {
+            if shown.input != *input || shown.computed.is_none() {
                 *generation.borrow_mut() += 1;
                 let mine = *generation.borrow();
                 let input = input.clone();
-                after_paint(move || {
+                let first = shown.computed.is_none();
+                let run = move || {
                     // A newer input is on its way: leave the work to it.
-                    if *generation.borrow() == mine {
-                        shown.set(compute(input));
+                    let current = move || *generation.borrow() == mine;
+                    if !current() {
+                        return;
                     }
-                });
+                    // Each step is a task of its own: compute the ranking, show it, size every
+                    // card, show the table.
+                    let ranking = compute(input.clone());
+                    later(move || {
+                        if current() {
+                            shown.set(ranking);
+                            later(move || {
+                                if current() {
+                                    let sized = size_rows(input.as_ref());
+                                    later(move || {
+                                        if current() {
+                                            rows.set(sized);
+                                        }
+                                    });
+                                }
+                            });
+                        }
+                    });
+                };
+                if first {
+                    later(run);
+                } else {
+                    after_paint(run);
+                }
             }
         });
     }
     let computed = &shown.computed;
-    let rows = &shown.rows;
+    let rows = &*rows;
     html! {
         <div class="advisor-view">
             if let Some(Computed { input, rec: Some(rec), .. }) = computed.clone() {
