@@ -1,5 +1,6 @@
 //! The root component: holds the [`AppState`] in a reducer, reads it from the URL on start and
-//! writes it back to the URL after every change (a side effect, never inside the reducer).
+//! writes it back to the URL after every change (a side effect, never inside the reducer), and
+//! to localStorage once the inputs rest (or the page is left).
 
 use crate::state::{stored, url, Action, AppState, View};
 use gloo::storage::Storage as _;
@@ -17,6 +18,16 @@ impl Reducible for AppState {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         Rc::new((*self).clone().apply(action))
+    }
+}
+
+/// How long the inputs must rest before they are saved to localStorage (ms).
+const SAVE_DELAY_MS: u32 = 400;
+
+/// Saves the state still waiting in `unsaved`, if any.
+fn save(unsaved: &std::cell::RefCell<Option<AppState>>) {
+    if let Some(s) = unsaved.borrow_mut().take() {
+        let _ = gloo::storage::LocalStorage::raw().set_item(stored::KEY, &stored::encode(&s));
     }
 }
 
@@ -69,11 +80,23 @@ pub fn app() -> Html {
     };
     {
         let initial_state = initial.state.clone();
+        let unsaved = use_mut_ref(|| None::<AppState>);
+        let timer = use_mut_ref(|| None::<gloo::timers::callback::Timeout>);
+        {
+            // Leaving the page (or reloading it) saves what a pending timer had not yet.
+            let unsaved = unsaved.clone();
+            use_effect_with((), move |_| {
+                let listener = gloo::events::EventListener::new(&gloo::utils::window(), "pagehide", move |_| save(&unsaved));
+                move || drop(listener)
+            });
+        }
         use_effect_with((*state).clone(), move |s| {
             dom::replace_query(&url::render(s));
-            // Save only once the user has changed something, and never from an embed.
+            // Save only once the user has changed something, and never from an embed; and only
+            // once typing pauses (issue 13: localStorage writes are synchronous).
             if *s != initial_state && !s.embed {
-                let _ = gloo::storage::LocalStorage::raw().set_item(stored::KEY, &stored::encode(s));
+                *unsaved.borrow_mut() = Some(s.clone());
+                *timer.borrow_mut() = Some(gloo::timers::callback::Timeout::new(SAVE_DELAY_MS, move || save(&unsaved)));
             }
         });
     }
