@@ -258,3 +258,26 @@ fn channels_last_amp_convnet_ratio_matches_timm() {
     assert_eq!(speed("vit-b-16", 192, ClassicPrecision::Amp, true), speed("vit-b-16", 192, ClassicPrecision::Amp, false));
     assert_eq!(speed("resnet-50", 256, ClassicPrecision::Fp32, true), speed("resnet-50", 256, ClassicPrecision::Fp32, false));
 }
+
+/// Winograd on the FP32 units for 3×3 stride-1 convolutions (numeric::fp32_path_tflops_winograd):
+/// cuDNN picks, per layer, the faster of the convolution rate and FP32 × 2.25 (F(2×2, 3×3), Lavin
+/// & Gray 2016). ResNet-50's eligible share is 0.367 (hand count in data/classic.toml).
+#[test]
+fn winograd_fp32_path_hand_calculation() {
+    use gpu_advisor::model::numeric::fp32_path_tflops_winograd;
+    // V100 (FP32 15.7, no TF32), all convolutions: 1 / (0.633 / 15.7 + 0.367 / (15.7 × 2.25))
+    // = 15.7 / (0.633 + 0.16311) = 19.721 TFLOPS.
+    let v100 = gpu("v100-sxm2-16gb");
+    let r = fp32_path_tflops_winograd(v100, Fp32Math::Strict, 1.0, 0.367).unwrap();
+    assert!((r - 19.721).abs() < 0.01, "{r}");
+    // A100: TF32 156 beats Winograd FP32 19.5 × 2.25 = 43.9, so TF32 mode keeps 156.
+    let a100 = gpu("a100-80gb-sxm");
+    assert_eq!(fp32_path_tflops_winograd(a100, Fp32Math::Tf32, 1.0, 0.367), Some(156.0));
+    // RTX 3090: TF32 35.6 = FP32 35.6 (GA102); Winograd 80.1 wins on its layers:
+    // 1 / (0.633 / 35.6 + 0.367 / 80.1) = 1 / (0.0177809 + 0.0045818) = 44.717.
+    let rtx3090 = gpu("rtx-3090");
+    let r = fp32_path_tflops_winograd(rtx3090, Fp32Math::Tf32, 1.0, 0.367).unwrap();
+    assert!((r - 44.717).abs() < 0.05, "{r}");
+    // No eligible share: the plain FP32 path.
+    assert_eq!(fp32_path_tflops_winograd(v100, Fp32Math::Strict, 1.0, 0.0), Some(15.7));
+}

@@ -548,6 +548,10 @@ pub struct ClassicSpec {
     pub flops_source: Option<String>,
     #[serde(default)]
     pub activation_mib_per_sample: Option<f64>,
+    /// Share of the forward FLOPs in 3×3 stride-1 convolutions, which cuDNN can run with
+    /// Winograd's algorithm on the FP32 units (0 where not counted).
+    #[serde(default)]
+    pub winograd_flop_share: f64,
     /// `pixels` or `tokens`.
     pub scales_with: String,
     #[serde(default)]
@@ -647,6 +651,9 @@ pub fn validate_models(llms: &[LlmSpec], diffusion: &[DiffusionSpec], classic: &
         }
         if c.scales_with != "pixels" && c.scales_with != "tokens" {
             errors.push(format!("classic `{id}`: scales_with must be pixels or tokens"));
+        }
+        if !(0.0..=1.0).contains(&c.winograd_flop_share) {
+            errors.push(format!("classic `{id}`: winograd_flop_share must be a share from 0 to 1"));
         }
         if c.scales_with == "pixels" && c.input_px.is_none() || c.scales_with == "tokens" && c.seq_len.is_none() {
             errors.push(format!("classic `{id}`: needs input_px (pixels) or seq_len (tokens)"));

@@ -91,13 +91,14 @@ impl ClassicPrecision {
         }
     }
 
-    /// The arithmetic of a network whose FLOPs are `conv_share` convolutions; `fp32` is the job's
-    /// FP32 rule (TF32 always means TF32 for convolutions and matmuls).
-    fn math(self, fp32: Fp32Math, conv_share: f64) -> Math {
+    /// The arithmetic of a network whose FLOPs are `conv_share` convolutions, `winograd_share` of
+    /// them 3×3 stride-1; `fp32` is the job's FP32 rule (TF32 always means TF32 for convolutions
+    /// and matmuls).
+    fn math(self, fp32: Fp32Math, conv_share: f64, winograd_share: f64) -> Math {
         match self {
             ClassicPrecision::Amp => Math::Half,
-            ClassicPrecision::Fp32 => Math::Fp32 { mode: fp32, conv_share },
-            ClassicPrecision::Tf32 => Math::Fp32 { mode: Fp32Math::Tf32, conv_share },
+            ClassicPrecision::Fp32 => Math::Fp32 { mode: fp32, conv_share, winograd_share },
+            ClassicPrecision::Tf32 => Math::Fp32 { mode: Fp32Math::Tf32, conv_share, winograd_share },
         }
     }
 
@@ -334,7 +335,7 @@ fn resolve_batch(job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpus: u32) -> 
 /// Samples per second of `job` on `gpus` cards of `gpu` (training or inference) as a band, with
 /// assumption lines.
 fn rate_for(fit: &MediaFit, job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpus: u32, batch: u32) -> Result<(Band, Vec<Note>), EstimateError> {
-    let rate = effective_rate_with(fit, gpu, job.precision.math(job.fp32_math, conv_flop_share(spec)), mix(spec), layout_gain(job, spec))?;
+    let rate = effective_rate_with(fit, gpu, job.precision.math(job.fp32_math, conv_flop_share(spec), spec.winograd_flop_share.min(conv_flop_share(spec))), mix(spec), layout_gain(job, spec))?;
     let fwd_tflop = forward_gflops(job, spec)? / 1000.0;
     let per_gpu = f64::from(batch.div_ceil(gpus));
     let mut notes = Vec::new();

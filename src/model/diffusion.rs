@@ -253,8 +253,9 @@ fn act_bytes(p: Precision) -> f64 {
 /// The arithmetic of a part of the pipeline whose FLOPs are `conv_share` convolutions.
 fn math_for(job: &ImageJob, conv_share: f64) -> Math {
     match job.precision {
-        Precision::Fp32 => Math::Fp32 { mode: job.fp32_math, conv_share },
-        Precision::Tf32 => Math::Fp32 { mode: Fp32Math::Tf32, conv_share },
+        // The UNets' 3×3 convolutions are not credited with Winograd (not counted yet).
+        Precision::Fp32 => Math::Fp32 { mode: job.fp32_math, conv_share, winograd_share: 0.0 },
+        Precision::Tf32 => Math::Fp32 { mode: Fp32Math::Tf32, conv_share, winograd_share: 0.0 },
         Precision::Fp8 if job.stack == Stack::TensorRt => Math::Fp8,
         _ => Math::Half,
     }

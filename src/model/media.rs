@@ -111,14 +111,14 @@ pub enum Math {
     /// FP8 tensor math (only with TensorRT on cards that have it).
     Fp8,
     /// FP32 tensors: convolutions and matmuls in TF32 or strict FP32 as `mode` says
-    /// ([`crate::model::numeric::fp32_path_tflops`]); `conv_share` is the share of the FLOPs in
-    /// convolutions.
-    Fp32 { mode: Fp32Math, conv_share: f64 },
+    /// ([`crate::model::numeric::fp32_path_tflops_winograd`]); `conv_share` is the share of the
+    /// FLOPs in convolutions, `winograd_share` the share in 3×3 stride-1 convolutions.
+    Fp32 { mode: Fp32Math, conv_share: f64, winograd_share: f64 },
 }
 
 impl Math {
     /// TF32 for convolutions and matmuls.
-    pub const TF32: Math = Math::Fp32 { mode: Fp32Math::Tf32, conv_share: 0.5 };
+    pub const TF32: Math = Math::Fp32 { mode: Fp32Math::Tf32, conv_share: 0.5, winograd_share: 0.0 };
 }
 
 /// A software stack's gain over plain PyTorch eager: on compute efficiency and on memory traffic.
@@ -213,7 +213,7 @@ pub fn effective_rate_with(fit: &MediaFit, gpu: &Gpu, math: Math, mix: KernelMix
             // No tensor cores (Pascal, Apple in this catalog): 16-bit runs at the FP32 vector rate.
             None => (fp32.unwrap_or(0.0), fit.eta_32, 1.0),
         },
-        Math::Fp32 { mode, conv_share } => match numeric::fp32_path_tflops(gpu, mode, conv_share) {
+        Math::Fp32 { mode, conv_share, winograd_share } => match numeric::fp32_path_tflops_winograd(gpu, mode, conv_share, winograd_share) {
             Some(p) => (p, fit.eta_32, fit.fp32_intensity_divisor),
             None => (half.unwrap_or(0.0) / 4.0, fit.eta_32, fit.fp32_intensity_divisor),
         },

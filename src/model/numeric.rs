@@ -73,8 +73,26 @@ pub fn has_tf32(gpu: &Gpu) -> bool {
 /// rest matmuls, under `mode`: the time-weighted (harmonic) mix
 /// `1 / peak = conv_share / conv_rate + (1 - conv_share) / matmul_rate`, each rate the card's TF32
 /// tensor rate where `mode` allows TF32 there and the card has it, else its FP32 vector rate.
-/// `None` when the card has no FP32 rate.
+/// `None` when the card has no FP32 rate. No convolution is credited with Winograd (see
+/// [`fp32_path_tflops_winograd`]).
 pub fn fp32_path_tflops(gpu: &Gpu, mode: Fp32Math, conv_share: f64) -> Option<f64> {
+    fp32_path_tflops_winograd(gpu, mode, conv_share, 0.0)
+}
+
+/// Arithmetic reduction of Winograd's minimal filtering F(2×2, 3×3) for a 3×3, stride-1
+/// convolution: 16 multiplies per 2×2 output tile against 36 (Lavin & Gray 2016, "Fast Algorithms
+/// for Convolutional Neural Networks", arXiv:1509.09308, §4: "reducing the number of
+/// multiplies ... by a factor of 2.25"). cuDNN runs it on the FP32 vector units only; its
+/// tensor-core convolutions are implicit GEMMs.
+pub const WINOGRAD_F2X3_GAIN: f64 = 2.25;
+
+/// [`fp32_path_tflops`] for a network whose 3×3 stride-1 convolutions are `winograd_share` of
+/// its FLOPs (inside `conv_share`). cuDNN's algorithm search (`torch.backends.cudnn.benchmark`,
+/// which the published ResNet benchmarks turn on) picks the fastest kernel per layer: for those
+/// layers the faster of the convolution rate and the FP32 vector rate × [`WINOGRAD_F2X3_GAIN`].
+/// On an A100 TF32 (156 TFLOPS) beats Winograd FP32 (19.5 × 2.25 = 44); on a V100, which has no
+/// TF32, and on GA102 cards, whose TF32 rate equals their FP32 rate, Winograd wins.
+pub fn fp32_path_tflops_winograd(gpu: &Gpu, mode: Fp32Math, conv_share: f64, winograd_share: f64) -> Option<f64> {
     let fp32 = gpu.fp32_tflops.filter(|v| v.is_finite() && *v > 0.0)?;
     let tf32 = if has_tf32(gpu) { gpu.tf32_tflops.filter(|v| v.is_finite() && *v > 0.0).unwrap_or(fp32).max(fp32) } else { fp32 };
     let (conv, matmul) = match mode {
@@ -83,7 +101,9 @@ pub fn fp32_path_tflops(gpu: &Gpu, mode: Fp32Math, conv_share: f64) -> Option<f6
         Fp32Math::Strict => (fp32, fp32),
     };
     let c = conv_share.clamp(0.0, 1.0);
-    Some(1.0 / (c / conv + (1.0 - c) / matmul))
+    let w = winograd_share.clamp(0.0, c);
+    let winograd = conv.max(fp32 * WINOGRAD_F2X3_GAIN);
+    Some(1.0 / ((c - w) / conv + w / winograd + (1.0 - c) / matmul))
 }
 
 /// Exponent of the sustained-clock rule: clock ∝ (power budget)^(1/2). Dynamic power is
