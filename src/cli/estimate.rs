@@ -31,6 +31,8 @@ USAGE:
   Image generation and classic models (diffusion / vision / NLP / speech presets):
     --model <preset-id> --workload image-generation|training|inference
     [--resolution WxH] [--steps N] [--batch N] [--precision fp32|tf32|fp16|bf16|fp8]
+  Home lab (llama.cpp inference):
+    [--ram-gib N] [--ram-gb-s BW] [--offload auto|none|layers|experts] [--gpu-share-gib N]
 
 DEFAULTS:
   --gpus 1
@@ -50,6 +52,12 @@ DEFAULTS:
   (image and classic jobs in fp32 on cards with TF32: PyTorch's defaults run convolutions in TF32 and
   matmuls in FP32; tf32 = NGC containers, TF32 for both; strict = FP32 everywhere)
   Training assumes mixed precision with fp32 master weights and FlashAttention.
+  No --ram-gib: no RAM offload. With it (> 0), llama.cpp jobs that do not fit the GPUs put whole layers
+  (-ngl) or MoE experts (--n-cpu-moe) in RAM, less 4 GiB for the OS; --offload auto picks the faster
+  placement that fits. --ram-gb-s defaults by card: 8-channel DDR5-4800 (307.2) for datacenter cards,
+  dual-channel DDR5-5600 (89.6) for cards from 2022 on, dual-channel DDR4-3200 (51.2) before.
+  --gpu-share-gib: a unified-memory machine's GPU share (default: the platform's, e.g. 3/4 on a Mac
+  above 36 GB); at most its memory less 4 GiB.
 
 OUTPUT:
   A table, or with --json one object: model, gpu, gpus, memory{weights_gib, kv_cache_gib,
@@ -58,6 +66,8 @@ OUTPUT:
   gpus_needed, fits, throughput{decode_tokens_per_s, prefill_tokens_per_s,
   serving_tokens_per_s, train_tokens_per_s, seconds_per_image, train_samples_per_s,
   per_user_tokens_per_s, aggregate_tokens_per_s, ttft_s} (each null or {low, mid, high}),
+  memory.offloaded_gib (GiB in system RAM), offload (null or {placement, layers_on_gpu, layers_total,
+  ram_gib_used}),
   serving{users, capacity, max_users (null without a target), curve[{users, per_user_tokens_per_s,
   aggregate_tokens_per_s, ttft_s}]} (inference jobs that fit; else null) and assumptions[].
 ";
@@ -219,6 +229,7 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
         zero: u8::try_from(zero).unwrap_or(3),
         auto_layout: a.s.zero.is_none(),
         grad_accum: a.s.grad_accum.unwrap_or(1),
+        host: super::flags::host(&a.s)?,
         ..LlmJob::default()
     };
     let targets = super::flags::serving_targets(&a.s)?;
@@ -275,6 +286,15 @@ fn print(est: &Estimate, json: bool, out: &mut dyn Write) -> Result<(), CliError
         if est.fits { "fits" } else { "does not fit" },
         est.gpus_needed
     ));
+    if let Some(o) = &est.offload {
+        s.push_str(&format!(
+            "offload: {} — {} of {} layers on the GPU, {:.2} GiB in system RAM\n",
+            o.placement.as_str(),
+            o.layers_on_gpu,
+            o.layers_total,
+            o.ram_gib_used
+        ));
+    }
     let rows = [
         ("decode", t.decode_tokens_per_s, "tokens/s per sequence"),
         ("prefill", t.prefill_tokens_per_s, "tokens/s"),

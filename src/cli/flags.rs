@@ -128,11 +128,18 @@ pub(crate) struct SizingArgs {
     pub spec_accept: Option<f64>,
     pub resolution: Option<(u32, u32)>,
     pub steps: Option<u32>,
+    /// Issue 15 §1–2: system RAM (GiB), its bandwidth (GB/s), the offload placement, and a
+    /// unified-memory machine's GPU share (GiB). Kept as typed to name the flag in errors.
+    pub ram_gib: Option<String>,
+    pub ram_gb_s: Option<String>,
+    pub offload: Option<String>,
+    pub gpu_share_gib: Option<String>,
 }
 
 impl SizingArgs {
     /// Every sizing flag, without its `--`.
-    pub(crate) const FLAGS: [&'static str; 27] = [
+    pub(crate) const FLAGS: [&'static str; 31] = [
+        "ram-gib", "ram-gb-s", "offload", "gpu-share-gib",
         "users", "target-tokens-per-s-per-user", "max-ttft-s", "arrival-rate", "prefix-hit", "spec-decode", "spec-accept",
         "fp32-math", "model", "params", "config", "workload", "precision", "kv-precision", "engine", "context", "prompt-tokens", "output-tokens", "batch", "seq-len", "optimizer", "grad-checkpointing", "lora-rank", "zero", "grad-accum", "resolution", "steps"];
 
@@ -174,6 +181,10 @@ impl SizingArgs {
             "spec-accept" => self.spec_accept = Some(real(p, "spec-accept", 0.0, 1.0)?),
             "resolution" => self.resolution = Some(resolution(&value(p, "resolution")?)?),
             "steps" => self.steps = Some(number(p, "steps")?),
+            "ram-gib" => self.ram_gib = Some(value(p, "ram-gib")?),
+            "ram-gb-s" => self.ram_gb_s = Some(value(p, "ram-gb-s")?),
+            "offload" => self.offload = Some(value(p, "offload")?),
+            "gpu-share-gib" => self.gpu_share_gib = Some(value(p, "gpu-share-gib")?),
             _ => return Ok(false),
         }
         Ok(true)
@@ -223,5 +234,29 @@ pub(crate) fn serving_targets(a: &SizingArgs) -> Result<crate::model::llm::servi
         prefix_hit: share("prefix-hit", a.prefix_hit)?.unwrap_or(0.0),
         spec,
         spec_accept: share("spec-accept", a.spec_accept)?,
+    })
+}
+
+/// A positive amount given as `--flag`: an error names the flag for a non-number or a value of
+/// 0 or less (0 RAM is the default when the flag is absent, never a value to type).
+fn positive_amount(flag: &str, v: &Option<String>) -> Result<Option<f64>, CliError> {
+    let Some(s) = v else { return Ok(None) };
+    let x: f64 = s.trim().replace([',', '_'], "").parse().map_err(|_| CliError(format!("--{flag}: `{s}` is not a number")))?;
+    if !x.is_finite() || x <= 0.0 {
+        return Err(CliError(format!("--{flag}: must be above 0, got {s} (leave the flag out for no offload)")));
+    }
+    Ok(Some(x))
+}
+
+/// The host of `--ram-gib`, `--ram-gb-s`, `--offload` and `--gpu-share-gib` (issue 15).
+pub(crate) fn host(a: &SizingArgs) -> Result<crate::model::llm::offload::Host, CliError> {
+    use crate::model::llm::offload::{Host, OffloadMode};
+    let mode = parse_enum("offload", &a.offload, OffloadMode::parse, choices(&OffloadMode::ALL, OffloadMode::as_str))?;
+    Ok(Host {
+        ram_gib: positive_amount("ram-gib", &a.ram_gib)?.unwrap_or(0.0),
+        ram_gb_s: positive_amount("ram-gb-s", &a.ram_gb_s)?,
+        mode: mode.unwrap_or_default(),
+        unified_gpu_gib: positive_amount("gpu-share-gib", &a.gpu_share_gib)?,
+        ram_stream_fraction: None,
     })
 }

@@ -34,6 +34,7 @@ USAGE:
     [--headroom PERCENT] [--top N] [--all-counts] [--json]
     [--users N] [--target-tokens-per-s-per-user X] [--max-ttft-s Y] [--arrival-rate R]
     [--prefix-hit P] [--spec-decode off|draft|eagle|mtp] [--spec-accept A] [--api-price USD]
+    [--ram-gib N] [--ram-gb-s BW] [--offload auto|none|layers|experts] [--gpu-share-gib N]
   Cost settings:
     [--months N] [--hours-per-day H] [--usd-per-kwh X] [--utilisation 0..1] [--pue X]
     [--price-basis street|launch] [--no-host] [--rent-basis cheapest|median|<provider name>]
@@ -271,6 +272,7 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
         zero: u8::try_from(zero).unwrap_or(3),
         auto_layout: a.s.zero.is_none(),
         grad_accum: a.s.grad_accum.unwrap_or(1),
+        host: super::flags::host(&a.s)?,
         train_tokens: a.train_tokens.unwrap_or(defaults.train_tokens),
         ..defaults
     };

@@ -482,6 +482,7 @@ pub fn estimate_classic(job: &ClassicJob, gpu: &Gpu, gpus: u32) -> Result<Estima
         gpus_needed,
         fits,
         throughput,
+        offload: None,
         assumptions: notes,
     })
 }

@@ -657,6 +657,7 @@ pub fn estimate_image(job: &ImageJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, 
         gpus_needed,
         fits,
         throughput,
+        offload: None,
         assumptions: notes,
     })
 }

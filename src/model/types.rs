@@ -49,6 +49,9 @@ pub struct MemoryBreakdown {
     pub total_band_gib: Option<Band>,
     /// The busiest GPU's memory (`per_gpu_gib`) as a band, on the same footing.
     pub per_gpu_band_gib: Option<Band>,
+    /// Weights (and, with layer offload, their KV cache) held in system RAM, GiB; 0 without
+    /// offload. Not part of `total_gib`'s GPU share: the job fits only if both fit.
+    pub offloaded_gib: f64,
 }
 
 /// Throughput figures; each is `None` (JSON null) where it does not apply.
@@ -79,6 +82,9 @@ pub struct Estimate {
     /// True when the job fits on `gpus` of this card.
     pub fits: bool,
     pub throughput: Throughput,
+    /// Where the weights that do not fit the GPUs go (LLM inference with llama.cpp and
+    /// `--ram-gib`); null when everything is on the GPUs.
+    pub offload: Option<crate::model::llm::offload::OffloadPlan>,
     pub assumptions: Vec<Note>,
 }
 

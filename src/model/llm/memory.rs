@@ -319,7 +319,7 @@ fn fragment(on: bool, note: Note) -> Arg {
 }
 
 /// Adds the memory assumptions of this job to `out`.
-pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, out: &mut Vec<Note>) {
+pub fn describe(job: &LlmJob, _gpu: &Gpu, engine: Engine, t: &Terms, out: &mut Vec<Note>) {
     let m = &job.model;
     let p = job.effective_precision();
     let bpw = job.bits_per_weight_override.unwrap_or_else(|| p.bits_per_weight());
@@ -429,8 +429,5 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, out: &mut Ve
                 vec![("stage", job.zero.to_string().into()), ("what", what.into())],
             ));
         }
-    }
-    if GpuFamily::of(gpu) == GpuFamily::Apple {
-        out.push(Note::plain("Apple unified memory: macOS lets the GPU wire about 75% of it by default"));
     }
 }

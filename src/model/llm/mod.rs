@@ -7,7 +7,7 @@
 //! Submodules: [`arch`] (the model's shape), [`custom`] (shape from a parameter count),
 //! [`config_json`] (shape from a Hugging Face config), [`engines`] (engine overheads and fitted
 //! efficiencies), [`memory`] (memory terms), [`parallel`] (multi-GPU layout and GPUs needed),
-//! [`throughput`] (speed).
+//! [`throughput`] (speed), [`offload`] (weights in system RAM; unified-memory GPU share).
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 pub mod arch;
@@ -15,6 +15,7 @@ pub mod config_json;
 pub mod custom;
 pub mod engines;
 pub mod memory;
+pub mod offload;
 pub mod parallel;
 pub mod deploy;
 pub mod serving;
@@ -219,6 +220,8 @@ pub struct LlmJob {
     pub torch_compile: bool,
     /// Overrides the engine's efficiency factors (what-if and cross-validation).
     pub efficiency: Option<Efficiency>,
+    /// System RAM and offload (llama.cpp inference), and a unified-memory machine's GPU share.
+    pub host: offload::Host,
 }
 
 impl Default for LlmJob {
@@ -255,6 +258,7 @@ impl Default for LlmJob {
             nf4_double_quant: false,
             torch_compile: false,
             efficiency: None,
+            host: offload::Host::default(),
         }
     }
 }
@@ -309,14 +313,16 @@ impl LlmJob {
         }
     }
 
-    /// The engine used on `gpu`: the job's, or llama.cpp for GGUF weights and Apple GPUs,
-    /// else vLLM.
+    /// The engine used on `gpu`: the job's, or llama.cpp for GGUF weights, Apple GPUs and
+    /// inference with system RAM given for offload, else vLLM.
     pub fn engine_for(&self, gpu: &Gpu) -> Engine {
         match self.engine {
             Some(e) => e,
             None if self.effective_precision().is_gguf() || GpuFamily::of(gpu) == GpuFamily::Apple || pre_volta(gpu) => {
                 Engine::LlamaCpp
             }
+            // System RAM given for offload: the llama.cpp setup (`-ngl`, `--n-cpu-moe`).
+            None if self.host.ram_gib > 0.0 && self.workload == Workload::Inference => Engine::LlamaCpp,
             None => Engine::Vllm,
         }
     }
@@ -346,6 +352,13 @@ impl LlmJob {
         }
         if let Some(b) = self.bits_per_weight_override {
             check_range("bits_per_weight", b, 1.0, 32.0)?;
+        }
+        check_range("ram_gib", self.host.ram_gib, 0.0, 1e6)?;
+        if let Some(bw) = self.host.ram_gb_s {
+            check_range("ram_gb_s", bw, 1.0, 1e5)?;
+        }
+        if let Some(g) = self.host.unified_gpu_gib {
+            check_range("unified_gpu_gib", g, 1.0, 1e6)?;
         }
         if let Some(mfu) = self.train_mfu {
             check_range("mfu", mfu, 0.01, 1.0)?;
@@ -386,7 +399,13 @@ pub fn per_gpu_fit(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<(f64, bool), Es
     let terms = memory::terms(job, gpu, engine);
     let layout = layout_for(job, gpu, engine, &terms, gpus);
     let per_gpu = parallel::per_gpu_gib(job, gpu, engine, &terms, &layout);
-    Ok((per_gpu, per_gpu <= parallel::usable_gib(gpu, engine, job)))
+    if per_gpu <= parallel::usable_gib(gpu, engine, job) {
+        return Ok((per_gpu, true));
+    }
+    match offload::plan(job, gpu, engine, &terms, gpus) {
+        Some(p) if p.fits => Ok((p.gpu_gib / f64::from(gpus.max(1)), true)),
+        _ => Ok((per_gpu, false)),
+    }
 }
 
 pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, EstimateError> {
@@ -417,7 +436,18 @@ pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, Esti
     let layout = layout_for(job, gpu, engine, &terms, gpus);
     let per_gpu = parallel::per_gpu_gib(job, gpu, engine, &terms, &layout);
     let capacity = parallel::usable_gib(gpu, engine, job);
-    let fits = per_gpu <= capacity;
+    let mut fits = per_gpu <= capacity;
+    let mut per_gpu = per_gpu;
+    let mut needed = needed;
+    // RAM offload (llama.cpp) when the GPUs alone cannot hold the job.
+    let offload = if fits { None } else { offload::plan(job, gpu, engine, &terms, gpus) };
+    if let Some(p) = offload.filter(|p| p.fits) {
+        fits = true;
+        per_gpu = p.gpu_gib / f64::from(gpus);
+        if needed == 0 || needed > gpus {
+            needed = gpus;
+        }
+    }
 
     let n_f = f64::from(gpus);
     let overhead = terms.context_gib * n_f + terms.slack_gib;
@@ -435,13 +465,17 @@ pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, Esti
         total_gib: total,
         total_band_gib: memory::peak_band(job, total),
         per_gpu_band_gib: memory::peak_band(job, per_gpu),
+        offloaded_gib: offload.map_or(0.0, |p| p.ram_gib_used),
     };
 
     // Throughput at the requested count if it fits, else at the count that holds the job.
     let speed_gpus = if fits || needed == 0 { gpus } else { needed.max(gpus) };
     // The layout is chosen once per count (for training, each candidate is timed).
     let speed_layout = if speed_gpus == gpus { layout } else { layout_for(job, gpu, engine, &terms, speed_gpus) };
-    let throughput = throughput::throughput(job, gpu, engine, &terms, &speed_layout, speed_gpus);
+    let mut throughput = throughput::throughput(job, gpu, engine, &terms, &speed_layout, speed_gpus);
+    if let Some(p) = offload.as_ref().filter(|p| p.fits) {
+        throughput = offloaded_throughput(job, gpu, engine, &layout, p);
+    }
 
     memory::describe(job, gpu, engine, &terms, &mut assumptions);
     assumptions.push(Note::new(
@@ -476,6 +510,7 @@ pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, Esti
         ));
     }
     throughput::describe(job, gpu, engine, &terms, &speed_layout, &mut assumptions);
+    offload::describe(job, gpu, engine, offload.as_ref(), &mut assumptions);
 
     Ok(Estimate {
         model: job.model.id.clone(),
@@ -486,9 +521,29 @@ pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, Esti
         gpus_needed: needed,
         fits,
         throughput: sanitize(throughput),
+        offload,
         assumptions,
     })
 }
+
+/// Decode and prefill with part of the weights in RAM (see [`offload`]); no serving figure:
+/// llama.cpp's offload path is a single-user setup and its batching is not modelled.
+fn offloaded_throughput(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &parallel::Layout, p: &offload::OffloadPlan) -> Throughput {
+    let (b, ctx) = offload::decode_point(job);
+    // Tokens per second per sequence: one token per sequence per step.
+    let decode = 1.0 / offload::decode_step_s(job, gpu, engine, layout, p, b, ctx);
+    let prompt = f64::from(job.prompt_tokens);
+    let prefill = prompt / offload::prefill_s(job, gpu, engine, layout, p, prompt);
+    Throughput {
+        decode_tokens_per_s: Some(crate::model::types::Band::around(decode, 1.0 - OFFLOAD_BAND, 1.0 + OFFLOAD_BAND)),
+        prefill_tokens_per_s: Some(throughput::band(prefill, false, false)),
+        ..Throughput::default()
+    }
+}
+
+/// Half-width of the offloaded decode band: the held-out error spread of `tests/offload.rs`
+/// (docs/MODEL.md, "RAM offload and unified memory").
+pub const OFFLOAD_BAND: f64 = 0.35;
 
 /// The layout `job` runs with on `gpus` of `gpu`. Training with `auto_layout` tries data
 /// parallel with ZeRO-0/1/2/3 (FSDP) and tensor + pipeline model parallel, and keeps the

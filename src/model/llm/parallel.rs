@@ -10,7 +10,7 @@
 //! `auto_layout` (the default) training tries each of these at every count and keeps the
 //! fastest that fits ([`training_candidates`]; the choice is made in `llm::layout_for`).
 
-use super::engines::{Engine, GpuFamily};
+use super::engines::Engine;
 use super::memory::Terms;
 use super::{LlmJob, MAX_GPUS};
 use crate::catalog::Gpu;
@@ -97,12 +97,12 @@ pub fn fits(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, layout: &Layout)
 
 /// Memory one GPU may use, GiB. Inference: the engine's utilization cap (vLLM's
 /// `gpu_memory_utilization` 0.9, SGLang's `mem_fraction_static`); training and fine-tuning run
-/// in PyTorch without that cap. Apple GPUs may wire about 75% of unified memory by default
-/// (macOS `recommendedMaxWorkingSetSize`).
+/// in PyTorch without that cap. A unified-memory machine's GPU gets its platform's share of the
+/// RAM, or the share the user set ([`super::offload::unified_gpu_gib`]).
 pub fn usable_gib(gpu: &Gpu, engine: Engine, job: &LlmJob) -> f64 {
-    let apple = if GpuFamily::of(gpu) == GpuFamily::Apple { 0.75 } else { 1.0 };
+    let memory = super::offload::unified_gpu_gib(gpu, job).unwrap_or_else(|| gpu.usable_memory_gib());
     let cap = if job.workload.is_training() { 1.0 } else { engine.memory_utilization() };
-    gpu.usable_memory_gib() * cap * apple
+    memory * cap
 }
 
 /// Share of the whole KV cache each GPU holds under tensor parallelism over `g` GPUs: KV heads

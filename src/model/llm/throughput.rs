@@ -143,6 +143,14 @@ pub fn weight_stream_fraction(gpu: &Gpu, engine: Engine, eff: &Efficiency) -> f6
     eff.weight_bw.min(cap)
 }
 
+/// Bytes per second the decode weight stream reaches on `gpu` (quantized weights pay their
+/// dequantization), and the bandwidth the KV-cache reads reach: what a byte read on the GPU costs
+/// (the RAM-offload model moves bytes between this and system RAM).
+pub fn gpu_stream_bw(job: &LlmJob, gpu: &Gpu, engine: Engine) -> (f64, f64) {
+    let c = Ctx { job, gpu, engine, eff: job_efficiency(job, engine, gpu), layout: Layout::Single };
+    (c.weight_bw(), c.bw() * c.eff.attention_bw)
+}
+
 /// Seconds of one decode step of `batch` sequences at average context `ctx` on `layout` (weights,
 /// KV cache, FLOPs, the fixed per-layer time and the layout's communication).
 pub fn decode_step_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, batch: f64, ctx: f64) -> f64 {
