@@ -198,3 +198,27 @@ fn serving_keys_reach_the_recommender_and_round_trip() {
     assert!(bad.notes.iter().any(|n| n.contains("`tps_user=")), "{:?}", bad.notes);
     assert!(bad.state.advisor.recommend_input().is_ok());
 }
+
+/// Issue 15: the offload keys (`ram`, `ram_bw`, `offload`) and the unified-memory share
+/// (`gpu_share`) reach the LLM job and round trip; RAM of 0 or less, or a word, is reset with a
+/// note naming the key, and the job still sizes.
+#[test]
+fn offload_keys_reach_the_job_and_round_trip() {
+    use gpu_advisor::model::llm::offload::OffloadMode;
+    let p = url::parse("?model=gpt-oss-120b&ram=64&ram_bw=89.6&offload=experts&gpu_share=110");
+    assert!(p.notes.is_empty(), "{:?}", p.notes);
+    let i = p.state.advisor.recommend_input().expect("a valid input");
+    let gpu_advisor::recommend::Job::Llm(job) = &i.job else { panic!("an LLM job") };
+    assert_eq!((job.host.ram_gib, job.host.ram_gb_s, job.host.mode, job.host.unified_gpu_gib), (64.0, Some(89.6), OffloadMode::Experts, Some(110.0)));
+    assert_eq!(url::parse(&url::render(&p.state)).state, p.state);
+    // No `ram`: no offload.
+    let plain = url::parse("?model=gpt-oss-120b");
+    let gpu_advisor::recommend::Job::Llm(job) = plain.state.advisor.recommend_input().expect("valid").job else { panic!("LLM") };
+    assert_eq!(job.host.ram_gib, 0.0);
+    for bad in ["?ram=0", "?ram=-8", "?ram=lots", "?offload=disk"] {
+        let b = url::parse(bad);
+        let key = bad.trim_start_matches('?').split('=').next().unwrap_or("");
+        assert!(b.notes.iter().any(|n| n.contains(&format!("`{key}="))), "{bad}: {:?}", b.notes);
+        assert!(b.state.advisor.recommend_input().is_ok(), "{bad}");
+    }
+}

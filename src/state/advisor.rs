@@ -61,18 +61,23 @@ pub enum Field {
     Spec,
     SpecAccept,
     ApiPrice,
+    Ram,
+    RamBw,
+    Offload,
+    GpuShare,
 }
 
 impl Field {
     /// Every field, in URL order.
-    pub const ALL: [Field; 45] = [
+    pub const ALL: [Field; 49] = [
         Field::Model, Field::Params, Field::Workload, Field::Precision, Field::KvPrecision, Field::Engine, Field::Context,
         Field::PromptTokens, Field::OutputTokens, Field::Batch, Field::SeqLen, Field::Optimizer, Field::GradCkpt,
         Field::LoraRank, Field::Zero, Field::Resolution, Field::Steps, Field::TrainTokens, Field::HoursPerDay,
         Field::Months, Field::Budget, Field::Mode, Field::Currency, Field::Rate, Field::Objective, Field::MaxGpus,
         Field::MaxWatts, Field::Region, Field::Headroom, Field::KwhPrice, Field::Prices, Field::PriceBasis,
         Field::RentBasis, Field::Utilisation, Field::Pue, Field::Host, Field::Fp32Math, Field::Users, Field::TpsUser,
-        Field::Ttft, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::ApiPrice,
+        Field::Ttft, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::ApiPrice, Field::Ram,
+        Field::RamBw, Field::Offload, Field::GpuShare,
     ];
 
     /// The URL key (a contract: links in blog posts depend on it).
@@ -123,6 +128,10 @@ impl Field {
             Field::Spec => "spec",
             Field::SpecAccept => "spec_accept",
             Field::ApiPrice => "api_price",
+            Field::Ram => "ram",
+            Field::RamBw => "ram_bw",
+            Field::Offload => "offload",
+            Field::GpuShare => "gpu_share",
         }
     }
 
@@ -179,6 +188,10 @@ impl Field {
             Field::Spec => "off",
             Field::SpecAccept => "",
             Field::ApiPrice => "",
+            Field::Ram => "",
+            Field::RamBw => "",
+            Field::Offload => "auto",
+            Field::GpuShare => "",
         }
     }
 }
@@ -437,6 +450,7 @@ impl AdvisorInputs {
                 Some(t) if (1e3..=1e15).contains(&t) => job.train_tokens = t,
                 _ => errors.push(FieldError::new(Field::TrainTokens, "training tokens like 1b, 300m or 2t", &[])),
             }
+            job.host = self.offload_host(&mut errors);
             if let Err(e) = job.validate() {
                 let field = Field::from_key(e.field()).unwrap_or(Field::Params);
                 errors.push(FieldError::raw(field, e.to_string()));
@@ -610,6 +624,24 @@ impl AdvisorInputs {
 impl AdvisorInputs {
     /// The serving targets (issue 12): per-user speed, TTFT, arrival rate, prefix-cache share,
     /// speculative decoding. An empty target is no target; zero or negative ones are errors.
+    /// System RAM for llama.cpp's offload and a unified-memory machine's GPU share (issue 15):
+    /// empty RAM is no offload; every number must be positive.
+    fn offload_host(&self, errors: &mut Vec<FieldError>) -> crate::model::llm::offload::Host {
+        use crate::model::llm::offload::{Host, OffloadMode};
+        let optional = |field: Field, lo: f64, hi: f64, errors: &mut Vec<FieldError>| match self.get(field).trim() {
+            "" => None,
+            t => parse_f64(field, t, lo, hi, errors),
+        };
+        let ram_gib = optional(Field::Ram, 1.0, 65_536.0, errors).unwrap_or(0.0);
+        let ram_gb_s = optional(Field::RamBw, 1.0, 100_000.0, errors);
+        let unified_gpu_gib = optional(Field::GpuShare, 1.0, 65_536.0, errors);
+        let mode = OffloadMode::parse(self.get(Field::Offload)).unwrap_or_else(|| {
+            errors.push(FieldError::new(Field::Offload, "choose auto, none, layers or experts", &[]));
+            OffloadMode::Auto
+        });
+        Host { ram_gib, ram_gb_s, mode, unified_gpu_gib, ..Host::default() }
+    }
+
     fn serving_targets(&self, errors: &mut Vec<FieldError>) -> crate::model::llm::serving::ServingTargets {
         use crate::model::llm::serving::{ServingTargets, SpecDecode};
         let positive = |f: Field, errors: &mut Vec<FieldError>| match self.get(f).trim() {

@@ -178,12 +178,21 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
             { text(Field::Headroom, t(lang, "Memory headroom %"), t(lang, "Spare memory to keep on every card."), "decimal") }
             { text(Field::MaxWatts, t(lang, "At most W watts"), t(lang, "Total board power; empty = no limit."), "numeric") }
             { select(Field::Region, t(lang, "Region"), t(lang, "China: only cards sold there (e.g. 4090 D, H20)."), vec![("global".into(), t(lang, "Global").into()), ("cn".into(), t(lang, "China").into())]) }
+            if serving {
+                { text(Field::Ram, t(lang, "System RAM for offload (GiB)"), t(lang, "llama.cpp keeps what does not fit on the GPU in RAM; empty = no offload."), "decimal") }
+                if !inputs.get(Field::Ram).trim().is_empty() {
+                    { text(Field::RamBw, t(lang, "RAM bandwidth (GB/s)"), t(lang, "Empty = typical for the card's platform: dual-channel DDR4 or DDR5, 8-channel server DDR5."), "decimal") }
+                    { select(Field::Offload, t(lang, "Offload placement"), t(lang, "auto: the faster that fits, whole layers (-ngl) or MoE experts (--n-cpu-moe)."),
+                        crate::model::llm::offload::OffloadMode::ALL.into_iter().map(|m| (m.as_str().to_string(), m.as_str().to_string())).collect()) }
+                }
+            }
+            { text(Field::GpuShare, t(lang, "Unified memory for the GPU (GiB)"), t(lang, "Mac, Strix Halo, DGX Spark: what the GPU may use; empty = the platform default."), "decimal") }
             <label class="advisor-form__check"><input type="checkbox" checked={inputs.need_nvlink} onchange={on_nvlink} />{ t(lang, " NVLink or other scale-up fabric required") }</label>
             <label class="advisor-form__check"><input type="checkbox" checked={inputs.datacenter_only} onchange={on_dc} />{ t(lang, " Datacenter licence only") }</label>
         </>
     };
     let cost_fields = [Field::Objective, Field::Currency, Field::HoursPerDay, Field::Months, Field::ApiPrice, Field::Host, Field::KwhPrice, Field::Utilisation, Field::Pue, Field::PriceBasis, Field::RentBasis, Field::Rate, Field::Prices];
-    let constraint_fields = [Field::MaxGpus, Field::Headroom, Field::MaxWatts, Field::Region];
+    let constraint_fields = [Field::MaxGpus, Field::Headroom, Field::MaxWatts, Field::Region, Field::Ram, Field::RamBw, Field::Offload, Field::GpuShare];
     html! {
         <form class="advisor-form" aria-label={t(lang, "Advisor inputs")} onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <fieldset class="advisor-form__group advisor-form__group--main">
