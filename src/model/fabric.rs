@@ -56,7 +56,7 @@ pub fn node_gpus(gpu: &Gpu) -> u32 {
 }
 
 /// Per-direction PCIe x16 rate, GB/s (PCI-SIG: gen3 15.75, gen4 31.5, gen5 63, gen6 126).
-fn pcie_gb_s(gpu: &Gpu) -> f64 {
+pub fn pcie_gb_s(gpu: &Gpu) -> f64 {
     match gpu.pcie_gen {
         Some(3) => 15.75,
         Some(5) => 63.0,
