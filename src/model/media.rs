@@ -149,7 +149,8 @@ pub fn family_calibrated(gpu: &Gpu) -> bool {
     gpu.vendor == Vendor::Nvidia && matches!(gpu.architecture.as_str(), "Volta" | "Turing" | "Ampere" | "Ada Lovelace")
 }
 
-fn large_l2(gpu: &Gpu) -> bool {
+/// True for cards with a large L2 (Ada, GeForce Blackwell): [`MediaFit::large_l2_bandwidth_factor`].
+pub fn large_l2(gpu: &Gpu) -> bool {
     gpu.vendor == Vendor::Nvidia
         && (gpu.architecture == "Ada Lovelace" || (gpu.architecture == "Blackwell" && gpu.segment != Segment::Datacenter))
 }

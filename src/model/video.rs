@@ -29,22 +29,22 @@ pub struct VideoFit {
     /// Bytes of element-wise DRAM traffic per video token, channel and block (norms, modulation,
     /// RoPE, residual adds in FP32) on top of the matmuls and attention.
     pub traffic_bytes_per_token_channel: f64,
+    /// Non-tensor SM work per tensor FLOP (softmax exponentials, scaling, epilogues, address
+    /// arithmetic), which runs at a rate set by the SM count, not by the tensor peak: tensor work
+    /// takes `F / peak x (1 + k x peak / SMs)` with the peak in TFLOPS. A card whose tensor peak per
+    /// SM is high (H100: 7.5 TFLOPS per SM) loses more to it than one whose peak is capped (H20: 1.9).
+    pub sm_overhead_sm_per_tflops: f64,
 }
 
 impl VideoFit {
     /// The values fitted on every row of `video.csv` (docs/MODEL.md, "Video generation").
-    pub const CALIBRATED: VideoFit = VideoFit { live_bytes_per_token_channel: 97.0, traffic_bytes_per_token_channel: 250.0 };
+    pub const CALIBRATED: VideoFit = VideoFit { live_bytes_per_token_channel: 87.3, traffic_bytes_per_token_channel: 570.0, sm_overhead_sm_per_tflops: 0.099 };
 }
 
-/// FlashAttention-2's forward pass reaches 50-73% of the A100's peak (Dao, arXiv 2307.08691,
-/// abstract): the middle, 0.62, on every card without a faster kernel.
-pub const FA2_EFFICIENCY: f64 = 0.62;
 /// FlashAttention-2 on Hopper reaches only 35% of the H100's 989 TFLOPS, because it cannot use the
 /// asynchronous wgmma instructions (Shah et al., FlashAttention-3, arXiv 2407.08608, abstract): a
 /// ceiling of 0.35 x 989.4 = 346 TFLOPS, which binds only on the big Hopper cards.
 pub const FA2_HOPPER_CEILING_TFLOPS: f64 = 346.0;
-/// FlashAttention-3 in BF16 reaches up to 740 TFLOPS, 75% of the H100 (arXiv 2407.08608, abstract).
-pub const FA3_EFFICIENCY: f64 = 0.75;
 /// Layers of a T5/UMT5-XXL or Llama-3-8B text encoder (24 and 32): what sequential offload streams.
 const TEXT_ENCODER_LAYERS: f64 = 24.0;
 
@@ -180,13 +180,15 @@ fn acc32_tflops(gpu: &Gpu) -> Option<f64> {
     gpu.bf16_tflops.or(gpu.fp16_tflops).or(gpu.fp32_tflops).filter(|v| v.is_finite() && *v > 0.0)
 }
 
-/// Effective attention TFLOPS of `kernel` on `gpu` (see [`FA2_EFFICIENCY`] and its neighbours).
-pub fn attention_tflops(gpu: &Gpu, kernel: AttentionKernel) -> Option<f64> {
+/// Effective tensor TFLOPS of `gpu` under `fit` ([`VideoFit::sm_overhead_sm_per_tflops`]), and
+/// for attention with `kernel` (FlashAttention-2 on Hopper is capped at [`FA2_HOPPER_CEILING_TFLOPS`]).
+pub fn tensor_tflops(fit: &VideoFit, gpu: &Gpu, kernel: Option<AttentionKernel>) -> Option<f64> {
     let peak = acc32_tflops(gpu)? * crate::model::numeric::sustained_tensor_factor(gpu);
+    let sms = f64::from(gpu.sm_count.unwrap_or(100).max(1));
+    let rate = peak / (1.0 + fit.sm_overhead_sm_per_tflops * peak / sms);
     Some(match kernel {
-        AttentionKernel::Fa3 if is_hopper(gpu) => FA3_EFFICIENCY * peak,
-        _ if is_hopper(gpu) => (FA2_EFFICIENCY * peak).min(FA2_HOPPER_CEILING_TFLOPS),
-        _ => FA2_EFFICIENCY * peak,
+        Some(AttentionKernel::Fa2) if is_hopper(gpu) => rate.min(FA2_HOPPER_CEILING_TFLOPS),
+        _ => rate,
     })
 }
 
@@ -230,15 +232,17 @@ pub fn video_timing_with(fit: &VideoFit, job: &VideoJob, gpu: &Gpu, gpus: u32) -
     validate(job, gpus)?;
     media::check_gpu(gpu)?;
     let m = MediaFit::CALIBRATED;
-    let peak = acc32_tflops(gpu).ok_or_else(|| EstimateError::invalid("gpu", "the card has no 16-bit or FP32 rate in the catalog"))?;
+    let no_rate = || EstimateError::invalid("gpu", "the card has no 16-bit or FP32 rate in the catalog");
     let kernel = job.attention.unwrap_or_else(|| AttentionKernel::default_for(gpu));
-    let attn_tflops = attention_tflops(gpu, kernel).unwrap_or(peak);
-    let matmul_tflops = m.eta_tensor_16 * peak * crate::model::numeric::sustained_tensor_factor(gpu);
+    let attn_tflops = tensor_tflops(fit, gpu, Some(kernel)).ok_or_else(no_rate)?;
+    let matmul_tflops = tensor_tflops(fit, gpu, None).ok_or_else(no_rate)?;
     let tokens = video_tokens(spec, video, job.width_px, job.height_px, job.frames);
     let (lin, attn) = pass_flops(video, tokens);
     let traffic = fit.traffic_bytes_per_token_channel * tokens * f64::from(video.dit_width) * f64::from(video.dit_layers);
+    // Large-L2 cards (Ada, GeForce Blackwell) serve part of the traffic from L2, as in the image engine.
+    let l2 = if media::large_l2(gpu) { m.large_l2_bandwidth_factor } else { 1.0 };
     let slow = if job.precision.is_quantized() && job.precision != Precision::Fp8 { 1.3 } else { 1.0 };
-    let pass_s = slow * lin / (matmul_tflops * 1e12) + attn / (attn_tflops * 1e12) + traffic / (gpu.memory_bandwidth_gb_s * 1e9);
+    let pass_s = slow * lin / (matmul_tflops * 1e12) + attn / (attn_tflops * 1e12) + traffic / (gpu.memory_bandwidth_gb_s * 1e9 * l2);
     let per_gpu_batch = f64::from(job.batch.div_ceil(gpus.max(1)));
     let passes = f64::from(job.steps) * cfg_passes(job, spec) * per_gpu_batch;
     let denoise_call_s = passes * pass_s;
