@@ -61,18 +61,21 @@ pub enum Field {
     Spec,
     SpecAccept,
     ApiPrice,
+    Frames,
+    OffloadMode,
 }
 
 impl Field {
     /// Every field, in URL order.
-    pub const ALL: [Field; 45] = [
+    pub const ALL: [Field; 47] = [
         Field::Model, Field::Params, Field::Workload, Field::Precision, Field::KvPrecision, Field::Engine, Field::Context,
         Field::PromptTokens, Field::OutputTokens, Field::Batch, Field::SeqLen, Field::Optimizer, Field::GradCkpt,
         Field::LoraRank, Field::Zero, Field::Resolution, Field::Steps, Field::TrainTokens, Field::HoursPerDay,
         Field::Months, Field::Budget, Field::Mode, Field::Currency, Field::Rate, Field::Objective, Field::MaxGpus,
         Field::MaxWatts, Field::Region, Field::Headroom, Field::KwhPrice, Field::Prices, Field::PriceBasis,
         Field::RentBasis, Field::Utilisation, Field::Pue, Field::Host, Field::Fp32Math, Field::Users, Field::TpsUser,
-        Field::Ttft, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::ApiPrice,
+        Field::Ttft, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::ApiPrice, Field::Frames,
+        Field::OffloadMode,
     ];
 
     /// The URL key (a contract: links in blog posts depend on it).
@@ -123,6 +126,8 @@ impl Field {
             Field::Spec => "spec",
             Field::SpecAccept => "spec_accept",
             Field::ApiPrice => "api_price",
+            Field::Frames => "frames",
+            Field::OffloadMode => "offload_mode",
         }
     }
 
@@ -179,6 +184,8 @@ impl Field {
             Field::Spec => "off",
             Field::SpecAccept => "",
             Field::ApiPrice => "",
+            Field::Frames => "",
+            Field::OffloadMode => "none",
         }
     }
 }
@@ -458,8 +465,23 @@ impl AdvisorInputs {
             "" => None,
             t => parse_u32(Field::Steps, t, 1, 1000, &mut errors),
         };
+        let video = catalog::diffusion(&model).is_some_and(|d| d.video.is_some());
+        let frames = match self.get(Field::Frames).trim() {
+            "" => None,
+            t if video => parse_u32(Field::Frames, t, 1, 1025, &mut errors),
+            _ => None,
+        };
+        let offload_mode = match crate::model::media::OffloadMode::parse(self.get(Field::OffloadMode)) {
+            Some(m) if kind == ModelKind::Diffusion => Some(m),
+            Some(_) => None,
+            None => {
+                errors.push(FieldError::new(Field::OffloadMode, "choose none, model or sequential", &[]));
+                None
+            }
+        };
         let media_workload = match (kind, workload.as_str()) {
-            (ModelKind::Diffusion, "inference" | "image-generation") => "image-generation",
+            (ModelKind::Diffusion, _) if video => "video-generation",
+            (ModelKind::Diffusion, "inference" | "image-generation" | "video-generation") => "image-generation",
             (ModelKind::Diffusion, "finetune-full" | "training") => "finetune-full",
             (ModelKind::Diffusion, "lora" | "qlora") => "lora",
             (_, "inference" | "image-generation") => "inference",
@@ -474,7 +496,8 @@ impl AdvisorInputs {
             }
         };
         if errors.is_empty() {
-            Ok(Job::Media(MediaJob { model_id: model, workload: media_workload.into(), precision, resolution, steps, batch, fp32_math }))
+            let offload_mode = offload_mode.filter(|_| matches!(media_workload, "image-generation" | "video-generation"));
+            Ok(Job::Media(MediaJob { model_id: model, workload: media_workload.into(), precision, resolution, steps, batch, fp32_math, frames, offload_mode }))
         } else {
             Err(errors)
         }
