@@ -225,3 +225,15 @@ fn video_keys_reach_the_job_and_round_trip() {
     assert!(bad.notes.iter().any(|n| n.contains("`offload_mode=")), "{:?}", bad.notes);
     assert!(bad.state.advisor.recommend_input().is_ok());
 }
+
+/// Choosing a video preset switches the workload to video generation, and back for an image preset.
+#[test]
+fn choosing_a_video_preset_sets_the_video_workload() {
+    use gpu_advisor::state::advisor::Field;
+    let s = AppState::default().apply(Action::SetInput(Field::Model, "hunyuanvideo".into()));
+    assert_eq!(s.advisor.get(Field::Workload), "video-generation");
+    let s = s.apply(Action::SetInput(Field::Model, "sdxl".into()));
+    assert_eq!(s.advisor.get(Field::Workload), "image-generation");
+    let s = s.apply(Action::SetInput(Field::Model, "ltx-video".into())).apply(Action::SetInput(Field::Model, "llama-3-8b".into()));
+    assert_eq!(s.advisor.get(Field::Workload), "inference");
+}

@@ -102,7 +102,7 @@ impl Job {
     pub fn is_training(&self) -> bool {
         match self {
             Job::Llm(job) => job.workload.is_training(),
-            Job::Media(m) => !matches!(m.workload.as_str(), "image-generation" | "inference"),
+            Job::Media(m) => !matches!(m.workload.as_str(), "image-generation" | "video-generation" | "inference"),
         }
     }
 
