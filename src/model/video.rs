@@ -306,7 +306,7 @@ fn memory_for(fit: &VideoFit, job: &VideoJob, spec: &DiffusionSpec, video: &Vide
     let note = Note::new(
         "{tokens} latent video tokens; offload {mode}: denoising holds {denoise} GiB of activations, VAE decode {vae} GiB",
         vec![
-            ("tokens", format!("{tokens:.0}").into()),
+            ("tokens", crate::decimal::fixed(tokens, 0).into()),
             ("mode", job.offload.as_str().into()),
             ("denoise", crate::decimal::fixed(denoise_work / GIB, 1).into()),
             ("vae", crate::decimal::fixed(vae_work / GIB, 1).into()),
