@@ -5,9 +5,10 @@
 //! table. Latent tokens follow each model's 3D VAE and patching: `(1 + (frames - 1) / t) / patch_t x
 //! (H / s / patch_hw) x (W / s / patch_hw)`. One denoiser pass costs `2 x dit_token_params x tokens`
 //! in matmuls plus `4 x layers x width x (tokens^2 + tokens x text)` in attention (cross-attention;
-//! `(tokens + text)^2` for joint attention), timed as three additive terms: matmuls at the fitted
-//! 16-bit tensor efficiency of [`MediaFit`], attention at the published FlashAttention efficiency of
-//! the card's kernel, and a memory term for the element-wise traffic of each block
+//! `(tokens + text)^2` for joint attention), timed as the tensor work at the card's 16-bit
+//! FP32-accumulate peak slowed by the non-tensor SM work that goes with it
+//! ([`VideoFit::sm_overhead_sm_per_tflops`]; FlashAttention-2 on Hopper capped at its published
+//! 35% of an H100) plus a memory term for the element-wise traffic of each block
 //! ([`VideoFit::traffic_bytes_per_token_channel`]). Memory is the resident weights (by offload
 //! mode) plus the larger of the denoising working set ([`VideoFit::live_bytes_per_token_channel`])
 //! and the VAE decode. Every constant and its source is in `docs/MODEL.md`, "Video generation".
