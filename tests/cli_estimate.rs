@@ -204,3 +204,49 @@ fn serving_json_names_the_replica_layout() {
     let users = s["users"].as_f64().expect("users");
     assert!((total - users * per_user).abs() <= 1e-6 * total, "{total} vs {users} × {per_user}");
 }
+
+/// Issue 14: `--frames`, `--offload-mode` and `throughput.seconds_per_video`. The Wan2.2 README's
+/// "Computational Efficiency" table (github Wan-Video/Wan2.2 @42bf4cfa) times T2V-A14B at 720P
+/// (1280x720, 81 frames, 40 steps, `--offload_model True`) at 1041.5 s on one H100 with 59.8 GB peak.
+#[test]
+fn video_generation_flags_and_seconds_per_video() {
+    let args = ["estimate", "--gpu", "h100-sxm", "--model", "wan2.2-t2v-a14b", "--resolution", "1280x720", "--frames", "81", "--offload-mode", "model", "--json"];
+    let v = json(&args);
+    let s = &v["throughput"]["seconds_per_video"];
+    let mid = s["mid"].as_f64().expect("seconds_per_video.mid");
+    assert!((mid / 1041.5 - 1.0).abs() <= 0.25, "{s}");
+    assert!(s["low"].as_f64().unwrap() <= 1041.5 && 1041.5 <= s["high"].as_f64().unwrap(), "{s}");
+    assert!((v["per_gpu_gib"].as_f64().unwrap() / 59.8 - 1.0).abs() <= 0.25, "{v}");
+    assert!(v["throughput"]["seconds_per_image"].is_null());
+    // More frames, more seconds; sequential offload, less memory.
+    let longer = json(&["estimate", "--gpu", "h100-sxm", "--model", "wan2.2-t2v-a14b", "--frames", "121", "--offload-mode", "model", "--json"]);
+    assert!(longer["throughput"]["seconds_per_video"]["mid"].as_f64().unwrap() > mid);
+    let seq = json(&["estimate", "--gpu", "h100-sxm", "--model", "wan2.2-t2v-a14b", "--offload-mode", "sequential", "--json"]);
+    assert!(seq["per_gpu_gib"].as_f64().unwrap() < v["per_gpu_gib"].as_f64().unwrap());
+    // Image presets take --offload-mode too.
+    let img = json(&["estimate", "--gpu", "rtx-4090", "--model", "qwen-image", "--offload-mode", "sequential", "--json"]);
+    assert_eq!(img["fits"], true, "{img}");
+    // The table names the unit.
+    let (code, out, _) = run(&["estimate", "--gpu", "rtx-4090", "--model", "wan2.1-t2v-1.3b", "--resolution", "832x480"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("s/video"), "{out}");
+}
+
+#[test]
+fn bad_video_flags_name_the_flag() {
+    for (args, flag) in [
+        (vec!["--model", "wan2.1-t2v-1.3b", "--frames", "0"], "--frames"),
+        (vec!["--model", "wan2.1-t2v-1.3b", "--frames", "many"], "--frames"),
+        (vec!["--model", "wan2.1-t2v-1.3b", "--offload-mode", "disk"], "--offload-mode"),
+        (vec!["--model", "sdxl", "--frames", "81"], "--frames"),
+        (vec!["--model", "llama-3-8b", "--offload-mode", "model"], "--offload-mode"),
+        (vec!["--model", "resnet-50", "--workload", "training", "--offload-mode", "model"], "--offload-mode"),
+    ] {
+        let mut all = vec!["estimate", "--gpu", "rtx-4090"];
+        all.extend(args.iter());
+        let (code, out, err) = run(&all);
+        assert_eq!(code, 2, "{all:?}: {out}");
+        assert!(err.contains(flag), "{all:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+}

@@ -179,3 +179,17 @@ fn json_has_facts_and_serving_keys() {
         assert_eq!(r["replicas"].as_u64().unwrap_or(0) * r["gpus_per_replica"].as_u64().unwrap_or(0), r["count"].as_u64().unwrap_or(1));
     }
 }
+
+/// Issue 14: video jobs rank like image jobs, by seconds per video.
+#[test]
+fn video_jobs_rank_by_seconds_per_video() {
+    let items = json(&["recommend", "--model", "wan2.1-t2v-1.3b", "--frames", "81", "--offload-mode", "model", "--top", "3", "--json"]);
+    assert!(!items.is_empty());
+    for it in &items {
+        let s = &it["throughput"]["seconds_per_video"];
+        assert!(s["mid"].as_f64().is_some_and(|m| m > 0.0), "{it}");
+    }
+    let (code, _, err) = run(&["recommend", "--model", "wan2.1-t2v-1.3b", "--frames", "x"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--frames"), "{err}");
+}

@@ -276,6 +276,8 @@ fn image_generation_jobs_rank_by_images() {
         steps: None,
         batch: None,
         fp32_math: Default::default(),
+        frames: None,
+        offload_mode: None,
     });
     let mut input = RecommendInput::new(job);
     input.objective = Objective::Fastest;
@@ -397,4 +399,27 @@ fn unified_memory_computers_are_whole_machines() {
     assert_eq!(ryzen.iter().map(|o| o.count).collect::<Vec<_>>(), vec![1]);
     assert_eq!(ryzen.first().and_then(|o| o.purchase_usd()), Some(1_999.0));
     assert!(rec.options.iter().filter(|o| o.gpu == "dgx-spark").all(|o| o.count <= 2));
+}
+
+/// Issue 14: a video job ranks like an image job, by clips per second, fastest first.
+#[test]
+fn video_generation_jobs_rank_by_videos() {
+    let job = Job::Media(MediaJob {
+        model_id: "wan2.1-t2v-1.3b".into(),
+        workload: "video-generation".into(),
+        precision: None,
+        resolution: Some((832, 480)),
+        steps: None,
+        batch: None,
+        fp32_math: Default::default(),
+        frames: Some(81),
+        offload_mode: Some(gpu_advisor::model::media::OffloadMode::Model),
+    });
+    let mut input = RecommendInput::new(job);
+    input.objective = Objective::Fastest;
+    let rec = run(&input);
+    assert_eq!(rec.rate_kind, Some(RateKind::Videos));
+    assert!(!rec.options.is_empty());
+    let secs: Vec<f64> = rec.options.iter().map(|o| o.estimate.throughput.seconds_per_video.expect("s/video").mid / f64::from(o.count)).collect();
+    assert!(secs.first().unwrap() <= secs.last().unwrap(), "{secs:?}");
 }

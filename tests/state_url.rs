@@ -222,3 +222,42 @@ fn offload_keys_reach_the_job_and_round_trip() {
         assert!(b.state.advisor.recommend_input().is_ok(), "{bad}");
     }
 }
+
+/// Issue 14: the URL keys `frames` and `offload_mode` round trip, reach the job, and a bad value is
+/// an error beside its field (and, in a link, a reset with a note).
+#[test]
+fn video_keys_reach_the_job_and_round_trip() {
+    use gpu_advisor::model::media::OffloadMode;
+    use gpu_advisor::state::advisor::Field;
+    let p = url::parse("?model=wan2.1-t2v-14b&workload=video-generation&resolution=832x480&frames=49&offload_mode=model");
+    assert!(p.notes.is_empty(), "{:?}", p.notes);
+    let i = p.state.advisor.recommend_input().expect("a valid input");
+    let gpu_advisor::recommend::Job::Media(m) = &i.job else { panic!("a media job") };
+    assert_eq!((m.workload.as_str(), m.frames, m.offload_mode, m.resolution), ("video-generation", Some(49), Some(OffloadMode::Model), Some((832, 480))));
+    assert_eq!(url::parse(&url::render(&p.state)).state, p.state);
+    let e = i.job.estimate(gpu_advisor::catalog::gpu("h100-sxm").unwrap(), 1).unwrap();
+    assert!(e.throughput.seconds_per_video.is_some());
+    // Bad values: an error beside the field while typing, a reset with a note in a link.
+    for (field, bad) in [(Field::Frames, "0"), (Field::Frames, "lots"), (Field::OffloadMode, "disk")] {
+        let mut inputs = p.state.advisor.clone();
+        inputs.set(field, bad.into());
+        let errs = inputs.job().expect_err(bad);
+        assert!(errs.iter().any(|e| e.field == field), "{bad}: {errs:?}");
+    }
+    let bad = url::parse("?model=wan2.1-t2v-1.3b&frames=0&offload_mode=disk");
+    assert!(bad.notes.iter().any(|n| n.contains("`frames=")), "{:?}", bad.notes);
+    assert!(bad.notes.iter().any(|n| n.contains("`offload_mode=")), "{:?}", bad.notes);
+    assert!(bad.state.advisor.recommend_input().is_ok());
+}
+
+/// Choosing a video preset switches the workload to video generation, and back for an image preset.
+#[test]
+fn choosing_a_video_preset_sets_the_video_workload() {
+    use gpu_advisor::state::advisor::Field;
+    let s = AppState::default().apply(Action::SetInput(Field::Model, "hunyuanvideo".into()));
+    assert_eq!(s.advisor.get(Field::Workload), "video-generation");
+    let s = s.apply(Action::SetInput(Field::Model, "sdxl".into()));
+    assert_eq!(s.advisor.get(Field::Workload), "image-generation");
+    let s = s.apply(Action::SetInput(Field::Model, "ltx-video".into())).apply(Action::SetInput(Field::Model, "llama-3-8b".into()));
+    assert_eq!(s.advisor.get(Field::Workload), "inference");
+}

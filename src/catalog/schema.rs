@@ -520,6 +520,39 @@ pub struct DiffusionSpec {
     #[serde(default)]
     pub released: Option<String>,
     pub sources: Vec<String>,
+    /// Video generation: the latent geometry and DiT shape (None for image pipelines).
+    #[serde(default)]
+    pub video: Option<VideoSpec>,
+}
+
+/// What a video pipeline adds to a [`DiffusionSpec`]: its 3D VAE compression, patching and DiT shape,
+/// as each model's own config states them (sources in `data/diffusion.toml`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VideoSpec {
+    pub native_width_px: u32,
+    pub native_height_px: u32,
+    pub default_frames: u32,
+    pub fps: u32,
+    /// Frames per latent frame after the first (causal 3D VAE: `1 + (frames - 1) / t`).
+    pub temporal_downscale: u32,
+    /// DiT patch size in latent frames and in latent pixels per side.
+    pub patch_t: u32,
+    pub patch_hw: u32,
+    pub dit_layers: u32,
+    pub dit_width: u32,
+    /// Denoiser parameters that act on every video token (the rest act once per sample or on text).
+    pub dit_token_params_b: f64,
+    /// Text tokens the DiT attends to.
+    pub text_tokens: u32,
+    /// True when text tokens join the video tokens in one self-attention (MMDiT), false for cross-attention.
+    pub joint_attention: bool,
+    /// Denoiser components that take turns (Wan 2.2 A14B: 2 experts), one active per step.
+    pub experts: u32,
+    /// VAE decode FLOPs per output pixel and frame, in GFLOPs.
+    pub vae_decode_gflops_per_px: f64,
+    /// Output frames the VAE decoder holds at once (causal chunked decode; all frames when it has none).
+    pub vae_decode_chunk_frames: u32,
 }
 
 /// The top of `data/diffusion.toml`.
@@ -632,7 +665,8 @@ pub fn validate_models(llms: &[LlmSpec], diffusion: &[DiffusionSpec], classic: &
                 errors.push(format!("diffusion `{id}`: component `{}` has a bad role or size", c.name));
             }
         }
-        if !(0.01..=1000.0).contains(&d.step_tflops_at_native) || !(0.0..=0.9).contains(&d.attn_fraction_at_native) {
+        let max_step_tflops = if d.video.is_some() { 100_000.0 } else { 1000.0 };
+        if !(0.01..=max_step_tflops).contains(&d.step_tflops_at_native) || !(0.0..=0.9).contains(&d.attn_fraction_at_native) {
             errors.push(format!("diffusion `{id}`: step FLOPs or attention fraction out of range"));
         }
         if let Some(r) = &d.refiner {
@@ -642,6 +676,16 @@ pub fn validate_models(llms: &[LlmSpec], diffusion: &[DiffusionSpec], classic: &
         }
         if d.sources.is_empty() {
             errors.push(format!("diffusion `{id}`: needs a source"));
+        }
+        if let Some(v) = &d.video {
+            let counts = [v.native_width_px, v.native_height_px, v.default_frames, v.fps, v.temporal_downscale, v.patch_t, v.patch_hw, v.dit_layers, v.dit_width, v.experts, v.vae_decode_chunk_frames];
+            if counts.contains(&0) || !(0.01..=50.0).contains(&v.dit_token_params_b) || !(0.0..=100.0).contains(&v.vae_decode_gflops_per_px) {
+                errors.push(format!("diffusion `{id}`: video geometry has a zero count or an implausible size"));
+            }
+            let denoisers = d.component.iter().filter(|c| c.role == "denoiser").count();
+            if denoisers != v.experts as usize {
+                errors.push(format!("diffusion `{id}`: {denoisers} denoiser components but experts = {}", v.experts));
+            }
         }
     }
     for c in classic {

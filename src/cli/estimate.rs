@@ -31,8 +31,12 @@ USAGE:
   Image generation and classic models (diffusion / vision / NLP / speech presets):
     --model <preset-id> --workload image-generation|training|inference
     [--resolution WxH] [--steps N] [--batch N] [--precision fp32|tf32|fp16|bf16|fp8]
+    [--offload-mode none|model|sequential]
   Home lab (llama.cpp inference):
     [--ram-gib N] [--ram-gb-s BW] [--offload auto|none|layers|experts] [--gpu-share-gib N]
+  Video generation (wan2.1-t2v-1.3b, wan2.1-t2v-14b, wan2.2-t2v-a14b, hunyuanvideo, ltx-video):
+    --model <preset-id> [--workload video-generation] [--resolution WxH, e.g. 832x480] [--frames N]
+    [--steps N] [--batch N] [--offload-mode none|model|sequential]
 
 DEFAULTS:
   --gpus 1
@@ -64,7 +68,7 @@ OUTPUT:
   activations_gib, gradients_gib, optimizer_gib, overhead_gib, total_gib, total_band_gib,
   per_gpu_band_gib (the bands measured peaks fall in: training and fine-tuning; else null)}, per_gpu_gib,
   gpus_needed, fits, throughput{decode_tokens_per_s, prefill_tokens_per_s,
-  serving_tokens_per_s, train_tokens_per_s, seconds_per_image, train_samples_per_s,
+  serving_tokens_per_s, train_tokens_per_s, seconds_per_image, train_samples_per_s, seconds_per_video,
   per_user_tokens_per_s, aggregate_tokens_per_s, ttft_s} (each null or {low, mid, high}),
   memory.offloaded_gib (GiB in system RAM), offload (null or {placement, layers_on_gpu, layers_total,
   ram_gib_used}),
@@ -132,9 +136,10 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
     // Diffusion and classic presets go to the media engine.
     if let Some(id) = &a.s.model {
         if catalog::llm(id).is_none() {
-            let workload = a.s.workload.as_deref().unwrap_or("inference");
+            let video = catalog::diffusion(id).is_some_and(|d| d.video.is_some());
+            let workload = a.s.workload.as_deref().unwrap_or(if video { "video-generation" } else { "inference" });
             if let Some(result) =
-                crate::model::media::estimate_media(id, workload, precision, a.s.resolution, a.s.steps, a.s.batch, super::flags::fp32_math(&a.s)?, gpu, gpus)
+                crate::model::media::estimate_media_with(id, workload, precision, a.s.resolution, a.s.steps, a.s.batch, super::flags::fp32_math(&a.s)?, super::flags::media_extras(&a.s), gpu, gpus)
             {
                 let est = result.map_err(engine_error)?;
                 return print(&est, a.json, out);
@@ -144,6 +149,9 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
     }
     if a.s.resolution.is_some() || a.s.steps.is_some() {
         return Err(CliError("--resolution and --steps apply to image-generation and classic presets only".into()));
+    }
+    if a.s.frames.is_some() || a.s.offload_mode.is_some() {
+        return Err(CliError("--frames and --offload-mode apply to image and video generation presets only".into()));
     }
 
     let model: ModelArch = if let Some(id) = &a.s.model {
@@ -301,6 +309,7 @@ fn print(est: &Estimate, json: bool, out: &mut dyn Write) -> Result<(), CliError
         ("serving", t.serving_tokens_per_s, "output tokens/s"),
         ("training", t.train_tokens_per_s, "tokens/s"),
         ("image", t.seconds_per_image, "s/image"),
+        ("video", t.seconds_per_video, "s/video"),
         ("training", t.train_samples_per_s, "samples/s"),
     ];
     for (name, band, unit) in rows {

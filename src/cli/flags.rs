@@ -134,14 +134,18 @@ pub(crate) struct SizingArgs {
     pub ram_gb_s: Option<String>,
     pub offload: Option<String>,
     pub gpu_share_gib: Option<String>,
+    /// Video generation (issue 14): frames per clip.
+    pub frames: Option<u32>,
+    /// Image and video generation (issue 14): diffusers' CPU offload.
+    pub offload_mode: Option<crate::model::media::OffloadMode>,
 }
 
 impl SizingArgs {
     /// Every sizing flag, without its `--`.
-    pub(crate) const FLAGS: [&'static str; 31] = [
+    pub(crate) const FLAGS: [&'static str; 33] = [
         "ram-gib", "ram-gb-s", "offload", "gpu-share-gib",
         "users", "target-tokens-per-s-per-user", "max-ttft-s", "arrival-rate", "prefix-hit", "spec-decode", "spec-accept",
-        "fp32-math", "model", "params", "config", "workload", "precision", "kv-precision", "engine", "context", "prompt-tokens", "output-tokens", "batch", "seq-len", "optimizer", "grad-checkpointing", "lora-rank", "zero", "grad-accum", "resolution", "steps"];
+        "fp32-math", "model", "params", "config", "workload", "precision", "kv-precision", "engine", "context", "prompt-tokens", "output-tokens", "batch", "seq-len", "optimizer", "grad-checkpointing", "lora-rank", "zero", "grad-accum", "resolution", "steps", "frames", "offload-mode"];
 
     /// Reads the sizing flag `--flag`, taking its value from `p`; false when it is not one.
     pub(crate) fn take(&mut self, flag: &str, p: &mut lexopt::Parser) -> Result<bool, CliError> {
@@ -185,10 +189,22 @@ impl SizingArgs {
             "ram-gb-s" => self.ram_gb_s = Some(value(p, "ram-gb-s")?),
             "offload" => self.offload = Some(value(p, "offload")?),
             "gpu-share-gib" => self.gpu_share_gib = Some(value(p, "gpu-share-gib")?),
+            "frames" => self.frames = Some(number(p, "frames")?),
+            "offload-mode" => {
+                use crate::model::media::OffloadMode;
+                let v = value(p, "offload-mode")?;
+                let mode = OffloadMode::parse(&v).ok_or_else(|| CliError(format!("--offload-mode: unknown `{v}` (expected {})", choices(&OffloadMode::ALL, OffloadMode::as_str))))?;
+                self.offload_mode = Some(mode);
+            }
             _ => return Ok(false),
         }
         Ok(true)
     }
+}
+
+/// The media engine's extra inputs of `--frames` and `--offload-mode`.
+pub(crate) fn media_extras(a: &SizingArgs) -> crate::model::media::MediaExtras {
+    crate::model::media::MediaExtras { frames: a.frames, offload_mode: a.offload_mode }
 }
 
 /// Parses `--fp32-math` (default: PyTorch's own defaults).

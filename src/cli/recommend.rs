@@ -198,7 +198,11 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
             if catalog::diffusion(id).is_none() && catalog::classic(id).is_none() {
                 return Err(unknown("model", id, catalog::model_ids()));
             }
-            let default_workload = if catalog::diffusion(id).is_some() { "image-generation" } else { "inference" };
+            let default_workload = match catalog::diffusion(id) {
+                Some(d) if d.video.is_some() => "video-generation",
+                Some(_) => "image-generation",
+                None => "inference",
+            };
             return Ok(Job::Media(MediaJob {
                 model_id: id.clone(),
                 workload: a.s.workload.clone().unwrap_or_else(|| default_workload.to_string()),
@@ -207,11 +211,16 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
                 steps: a.s.steps,
                 batch: a.s.batch,
                 fp32_math: super::flags::fp32_math(&a.s)?,
+                frames: a.s.frames,
+                offload_mode: a.s.offload_mode,
             }));
         }
     }
     if a.s.resolution.is_some() || a.s.steps.is_some() {
         return Err(CliError("--resolution and --steps apply to image-generation and classic presets only".into()));
+    }
+    if a.s.frames.is_some() || a.s.offload_mode.is_some() {
+        return Err(CliError("--frames and --offload-mode apply to image and video generation presets only".into()));
     }
     let model: ModelArch = if let Some(id) = &a.s.model {
         catalog::llm(id).map(ModelArch::from_spec).ok_or_else(|| unknown("model", id, catalog::model_ids()))?

@@ -13,7 +13,7 @@
 
 use crate::catalog::{DiffusionSpec, Gpu};
 use crate::model::media::{
-    self, band_half_width, effective_rate, effective_rate_with, KernelMix, Math, MediaFit, StackGain,
+    self, band_half_width, effective_rate, effective_rate_with, offload_peak, KernelMix, Math, MediaFit, OffloadMode, Phase, StackGain,
 };
 use crate::model::numeric::Fp32Math;
 use crate::model::precision::Precision;
@@ -57,6 +57,9 @@ pub const CHECKPOINT_KEEP: f64 = 0.12;
 pub const LORA_PARAM_SHARE: f64 = 0.005;
 /// Effective CPU throughput for text encoders run on the host, in TFLOPS (a 16-core AVX2 desktop).
 pub const CPU_TFLOPS: f64 = 0.5;
+/// Blocks a UNet's weights split into under sequential offload (SD's 12 down, 1 mid and 12 up
+/// ResNet/attention blocks, about 25).
+pub const UNET_OFFLOAD_BLOCKS: f64 = 25.0;
 /// Image-to-image strength of the SDXL refiner in diffusers (`strength = 0.3`): it runs this share
 /// of the steps.
 pub const REFINER_STEP_SHARE: f64 = 0.3;
@@ -89,6 +92,12 @@ pub fn geometry(spec: &DiffusionSpec) -> Geometry {
         "sdxl" => unet(4.0, 10.0),
         "sd3" => dit(333.0, 24.0, 1536.0, 24.0),
         "flux" => dit(if spec.id.contains("schnell") { 256.0 } else { 512.0 }, 24.0, 3072.0, 57.0),
+        // SD3.5 Large: 38 heads x 64 = 2432 wide, 38 blocks (transformer/config.json).
+        "sd3-large" => dit(333.0, 38.0, 2432.0, 38.0),
+        // FLUX.1 Kontext: the input image's tokens join the output's, so image tokens = latent / 2.
+        "flux-kontext" => Geometry { token_divisor: 2.0, ..dit(512.0, 24.0, 3072.0, 57.0) },
+        // Qwen-Image: 24 heads x 128 = 3072 wide, 60 blocks, ~128 prompt tokens.
+        "qwen-image" => dit(128.0, 24.0, 3072.0, 60.0),
         "pixart" => dit(0.0, 16.0, 1152.0, 28.0),
         _ if spec.denoiser == "unet" => unet(1.0, 8.0),
         _ => dit(0.0, 24.0, 1536.0, 28.0),
@@ -194,13 +203,19 @@ pub struct ImageJob {
     /// (default: PyTorch's, TF32 convolutions and FP32 matmuls). `Precision::Tf32` always means
     /// [`Fp32Math::Tf32`].
     pub fp32_math: Fp32Math,
+    /// Diffusers' CPU offload for generation ([`OffloadMode`]).
+    pub offload: OffloadMode,
 }
 
 impl ImageJob {
     /// The preset's defaults: native square resolution, its default steps, batch 1, FP16 (BF16 for
     /// FLUX and SD3, as their model cards use), eager diffusers with SDPA.
     pub fn for_spec(spec: &DiffusionSpec) -> ImageJob {
-        let precision = if matches!(spec.family.as_str(), "flux" | "sd3") { Precision::Bf16 } else { Precision::Fp16 };
+        let precision = if matches!(spec.family.as_str(), "flux" | "flux-kontext" | "sd3" | "sd3-large" | "qwen-image") {
+            Precision::Bf16
+        } else {
+            Precision::Fp16
+        };
         ImageJob {
             model: spec.id.clone(),
             precision,
@@ -216,6 +231,7 @@ impl ImageJob {
             finetune: Finetune::None,
             gradient_checkpointing: false,
             fp32_math: Fp32Math::PytorchDefault,
+            offload: OffloadMode::None,
         }
     }
 
@@ -396,6 +412,7 @@ fn timing_for(fit: &MediaFit, job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, g
     let text_tflop = spec.text_encoder_gflops / 1000.0 * cfg_mult * c.per_gpu_batch;
     let text_call_s = if job.cpu_offload_text_encoders { text_tflop / CPU_TFLOPS } else { text_tflop / text_rate.tflops };
 
+    let denoise_call_s = denoise_call_s + offload_copy_s(job, spec, gpu, steps);
     // Per image: a call makes per_gpu_batch images on each of the gpus cards at once.
     let images_per_call = c.per_gpu_batch * f64::from(gpus);
     let denoise_s = denoise_call_s / images_per_call;
@@ -414,6 +431,19 @@ fn timing_for(fit: &MediaFit, job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, g
         calibrated,
         launch_share,
     })
+}
+
+/// Seconds per call spent copying weights from the host under CPU offload: `model` moves every
+/// component in once per call, `sequential` streams the denoiser's weights on every step.
+fn offload_copy_s(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, steps: f64) -> f64 {
+    let den = params_of(spec, "denoiser") * bytes_per_weight(job.precision);
+    let rest = (params_of(spec, "text_encoder") + params_of(spec, "vae")) * 2.0;
+    let bytes = match job.offload {
+        OffloadMode::None => 0.0,
+        OffloadMode::Model => den + rest,
+        OffloadMode::Sequential => den * steps + rest,
+    };
+    bytes / media::host_copy_bytes_per_s(gpu)
 }
 
 /// Memory of one card for `job`, with the assumption lines that explain it.
@@ -451,6 +481,18 @@ fn memory_for(job: &ImageJob, spec: &DiffusionSpec, gpus: u32) -> (MemoryBreakdo
         let denoise = linear + attention;
         let vae = c.per_gpu_batch * VAE_DECODE_LIVE_CHANNELS * c.pixels * side_bytes;
         m.activations_gib = denoise.max(vae) / GIB;
+        if job.offload != OffloadMode::None {
+            let blocks = if geo.dit_blocks > 0.0 { geo.dit_blocks } else { UNET_OFFLOAD_BLOCKS };
+            let phases = [
+                Phase { weights_bytes: text_gib * GIB, work_bytes: 0.0, layers: 24.0 },
+                Phase { weights_bytes: denoiser_params * wbytes, work_bytes: denoise, layers: blocks },
+                Phase { weights_bytes: vae_params * side_bytes, work_bytes: vae, layers: 1.0 },
+            ];
+            let (w, a) = offload_peak(job.offload, &phases);
+            m.weights_gib = w / GIB;
+            m.activations_gib = a / GIB;
+            notes.push(Note::new("CPU offload ({mode}): only what the running stage needs is on the GPU", vec![("mode", job.offload.as_str().into())]));
+        }
         notes.push(Note::new(
             "activations: the larger of denoising ({denoise} GiB{attention}) and VAE decode at full resolution ({vae} GiB)",
             vec![

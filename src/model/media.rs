@@ -149,7 +149,8 @@ pub fn family_calibrated(gpu: &Gpu) -> bool {
     gpu.vendor == Vendor::Nvidia && matches!(gpu.architecture.as_str(), "Volta" | "Turing" | "Ampere" | "Ada Lovelace")
 }
 
-fn large_l2(gpu: &Gpu) -> bool {
+/// True for cards with a large L2 (Ada, GeForce Blackwell): [`MediaFit::large_l2_bandwidth_factor`].
+pub fn large_l2(gpu: &Gpu) -> bool {
     gpu.vendor == Vendor::Nvidia
         && (gpu.architecture == "Ada Lovelace" || (gpu.architecture == "Blackwell" && gpu.segment != Segment::Datacenter))
 }
@@ -240,7 +241,17 @@ pub fn band_half_width(calibrated: bool) -> f64 {
     }
 }
 
-/// Sizes a diffusion or classic preset; None when model_id is neither.
+/// The inputs of a media job beyond the shared ones: video frames and the CPU-offload mode (issue 14).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct MediaExtras {
+    /// Frames per clip (video presets only).
+    pub frames: Option<u32>,
+    /// CPU offload (image and video generation only).
+    pub offload_mode: Option<OffloadMode>,
+}
+
+/// Sizes a diffusion or classic preset; None when model_id is neither ([`estimate_media_with`]
+/// without frames or offload).
 ///
 /// `workload`: `image-generation` (also `inference` for a diffusion preset), `finetune-full`,
 /// `dreambooth`, `lora` (diffusion fine-tuning; `training` on a diffusion preset means
@@ -258,6 +269,30 @@ pub fn estimate_media(
     gpu: &Gpu,
     gpus: u32,
 ) -> Option<Result<Estimate, EstimateError>> {
+    estimate_media_with(model_id, workload, precision, resolution, steps, batch, fp32_math, MediaExtras::default(), gpu, gpus)
+}
+
+/// Sizes a diffusion, video or classic preset with `extras`; None when model_id is none of them.
+/// A video preset takes the workload `video-generation` (or `inference`).
+#[allow(clippy::too_many_arguments)]
+pub fn estimate_media_with(
+    model_id: &str,
+    workload: &str,
+    precision: Option<Precision>,
+    resolution: Option<(u32, u32)>,
+    steps: Option<u32>,
+    batch: Option<u32>,
+    fp32_math: crate::model::numeric::Fp32Math,
+    extras: MediaExtras,
+    gpu: &Gpu,
+    gpus: u32,
+) -> Option<Result<Estimate, EstimateError>> {
+    if let Some(spec) = crate::catalog::diffusion(model_id).filter(|d| d.video.is_some()) {
+        return Some(video_job(spec, workload, precision, resolution, steps, batch, extras).and_then(|j| crate::model::video::estimate_video(&j, gpu, gpus)));
+    }
+    if extras.frames.is_some() {
+        return Some(Err(EstimateError::invalid("frames", "frames only apply to video presets")));
+    }
     if let Some(spec) = crate::catalog::diffusion(model_id) {
         let finetune = match workload {
             "image-generation" | "inference" => Finetune::None,
@@ -282,6 +317,12 @@ pub fn estimate_media(
         }
         if let Some(b) = batch {
             job.batch = b;
+        }
+        if let Some(m) = extras.offload_mode {
+            if finetune != Finetune::None && m != OffloadMode::None {
+                return Some(Err(EstimateError::invalid("offload-mode", "CPU offload applies to generation, not fine-tuning")));
+            }
+            job.offload = m;
         }
         return Some(diffusion::estimate_image(&job, gpu, gpus));
     }
@@ -322,9 +363,43 @@ pub fn estimate_media(
         if steps.is_some() {
             return Some(Err(EstimateError::invalid("steps", "steps only apply to image generation")));
         }
+        if extras.offload_mode.is_some() {
+            return Some(Err(EstimateError::invalid("offload-mode", "CPU offload applies to image and video generation only")));
+        }
         return Some(classic::estimate_classic(&job, gpu, gpus));
     }
     None
+}
+
+/// The video job of a preset from the shared inputs (defaults: the preset's).
+fn video_job(
+    spec: &crate::catalog::DiffusionSpec,
+    workload: &str,
+    precision: Option<Precision>,
+    resolution: Option<(u32, u32)>,
+    steps: Option<u32>,
+    batch: Option<u32>,
+    extras: MediaExtras,
+) -> Result<crate::model::video::VideoJob, EstimateError> {
+    if !matches!(workload, "video-generation" | "inference") {
+        return Err(unknown_workload(workload, &["video-generation"]));
+    }
+    let mut job = crate::model::video::VideoJob::new(&spec.id)?;
+    if let Some(p) = precision {
+        if matches!(p, Precision::Fp32 | Precision::Tf32) {
+            return Err(EstimateError::invalid("precision", "video presets run in bf16, fp16 or a quantised format"));
+        }
+        job.precision = p;
+    }
+    if let Some((w, h)) = resolution {
+        job.width_px = w;
+        job.height_px = h;
+    }
+    job.steps = steps.unwrap_or(job.steps);
+    job.batch = batch.unwrap_or(job.batch);
+    job.frames = extras.frames.unwrap_or(job.frames);
+    job.offload = extras.offload_mode.unwrap_or(job.offload);
+    Ok(job)
 }
 
 fn unknown_workload(value: &str, allowed: &[&str]) -> EstimateError {
@@ -332,5 +407,74 @@ fn unknown_workload(value: &str, allowed: &[&str]) -> EstimateError {
         field: "workload",
         value: value.to_string(),
         suggestions: allowed.iter().map(|s| (*s).to_string()).collect(),
+    }
+}
+
+/// Diffusers' CPU-offload modes (`enable_model_cpu_offload` and `enable_sequential_cpu_offload`),
+/// and Wan's `--offload_model`, which is the `model` mode (docs/MODEL.md, "Video generation").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OffloadMode {
+    /// Every component stays on the GPU.
+    None,
+    /// One whole component (text encoder, denoiser, VAE) on the GPU at a time.
+    Model,
+    /// Weights stream to the GPU layer by layer on every forward pass.
+    Sequential,
+}
+
+impl OffloadMode {
+    /// Every mode, in the order the CLI and the form list them.
+    pub const ALL: [OffloadMode; 3] = [OffloadMode::None, OffloadMode::Model, OffloadMode::Sequential];
+
+    /// The CLI and URL value (a contract: `none`, `model`, `sequential`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OffloadMode::None => "none",
+            OffloadMode::Model => "model",
+            OffloadMode::Sequential => "sequential",
+        }
+    }
+
+    /// The mode with this CLI/URL value.
+    pub fn parse(s: &str) -> Option<OffloadMode> {
+        OffloadMode::ALL.into_iter().find(|m| m.as_str().eq_ignore_ascii_case(s.trim()))
+    }
+}
+
+/// Share of the PCIe x16 per-direction rate that host-to-GPU weight copies reach under offloading:
+/// accelerate's hooks copy from pageable memory, which CUDA stages through a pinned buffer (NVIDIA,
+/// "How to Optimize Data Transfers in CUDA C/C++": pageable copies reach about half the pinned rate).
+/// An assumption, not calibrated.
+pub const HOST_COPY_EFFICIENCY: f64 = 0.5;
+
+/// Host-to-GPU copy rate under offloading, bytes per second.
+pub fn host_copy_bytes_per_s(gpu: &Gpu) -> f64 {
+    crate::model::fabric::pcie_gb_s(gpu) * 1e9 * HOST_COPY_EFFICIENCY
+}
+
+/// One phase of a generation pipeline: the weights it needs on the GPU, its working set, and the
+/// layers its weights split into (what sequential offload streams one at a time).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Phase {
+    pub weights_bytes: f64,
+    pub work_bytes: f64,
+    pub layers: f64,
+}
+
+/// Resident weights and working set at the memory peak of a pipeline run in `mode`.
+///
+/// `none`: every phase's weights plus the largest working set. `model`: the phase whose weights
+/// plus working set are largest (diffusers moves each component to the GPU when it runs).
+/// `sequential`: the largest single layer of any phase plus the largest working set.
+pub fn offload_peak(mode: OffloadMode, phases: &[Phase]) -> (f64, f64) {
+    let max_work = phases.iter().map(|p| p.work_bytes).fold(0.0, f64::max);
+    match mode {
+        OffloadMode::None => (phases.iter().map(|p| p.weights_bytes).sum(), max_work),
+        OffloadMode::Model => phases
+            .iter()
+            .map(|p| (p.weights_bytes, p.work_bytes))
+            .fold((0.0, 0.0), |best, p| if p.0 + p.1 > best.0 + best.1 { p } else { best }),
+        OffloadMode::Sequential => (phases.iter().map(|p| p.weights_bytes / p.layers.max(1.0)).fold(0.0, f64::max), max_work),
     }
 }

@@ -5,7 +5,7 @@
 //! - [`types`]: the result types (`Estimate`, `Band`, …) and the error type;
 //! - [`precision`]: weight and KV-cache number formats and their real bits per weight;
 //! - [`llm`]: transformer LLM sizing (inference, training, fine-tuning);
-//! - [`diffusion`]: image generation; [`classic`]: vision/NLP/speech training and inference.
+//! - [`diffusion`]: image generation; [`video`]: video generation; [`classic`]: vision/NLP/speech training and inference.
 
 pub mod classic;
 pub mod diffusion;
@@ -15,5 +15,6 @@ pub mod media;
 pub mod numeric;
 pub mod precision;
 pub mod types;
+pub mod video;
 
 pub use types::{Arg, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB};

@@ -59,6 +59,9 @@ pub fn primary_rate(job: &Job, t: &Throughput) -> Option<(Band, RateKind)> {
     if let Some(b) = t.train_samples_per_s {
         return Some((b, RateKind::Samples));
     }
+    if let Some(b) = t.seconds_per_video.filter(|b| b.low > 0.0) {
+        return Some((b.recip(), RateKind::Videos));
+    }
     t.seconds_per_image.filter(|b| b.low > 0.0).map(|b| (b.recip(), RateKind::Images))
 }
 

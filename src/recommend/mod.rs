@@ -49,6 +49,10 @@ pub struct MediaJob {
     pub batch: Option<u32>,
     /// What "fp32" runs on cards with TF32 tensor cores.
     pub fp32_math: crate::model::numeric::Fp32Math,
+    /// Frames per clip (video presets).
+    pub frames: Option<u32>,
+    /// CPU offload (image and video generation).
+    pub offload_mode: Option<crate::model::media::OffloadMode>,
 }
 
 impl Job {
@@ -56,7 +60,7 @@ impl Job {
     pub fn estimate(&self, gpu: &Gpu, gpus: u32) -> Result<Estimate, EstimateError> {
         match self {
             Job::Llm(job) => llm::estimate_llm(job, gpu, gpus),
-            Job::Media(m) => crate::model::media::estimate_media(
+            Job::Media(m) => crate::model::media::estimate_media_with(
                 &m.model_id,
                 &m.workload,
                 m.precision,
@@ -64,6 +68,7 @@ impl Job {
                 m.steps,
                 m.batch,
                 m.fp32_math,
+                crate::model::media::MediaExtras { frames: m.frames, offload_mode: m.offload_mode },
                 gpu,
                 gpus,
             )
@@ -97,7 +102,7 @@ impl Job {
     pub fn is_training(&self) -> bool {
         match self {
             Job::Llm(job) => job.workload.is_training(),
-            Job::Media(m) => !matches!(m.workload.as_str(), "image-generation" | "inference"),
+            Job::Media(m) => !matches!(m.workload.as_str(), "image-generation" | "video-generation" | "inference"),
         }
     }
 
@@ -283,6 +288,8 @@ pub enum RateKind {
     Images,
     /// Training samples per second.
     Samples,
+    /// Video clips per second (shown as seconds per video).
+    Videos,
 }
 
 impl RateKind {
@@ -294,6 +301,7 @@ impl RateKind {
             RateKind::TrainTokens => "training tokens/s",
             RateKind::Images => "images/s",
             RateKind::Samples => "samples/s",
+            RateKind::Videos => "videos/s",
         }
     }
 
@@ -304,6 +312,16 @@ impl RateKind {
             RateKind::DecodeTokens | RateKind::TrainTokens => "tokens",
             RateKind::Images => "images",
             RateKind::Samples => "samples",
+            RateKind::Videos => "videos",
+        }
+    }
+
+    /// For rates people read as seconds per item (images, videos): "per image" or "per video".
+    pub fn per_item(self) -> Option<&'static str> {
+        match self {
+            RateKind::Images => Some("per image"),
+            RateKind::Videos => Some("per video"),
+            _ => None,
         }
     }
 

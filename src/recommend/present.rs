@@ -246,6 +246,13 @@ fn unit_cost(per_m: f64, rate: f64, kind: RateKind, s: &CostSettings, lang: Lang
             &[("cost", &s.money_in(lang, per_m / 1000.0)), ("seconds", &num(lang, 1.0 / rate, 1))],
         );
     }
+    if kind == RateKind::Videos && rate > 0.0 {
+        return tf(
+            lang,
+            "{cost} per 1,000 videos at {seconds} s per video (mid)",
+            &[("cost", &s.money_in(lang, per_m / 1000.0)), ("seconds", &num(lang, 1.0 / rate, 0))],
+        );
+    }
     tf(
         lang,
         "{cost} per million {noun} at {rate} {unit} (mid)",

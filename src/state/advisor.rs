@@ -65,11 +65,13 @@ pub enum Field {
     RamBw,
     Offload,
     GpuShare,
+    Frames,
+    OffloadMode,
 }
 
 impl Field {
     /// Every field, in URL order.
-    pub const ALL: [Field; 49] = [
+    pub const ALL: [Field; 51] = [
         Field::Model, Field::Params, Field::Workload, Field::Precision, Field::KvPrecision, Field::Engine, Field::Context,
         Field::PromptTokens, Field::OutputTokens, Field::Batch, Field::SeqLen, Field::Optimizer, Field::GradCkpt,
         Field::LoraRank, Field::Zero, Field::Resolution, Field::Steps, Field::TrainTokens, Field::HoursPerDay,
@@ -77,7 +79,7 @@ impl Field {
         Field::MaxWatts, Field::Region, Field::Headroom, Field::KwhPrice, Field::Prices, Field::PriceBasis,
         Field::RentBasis, Field::Utilisation, Field::Pue, Field::Host, Field::Fp32Math, Field::Users, Field::TpsUser,
         Field::Ttft, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::ApiPrice, Field::Ram,
-        Field::RamBw, Field::Offload, Field::GpuShare,
+        Field::RamBw, Field::Offload, Field::GpuShare, Field::Frames, Field::OffloadMode,
     ];
 
     /// The URL key (a contract: links in blog posts depend on it).
@@ -132,6 +134,8 @@ impl Field {
             Field::RamBw => "ram_bw",
             Field::Offload => "offload",
             Field::GpuShare => "gpu_share",
+            Field::Frames => "frames",
+            Field::OffloadMode => "offload_mode",
         }
     }
 
@@ -192,6 +196,8 @@ impl Field {
             Field::RamBw => "",
             Field::Offload => "auto",
             Field::GpuShare => "",
+            Field::Frames => "",
+            Field::OffloadMode => "none",
         }
     }
 }
@@ -472,8 +478,23 @@ impl AdvisorInputs {
             "" => None,
             t => parse_u32(Field::Steps, t, 1, 1000, &mut errors),
         };
+        let video = catalog::diffusion(&model).is_some_and(|d| d.video.is_some());
+        let frames = match self.get(Field::Frames).trim() {
+            "" => None,
+            t if video => parse_u32(Field::Frames, t, 1, 1025, &mut errors),
+            _ => None,
+        };
+        let offload_mode = match crate::model::media::OffloadMode::parse(self.get(Field::OffloadMode)) {
+            Some(m) if kind == ModelKind::Diffusion => Some(m),
+            Some(_) => None,
+            None => {
+                errors.push(FieldError::new(Field::OffloadMode, "choose none, model or sequential", &[]));
+                None
+            }
+        };
         let media_workload = match (kind, workload.as_str()) {
-            (ModelKind::Diffusion, "inference" | "image-generation") => "image-generation",
+            (ModelKind::Diffusion, _) if video => "video-generation",
+            (ModelKind::Diffusion, "inference" | "image-generation" | "video-generation") => "image-generation",
             (ModelKind::Diffusion, "finetune-full" | "training") => "finetune-full",
             (ModelKind::Diffusion, "lora" | "qlora") => "lora",
             (_, "inference" | "image-generation") => "inference",
@@ -488,7 +509,8 @@ impl AdvisorInputs {
             }
         };
         if errors.is_empty() {
-            Ok(Job::Media(MediaJob { model_id: model, workload: media_workload.into(), precision, resolution, steps, batch, fp32_math }))
+            let offload_mode = offload_mode.filter(|_| matches!(media_workload, "image-generation" | "video-generation"));
+            Ok(Job::Media(MediaJob { model_id: model, workload: media_workload.into(), precision, resolution, steps, batch, fp32_math, frames, offload_mode }))
         } else {
             Err(errors)
         }

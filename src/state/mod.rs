@@ -192,16 +192,18 @@ impl AppState {
     }
 
     /// A new model keeps the workload when it applies to the model's kind, else picks the kind's
-    /// natural one (image generation for diffusion, training for classic, inference for LLMs).
+    /// natural one (image or video generation for diffusion, training for classic, inference for LLMs).
     fn adjust_workload_to_model(&mut self, model: &str) {
         use crate::catalog::ModelKind;
         let kind = if model == "custom" { Some(ModelKind::Llm) } else { advisor::model_kind(model) };
         let current = self.advisor.get(advisor::Field::Workload).to_string();
         let llm_like = crate::catalog::llm(model).is_some() || model == "custom";
+        let video = crate::catalog::diffusion(model).is_some_and(|d| d.video.is_some());
         let workload = match kind {
-            Some(ModelKind::Diffusion) if !["image-generation", "finetune-full", "lora"].contains(&current.as_str()) => "image-generation",
+            Some(ModelKind::Diffusion) if video && current != "video-generation" => "video-generation",
+            Some(ModelKind::Diffusion) if !video && !["image-generation", "finetune-full", "lora"].contains(&current.as_str()) => "image-generation",
             Some(ModelKind::Diffusion) => return,
-            Some(_) if llm_like && current == "image-generation" => "inference",
+            Some(_) if llm_like && ["image-generation", "video-generation"].contains(&current.as_str()) => "inference",
             Some(_) if !llm_like && !["training", "inference"].contains(&current.as_str()) => "training",
             _ => return,
         };

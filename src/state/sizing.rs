@@ -29,7 +29,9 @@ pub struct Headline {
 /// LLM training, seconds per image, or training samples/s.
 pub fn headline(e: &Estimate) -> Headline {
     let t = &e.throughput;
-    if let Some(b) = t.seconds_per_image {
+    if let Some(b) = t.seconds_per_video {
+        Headline { label: "per video", unit: "s", band: Some(b), lower_is_better: true }
+    } else if let Some(b) = t.seconds_per_image {
         Headline { label: "per image", unit: "s", band: Some(b), lower_is_better: true }
     } else if let Some(b) = t.train_samples_per_s {
         Headline { label: "training", unit: "samples/s", band: Some(b), lower_is_better: false }

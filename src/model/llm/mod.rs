@@ -616,6 +616,7 @@ fn sanitize(t: Throughput) -> Throughput {
         train_tokens_per_s: ok(t.train_tokens_per_s),
         seconds_per_image: ok(t.seconds_per_image),
         train_samples_per_s: ok(t.train_samples_per_s),
+        seconds_per_video: ok(t.seconds_per_video),
     }
 }
 

@@ -7,6 +7,7 @@
 
 use crate::catalog::{self, ModelKind};
 use crate::model::llm::engines::Engine;
+use crate::model::media::OffloadMode;
 use crate::model::precision::{KvPrecision, Precision};
 use crate::state::advisor::{model_kind, AdvisorInputs, Field, FieldError};
 use crate::state::Action;
@@ -74,7 +75,9 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
     let training = is_llm && workload != "inference";
 
     let on_model = props.dispatch.reform(|e: Event| Action::SetInput(Field::Model, e.target_unchecked_into::<HtmlInputElement>().value().trim().to_string()));
+    let video = catalog::diffusion(&model).is_some_and(|d| d.video.is_some());
     let workload_options: Vec<(String, String)> = match kind {
+        Some(ModelKind::Diffusion) if video => vec![("video-generation".into(), t(lang, "Video generation").into())],
         Some(ModelKind::Diffusion) => vec![
             ("image-generation".into(), t(lang, "Image generation").into()),
             ("finetune-full".into(), t(lang, "Fine-tune (full / DreamBooth)").into()),
@@ -104,7 +107,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
     } else if is_llm {
         &[Field::SeqLen, Field::Batch, Field::Optimizer, Field::GradCkpt, Field::LoraRank, Field::Zero, Field::TrainTokens]
     } else {
-        &[Field::Resolution, Field::Steps, Field::Batch, Field::Fp32Math]
+        &[Field::Resolution, Field::Steps, Field::Frames, Field::OffloadMode, Field::Batch, Field::Fp32Math]
     };
     let shape = html! {
         <>
@@ -139,6 +142,11 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
                 if kind == Some(ModelKind::Diffusion) {
                     { text(Field::Resolution, t(lang, "Resolution"), t(lang, "Width×height, e.g. 1024x1024; empty = native."), "text") }
                     { text(Field::Steps, t(lang, "Steps"), t(lang, "Denoising steps; empty = the pipeline default."), "numeric") }
+                    if video {
+                        { text(Field::Frames, t(lang, "Frames"), t(lang, "Frames per clip; empty = the model's default."), "numeric") }
+                    }
+                    { select(Field::OffloadMode, t(lang, "CPU offload"), t(lang, "Diffusers' offload: less GPU memory, more time."),
+                        OffloadMode::ALL.into_iter().map(|m| (m.as_str().to_string(), m.as_str().to_string())).collect()) }
                 }
                 { text(Field::Batch, t(lang, "Batch"), t(lang, "Images or samples per step."), "numeric") }
                 if inputs.get(Field::Precision) == "fp32" {

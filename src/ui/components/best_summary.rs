@@ -4,7 +4,7 @@
 //! beside the inputs and hide it.
 
 use crate::i18n::{num, t, tf};
-use crate::recommend::{present, Mode, RateKind};
+use crate::recommend::{present, Mode};
 use crate::ui::lang::use_lang;
 use crate::ui::result_props::ResultProps;
 use yew::prelude::*;
@@ -27,7 +27,9 @@ pub fn best_summary(props: &ResultProps) -> Html {
             "{per_user} tokens/s per user, {total} in total",
             &[("per_user", &present::speed(lang, s.report.per_user_tokens_per_s.mid)), ("total", &present::speed(lang, s.report.aggregate_tokens_per_s.mid))],
         ),
-        (None, Some((b, RateKind::Images))) if b.mid > 0.0 => format!("{} {} {}", num(lang, 1.0 / b.mid, 1), t(lang, "s"), t(lang, "per image")),
+        (None, Some((b, kind))) if b.mid > 0.0 && kind.per_item().is_some() => {
+            format!("{} {} {}", num(lang, 1.0 / b.mid, 1), t(lang, "s"), t(lang, kind.per_item().unwrap_or_default()))
+        }
         (None, Some((b, kind))) => format!("{} {}", present::speed(lang, b.mid), t(lang, kind.unit())),
         (None, None) => String::new(),
     };

@@ -14,7 +14,7 @@ pub fn model_presets() -> Html {
         <datalist id="model-presets">
             <option value="custom">{ t(lang, "Custom: parameter count or config.json") }</option>
             { for catalog::catalog().llms.iter().map(|m| html! { <option value={m.id.clone()}>{ format!("{} · {}B", m.name, crate::decimal::fixed(m.params_total_b, 1)) }</option> }) }
-            { for catalog::catalog().diffusion.iter().map(|m| html! { <option value={m.id.clone()}>{ format!("{} · image", m.name) }</option> }) }
+            { for catalog::catalog().diffusion.iter().map(|m| html! { <option value={m.id.clone()}>{ format!("{} · {}", m.name, if m.video.is_some() { "video" } else { "image" }) }</option> }) }
             { for catalog::catalog().classic.iter().map(|m| html! { <option value={m.id.clone()}>{ format!("{} · {}", m.name, m.task) }</option> }) }
         </datalist>
     }

@@ -48,6 +48,7 @@ fn serving_figures(lang: Lang, o: &OptionRow) -> Html {
 fn unit_cost(lang: Lang, kind: Option<RateKind>, usd_per_million: f64) -> (&'static str, f64) {
     match kind {
         Some(RateKind::Images) => (t(lang, "Per 1,000 images"), usd_per_million / 1000.0),
+        Some(RateKind::Videos) => (t(lang, "Per 1,000 videos"), usd_per_million / 1000.0),
         Some(RateKind::Samples) => (t(lang, "Per million samples"), usd_per_million),
         _ => (t(lang, "Per million tokens"), usd_per_million),
     }
@@ -75,11 +76,11 @@ pub fn recommend_list(props: &ResultProps) -> Html {
                 { for rec.options.iter().enumerate().map(|(i, o)| {
                     let e = &o.estimate;
                     let speed = o.rate.map(|(b, kind)| {
-                        if kind == RateKind::Images && b.low > 0.0 {
-                            // Seconds per image, as people time image generation.
+                        if let Some(per) = kind.per_item().filter(|_| b.low > 0.0) {
+                            // Seconds per image or video, as people time generation.
                             let s = b.recip();
                             let d = if s.mid >= 10.0 { 0 } else { 1 };
-                            return format!("{} ({}–{}) {} {}", num(lang, s.mid, d), num(lang, s.low, d), num(lang, s.high, d), t(lang, "s"), t(lang, "per image"));
+                            return format!("{} ({}–{}) {} {}", num(lang, s.mid, d), num(lang, s.low, d), num(lang, s.high, d), t(lang, "s"), t(lang, per));
                         }
                         let d = if b.mid >= 100.0 { 0 } else if b.mid >= 10.0 { 1 } else { 2 };
                         format!("{} ({}–{}) {}", num(lang, b.mid, d), num(lang, b.low, d), num(lang, b.high, d), t(lang, kind.unit()))
