@@ -28,6 +28,8 @@ USAGE:
   Serving (inference):
     [--users N] [--target-tokens-per-s-per-user X] [--max-ttft-s Y] [--arrival-rate R]
     [--prefix-hit P] [--spec-decode off|draft|eagle|mtp] [--spec-accept A]
+  Vision-language inference (models with a vision tower, e.g. qwen2.5-vl-7b):
+    [--images N] [--image-resolution WxH]
   Image generation and classic models (diffusion / vision / NLP / speech presets):
     --model <preset-id> --workload image-generation|training|inference
     [--resolution WxH] [--steps N] [--batch N] [--precision fp32|tf32|fp16|bf16|fp8]
@@ -39,7 +41,7 @@ DEFAULTS:
   --kv-precision fp16
   --engine llama.cpp for GGUF precisions (q*_*, iq*_*) and Apple GPUs, otherwise vllm
   --context 4096 (capped at the model's maximum context, never below prompt + output)
-  --prompt-tokens 512, --output-tokens 256
+  --prompt-tokens 512, --output-tokens 256 (image tokens come on top: --images 0, --image-resolution 1024x1024)
   --batch 1 (inference: concurrent sequences; training: micro-batch per GPU); --users is its alias
   --prefix-hit 0 (share of each prompt already in the prefix cache), --spec-decode off; --spec-accept
   defaults per mode (draft 0.7, eagle 0.8, mtp 0.85); no per-user speed, TTFT or arrival-rate target
@@ -122,6 +124,9 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
     // Diffusion and classic presets go to the media engine.
     if let Some(id) = &a.s.model {
         if catalog::llm(id).is_none() {
+            if a.s.images.is_some_and(|n| n > 0) || a.s.image_resolution.is_some() {
+                return Err(CliError(format!("--images: {id} is not a vision-language model (e.g. qwen2.5-vl-7b)")));
+            }
             let workload = a.s.workload.as_deref().unwrap_or("inference");
             if let Some(result) =
                 crate::model::media::estimate_media(id, workload, precision, a.s.resolution, a.s.steps, a.s.batch, super::flags::fp32_math(&a.s)?, gpu, gpus)
@@ -134,6 +139,9 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
     }
     if a.s.resolution.is_some() || a.s.steps.is_some() {
         return Err(CliError("--resolution and --steps apply to image-generation and classic presets only".into()));
+    }
+    if a.s.image_resolution.is_some() && a.s.images.is_none() {
+        return Err(CliError("--image-resolution needs --images N".into()));
     }
 
     let model: ModelArch = if let Some(id) = &a.s.model {
@@ -202,7 +210,7 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
     });
     let seq_len = a.s.seq_len.unwrap_or_else(|| 2048u32.min(model.max_context.max(1)));
 
-    let job = LlmJob {
+    let mut job = LlmJob {
         model,
         workload,
         precision,
@@ -221,6 +229,7 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
         grad_accum: a.s.grad_accum.unwrap_or(1),
         ..LlmJob::default()
     };
+    super::flags::apply_images(&a.s, &mut job)?;
     let targets = super::flags::serving_targets(&a.s)?;
     let est = llm::estimate_llm(&job, gpu, gpus).map_err(engine_error)?;
     // Serving figures for inference jobs on a build that holds them.

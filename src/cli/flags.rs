@@ -26,13 +26,18 @@ pub(crate) fn number(parser: &mut lexopt::Parser, flag: &str) -> Result<u32, Cli
 }
 
 pub(crate) fn resolution(s: &str) -> Result<(u32, u32), CliError> {
-    let bad = || CliError(format!("--resolution: `{s}` is not WxH (e.g. 1024x1024)"));
+    resolution_for("resolution", s)
+}
+
+/// `WxH` for `--flag`, each side 1..=16384 px.
+pub(crate) fn resolution_for(flag: &str, s: &str) -> Result<(u32, u32), CliError> {
+    let bad = || CliError(format!("--{flag}: `{s}` is not WxH (e.g. 1024x1024)"));
     let lower = s.trim().to_ascii_lowercase();
     let (w, h) = lower.split_once(['x', '×']).ok_or_else(bad)?;
     let w: u32 = w.trim().parse().map_err(|_| bad())?;
     let h: u32 = h.trim().parse().map_err(|_| bad())?;
     if w == 0 || h == 0 || w > 16_384 || h > 16_384 {
-        return Err(CliError(format!("--resolution: {w}x{h} is out of range (1..=16384 per side)")));
+        return Err(CliError(format!("--{flag}: {w}x{h} is out of range (1..=16384 per side)")));
     }
     Ok((w, h))
 }
@@ -128,11 +133,14 @@ pub(crate) struct SizingArgs {
     pub spec_accept: Option<f64>,
     pub resolution: Option<(u32, u32)>,
     pub steps: Option<u32>,
+    /// Vision-language inference (issue 14 §4): images per request and their size.
+    pub images: Option<u32>,
+    pub image_resolution: Option<(u32, u32)>,
 }
 
 impl SizingArgs {
     /// Every sizing flag, without its `--`.
-    pub(crate) const FLAGS: [&'static str; 27] = [
+    pub(crate) const FLAGS: [&'static str; 29] = ["images", "image-resolution",
         "users", "target-tokens-per-s-per-user", "max-ttft-s", "arrival-rate", "prefix-hit", "spec-decode", "spec-accept",
         "fp32-math", "model", "params", "config", "workload", "precision", "kv-precision", "engine", "context", "prompt-tokens", "output-tokens", "batch", "seq-len", "optimizer", "grad-checkpointing", "lora-rank", "zero", "grad-accum", "resolution", "steps"];
 
@@ -174,6 +182,8 @@ impl SizingArgs {
             "spec-accept" => self.spec_accept = Some(real(p, "spec-accept", 0.0, 1.0)?),
             "resolution" => self.resolution = Some(resolution(&value(p, "resolution")?)?),
             "steps" => self.steps = Some(number(p, "steps")?),
+            "images" => self.images = Some(number(p, "images")?),
+            "image-resolution" => self.image_resolution = Some(resolution_for("image-resolution", &value(p, "image-resolution")?)?),
             _ => return Ok(false),
         }
         Ok(true)
@@ -224,4 +234,18 @@ pub(crate) fn serving_targets(a: &SizingArgs) -> Result<crate::model::llm::servi
         spec,
         spec_accept: share("spec-accept", a.spec_accept)?,
     })
+}
+
+/// Puts `--images` and `--image-resolution` on `job` (defaults: no images, 1024x1024). A
+/// resolution without images, or images on a model without a vision tower, is an error naming
+/// the flag.
+pub(crate) fn apply_images(a: &SizingArgs, job: &mut crate::model::llm::LlmJob) -> Result<(), CliError> {
+    if let Some((w, h)) = a.image_resolution {
+        if a.images.is_none() {
+            return Err(CliError("--image-resolution needs --images N".into()));
+        }
+        (job.image_width_px, job.image_height_px) = (w, h);
+    }
+    job.images = a.images.unwrap_or(0);
+    crate::model::llm::vision::validate(job).map_err(engine_error)
 }

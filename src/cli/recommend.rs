@@ -34,6 +34,7 @@ USAGE:
     [--headroom PERCENT] [--top N] [--all-counts] [--json]
     [--users N] [--target-tokens-per-s-per-user X] [--max-ttft-s Y] [--arrival-rate R]
     [--prefix-hit P] [--spec-decode off|draft|eagle|mtp] [--spec-accept A] [--api-price USD]
+    [--images N] [--image-resolution WxH] (vision-language models)
   Cost settings:
     [--months N] [--hours-per-day H] [--usd-per-kwh X] [--utilisation 0..1] [--pue X]
     [--price-basis street|launch] [--no-host] [--rent-basis cheapest|median|<provider name>]
@@ -194,6 +195,9 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
         parse_enum("precision", &a.s.precision, Precision::parse, choices(&Precision::ALL, Precision::as_str))?;
     if let Some(id) = &a.s.model {
         if catalog::llm(id).is_none() {
+            if a.s.images.is_some_and(|n| n > 0) || a.s.image_resolution.is_some() {
+                return Err(CliError(format!("--images: {id} is not a vision-language model (e.g. qwen2.5-vl-7b)")));
+            }
             if catalog::diffusion(id).is_none() && catalog::classic(id).is_none() {
                 return Err(unknown("model", id, catalog::model_ids()));
             }
@@ -211,6 +215,9 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
     }
     if a.s.resolution.is_some() || a.s.steps.is_some() {
         return Err(CliError("--resolution and --steps apply to image-generation and classic presets only".into()));
+    }
+    if a.s.image_resolution.is_some() && a.s.images.is_none() {
+        return Err(CliError("--image-resolution needs --images N".into()));
     }
     let model: ModelArch = if let Some(id) = &a.s.model {
         catalog::llm(id).map(ModelArch::from_spec).ok_or_else(|| unknown("model", id, catalog::model_ids()))?
@@ -254,7 +261,7 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
         .unwrap_or_else(|| 4096u32.min(model.max_context.max(1)).max(prompt_tokens.saturating_add(output_tokens)));
     let seq_len = a.s.seq_len.unwrap_or_else(|| 2048u32.min(model.max_context.max(1)));
     let defaults = LlmJob::default();
-    let job = LlmJob {
+    let mut job = LlmJob {
         model,
         workload,
         precision,
@@ -274,6 +281,7 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
         train_tokens: a.train_tokens.unwrap_or(defaults.train_tokens),
         ..defaults
     };
+    super::flags::apply_images(&a.s, &mut job)?;
     job.validate().map_err(engine_error)?;
     Ok(Job::Llm(Box::new(job)))
 }
