@@ -198,3 +198,30 @@ fn serving_keys_reach_the_recommender_and_round_trip() {
     assert!(bad.notes.iter().any(|n| n.contains("`tps_user=")), "{:?}", bad.notes);
     assert!(bad.state.advisor.recommend_input().is_ok());
 }
+
+#[test]
+fn image_keys_reach_the_job_and_round_trip() {
+    use gpu_advisor::state::advisor::Field;
+    let p = url::parse("?model=qwen2.5-vl-7b&images=2&image_res=1920x1080");
+    assert!(p.notes.is_empty(), "{:?}", p.notes);
+    assert_eq!(url::render(&p.state), "model=qwen2.5-vl-7b&images=2&image_res=1920x1080");
+    assert_eq!(url::parse(&url::render(&p.state)).state, p.state);
+    let gpu_advisor::recommend::Job::Llm(job) = p.state.advisor.job().expect("valid") else { panic!("LLM") };
+    assert_eq!((job.images, job.image_width_px, job.image_height_px), (2, 1920, 1080));
+    // Zero images is fine on any model; images on a text-only model, a negative count, a
+    // non-number and a bad WxH are each an error on their own field (and a link resets them).
+    let mut inputs = gpu_advisor::state::advisor::AdvisorInputs::default();
+    inputs.set(Field::Images, "0".into());
+    assert!(inputs.job().is_ok());
+    for (field, value, model) in [(Field::Images, "1", "llama-3.1-8b"), (Field::Images, "-1", "qwen2.5-vl-7b"), (Field::Images, "two", "qwen2.5-vl-7b"), (Field::ImageRes, "1024", "qwen2.5-vl-7b"), (Field::ImageRes, "0x10", "qwen2.5-vl-7b")] {
+        let mut inputs = gpu_advisor::state::advisor::AdvisorInputs::default();
+        inputs.set(Field::Model, model.into());
+        inputs.set(Field::Images, "1".into());
+        inputs.set(field, value.into());
+        let errors = inputs.job().expect_err(value);
+        assert!(errors.iter().any(|e| e.field == field), "{value}: {errors:?}");
+    }
+    let bad = url::parse("?model=qwen2.5-vl-7b&images=1&image_res=big");
+    assert!(bad.notes.iter().any(|n| n.contains("`image_res=")), "{:?}", bad.notes);
+    assert!(bad.state.advisor.job().is_ok());
+}

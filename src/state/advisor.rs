@@ -61,11 +61,13 @@ pub enum Field {
     Spec,
     SpecAccept,
     ApiPrice,
+    Images,
+    ImageRes,
 }
 
 impl Field {
     /// Every field, in URL order.
-    pub const ALL: [Field; 45] = [
+    pub const ALL: [Field; 47] = [
         Field::Model, Field::Params, Field::Workload, Field::Precision, Field::KvPrecision, Field::Engine, Field::Context,
         Field::PromptTokens, Field::OutputTokens, Field::Batch, Field::SeqLen, Field::Optimizer, Field::GradCkpt,
         Field::LoraRank, Field::Zero, Field::Resolution, Field::Steps, Field::TrainTokens, Field::HoursPerDay,
@@ -73,6 +75,7 @@ impl Field {
         Field::MaxWatts, Field::Region, Field::Headroom, Field::KwhPrice, Field::Prices, Field::PriceBasis,
         Field::RentBasis, Field::Utilisation, Field::Pue, Field::Host, Field::Fp32Math, Field::Users, Field::TpsUser,
         Field::Ttft, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::ApiPrice,
+        Field::Images, Field::ImageRes,
     ];
 
     /// The URL key (a contract: links in blog posts depend on it).
@@ -123,6 +126,8 @@ impl Field {
             Field::Spec => "spec",
             Field::SpecAccept => "spec_accept",
             Field::ApiPrice => "api_price",
+            Field::Images => "images",
+            Field::ImageRes => "image_res",
         }
     }
 
@@ -179,6 +184,8 @@ impl Field {
             Field::Spec => "off",
             Field::SpecAccept => "",
             Field::ApiPrice => "",
+            Field::Images => "0",
+            Field::ImageRes => "1024x1024",
         }
     }
 }
@@ -437,6 +444,9 @@ impl AdvisorInputs {
                 Some(t) if (1e3..=1e15).contains(&t) => job.train_tokens = t,
                 _ => errors.push(FieldError::new(Field::TrainTokens, "training tokens like 1b, 300m or 2t", &[])),
             }
+            if !job.workload.is_training() {
+                self.images(&mut job, &mut errors);
+            }
             if let Err(e) = job.validate() {
                 let field = Field::from_key(e.field()).unwrap_or(Field::Params);
                 errors.push(FieldError::raw(field, e.to_string()));
@@ -482,6 +492,24 @@ impl AdvisorInputs {
 }
 
 impl AdvisorInputs {
+    /// Vision-language inference: images per request (0 is fine) and their `WxH`, each side 1 to
+    /// 16384 px; images on a model without a vision tower are an error on the images field.
+    fn images(&self, job: &mut LlmJob, errors: &mut Vec<FieldError>) {
+        let Some(n) = parse_u32(Field::Images, self.get(Field::Images), 0, 1024, errors) else { return };
+        if n == 0 {
+            return;
+        }
+        if job.model.vision.is_none() {
+            errors.push(FieldError::new(Field::Images, "this model takes no images; choose a vision-language model", &[]));
+            return;
+        }
+        let size = self.get(Field::ImageRes).trim().split_once(['x', 'X', '×']).and_then(|(w, h)| Some((w.trim().parse::<u32>().ok()?, h.trim().parse::<u32>().ok()?)));
+        match size.filter(|(w, h)| (1..=16_384).contains(w) && (1..=16_384).contains(h)) {
+            Some((w, h)) => (job.images, job.image_width_px, job.image_height_px) = (n, w, h),
+            None => errors.push(FieldError::new(Field::ImageRes, "width×height from 1 to 16384, e.g. 1024x1024", &[])),
+        }
+    }
+
     /// Parses every input (sizing, budget, cost and constraints) into a recommender input, or
     /// returns every field error. Money typed in the chosen currency is converted to USD.
     pub fn recommend_input(&self) -> Result<crate::recommend::RecommendInput, Vec<FieldError>> {

@@ -100,7 +100,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
     let model_err = err(Field::Model);
     let serving = is_llm && !training;
     let shape_fields: &[Field] = if serving {
-        &[Field::Context, Field::PromptTokens, Field::OutputTokens, Field::KvPrecision, Field::Engine, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept]
+        &[Field::Context, Field::PromptTokens, Field::OutputTokens, Field::KvPrecision, Field::Engine, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::Images, Field::ImageRes]
     } else if is_llm {
         &[Field::SeqLen, Field::Batch, Field::Optimizer, Field::GradCkpt, Field::LoraRank, Field::Zero, Field::TrainTokens]
     } else {
@@ -121,6 +121,10 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
                     [("off", t(lang, "off")), ("draft", t(lang, "draft model")), ("eagle", "EAGLE"), ("mtp", "MTP")].iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
                 if inputs.get(Field::Spec) != "off" {
                     { text(Field::SpecAccept, t(lang, "Acceptance rate (0–1)"), t(lang, "Empty = the method's published default."), "decimal") }
+                }
+                if crate::catalog::llm(&model).is_some_and(|m| m.vision.is_some()) {
+                    { text(Field::Images, t(lang, "Images per request"), t(lang, "Each becomes image tokens by the model's own rule."), "numeric") }
+                    { text(Field::ImageRes, t(lang, "Image size"), t(lang, "Width×height in pixels, e.g. 1024x1024."), "text") }
                 }
             } else if is_llm {
                 { text(Field::SeqLen, t(lang, "Sequence length"), t(lang, "Tokens per training sample."), "numeric") }
