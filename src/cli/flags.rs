@@ -136,11 +136,13 @@ pub(crate) struct SizingArgs {
     /// Vision-language inference (issue 14 §4): images per request and their size.
     pub images: Option<u32>,
     pub image_resolution: Option<(u32, u32)>,
+    /// `--backend` (issue 15 §6): the compute back-end the estimate assumes.
+    pub backend: Option<String>,
 }
 
 impl SizingArgs {
     /// Every sizing flag, without its `--`.
-    pub(crate) const FLAGS: [&'static str; 29] = ["images", "image-resolution",
+    pub(crate) const FLAGS: [&'static str; 30] = ["images", "image-resolution", "backend",
         "users", "target-tokens-per-s-per-user", "max-ttft-s", "arrival-rate", "prefix-hit", "spec-decode", "spec-accept",
         "fp32-math", "model", "params", "config", "workload", "precision", "kv-precision", "engine", "context", "prompt-tokens", "output-tokens", "batch", "seq-len", "optimizer", "grad-checkpointing", "lora-rank", "zero", "grad-accum", "resolution", "steps"];
 
@@ -183,6 +185,7 @@ impl SizingArgs {
             "resolution" => self.resolution = Some(resolution(&value(p, "resolution")?)?),
             "steps" => self.steps = Some(number(p, "steps")?),
             "images" => self.images = Some(number(p, "images")?),
+            "backend" => self.backend = Some(value(p, "backend")?),
             "image-resolution" => self.image_resolution = Some(resolution_for("image-resolution", &value(p, "image-resolution")?)?),
             _ => return Ok(false),
         }
@@ -248,4 +251,30 @@ pub(crate) fn apply_images(a: &SizingArgs, job: &mut crate::model::llm::LlmJob) 
     }
     job.images = a.images.unwrap_or(0);
     crate::model::llm::vision::validate(job).map_err(engine_error)
+}
+
+/// Parses `--backend` onto `job` (none: the card's first listed back-end).
+pub(crate) fn apply_backend(a: &SizingArgs, job: &mut crate::model::llm::LlmJob) -> Result<(), CliError> {
+    use crate::model::llm::backend::Backend;
+    job.backend = parse_enum("backend", &a.backend, Backend::parse, choices(&Backend::ALL, Backend::as_str))?;
+    Ok(())
+}
+
+/// Parses `ID:COUNT,ID:COUNT` (`--mix`, `--owned`) into catalog cards; an unknown id, a missing
+/// or zero count, or an id given twice is an error naming `--flag`.
+pub(crate) fn card_counts(flag: &str, s: &str) -> Result<Vec<(&'static catalog::Gpu, u32)>, CliError> {
+    let mut out: Vec<(&'static catalog::Gpu, u32)> = Vec::new();
+    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (id, count) = part.split_once(':').map_or((part, "1"), |(i, c)| (i.trim(), c.trim()));
+        let gpu = catalog::gpu(id).ok_or_else(|| unknown(flag, id, catalog::gpus().iter().map(|g| g.id.as_str())))?;
+        let n: u32 = count.parse().ok().filter(|n| *n >= 1 && *n <= 64).ok_or_else(|| CliError(format!("--{flag}: `{part}` needs a count from 1 to 64 (ID:COUNT)")))?;
+        if out.iter().any(|(g, _)| g.id == gpu.id) {
+            return Err(CliError(format!("--{flag}: {id} is listed twice")));
+        }
+        out.push((gpu, n));
+    }
+    if out.is_empty() {
+        return Err(CliError(format!("--{flag}: give cards as ID:COUNT,ID:COUNT")));
+    }
+    Ok(out)
 }

@@ -282,6 +282,7 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
         ..defaults
     };
     super::flags::apply_images(&a.s, &mut job)?;
+    super::flags::apply_backend(&a.s, &mut job)?;
     job.validate().map_err(engine_error)?;
     Ok(Job::Llm(Box::new(job)))
 }

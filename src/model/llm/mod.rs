@@ -11,10 +11,12 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 pub mod arch;
+pub mod backend;
 pub mod config_json;
 pub mod custom;
 pub mod engines;
 pub mod memory;
+pub mod mixed;
 pub mod parallel;
 pub mod deploy;
 pub mod serving;
@@ -176,6 +178,8 @@ pub struct LlmJob {
     pub kv_precision: KvPrecision,
     /// Inference engine; `None` picks one per card (llama.cpp for GGUF or Apple, else vLLM).
     pub engine: Option<Engine>,
+    /// Compute back-end (`--backend`); `None`: the card's first listed one the engine runs on.
+    pub backend: Option<backend::Backend>,
     /// Inference: tokens of KV cache allocated per sequence.
     pub context_tokens: u32,
     /// Inference: prompt length (prefill and serving).
@@ -243,6 +247,7 @@ impl Default for LlmJob {
             bits_per_weight_override: None,
             kv_precision: KvPrecision::Fp16,
             engine: None,
+            backend: None,
             context_tokens: 4096,
             prompt_tokens: 512,
             output_tokens: 256,
@@ -398,6 +403,7 @@ pub fn per_gpu_fit(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<(f64, bool), Es
     job.validate()?;
     validate_gpu(gpu, gpus)?;
     let engine = job.engine_for(gpu);
+    backend::validate(job, gpu, engine)?;
     let terms = memory::terms(job, gpu, engine);
     let layout = layout_for(job, gpu, engine, &terms, gpus);
     let per_gpu = parallel::per_gpu_gib(job, gpu, engine, &terms, &layout);
@@ -409,6 +415,7 @@ pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, Esti
     job.validate()?;
     validate_gpu(gpu, gpus)?;
     let engine = job.engine_for(gpu);
+    backend::validate(job, gpu, engine)?;
     let mut assumptions = Vec::with_capacity(12);
     if pre_volta(gpu) {
         match job.engine {
@@ -459,6 +466,7 @@ pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, Esti
     let speed_layout = if speed_gpus == gpus { layout } else { layout_for(job, gpu, engine, &terms, speed_gpus) };
     let throughput = throughput::throughput(job, gpu, engine, &terms, &speed_layout, speed_gpus);
 
+    backend::describe(job, gpu, engine, &mut assumptions);
     vision::describe(job, &mut assumptions);
     memory::describe(job, gpu, engine, &terms, &mut assumptions);
     assumptions.push(Note::new(

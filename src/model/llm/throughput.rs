@@ -55,7 +55,7 @@ impl Ctx<'_> {
         } else {
             1.0
         };
-        weight_stream_fraction(self.gpu, self.engine, &self.eff) * self.bw() * q
+        weight_stream_fraction(self.gpu, self.engine, &self.eff) * self.bw() * q * super::backend::decode_factor(self.job, self.gpu, self.engine)
     }
 
     /// The sustained dense peak: the datasheet rate times the card's sustained-clock factor
