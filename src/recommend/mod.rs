@@ -13,6 +13,7 @@
 pub mod candidates;
 pub mod cost;
 pub mod facts;
+pub mod owned;
 pub mod present;
 pub mod rank;
 
