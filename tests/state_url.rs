@@ -225,3 +225,34 @@ fn image_keys_reach_the_job_and_round_trip() {
     assert!(bad.notes.iter().any(|n| n.contains("`image_res=")), "{:?}", bad.notes);
     assert!(bad.state.advisor.job().is_ok());
 }
+
+#[test]
+fn owned_mix_and_backend_keys_round_trip_and_name_their_field() {
+    use gpu_advisor::state::advisor::{AdvisorInputs, Field};
+    let p = url::parse("?owned=rtx-3090:1&mix=rtx-4090:1,rtx-3090:1&backend=vulkan");
+    assert!(p.notes.is_empty(), "{:?}", p.notes);
+    assert_eq!(url::parse(&url::render(&p.state)).state, p.state);
+    let i = p.state.advisor.recommend_input().expect("valid");
+    assert_eq!(i.owned, vec![("rtx-3090".to_string(), 1)]);
+    assert_eq!(i.mix, vec![("rtx-4090".to_string(), 1), ("rtx-3090".to_string(), 1)]);
+    let gpu_advisor::recommend::Job::Llm(job) = &i.job else { panic!("LLM") };
+    assert_eq!(job.backend, Some(gpu_advisor::model::llm::backend::Backend::Vulkan));
+    // Unknown ids, bad counts, an unknown back-end and a mix no engine runs: each on its field.
+    for (field, value, engine) in [
+        (Field::Owned, "rtx-9999:1", ""),
+        (Field::Owned, "rtx-3090:0", ""),
+        (Field::Mix, "rtx-4090:two", ""),
+        (Field::Mix, "rtx-4090:1,apple-m2-ultra:1", ""),
+        (Field::Mix, "rtx-4090:1,rtx-3090:1", "vllm"),
+        (Field::Backend, "opencl", ""),
+    ] {
+        let mut inputs = AdvisorInputs::default();
+        inputs.set(field, value.into());
+        inputs.set(Field::Engine, engine.into());
+        let errors = inputs.recommend_input().expect_err(value);
+        assert!(errors.iter().any(|e| e.field == field), "{value}: {errors:?}");
+    }
+    let bad = url::parse("?owned=nope:1");
+    assert!(bad.notes.iter().any(|n| n.contains("`owned=")), "{:?}", bad.notes);
+    assert!(bad.state.advisor.recommend_input().is_ok());
+}

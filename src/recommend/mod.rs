@@ -249,6 +249,10 @@ pub struct RecommendInput {
     /// LLM serving: per-user speed and TTFT targets, arrival rate, prefix cache, speculative
     /// decoding. With a target, only builds that serve the job's users within it are options.
     pub serving: ServingTargets,
+    /// Cards the user owns (catalog id, count): the answer is what to add ([`owned`]).
+    pub owned: Vec<(String, u32)>,
+    /// A mixed build to size beside the ranking (catalog id, count; [`crate::model::llm::mixed`]).
+    pub mix: Vec<(String, u32)>,
 }
 
 impl RecommendInput {
@@ -266,6 +270,8 @@ impl RecommendInput {
             top: 10,
             one_per_card: true,
             serving: ServingTargets::default(),
+            owned: Vec::new(),
+            mix: Vec::new(),
         }
     }
 }

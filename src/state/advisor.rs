@@ -63,11 +63,14 @@ pub enum Field {
     ApiPrice,
     Images,
     ImageRes,
+    Backend,
+    Mix,
+    Owned,
 }
 
 impl Field {
     /// Every field, in URL order.
-    pub const ALL: [Field; 47] = [
+    pub const ALL: [Field; 50] = [
         Field::Model, Field::Params, Field::Workload, Field::Precision, Field::KvPrecision, Field::Engine, Field::Context,
         Field::PromptTokens, Field::OutputTokens, Field::Batch, Field::SeqLen, Field::Optimizer, Field::GradCkpt,
         Field::LoraRank, Field::Zero, Field::Resolution, Field::Steps, Field::TrainTokens, Field::HoursPerDay,
@@ -75,7 +78,7 @@ impl Field {
         Field::MaxWatts, Field::Region, Field::Headroom, Field::KwhPrice, Field::Prices, Field::PriceBasis,
         Field::RentBasis, Field::Utilisation, Field::Pue, Field::Host, Field::Fp32Math, Field::Users, Field::TpsUser,
         Field::Ttft, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::ApiPrice,
-        Field::Images, Field::ImageRes,
+        Field::Images, Field::ImageRes, Field::Backend, Field::Mix, Field::Owned,
     ];
 
     /// The URL key (a contract: links in blog posts depend on it).
@@ -128,6 +131,9 @@ impl Field {
             Field::ApiPrice => "api_price",
             Field::Images => "images",
             Field::ImageRes => "image_res",
+            Field::Backend => "backend",
+            Field::Mix => "mix",
+            Field::Owned => "owned",
         }
     }
 
@@ -186,6 +192,7 @@ impl Field {
             Field::ApiPrice => "",
             Field::Images => "0",
             Field::ImageRes => "1024x1024",
+            Field::Backend | Field::Mix | Field::Owned => "",
         }
     }
 }
@@ -447,6 +454,13 @@ impl AdvisorInputs {
             if !job.workload.is_training() {
                 self.images(&mut job, &mut errors);
             }
+            match self.get(Field::Backend).trim() {
+                "" | "auto" => {}
+                b => match llm::backend::Backend::parse(b) {
+                    Some(b) => job.backend = Some(b),
+                    None => errors.push(FieldError::new(Field::Backend, "choose cuda, rocm, vulkan, metal, sycl or mlx", &[])),
+                },
+            }
             if let Err(e) = job.validate() {
                 let field = Field::from_key(e.field()).unwrap_or(Field::Params);
                 errors.push(FieldError::raw(field, e.to_string()));
@@ -631,8 +645,50 @@ impl AdvisorInputs {
             input.cost.energy.pue_server = p;
         }
         input.top = 8;
+        self.cards(&mut input)?;
         Ok(input)
     }
+
+    /// The owned cards and the mixed build (`ID:COUNT,...`), each checked: known ids, counts 1 to
+    /// 64, LLM inference only; a mix must be one some engine can run.
+    fn cards(&self, input: &mut crate::recommend::RecommendInput) -> Result<(), Vec<FieldError>> {
+        let mut errors = Vec::new();
+        let owned = parse_cards(Field::Owned, self.get(Field::Owned), &mut errors);
+        let mix = parse_cards(Field::Mix, self.get(Field::Mix), &mut errors);
+        let inference = matches!(&input.job, Job::Llm(j) if !j.workload.is_training());
+        for (field, cards) in [(Field::Owned, &owned), (Field::Mix, &mix)] {
+            if !cards.is_empty() && !inference {
+                errors.push(FieldError::new(field, "cards you own or mix are sized for LLM inference", &[]));
+            }
+        }
+        if let (Job::Llm(job), true, true) = (&input.job, inference, mix.len() > 1) {
+            let gpus: Vec<(&catalog::Gpu, u32)> = mix.iter().filter_map(|(id, n)| catalog::gpu(id).map(|g| (g, *n))).collect();
+            if let Err(e) = llm::mixed::split(job, &gpus) {
+                errors.push(FieldError::raw(Field::Mix, e.to_string()));
+            }
+        }
+        (input.owned, input.mix) = (owned, mix);
+        if errors.is_empty() { Ok(()) } else { Err(errors) }
+    }
+}
+
+/// Parses `ID:COUNT,ID:COUNT` (a bare id counts 1) into catalog ids and counts, pushing an error
+/// on `field` for an unknown id or a count outside 1..=64.
+fn parse_cards(field: Field, text: &str, errors: &mut Vec<FieldError>) -> Vec<(String, u32)> {
+    let mut out: Vec<(String, u32)> = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (id, count) = part.split_once(':').map_or((part, "1"), |(i, c)| (i.trim(), c.trim()));
+        if catalog::gpu(id).is_none() {
+            let near = catalog::nearest(id, catalog::gpus().iter().map(|g| g.id.as_str()));
+            errors.push(FieldError::new(field, "unknown card `{id}`; did you mean {near}?", &[("id", short(id)), ("near", near.join(", "))]));
+            continue;
+        }
+        match count.parse::<u32>() {
+            Ok(n) if (1..=64).contains(&n) && !out.iter().any(|(x, _)| x == id) => out.push((id.to_string(), n)),
+            _ => errors.push(FieldError::new(field, "cards as ID:COUNT, e.g. rtx-3090:1,rtx-4090:1", &[])),
+        }
+    }
+    out
 }
 
 impl AdvisorInputs {

@@ -100,7 +100,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
     let model_err = err(Field::Model);
     let serving = is_llm && !training;
     let shape_fields: &[Field] = if serving {
-        &[Field::Context, Field::PromptTokens, Field::OutputTokens, Field::KvPrecision, Field::Engine, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::Images, Field::ImageRes]
+        &[Field::Context, Field::PromptTokens, Field::OutputTokens, Field::KvPrecision, Field::Engine, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::Images, Field::ImageRes, Field::Backend]
     } else if is_llm {
         &[Field::SeqLen, Field::Batch, Field::Optimizer, Field::GradCkpt, Field::LoraRank, Field::Zero, Field::TrainTokens]
     } else {
@@ -122,6 +122,8 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
                 if inputs.get(Field::Spec) != "off" {
                     { text(Field::SpecAccept, t(lang, "Acceptance rate (0–1)"), t(lang, "Empty = the method's published default."), "decimal") }
                 }
+                { select(Field::Backend, t(lang, "Back-end"), t(lang, "Each card's first listed back-end unless you pick one."),
+                    std::iter::once((String::new(), "auto".to_string())).chain(crate::model::llm::backend::Backend::ALL.into_iter().map(|b| (b.as_str().to_string(), b.as_str().to_string()))).collect()) }
                 if crate::catalog::llm(&model).is_some_and(|m| m.vision.is_some()) {
                     { text(Field::Images, t(lang, "Images per request"), t(lang, "Each becomes image tokens by the model's own rule."), "numeric") }
                     { text(Field::ImageRes, t(lang, "Image size"), t(lang, "Width×height in pixels, e.g. 1024x1024."), "text") }
@@ -182,12 +184,16 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
             { text(Field::Headroom, t(lang, "Memory headroom %"), t(lang, "Spare memory to keep on every card."), "decimal") }
             { text(Field::MaxWatts, t(lang, "At most W watts"), t(lang, "Total board power; empty = no limit."), "numeric") }
             { select(Field::Region, t(lang, "Region"), t(lang, "China: only cards sold there (e.g. 4090 D, H20)."), vec![("global".into(), t(lang, "Global").into()), ("cn".into(), t(lang, "China").into())]) }
+            if serving {
+                { text(Field::Owned, t(lang, "Cards you own"), t(lang, "e.g. rtx-3090:1 — at no cost; the answer is what to add."), "text") }
+                { text(Field::Mix, t(lang, "Mixed build"), t(lang, "e.g. rtx-4090:1,rtx-3090:1 — layers split by memory."), "text") }
+            }
             <label class="advisor-form__check"><input type="checkbox" checked={inputs.need_nvlink} onchange={on_nvlink} />{ t(lang, " NVLink or other scale-up fabric required") }</label>
             <label class="advisor-form__check"><input type="checkbox" checked={inputs.datacenter_only} onchange={on_dc} />{ t(lang, " Datacenter licence only") }</label>
         </>
     };
     let cost_fields = [Field::Objective, Field::Currency, Field::HoursPerDay, Field::Months, Field::ApiPrice, Field::Host, Field::KwhPrice, Field::Utilisation, Field::Pue, Field::PriceBasis, Field::RentBasis, Field::Rate, Field::Prices];
-    let constraint_fields = [Field::MaxGpus, Field::Headroom, Field::MaxWatts, Field::Region];
+    let constraint_fields = [Field::MaxGpus, Field::Headroom, Field::MaxWatts, Field::Region, Field::Owned, Field::Mix];
     html! {
         <form class="advisor-form" aria-label={t(lang, "Advisor inputs")} onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <fieldset class="advisor-form__group advisor-form__group--main">
