@@ -161,7 +161,7 @@ pub fn estimate_mixed(job: &LlmJob, cards: &[(&Gpu, u32)]) -> Result<Estimate, E
     for (g, c) in cards {
         terms.push((memory::terms(job, g, s.engine), f64::from(*c)));
     }
-    let first = terms.first().map(|(t, _)| t.clone()).ok_or_else(|| EstimateError::invalid("mix", "no cards"))?;
+    let first = terms.first().map(|(t, _)| *t).ok_or_else(|| EstimateError::invalid("mix", "no cards"))?;
     let activations: f64 = terms.iter().map(|(t, c)| t.activations_gib * c).sum();
     let overhead: f64 = terms.iter().map(|(t, c)| t.context_gib * c).sum::<f64>() + first.slack_gib;
     let total = first.weights_gib + first.kv_gib + activations + overhead;
