@@ -138,6 +138,10 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
             if a.s.images.is_some_and(|n| n > 0) || a.s.image_resolution.is_some() {
                 return Err(CliError(format!("--images: {id} is not a vision-language model (e.g. qwen2.5-vl-7b)")));
             }
+            if a.s.backend.is_some() || a.mix.is_some() {
+                let flag = if a.mix.is_some() { "--mix" } else { "--backend" };
+                return Err(CliError(format!("{flag}: applies to language-model presets, not {id}")));
+            }
             let workload = a.s.workload.as_deref().unwrap_or("inference");
             if let Some(result) =
                 crate::model::media::estimate_media(id, workload, precision, a.s.resolution, a.s.steps, a.s.batch, super::flags::fp32_math(&a.s)?, gpu, gpus)

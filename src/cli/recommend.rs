@@ -202,6 +202,9 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
             if a.s.images.is_some_and(|n| n > 0) || a.s.image_resolution.is_some() {
                 return Err(CliError(format!("--images: {id} is not a vision-language model (e.g. qwen2.5-vl-7b)")));
             }
+            if a.s.backend.is_some() {
+                return Err(CliError(format!("--backend: applies to language-model presets, not {id}")));
+            }
             if catalog::diffusion(id).is_none() && catalog::classic(id).is_none() {
                 return Err(unknown("model", id, catalog::model_ids()));
             }
