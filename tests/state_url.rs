@@ -261,3 +261,60 @@ fn choosing_a_video_preset_sets_the_video_workload() {
     let s = s.apply(Action::SetInput(Field::Model, "ltx-video".into())).apply(Action::SetInput(Field::Model, "llama-3-8b".into()));
     assert_eq!(s.advisor.get(Field::Workload), "inference");
 }
+#[test]
+fn image_keys_reach_the_job_and_round_trip() {
+    use gpu_advisor::state::advisor::Field;
+    let p = url::parse("?model=qwen2.5-vl-7b&images=2&image_res=1920x1080");
+    assert!(p.notes.is_empty(), "{:?}", p.notes);
+    assert_eq!(url::render(&p.state), "model=qwen2.5-vl-7b&images=2&image_res=1920x1080");
+    assert_eq!(url::parse(&url::render(&p.state)).state, p.state);
+    let gpu_advisor::recommend::Job::Llm(job) = p.state.advisor.job().expect("valid") else { panic!("LLM") };
+    assert_eq!((job.images, job.image_width_px, job.image_height_px), (2, 1920, 1080));
+    // Zero images is fine on any model; images on a text-only model, a negative count, a
+    // non-number and a bad WxH are each an error on their own field (and a link resets them).
+    let mut inputs = gpu_advisor::state::advisor::AdvisorInputs::default();
+    inputs.set(Field::Images, "0".into());
+    assert!(inputs.job().is_ok());
+    for (field, value, model) in [(Field::Images, "1", "llama-3.1-8b"), (Field::Images, "-1", "qwen2.5-vl-7b"), (Field::Images, "two", "qwen2.5-vl-7b"), (Field::ImageRes, "1024", "qwen2.5-vl-7b"), (Field::ImageRes, "0x10", "qwen2.5-vl-7b")] {
+        let mut inputs = gpu_advisor::state::advisor::AdvisorInputs::default();
+        inputs.set(Field::Model, model.into());
+        inputs.set(Field::Images, "1".into());
+        inputs.set(field, value.into());
+        let errors = inputs.job().expect_err(value);
+        assert!(errors.iter().any(|e| e.field == field), "{value}: {errors:?}");
+    }
+    let bad = url::parse("?model=qwen2.5-vl-7b&images=1&image_res=big");
+    assert!(bad.notes.iter().any(|n| n.contains("`image_res=")), "{:?}", bad.notes);
+    assert!(bad.state.advisor.job().is_ok());
+}
+
+#[test]
+fn owned_mix_and_backend_keys_round_trip_and_name_their_field() {
+    use gpu_advisor::state::advisor::{AdvisorInputs, Field};
+    let p = url::parse("?owned=rtx-3090:1&mix=rtx-4090:1,rtx-3090:1&backend=vulkan");
+    assert!(p.notes.is_empty(), "{:?}", p.notes);
+    assert_eq!(url::parse(&url::render(&p.state)).state, p.state);
+    let i = p.state.advisor.recommend_input().expect("valid");
+    assert_eq!(i.owned, vec![("rtx-3090".to_string(), 1)]);
+    assert_eq!(i.mix, vec![("rtx-4090".to_string(), 1), ("rtx-3090".to_string(), 1)]);
+    let gpu_advisor::recommend::Job::Llm(job) = &i.job else { panic!("LLM") };
+    assert_eq!(job.backend, Some(gpu_advisor::model::llm::backend::Backend::Vulkan));
+    // Unknown ids, bad counts, an unknown back-end and a mix no engine runs: each on its field.
+    for (field, value, engine) in [
+        (Field::Owned, "rtx-9999:1", ""),
+        (Field::Owned, "rtx-3090:0", ""),
+        (Field::Mix, "rtx-4090:two", ""),
+        (Field::Mix, "rtx-4090:1,apple-m2-ultra:1", ""),
+        (Field::Mix, "rtx-4090:1,rtx-3090:1", "vllm"),
+        (Field::Backend, "opencl", ""),
+    ] {
+        let mut inputs = AdvisorInputs::default();
+        inputs.set(field, value.into());
+        inputs.set(Field::Engine, engine.into());
+        let errors = inputs.recommend_input().expect_err(value);
+        assert!(errors.iter().any(|e| e.field == field), "{value}: {errors:?}");
+    }
+    let bad = url::parse("?owned=nope:1");
+    assert!(bad.notes.iter().any(|n| n.contains("`owned=")), "{:?}", bad.notes);
+    assert!(bad.state.advisor.recommend_input().is_ok());
+}

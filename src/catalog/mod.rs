@@ -11,7 +11,7 @@ pub mod sources;
 
 pub use schema::{
     Arch, Attention, ClassicSpec, CloudPrice, DiffusionComponent, DiffusionSpec, Gpu, LlmSpec, ModelKind,
-    Segment, Vendor, VideoSpec,
+    Segment, Vendor, VideoSpec, VisionSpec,
 };
 
 use std::sync::LazyLock;

@@ -476,6 +476,77 @@ pub struct LlmSpec {
     #[serde(default)]
     pub released: Option<String>,
     pub source: String,
+    /// How a vision-language model turns an image into tokens (absent: text only).
+    #[serde(default)]
+    pub vision: Option<VisionSpec>,
+}
+
+/// A vision tower and its image-token rule, as the model's own processor applies it (see
+/// `docs/MODEL.md`, "Image tokens"). Exactly one rule is set: `token_px` (the image is resized
+/// to a grid of `token_px`-pixel squares, one token each: Qwen2.5-VL's `smart_resize` with
+/// `min_pixels`/`max_pixels`, or Pixtral's longest-edge cap `max_edge_px` with one break token
+/// per row), `tile_px` (fixed tiles of `tokens_per_tile`, up to `max_tiles`: mllama) or
+/// `tokens_per_image` (a fixed count at `image_px`: Gemma 3).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VisionSpec {
+    /// Parameters of the vision tower and its projector, billions.
+    pub tower_params_b: f64,
+    /// Patches the tower encodes per token the language model sees (the merge: 2 × 2 = 4 for
+    /// Qwen2.5-VL and Pixtral, 4 × 4 = 16 for Gemma 3's pooling, 1 for mllama).
+    pub encoder_patches_per_token: f64,
+    /// Image tokens go to cross-attention layers' K and V (mllama), not into the prompt.
+    #[serde(default)]
+    pub cross_attention: bool,
+    #[serde(default)]
+    pub token_px: Option<u32>,
+    #[serde(default)]
+    pub min_pixels: Option<u64>,
+    #[serde(default)]
+    pub max_pixels: Option<u64>,
+    /// Pixtral: the patch the image is padded to (a multiple of it per side) before merging.
+    #[serde(default)]
+    pub patch_px: Option<u32>,
+    #[serde(default)]
+    pub max_edge_px: Option<u32>,
+    /// Pixtral: one `[IMG_BREAK]` (or `[IMG_END]`) token after each row of image tokens.
+    #[serde(default)]
+    pub row_break_token: bool,
+    #[serde(default)]
+    pub tile_px: Option<u32>,
+    #[serde(default)]
+    pub max_tiles: Option<u32>,
+    #[serde(default)]
+    pub tokens_per_tile: Option<u32>,
+    #[serde(default)]
+    pub image_px: Option<u32>,
+    #[serde(default)]
+    pub tokens_per_image: Option<u32>,
+}
+
+impl VisionSpec {
+    /// The problem with this rule, if any (exactly one rule, each with its fields).
+    pub fn problem(&self) -> Option<&'static str> {
+        let grid = self.token_px.is_some();
+        let tiles = self.tile_px.is_some() || self.max_tiles.is_some() || self.tokens_per_tile.is_some();
+        let fixed = self.tokens_per_image.is_some() || self.image_px.is_some();
+        if [grid, tiles, fixed].iter().filter(|x| **x).count() != 1 {
+            return Some("needs exactly one image-token rule (token_px, tile_px or tokens_per_image)");
+        }
+        if grid && (self.min_pixels.is_some() != self.max_pixels.is_some() || self.min_pixels.is_some() == self.max_edge_px.is_some()) {
+            return Some("token_px needs min_pixels and max_pixels, or max_edge_px");
+        }
+        if tiles && (self.tile_px.is_none() || self.max_tiles.is_none() || self.tokens_per_tile.is_none()) {
+            return Some("tile_px needs max_tiles and tokens_per_tile");
+        }
+        if fixed && (self.tokens_per_image.is_none() || self.image_px.is_none()) {
+            return Some("tokens_per_image needs image_px");
+        }
+        if !(0.01..=20.0).contains(&self.tower_params_b) || !(1.0..=64.0).contains(&self.encoder_patches_per_token) {
+            return Some("tower_params_b or encoder_patches_per_token out of range");
+        }
+        None
+    }
 }
 
 /// The top of `data/models.toml`.
@@ -650,6 +721,9 @@ pub fn validate_models(llms: &[LlmSpec], diffusion: &[DiffusionSpec], classic: &
         }
         if m.fixed_state_layers.is_some() != m.fixed_state_elements_per_layer.is_some() || m.fixed_state_layers.is_some_and(|l| l >= m.layers) {
             errors.push(format!("model `{id}`: fixed_state_layers and fixed_state_elements_per_layer go together, below layers"));
+        }
+        if let Some(p) = m.vision.as_ref().and_then(VisionSpec::problem) {
+            errors.push(format!("model `{id}`: vision: {p}"));
         }
         if !m.source.starts_with("https://") {
             errors.push(format!("model `{id}`: source must be the config.json link"));

@@ -17,7 +17,7 @@ const HELP: &str = "\
 gpu-advisor estimate: size one job on one card.
 
 USAGE:
-  gpu-advisor estimate --gpu <id> [--gpus N]
+  gpu-advisor estimate (--gpu <id> [--gpus N] | --mix ID:COUNT,ID:COUNT)
     (--model <preset-id> | --params <e.g. 13b, 350m> | --config <path to config.json>)
     [--workload inference|training|finetune-full|lora|qlora]
     [--precision fp32|tf32|fp16|bf16|fp8|int8|int4|nf4|q2_k|q3_k_m|q4_0|q4_k_m|q5_k_m|q6_k|q8_0|mxfp4|nvfp4|iq4_xs|iq3_xxs|q3_k_s]
@@ -28,6 +28,11 @@ USAGE:
   Serving (inference):
     [--users N] [--target-tokens-per-s-per-user X] [--max-ttft-s Y] [--arrival-rate R]
     [--prefix-hit P] [--spec-decode off|draft|eagle|mtp] [--spec-accept A]
+  [--backend cuda|rocm|vulkan|metal|sycl|mlx] (default: the card's first listed back-end)
+  Mixed cards (--mix rtx-4090:1,rtx-3090:1): llama.cpp splits the layers in proportion to memory;
+  tensor parallelism needs matching cards. per_gpu_gib is the busiest card.
+  Vision-language inference (models with a vision tower, e.g. qwen2.5-vl-7b):
+    [--images N] [--image-resolution WxH]
   Image generation and classic models (diffusion / vision / NLP / speech presets):
     --model <preset-id> --workload image-generation|training|inference
     [--resolution WxH] [--steps N] [--batch N] [--precision fp32|tf32|fp16|bf16|fp8]
@@ -45,7 +50,7 @@ DEFAULTS:
   --kv-precision fp16
   --engine llama.cpp for GGUF precisions (q*_*, iq*_*) and Apple GPUs, otherwise vllm
   --context 4096 (capped at the model's maximum context, never below prompt + output)
-  --prompt-tokens 512, --output-tokens 256
+  --prompt-tokens 512, --output-tokens 256 (image tokens come on top: --images 0, --image-resolution 1024x1024)
   --batch 1 (inference: concurrent sequences; training: micro-batch per GPU); --users is its alias
   --prefix-hit 0 (share of each prompt already in the prefix cache), --spec-decode off; --spec-accept
   defaults per mode (draft 0.7, eagle 0.8, mtp 0.85); no per-user speed, TTFT or arrival-rate target
@@ -80,6 +85,7 @@ OUTPUT:
 struct Args {
     s: SizingArgs,
     gpu: Option<String>,
+    mix: Option<String>,
     gpus: Option<u32>,
     json: bool,
 }
@@ -103,6 +109,7 @@ fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, 
             }
             Long("json") => a.json = true,
             Long("gpu") => a.gpu = Some(value(&mut p, "gpu")?),
+            Long("mix") => a.mix = Some(value(&mut p, "mix")?),
             Long("gpus") => a.gpus = Some(number(&mut p, "gpus")?),
             other => return Err(other.unexpected().into()),
         }
@@ -116,7 +123,13 @@ fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, 
 /// Parses the estimate flags and prints the estimate.
 pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
     let Some(a) = parse_args(args, out)? else { return Ok(()) };
-    let gpu_id = a.gpu.as_deref().ok_or_else(|| CliError("--gpu is required (see `gpu-advisor gpus`)".into()))?;
+    let mix = match (&a.mix, &a.gpu, a.gpus) {
+        (Some(m), None, None) => Some(super::flags::card_counts("mix", m)?),
+        (Some(_), ..) => return Err(CliError("--mix replaces --gpu and --gpus (give the cards as ID:COUNT,ID:COUNT)".into())),
+        (None, ..) => None,
+    };
+    let first = mix.as_ref().and_then(|m| m.first()).map(|(g, _)| g.id.as_str());
+    let gpu_id = first.or(a.gpu.as_deref()).ok_or_else(|| CliError("--gpu is required (see `gpu-advisor gpus`)".into()))?;
     let gpu = catalog::gpu(gpu_id).ok_or_else(|| unknown("gpu", gpu_id, catalog::gpus().iter().map(|g| g.id.as_str())))?;
     let gpus = a.gpus.unwrap_or(1);
     if gpus == 0 || gpus > llm::MAX_GPUS {
@@ -136,6 +149,13 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
     // Diffusion and classic presets go to the media engine.
     if let Some(id) = &a.s.model {
         if catalog::llm(id).is_none() {
+            if a.s.images.is_some_and(|n| n > 0) || a.s.image_resolution.is_some() {
+                return Err(CliError(format!("--images: {id} is not a vision-language model (e.g. qwen2.5-vl-7b)")));
+            }
+            if a.s.backend.is_some() || a.mix.is_some() {
+                let flag = if a.mix.is_some() { "--mix" } else { "--backend" };
+                return Err(CliError(format!("{flag}: applies to language-model presets, not {id}")));
+            }
             let video = catalog::diffusion(id).is_some_and(|d| d.video.is_some());
             let workload = a.s.workload.as_deref().unwrap_or(if video { "video-generation" } else { "inference" });
             if let Some(result) =
@@ -152,6 +172,9 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
     }
     if a.s.frames.is_some() || a.s.offload_mode.is_some() {
         return Err(CliError("--frames and --offload-mode apply to image and video generation presets only".into()));
+    }
+    if a.s.image_resolution.is_some() && a.s.images.is_none() {
+        return Err(CliError("--image-resolution needs --images N".into()));
     }
 
     let model: ModelArch = if let Some(id) = &a.s.model {
@@ -220,7 +243,7 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
     });
     let seq_len = a.s.seq_len.unwrap_or_else(|| 2048u32.min(model.max_context.max(1)));
 
-    let job = LlmJob {
+    let mut job = LlmJob {
         model,
         workload,
         precision,
@@ -240,6 +263,13 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
         host: super::flags::host(&a.s)?,
         ..LlmJob::default()
     };
+    super::flags::apply_images(&a.s, &mut job)?;
+    super::flags::apply_backend(&a.s, &mut job)?;
+    if let Some(cards) = mix.as_ref().filter(|m| m.len() > 1) {
+        let est = llm::mixed::estimate_mixed(&job, cards).map_err(engine_error)?;
+        return print(&est, a.json, out);
+    }
+    let gpus = mix.as_ref().and_then(|m| m.first()).map_or(gpus, |(_, n)| *n);
     let targets = super::flags::serving_targets(&a.s)?;
     let est = llm::estimate_llm(&job, gpu, gpus).map_err(engine_error)?;
     // Serving figures for inference jobs on a build that holds them.

@@ -26,13 +26,18 @@ pub(crate) fn number(parser: &mut lexopt::Parser, flag: &str) -> Result<u32, Cli
 }
 
 pub(crate) fn resolution(s: &str) -> Result<(u32, u32), CliError> {
-    let bad = || CliError(format!("--resolution: `{s}` is not WxH (e.g. 1024x1024)"));
+    resolution_for("resolution", s)
+}
+
+/// `WxH` for `--flag`, each side 1..=16384 px.
+pub(crate) fn resolution_for(flag: &str, s: &str) -> Result<(u32, u32), CliError> {
+    let bad = || CliError(format!("--{flag}: `{s}` is not WxH (e.g. 1024x1024)"));
     let lower = s.trim().to_ascii_lowercase();
     let (w, h) = lower.split_once(['x', '×']).ok_or_else(bad)?;
     let w: u32 = w.trim().parse().map_err(|_| bad())?;
     let h: u32 = h.trim().parse().map_err(|_| bad())?;
     if w == 0 || h == 0 || w > 16_384 || h > 16_384 {
-        return Err(CliError(format!("--resolution: {w}x{h} is out of range (1..=16384 per side)")));
+        return Err(CliError(format!("--{flag}: {w}x{h} is out of range (1..=16384 per side)")));
     }
     Ok((w, h))
 }
@@ -138,11 +143,16 @@ pub(crate) struct SizingArgs {
     pub frames: Option<u32>,
     /// Image and video generation (issue 14): diffusers' CPU offload.
     pub offload_mode: Option<crate::model::media::OffloadMode>,
+    /// Vision-language inference (issue 14 §4): images per request and their size.
+    pub images: Option<u32>,
+    pub image_resolution: Option<(u32, u32)>,
+    /// `--backend` (issue 15 §6): the compute back-end the estimate assumes.
+    pub backend: Option<String>,
 }
 
 impl SizingArgs {
     /// Every sizing flag, without its `--`.
-    pub(crate) const FLAGS: [&'static str; 33] = [
+    pub(crate) const FLAGS: [&'static str; 36] = ["images", "image-resolution", "backend",
         "ram-gib", "ram-gb-s", "offload", "gpu-share-gib",
         "users", "target-tokens-per-s-per-user", "max-ttft-s", "arrival-rate", "prefix-hit", "spec-decode", "spec-accept",
         "fp32-math", "model", "params", "config", "workload", "precision", "kv-precision", "engine", "context", "prompt-tokens", "output-tokens", "batch", "seq-len", "optimizer", "grad-checkpointing", "lora-rank", "zero", "grad-accum", "resolution", "steps", "frames", "offload-mode"];
@@ -196,6 +206,9 @@ impl SizingArgs {
                 let mode = OffloadMode::parse(&v).ok_or_else(|| CliError(format!("--offload-mode: unknown `{v}` (expected {})", choices(&OffloadMode::ALL, OffloadMode::as_str))))?;
                 self.offload_mode = Some(mode);
             }
+            "images" => self.images = Some(number(p, "images")?),
+            "backend" => self.backend = Some(value(p, "backend")?),
+            "image-resolution" => self.image_resolution = Some(resolution_for("image-resolution", &value(p, "image-resolution")?)?),
             _ => return Ok(false),
         }
         Ok(true)
@@ -275,4 +288,44 @@ pub(crate) fn host(a: &SizingArgs) -> Result<crate::model::llm::offload::Host, C
         unified_gpu_gib: positive_amount("gpu-share-gib", &a.gpu_share_gib)?,
         ram_stream_fraction: None,
     })
+}
+
+/// Puts `--images` and `--image-resolution` on `job` (defaults: no images, 1024x1024). A
+/// resolution without images, or images on a model without a vision tower, is an error naming
+/// the flag.
+pub(crate) fn apply_images(a: &SizingArgs, job: &mut crate::model::llm::LlmJob) -> Result<(), CliError> {
+    if let Some((w, h)) = a.image_resolution {
+        if a.images.is_none() {
+            return Err(CliError("--image-resolution needs --images N".into()));
+        }
+        (job.image_width_px, job.image_height_px) = (w, h);
+    }
+    job.images = a.images.unwrap_or(0);
+    crate::model::llm::vision::validate(job).map_err(engine_error)
+}
+
+/// Parses `--backend` onto `job` (none: the card's first listed back-end).
+pub(crate) fn apply_backend(a: &SizingArgs, job: &mut crate::model::llm::LlmJob) -> Result<(), CliError> {
+    use crate::model::llm::backend::Backend;
+    job.backend = parse_enum("backend", &a.backend, Backend::parse, choices(&Backend::ALL, Backend::as_str))?;
+    Ok(())
+}
+
+/// Parses `ID:COUNT,ID:COUNT` (`--mix`, `--owned`) into catalog cards; an unknown id, a missing
+/// or zero count, or an id given twice is an error naming `--flag`.
+pub(crate) fn card_counts(flag: &str, s: &str) -> Result<Vec<(&'static catalog::Gpu, u32)>, CliError> {
+    let mut out: Vec<(&'static catalog::Gpu, u32)> = Vec::new();
+    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (id, count) = part.split_once(':').map_or((part, "1"), |(i, c)| (i.trim(), c.trim()));
+        let gpu = catalog::gpu(id).ok_or_else(|| unknown(flag, id, catalog::gpus().iter().map(|g| g.id.as_str())))?;
+        let n: u32 = count.parse().ok().filter(|n| *n >= 1 && *n <= 64).ok_or_else(|| CliError(format!("--{flag}: `{part}` needs a count from 1 to 64 (ID:COUNT)")))?;
+        if out.iter().any(|(g, _)| g.id == gpu.id) {
+            return Err(CliError(format!("--{flag}: {id} is listed twice")));
+        }
+        out.push((gpu, n));
+    }
+    if out.is_empty() {
+        return Err(CliError(format!("--{flag}: give cards as ID:COUNT,ID:COUNT")));
+    }
+    Ok(out)
 }

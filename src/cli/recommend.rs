@@ -35,6 +35,8 @@ USAGE:
     [--users N] [--target-tokens-per-s-per-user X] [--max-ttft-s Y] [--arrival-rate R]
     [--prefix-hit P] [--spec-decode off|draft|eagle|mtp] [--spec-accept A] [--api-price USD]
     [--ram-gib N] [--ram-gb-s BW] [--offload auto|none|layers|experts] [--gpu-share-gib N]
+    [--images N] [--image-resolution WxH] (vision-language models) [--backend cuda|rocm|vulkan|metal|sycl|mlx]
+    [--owned ID:COUNT,...] (cards you have, at no cost: the answer is what to add)
   Cost settings:
     [--months N] [--hours-per-day H] [--usd-per-kwh X] [--utilisation 0..1] [--pue X]
     [--price-basis street|launch] [--no-host] [--rent-basis cheapest|median|<provider name>]
@@ -90,6 +92,8 @@ struct Args {
     currency: Option<Currency>,
     rate: Option<f64>,
     api_price: Option<f64>,
+    /// `--owned ID:COUNT,...`: cards owned at zero cost; the answer is what to add.
+    owned: Option<String>,
     json: bool,
 }
 
@@ -109,6 +113,7 @@ fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, 
                 return Ok(None);
             }
             Long("json") => a.json = true,
+            Long("owned") => a.owned = Some(value(&mut p, "owned")?),
             Long("train-tokens") => a.train_tokens = Some(count_value(&mut p, "train-tokens")?),
             Long("budget-usd") => a.budgets.push(Budget::PurchaseUsd(real(&mut p, "budget-usd", 0.0, 1e12)?)),
             Long("budget-usd-per-hour") => {
@@ -195,6 +200,12 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
         parse_enum("precision", &a.s.precision, Precision::parse, choices(&Precision::ALL, Precision::as_str))?;
     if let Some(id) = &a.s.model {
         if catalog::llm(id).is_none() {
+            if a.s.images.is_some_and(|n| n > 0) || a.s.image_resolution.is_some() {
+                return Err(CliError(format!("--images: {id} is not a vision-language model (e.g. qwen2.5-vl-7b)")));
+            }
+            if a.s.backend.is_some() {
+                return Err(CliError(format!("--backend: applies to language-model presets, not {id}")));
+            }
             if catalog::diffusion(id).is_none() && catalog::classic(id).is_none() {
                 return Err(unknown("model", id, catalog::model_ids()));
             }
@@ -221,6 +232,9 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
     }
     if a.s.frames.is_some() || a.s.offload_mode.is_some() {
         return Err(CliError("--frames and --offload-mode apply to image and video generation presets only".into()));
+    }
+    if a.s.image_resolution.is_some() && a.s.images.is_none() {
+        return Err(CliError("--image-resolution needs --images N".into()));
     }
     let model: ModelArch = if let Some(id) = &a.s.model {
         catalog::llm(id).map(ModelArch::from_spec).ok_or_else(|| unknown("model", id, catalog::model_ids()))?
@@ -264,7 +278,7 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
         .unwrap_or_else(|| 4096u32.min(model.max_context.max(1)).max(prompt_tokens.saturating_add(output_tokens)));
     let seq_len = a.s.seq_len.unwrap_or_else(|| 2048u32.min(model.max_context.max(1)));
     let defaults = LlmJob::default();
-    let job = LlmJob {
+    let mut job = LlmJob {
         model,
         workload,
         precision,
@@ -285,6 +299,8 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
         train_tokens: a.train_tokens.unwrap_or(defaults.train_tokens),
         ..defaults
     };
+    super::flags::apply_images(&a.s, &mut job)?;
+    super::flags::apply_backend(&a.s, &mut job)?;
     job.validate().map_err(engine_error)?;
     Ok(Job::Llm(Box::new(job)))
 }
@@ -423,8 +439,12 @@ impl<'a> RecommendRow<'a> {
 /// Parses the recommend flags and prints the ranking.
 pub fn cmd_recommend(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
     let Some(a) = parse_args(args, out)? else { return Ok(()) };
+    let owned = a.owned.as_deref().map(|o| super::flags::card_counts("owned", o)).transpose()?;
     let job = job_from(&a)?;
     let input = input_from(&a, job)?;
+    if let Some(owned) = owned {
+        return print_owned(&input, &owned, a.json, out);
+    }
     let rec = recommend::recommend(&input).map_err(engine_error)?;
     if a.json {
         let rows: Vec<RecommendRow> = rec.options.iter().map(|o| RecommendRow::new(o, &input)).collect();
@@ -462,6 +482,61 @@ pub fn cmd_recommend(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), Cli
         t.push_str("why not:\n");
         for w in recommend::present::why_not_all(&rec, &input, Lang::En) {
             t.push_str(&format!("  - {w}\n"));
+        }
+    }
+    write_str(out, &t)
+}
+
+/// One "what to add" answer as `recommend --owned --json` prints it: the contract keys of a
+/// recommendation (`gpu` is the card to add, `none` when nothing is needed; `count` how many),
+/// then the owned cards, the whole build and how it runs.
+#[derive(Debug, Serialize)]
+struct OwnedRow<'a> {
+    gpu: &'a str,
+    count: u32,
+    fits: bool,
+    per_gpu_gib: f64,
+    purchase_usd: Option<f64>,
+    hourly_usd: Option<f64>,
+    throughput: &'a Throughput,
+    reasons: Vec<String>,
+    owned: String,
+    build: &'a str,
+    pairing: crate::recommend::owned::Pairing,
+}
+
+/// Prints what to add to the `owned` cards, best first.
+fn print_owned(input: &RecommendInput, owned: &[(&catalog::Gpu, u32)], json: bool, out: &mut dyn Write) -> Result<(), CliError> {
+    let options = crate::recommend::owned::what_to_add(input, owned, catalog::gpus()).map_err(engine_error)?;
+    let owned_text = owned.iter().map(|(g, n)| format!("{}:{n}", g.id)).collect::<Vec<_>>().join(",");
+    let rows: Vec<OwnedRow> = options
+        .iter()
+        .map(|o| OwnedRow {
+            gpu: o.add_gpu.as_deref().unwrap_or("none"),
+            count: o.add_count,
+            fits: o.estimate.fits,
+            per_gpu_gib: o.estimate.per_gpu_gib,
+            purchase_usd: Some(o.purchase_usd),
+            hourly_usd: None,
+            throughput: &o.estimate.throughput,
+            reasons: recommend::present::owned_reasons(o, input, Lang::En),
+            owned: owned_text.clone(),
+            build: &o.estimate.gpu,
+            pairing: o.pairing,
+        })
+        .collect();
+    if json {
+        let text = serde_json::to_string_pretty(&rows).map_err(|e| CliError(e.to_string()))?;
+        return write_str(out, &format!("{text}\n"));
+    }
+    let mut t = format!("You own {owned_text}. What to add:\n");
+    if rows.is_empty() {
+        t.push_str("No addition of up to 4 cards of one kind holds the job within the budget and constraints.\n");
+    }
+    for (i, r) in rows.iter().enumerate() {
+        t.push_str(&format!("{}. {} × {}  ({})\n", i + 1, r.count, r.gpu, r.build));
+        for reason in &r.reasons {
+            t.push_str(&format!("     - {reason}\n"));
         }
     }
     write_str(out, &t)

@@ -13,6 +13,7 @@
 pub mod candidates;
 pub mod cost;
 pub mod facts;
+pub mod owned;
 pub mod present;
 pub mod rank;
 
@@ -253,6 +254,10 @@ pub struct RecommendInput {
     /// LLM serving: per-user speed and TTFT targets, arrival rate, prefix cache, speculative
     /// decoding. With a target, only builds that serve the job's users within it are options.
     pub serving: ServingTargets,
+    /// Cards the user owns (catalog id, count): the answer is what to add ([`owned`]).
+    pub owned: Vec<(String, u32)>,
+    /// A mixed build to size beside the ranking (catalog id, count; [`crate::model::llm::mixed`]).
+    pub mix: Vec<(String, u32)>,
 }
 
 impl RecommendInput {
@@ -270,6 +275,8 @@ impl RecommendInput {
             top: 10,
             one_per_card: true,
             serving: ServingTargets::default(),
+            owned: Vec::new(),
+            mix: Vec::new(),
         }
     }
 }

@@ -483,3 +483,24 @@ pub fn note(n: &RecNote, input: &RecommendInput, lang: Lang) -> String {
         ),
     }
 }
+
+/// The reasons of one "what to add" answer ([`super::owned`]): what to buy and for how much, how
+/// the owned and added cards run together, and the build's speed and busiest card.
+pub fn owned_reasons(a: &super::owned::Addition, input: &RecommendInput, lang: Lang) -> Vec<String> {
+    use super::owned::Pairing;
+    let s = &input.cost;
+    let mut out = Vec::with_capacity(2);
+    let card = a.add_gpu.as_deref().and_then(crate::catalog::gpu).map_or_else(String::new, |g| g.name.clone());
+    let (n, price) = (a.add_count.to_string(), s.money_in(lang, a.purchase_usd));
+    out.push(match a.pairing {
+        Pairing::OwnedOnly => t(lang, "nothing to buy: the cards you own hold the job").to_string(),
+        Pairing::SameCard => tf(lang, "add {n} × {gpu} for {price}: matching cards, so the engine may split every layer (tensor parallel)", &[("n", &n), ("gpu", &card), ("price", &price)]),
+        Pairing::LayerSplit => tf(lang, "add {n} × {gpu} for {price}: with different cards llama.cpp splits the layers by memory, and the cards run one after another", &[("n", &n), ("gpu", &card), ("price", &price)]),
+    });
+    out.push(tf(
+        lang,
+        "decodes at {speed} tokens/s; the busiest card holds {gib} GiB",
+        &[("speed", &speed(lang, a.decode_tokens_per_s())), ("gib", &gib(lang, a.estimate.per_gpu_gib))],
+    ));
+    out
+}

@@ -67,11 +67,16 @@ pub enum Field {
     GpuShare,
     Frames,
     OffloadMode,
+    Images,
+    ImageRes,
+    Backend,
+    Mix,
+    Owned,
 }
 
 impl Field {
     /// Every field, in URL order.
-    pub const ALL: [Field; 51] = [
+    pub const ALL: [Field; 56] = [
         Field::Model, Field::Params, Field::Workload, Field::Precision, Field::KvPrecision, Field::Engine, Field::Context,
         Field::PromptTokens, Field::OutputTokens, Field::Batch, Field::SeqLen, Field::Optimizer, Field::GradCkpt,
         Field::LoraRank, Field::Zero, Field::Resolution, Field::Steps, Field::TrainTokens, Field::HoursPerDay,
@@ -79,7 +84,7 @@ impl Field {
         Field::MaxWatts, Field::Region, Field::Headroom, Field::KwhPrice, Field::Prices, Field::PriceBasis,
         Field::RentBasis, Field::Utilisation, Field::Pue, Field::Host, Field::Fp32Math, Field::Users, Field::TpsUser,
         Field::Ttft, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::ApiPrice, Field::Ram,
-        Field::RamBw, Field::Offload, Field::GpuShare, Field::Frames, Field::OffloadMode,
+        Field::RamBw, Field::Offload, Field::GpuShare, Field::Frames, Field::OffloadMode, Field::Images, Field::ImageRes, Field::Backend, Field::Mix, Field::Owned,
     ];
 
     /// The URL key (a contract: links in blog posts depend on it).
@@ -136,6 +141,11 @@ impl Field {
             Field::GpuShare => "gpu_share",
             Field::Frames => "frames",
             Field::OffloadMode => "offload_mode",
+            Field::Images => "images",
+            Field::ImageRes => "image_res",
+            Field::Backend => "backend",
+            Field::Mix => "mix",
+            Field::Owned => "owned",
         }
     }
 
@@ -198,6 +208,9 @@ impl Field {
             Field::GpuShare => "",
             Field::Frames => "",
             Field::OffloadMode => "none",
+            Field::Images => "0",
+            Field::ImageRes => "1024x1024",
+            Field::Backend | Field::Mix | Field::Owned => "",
         }
     }
 }
@@ -457,6 +470,16 @@ impl AdvisorInputs {
                 _ => errors.push(FieldError::new(Field::TrainTokens, "training tokens like 1b, 300m or 2t", &[])),
             }
             job.host = self.offload_host(&mut errors);
+            if !job.workload.is_training() {
+                self.images(&mut job, &mut errors);
+            }
+            match self.get(Field::Backend).trim() {
+                "" | "auto" => {}
+                b => match llm::backend::Backend::parse(b) {
+                    Some(b) => job.backend = Some(b),
+                    None => errors.push(FieldError::new(Field::Backend, "choose cuda, rocm, vulkan, metal, sycl or mlx", &[])),
+                },
+            }
             if let Err(e) = job.validate() {
                 let field = Field::from_key(e.field()).unwrap_or(Field::Params);
                 errors.push(FieldError::raw(field, e.to_string()));
@@ -518,6 +541,24 @@ impl AdvisorInputs {
 }
 
 impl AdvisorInputs {
+    /// Vision-language inference: images per request (0 is fine) and their `WxH`, each side 1 to
+    /// 16384 px; images on a model without a vision tower are an error on the images field.
+    fn images(&self, job: &mut LlmJob, errors: &mut Vec<FieldError>) {
+        let Some(n) = parse_u32(Field::Images, self.get(Field::Images), 0, 1024, errors) else { return };
+        if n == 0 {
+            return;
+        }
+        if job.model.vision.is_none() {
+            errors.push(FieldError::new(Field::Images, "this model takes no images; choose a vision-language model", &[]));
+            return;
+        }
+        let size = self.get(Field::ImageRes).trim().split_once(['x', 'X', '×']).and_then(|(w, h)| Some((w.trim().parse::<u32>().ok()?, h.trim().parse::<u32>().ok()?)));
+        match size.filter(|(w, h)| (1..=16_384).contains(w) && (1..=16_384).contains(h)) {
+            Some((w, h)) => (job.images, job.image_width_px, job.image_height_px) = (n, w, h),
+            None => errors.push(FieldError::new(Field::ImageRes, "width×height from 1 to 16384, e.g. 1024x1024", &[])),
+        }
+    }
+
     /// Parses every input (sizing, budget, cost and constraints) into a recommender input, or
     /// returns every field error. Money typed in the chosen currency is converted to USD.
     pub fn recommend_input(&self) -> Result<crate::recommend::RecommendInput, Vec<FieldError>> {
@@ -639,8 +680,50 @@ impl AdvisorInputs {
             input.cost.energy.pue_server = p;
         }
         input.top = 8;
+        self.cards(&mut input)?;
         Ok(input)
     }
+
+    /// The owned cards and the mixed build (`ID:COUNT,...`), each checked: known ids, counts 1 to
+    /// 64, LLM inference only; a mix must be one some engine can run.
+    fn cards(&self, input: &mut crate::recommend::RecommendInput) -> Result<(), Vec<FieldError>> {
+        let mut errors = Vec::new();
+        let owned = parse_cards(Field::Owned, self.get(Field::Owned), &mut errors);
+        let mix = parse_cards(Field::Mix, self.get(Field::Mix), &mut errors);
+        let inference = matches!(&input.job, Job::Llm(j) if !j.workload.is_training());
+        for (field, cards) in [(Field::Owned, &owned), (Field::Mix, &mix)] {
+            if !cards.is_empty() && !inference {
+                errors.push(FieldError::new(field, "cards you own or mix are sized for LLM inference", &[]));
+            }
+        }
+        if let (Job::Llm(job), true, true) = (&input.job, inference, mix.len() > 1) {
+            let gpus: Vec<(&catalog::Gpu, u32)> = mix.iter().filter_map(|(id, n)| catalog::gpu(id).map(|g| (g, *n))).collect();
+            if let Err(e) = llm::mixed::split(job, &gpus) {
+                errors.push(FieldError::raw(Field::Mix, e.to_string()));
+            }
+        }
+        (input.owned, input.mix) = (owned, mix);
+        if errors.is_empty() { Ok(()) } else { Err(errors) }
+    }
+}
+
+/// Parses `ID:COUNT,ID:COUNT` (a bare id counts 1) into catalog ids and counts, pushing an error
+/// on `field` for an unknown id or a count outside 1..=64.
+fn parse_cards(field: Field, text: &str, errors: &mut Vec<FieldError>) -> Vec<(String, u32)> {
+    let mut out: Vec<(String, u32)> = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (id, count) = part.split_once(':').map_or((part, "1"), |(i, c)| (i.trim(), c.trim()));
+        if catalog::gpu(id).is_none() {
+            let near = catalog::nearest(id, catalog::gpus().iter().map(|g| g.id.as_str()));
+            errors.push(FieldError::new(field, "unknown card `{id}`; did you mean {near}?", &[("id", short(id)), ("near", near.join(", "))]));
+            continue;
+        }
+        match count.parse::<u32>() {
+            Ok(n) if (1..=64).contains(&n) && !out.iter().any(|(x, _)| x == id) => out.push((id.to_string(), n)),
+            _ => errors.push(FieldError::new(field, "cards as ID:COUNT, e.g. rtx-3090:1,rtx-4090:1", &[])),
+        }
+    }
+    out
 }
 
 impl AdvisorInputs {

@@ -3,7 +3,7 @@
 //! ([`ModelArch::from_spec`]), from a parameter count ([`super::custom`]) or from a Hugging Face
 //! `config.json` ([`super::config_json`]).
 
-use crate::catalog::{Arch, Attention, LlmSpec};
+use crate::catalog::{Arch, Attention, LlmSpec, VisionSpec};
 use serde::Serialize;
 
 /// A transformer's shape. Counts are plain numbers (not billions).
@@ -49,6 +49,8 @@ pub struct ModelArch {
     /// attention, cross-attention over image tokens), and that state's elements per layer.
     pub fixed_state_layers: u32,
     pub fixed_state_elements_per_layer: f64,
+    /// The vision tower and its image-token rule (`None`: a text-only model).
+    pub vision: Option<VisionSpec>,
 }
 
 impl ModelArch {
@@ -86,6 +88,7 @@ impl ModelArch {
             gated_ffn: s.gated_ffn.unwrap_or(true),
             fixed_state_layers: s.fixed_state_layers.unwrap_or(0),
             fixed_state_elements_per_layer: s.fixed_state_elements_per_layer.unwrap_or(0.0),
+            vision: s.vision.clone(),
         }
     }
 

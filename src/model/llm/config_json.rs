@@ -250,7 +250,8 @@ pub fn parse_config_json_with_notes(text: &str) -> Result<(ModelArch, Vec<Note>)
     let (ffn_total, ffn_active) = ffn_params(moe.as_ref(), layers, h, mats, dense_ffn);
     let embed = f64::from(vocab) * h * if tied { 1.0 } else { 2.0 };
     let family = if outer == "llama4" || outer == "mllama" || outer == "mistral3" || outer == "gemma3" || outer == "gemma3n" { outer.as_str() } else { model_type.as_str() };
-    let mut extra = vision_params(top, family, h);
+    let tower = vision_params(top, family, h);
+    let mut extra = tower;
     if model_type.starts_with("gemma3n") {
         extra += gemma3n_extra(top, o, h, f64::from(layers));
     }
@@ -291,6 +292,7 @@ pub fn parse_config_json_with_notes(text: &str) -> Result<(ModelArch, Vec<Note>)
         gated_ffn: gated,
         fixed_state_layers: state_layers,
         fixed_state_elements_per_layer: state,
+        vision: super::vision::from_config(top, family, tower),
     };
     Ok((m, notes))
 }

@@ -82,5 +82,6 @@ pub fn arch_from_params(params: f64) -> Result<ModelArch, EstimateError> {
         gated_ffn: true,
         fixed_state_layers: 0,
         fixed_state_elements_per_layer: 0.0,
+        vision: None,
     })
 }

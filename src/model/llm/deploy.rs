@@ -118,6 +118,7 @@ pub fn plan_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, a
 }
 
 fn plan_inner(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowed_gib: f64, with_estimate: bool) -> Result<Option<Deployment>, EstimateError> {
+    let job = &*super::vision::with_images(job)?;
     let users = f64::from(job.batch.max(1));
     // A replica holds only its share of the users' cache: the smallest replica is the one that
     // holds the model for one user; each size is then checked at its own share.

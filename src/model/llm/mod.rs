@@ -11,15 +11,18 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 pub mod arch;
+pub mod backend;
 pub mod config_json;
 pub mod custom;
 pub mod engines;
 pub mod memory;
 pub mod offload;
+pub mod mixed;
 pub mod parallel;
 pub mod deploy;
 pub mod serving;
 pub mod throughput;
+pub mod vision;
 
 pub use arch::ModelArch;
 pub use engines::{Efficiency, Engine, GpuFamily};
@@ -176,6 +179,8 @@ pub struct LlmJob {
     pub kv_precision: KvPrecision,
     /// Inference engine; `None` picks one per card (llama.cpp for GGUF or Apple, else vLLM).
     pub engine: Option<Engine>,
+    /// Compute back-end (`--backend`); `None`: the card's first listed one the engine runs on.
+    pub backend: Option<backend::Backend>,
     /// Inference: tokens of KV cache allocated per sequence.
     pub context_tokens: u32,
     /// Inference: prompt length (prefill and serving).
@@ -184,6 +189,14 @@ pub struct LlmJob {
     pub output_tokens: u32,
     /// Inference: concurrent sequences. Training: micro-batch per GPU.
     pub batch: u32,
+    /// Vision-language inference: images per request (0: text only), each of
+    /// `image_width_px` × `image_height_px`; [`vision`] turns them into tokens.
+    pub images: u32,
+    pub image_width_px: u32,
+    pub image_height_px: u32,
+    /// Set by [`vision::with_images`] once the images are counted in `prompt_tokens` and
+    /// `context_tokens` (so a second pass does not add them again); callers leave it false.
+    pub images_in_prompt: bool,
     /// Training: sequence length.
     pub seq_len: u32,
     pub optimizer: Optimizer,
@@ -237,10 +250,15 @@ impl Default for LlmJob {
             bits_per_weight_override: None,
             kv_precision: KvPrecision::Fp16,
             engine: None,
+            backend: None,
             context_tokens: 4096,
             prompt_tokens: 512,
             output_tokens: 256,
             batch: 1,
+            images: 0,
+            image_width_px: 1024,
+            image_height_px: 1024,
+            images_in_prompt: false,
             seq_len: 2048,
             optimizer: Optimizer::AdamW,
             grad_checkpointing: Checkpointing::None,
@@ -292,6 +310,7 @@ fn fallback_arch() -> ModelArch {
         gated_ffn: true,
         fixed_state_layers: 0,
         fixed_state_elements_per_layer: 0.0,
+        vision: None,
     }
 }
 
@@ -393,9 +412,11 @@ fn validate_gpu(gpu: &Gpu, gpus: u32) -> Result<(), EstimateError> {
 /// The memory part of [`estimate_llm`]: GiB on the busiest GPU at `gpus` cards, and whether it
 /// fits the engine's usable share (the recommender checks replica sizes with it).
 pub fn per_gpu_fit(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<(f64, bool), EstimateError> {
+    let job = &*vision::with_images(job)?;
     job.validate()?;
     validate_gpu(gpu, gpus)?;
     let engine = job.engine_for(gpu);
+    backend::validate(job, gpu, engine)?;
     let terms = memory::terms(job, gpu, engine);
     let layout = layout_for(job, gpu, engine, &terms, gpus);
     let per_gpu = parallel::per_gpu_gib(job, gpu, engine, &terms, &layout);
@@ -409,9 +430,11 @@ pub fn per_gpu_fit(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<(f64, bool), Es
 }
 
 pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, EstimateError> {
+    let job = &*vision::with_images(job)?;
     job.validate()?;
     validate_gpu(gpu, gpus)?;
     let engine = job.engine_for(gpu);
+    backend::validate(job, gpu, engine)?;
     let mut assumptions = Vec::with_capacity(12);
     if pre_volta(gpu) {
         match job.engine {
@@ -477,6 +500,8 @@ pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, Esti
         throughput = offloaded_throughput(job, gpu, engine, &layout, p);
     }
 
+    backend::describe(job, gpu, engine, &mut assumptions);
+    vision::describe(job, &mut assumptions);
     memory::describe(job, gpu, engine, &terms, &mut assumptions);
     assumptions.push(Note::new(
         "layout at {gpus} GPU(s): {layout}; each GPU may use {usable} GiB of {memory} GiB",
@@ -575,6 +600,7 @@ pub fn layout_for(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &memory::Terms
 /// TensorRT-LLM's `max_batch_size`). Each request keeps `prompt + output` tokens of cache.
 /// The buffers grow with the batch, so the count is settled in a few rounds.
 pub fn max_concurrency(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<u32, EstimateError> {
+    let job = &*vision::with_images(job)?;
     job.validate()?;
     validate_gpu(gpu, gpus)?;
     let engine = job.engine_for(gpu);
@@ -599,6 +625,7 @@ pub fn max_concurrency(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<u32, Estima
 
 /// The smallest number of `gpu` that holds `job` (0 when no count up to [`MAX_GPUS`] does).
 pub fn gpus_needed(job: &LlmJob, gpu: &Gpu) -> Result<u32, EstimateError> {
+    let job = &*vision::with_images(job)?;
     job.validate()?;
     validate_gpu(gpu, 1)?;
     let engine = job.engine_for(gpu);

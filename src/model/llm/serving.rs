@@ -332,6 +332,7 @@ pub fn analyze(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets) -> 
 /// only when a TTFT target or an arrival rate needs it; otherwise it is NaN (not `None`, which
 /// means arrivals outpace the build).
 pub fn analyze_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, with_curve: bool) -> Result<ServingReport, EstimateError> {
+    let job = &*super::vision::with_images(job)?;
     job.validate()?;
     crate::model::types::check_range("prefix_hit", targets.prefix_hit, 0.0, 1.0)?;
     if let Some(a) = targets.spec_accept {

@@ -55,7 +55,7 @@ impl Ctx<'_> {
         } else {
             1.0
         };
-        weight_stream_fraction(self.gpu, self.engine, &self.eff) * self.bw() * q
+        weight_stream_fraction(self.gpu, self.engine, &self.eff) * self.bw() * q * super::backend::decode_factor(self.job, self.gpu, self.engine)
     }
 
     /// The sustained dense peak: the datasheet rate times the card's sustained-clock factor
@@ -130,7 +130,17 @@ impl Ctx<'_> {
         let stream = chunks * self.weight_read_bytes(tokens) / div / self.weight_bw();
         let attn = 2.0 * f64::from(m.layers) * tokens * (tokens / seqs.max(1.0)) * m.attention_width() / div / (peak * self.eff.attention_flops);
         let fixed = if with_fixed { f64::from(m.layers) * self.eff.prefill_layer_ms * 1e-3 + self.comm(tokens) } else { 0.0 };
-        gemm.max(stream) + attn + fixed
+        gemm.max(stream) + attn + fixed + self.vision_time(tokens, peak * q * div)
+    }
+
+    /// The vision tower's share of a prefill of `tokens` prompt tokens: the request's encoder
+    /// FLOPs ([`super::vision::encoder_flops`]) spread over its prompt, at the prefill's rate.
+    fn vision_time(&self, tokens: f64, flops_per_s: f64) -> f64 {
+        let per_request = super::vision::encoder_flops(self.job);
+        if per_request <= 0.0 {
+            return 0.0;
+        }
+        per_request * tokens / f64::from(self.job.prompt_tokens.max(1)) / flops_per_s
     }
 }
 

@@ -103,7 +103,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
     let model_err = err(Field::Model);
     let serving = is_llm && !training;
     let shape_fields: &[Field] = if serving {
-        &[Field::Context, Field::PromptTokens, Field::OutputTokens, Field::KvPrecision, Field::Engine, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept]
+        &[Field::Context, Field::PromptTokens, Field::OutputTokens, Field::KvPrecision, Field::Engine, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::Images, Field::ImageRes, Field::Backend]
     } else if is_llm {
         &[Field::SeqLen, Field::Batch, Field::Optimizer, Field::GradCkpt, Field::LoraRank, Field::Zero, Field::TrainTokens]
     } else {
@@ -124,6 +124,12 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
                     [("off", t(lang, "off")), ("draft", t(lang, "draft model")), ("eagle", "EAGLE"), ("mtp", "MTP")].iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
                 if inputs.get(Field::Spec) != "off" {
                     { text(Field::SpecAccept, t(lang, "Acceptance rate (0–1)"), t(lang, "Empty = the method's published default."), "decimal") }
+                }
+                { select(Field::Backend, t(lang, "Back-end"), t(lang, "Each card's first listed back-end unless you pick one."),
+                    std::iter::once((String::new(), "auto".to_string())).chain(crate::model::llm::backend::Backend::ALL.into_iter().map(|b| (b.as_str().to_string(), b.as_str().to_string()))).collect()) }
+                if crate::catalog::llm(&model).is_some_and(|m| m.vision.is_some()) {
+                    { text(Field::Images, t(lang, "Images per request"), t(lang, "Each becomes image tokens by the model's own rule."), "numeric") }
+                    { text(Field::ImageRes, t(lang, "Image size"), t(lang, "Width×height in pixels, e.g. 1024x1024."), "text") }
                 }
             } else if is_llm {
                 { text(Field::SeqLen, t(lang, "Sequence length"), t(lang, "Tokens per training sample."), "numeric") }
@@ -193,6 +199,8 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
                     { select(Field::Offload, t(lang, "Offload placement"), t(lang, "auto: the faster that fits, whole layers (-ngl) or MoE experts (--n-cpu-moe)."),
                         crate::model::llm::offload::OffloadMode::ALL.into_iter().map(|m| (m.as_str().to_string(), m.as_str().to_string())).collect()) }
                 }
+                { text(Field::Owned, t(lang, "Cards you own"), t(lang, "e.g. rtx-3090:1 — at no cost; the answer is what to add."), "text") }
+                { text(Field::Mix, t(lang, "Mixed build"), t(lang, "e.g. rtx-4090:1,rtx-3090:1 — layers split by memory."), "text") }
             }
             { text(Field::GpuShare, t(lang, "Unified memory for the GPU (GiB)"), t(lang, "Mac, Strix Halo, DGX Spark: what the GPU may use; empty = the platform default."), "decimal") }
             <label class="advisor-form__check"><input type="checkbox" checked={inputs.need_nvlink} onchange={on_nvlink} />{ t(lang, " NVLink or other scale-up fabric required") }</label>
@@ -200,7 +208,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
         </>
     };
     let cost_fields = [Field::Objective, Field::Currency, Field::HoursPerDay, Field::Months, Field::ApiPrice, Field::Host, Field::KwhPrice, Field::Utilisation, Field::Pue, Field::PriceBasis, Field::RentBasis, Field::Rate, Field::Prices];
-    let constraint_fields = [Field::MaxGpus, Field::Headroom, Field::MaxWatts, Field::Region, Field::Ram, Field::RamBw, Field::Offload, Field::GpuShare];
+    let constraint_fields = [Field::MaxGpus, Field::Headroom, Field::MaxWatts, Field::Region, Field::Ram, Field::RamBw, Field::Offload, Field::GpuShare, Field::Owned, Field::Mix];
     html! {
         <form class="advisor-form" aria-label={t(lang, "Advisor inputs")} onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <fieldset class="advisor-form__group advisor-form__group--main">

@@ -17,6 +17,7 @@ use crate::state::Action;
 use crate::ui::components::advisor_form::AdvisorForm;
 use crate::ui::components::best_summary::BestSummary;
 use crate::ui::components::frontier_chart::FrontierChart;
+use crate::ui::components::owned_list::OwnedList;
 use crate::ui::components::pareto_chart::ParetoChart;
 use crate::ui::components::recommend_list::RecommendList;
 use crate::ui::components::share_bar::ShareBar;
@@ -153,6 +154,9 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
                 }
                 if let Some(c) = computed.clone() {
                     <ShareBar rec={c.rec.clone()} />
+                    if !c.input.owned.is_empty() || !c.input.mix.is_empty() {
+                        <OwnedList input={c.input.clone()} />
+                    }
                     if let Some(msg) = c.engine_error {
                         <p class="advisor-view__stale" role="alert">{ msg }</p>
                     }

@@ -16,6 +16,7 @@ pub mod gpu_detail;
 pub mod header;
 pub mod memory_bar;
 pub mod model_presets;
+pub mod owned_list;
 pub mod pareto_chart;
 pub mod recommend_list;
 pub mod share_bar;
