@@ -17,7 +17,7 @@ use crate::model::media::{
 };
 use crate::model::numeric::Fp32Math;
 use crate::model::precision::Precision;
-use crate::model::types::{Arg, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB};
+use crate::model::types::{check_count, Arg, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB};
 
 /// CUDA context, cuBLAS/cuDNN workspaces and allocator reserve, in GiB (PyTorch's context alone is
 /// 0.3-0.5 GiB; `torch.cuda.memory_reserved` adds the caching allocator's slack).
@@ -309,12 +309,8 @@ pub fn validate(job: &ImageJob, gpus: u32) -> Result<(), EstimateError> {
     if job.finetune == Finetune::None && !(1..=1000).contains(&job.steps) {
         return Err(EstimateError::invalid("steps", format!("must be between 1 and 1000, got {}", job.steps)));
     }
-    if !(1..=1024).contains(&job.batch) {
-        return Err(EstimateError::invalid("batch", format!("must be between 1 and 1024, got {}", job.batch)));
-    }
-    if !(1..=1024).contains(&gpus) {
-        return Err(EstimateError::invalid("gpus", format!("must be between 1 and 1024, got {gpus}")));
-    }
+    check_count("batch", job.batch, 1, 1024)?;
+    check_count("gpus", gpus, 1, 1024)?;
     Ok(())
 }
 

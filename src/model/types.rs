@@ -239,5 +239,14 @@ pub fn check_range(field: &'static str, value: f64, lo: f64, hi: f64) -> Result<
     Ok(value)
 }
 
+/// Checks a whole-number input against `lo..=hi` (an error naming the field otherwise).
+pub fn check_count(field: &'static str, value: u32, lo: u32, hi: u32) -> Result<u32, EstimateError> {
+    if (lo..=hi).contains(&value) {
+        Ok(value)
+    } else {
+        Err(EstimateError::invalid(field, format!("must be between {lo} and {hi}, got {value}")))
+    }
+}
+
 /// Bytes per GiB.
 pub const GIB: f64 = 1024.0 * 1024.0 * 1024.0;

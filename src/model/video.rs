@@ -19,7 +19,7 @@ use crate::catalog::{DiffusionSpec, Gpu, VideoSpec};
 use crate::model::diffusion::{CONTEXT_GIB, CPU_TFLOPS, FRAGMENTATION, VAE_DECODE_LIVE_CHANNELS};
 use crate::model::media::{self, band_half_width, effective_rate_with, offload_peak, KernelMix, Math, MediaFit, OffloadMode, Phase, StackGain};
 use crate::model::precision::Precision;
-use crate::model::types::{Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB};
+use crate::model::types::{check_count, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB};
 
 /// The two constants of the video engine fitted to the published tables
 /// (`tests/data/calibration/video.csv`; `tests/video_calibration.rs` refits them on every fold).
@@ -136,18 +136,10 @@ pub fn validate(job: &VideoJob, gpus: u32) -> Result<(), EstimateError> {
             return Err(EstimateError::invalid("resolution", format!("{what} must be between 64 and 4096 px, got {v}")));
         }
     }
-    if !(1..=1025).contains(&job.frames) {
-        return Err(EstimateError::invalid("frames", format!("must be between 1 and 1025, got {}", job.frames)));
-    }
-    if !(1..=1000).contains(&job.steps) {
-        return Err(EstimateError::invalid("steps", format!("must be between 1 and 1000, got {}", job.steps)));
-    }
-    if !(1..=64).contains(&job.batch) {
-        return Err(EstimateError::invalid("batch", format!("must be between 1 and 64, got {}", job.batch)));
-    }
-    if !(1..=1024).contains(&gpus) {
-        return Err(EstimateError::invalid("gpus", format!("must be between 1 and 1024, got {gpus}")));
-    }
+    check_count("frames", job.frames, 1, 1025)?;
+    check_count("steps", job.steps, 1, 1000)?;
+    check_count("batch", job.batch, 1, 64)?;
+    check_count("gpus", gpus, 1, 1024)?;
     Ok(())
 }
 
