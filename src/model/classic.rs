@@ -462,17 +462,7 @@ pub fn estimate_classic(job: &ClassicJob, gpu: &Gpu, gpus: u32) -> Result<Estima
     ));
     let fits = memory.total_gib <= gpu.usable_memory_gib();
     let gpus_needed = if max_fit == 0 { 0 } else { batch.div_ceil(max_fit) };
-    let k = f64::from(gpus);
-    let total = MemoryBreakdown {
-        weights_gib: memory.weights_gib * k,
-        kv_cache_gib: 0.0,
-        activations_gib: memory.activations_gib * k,
-        gradients_gib: memory.gradients_gib * k,
-        optimizer_gib: memory.optimizer_gib * k,
-        overhead_gib: memory.overhead_gib * k,
-        total_gib: memory.total_gib * k,
-        ..MemoryBreakdown::default()
-    };
+    let total = memory.across(gpus);
     Ok(Estimate {
         model: spec.id.clone(),
         gpu: gpu.id.clone(),

@@ -678,19 +678,11 @@ pub fn estimate_image(job: &ImageJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, 
             vec![("need", crate::decimal::fixed(memory.total_gib, 1).into()), ("has", crate::decimal::fixed(gpu.usable_memory_gib(), 0).into())],
         ));
     }
-    let mut total = memory;
-    let k = f64::from(gpus);
-    total.weights_gib *= k;
-    total.activations_gib *= k;
-    total.gradients_gib *= k;
-    total.optimizer_gib *= k;
-    total.overhead_gib *= k;
-    total.total_gib *= k;
     Ok(Estimate {
         model: spec.id.clone(),
         gpu: gpu.id.clone(),
         gpus,
-        memory: total,
+        memory: memory.across(gpus),
         per_gpu_gib: memory.total_gib,
         gpus_needed,
         fits,

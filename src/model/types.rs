@@ -54,6 +54,24 @@ pub struct MemoryBreakdown {
     pub offloaded_gib: f64,
 }
 
+impl MemoryBreakdown {
+    /// One card's memory, held on each of `gpus` identical cards: every GiB term times `gpus`
+    /// (data parallel image, video and classic jobs; the bands and RAM offload stay as they are).
+    pub fn across(&self, gpus: u32) -> MemoryBreakdown {
+        let k = f64::from(gpus);
+        MemoryBreakdown {
+            weights_gib: self.weights_gib * k,
+            kv_cache_gib: self.kv_cache_gib * k,
+            activations_gib: self.activations_gib * k,
+            gradients_gib: self.gradients_gib * k,
+            optimizer_gib: self.optimizer_gib * k,
+            overhead_gib: self.overhead_gib * k,
+            total_gib: self.total_gib * k,
+            ..*self
+        }
+    }
+}
+
 /// Throughput figures; each is `None` (JSON null) where it does not apply.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Throughput {

@@ -357,16 +357,11 @@ pub fn estimate_video(job: &VideoJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, 
     let gpus_needed = (1..=job.batch)
         .find(|&n| memory_for(&VideoFit::CALIBRATED, job, spec, video, n).0.total_gib <= usable)
         .unwrap_or(0);
-    let k = f64::from(gpus);
-    let mut total = memory;
-    for v in [&mut total.weights_gib, &mut total.activations_gib, &mut total.overhead_gib, &mut total.total_gib] {
-        *v *= k;
-    }
     Ok(Estimate {
         model: spec.id.clone(),
         gpu: gpu.id.clone(),
         gpus,
-        memory: total,
+        memory: memory.across(gpus),
         per_gpu_gib: memory.total_gib,
         gpus_needed,
         fits,
