@@ -403,12 +403,6 @@ fn validate_gpu(gpu: &Gpu, gpus: u32) -> Result<(), EstimateError> {
     Ok(())
 }
 
-/// Sizes `job` on `gpus` of `gpu`: memory by term, GPUs needed, fit, throughput and the
-/// assumptions made. Errors name the field that is out of range.
-///
-/// NVIDIA cards older than Volta (compute capability below 7.0: Pascal's P40, P100, Quadro P6000)
-/// default to llama.cpp: vLLM's installation guide asks for "compute capability 7.0 or higher
-/// (e.g., V100, T4, RTX20xx, A100, L4, H100)" (docs.vllm.ai, getting_started/installation/gpu).
 /// The memory part of [`estimate_llm`]: GiB on the busiest GPU at `gpus` cards, and whether it
 /// fits the engine's usable share (the recommender checks replica sizes with it).
 pub fn per_gpu_fit(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<(f64, bool), EstimateError> {
@@ -429,6 +423,12 @@ pub fn per_gpu_fit(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<(f64, bool), Es
     }
 }
 
+/// Sizes `job` on `gpus` of `gpu`: memory by term, GPUs needed, fit, throughput and the
+/// assumptions made. Errors name the field that is out of range.
+///
+/// NVIDIA cards older than Volta (compute capability below 7.0: Pascal's P40, P100, Quadro P6000)
+/// default to llama.cpp: vLLM's installation guide asks for "compute capability 7.0 or higher
+/// (e.g., V100, T4, RTX20xx, A100, L4, H100)" (docs.vllm.ai, getting_started/installation/gpu).
 pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, EstimateError> {
     let job = &*vision::with_images(job)?;
     job.validate()?;
