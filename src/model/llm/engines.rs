@@ -213,7 +213,8 @@ impl GpuFamily {
             Vendor::Amd => GpuFamily::Amd,
             Vendor::Intel | Vendor::Huawei => GpuFamily::Other,
             Vendor::Nvidia => {
-                let hbm = gpu.memory_type.as_deref().is_some_and(|t| t.to_ascii_uppercase().contains("HBM"));
+                // Case-insensitive, without allocating: this runs for every card the ranking times.
+                let hbm = gpu.memory_type.as_deref().is_some_and(|t| t.as_bytes().windows(3).any(|w| w.eq_ignore_ascii_case(b"HBM")));
                 if hbm || (gpu.memory_type.is_none() && gpu.segment == Segment::Datacenter) {
                     GpuFamily::NvidiaHbm
                 } else {
