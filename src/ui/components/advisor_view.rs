@@ -3,8 +3,8 @@
 //! card's sizing. Bad input shows its message beside its field while the last good result stays on
 //! screen.
 //!
-//! The form paints first; the ranking follows in a task of its own, and every card's sizing in
-//! the next. After that, an input repaints its field at once and the results follow one frame
+//! The first ranking is computed before the first paint; every card's sizing follows in tasks of
+//! its own. After that, an input repaints its field at once and the results follow one frame
 //! later: the ranking runs after the browser has painted the keystroke (a requestAnimationFrame,
 //! then a task), and a burst of keystrokes computes only the last one. A phone paints each
 //! keystroke within a frame while the engine catches up.
@@ -88,11 +88,15 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
         }
         Err(e) => (last_good.borrow().clone(), e.clone()),
     };
-    // Every result, the first one too, is computed in tasks of its own, so no task runs long
-    // (issue 13: long tasks during load): the form paints first (over the static shell), then
-    // the ranking is computed and shown, then every card's sizing below it. Later inputs paint
-    // their field first and compute after that paint; a burst of inputs computes only the last.
-    let shown = use_state(|| Shown { input: None, computed: None });
+    // The ranking of the first input is computed before the first paint: the results column is
+    // there when the app replaces the static shell, so nothing shifts (issue 13's CLS). Every
+    // card's sizing follows in tasks of its own (compute, then show the table below), keeping the
+    // long task of the first render short. Later inputs paint their field first and rank after
+    // that paint; a burst of inputs computes only the last.
+    let shown = use_state({
+        let input = input.clone();
+        move || compute(input)
+    });
     let rows = use_state(|| Rc::new(Vec::<SizingRow>::new()));
     let generation = use_mut_ref(|| 0_u64);
     {
@@ -100,41 +104,38 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
         let rows = rows.clone();
         let generation = generation.clone();
         use_effect_with(input.clone(), move |input| {
-            if shown.input != *input || shown.computed.is_none() {
-                *generation.borrow_mut() += 1;
-                let mine = *generation.borrow();
-                let input = input.clone();
-                let first = shown.computed.is_none();
-                let run = move || {
-                    // A newer input is on its way: leave the work to it.
-                    let current = move || *generation.borrow() == mine;
-                    if !current() {
-                        return;
+            *generation.borrow_mut() += 1;
+            let mine = *generation.borrow();
+            // False once a newer input is on its way: the work is left to it.
+            let still = move || *generation.borrow() == mine;
+            let input = input.clone();
+            let size = {
+                let (still, input) = (still.clone(), input.clone());
+                move || {
+                    if still() {
+                        let sized = size_rows(input.as_ref());
+                        later(move || {
+                            if still() {
+                                rows.set(sized);
+                            }
+                        });
                     }
-                    // Each step is a task of its own: compute the ranking, show it, size every
-                    // card, show the table.
-                    let ranking = compute(input.clone());
-                    later(move || {
-                        if current() {
-                            shown.set(ranking);
-                            later(move || {
-                                if current() {
-                                    let sized = size_rows(input.as_ref());
-                                    later(move || {
-                                        if current() {
-                                            rows.set(sized);
-                                        }
-                                    });
-                                }
-                            });
-                        }
-                    });
-                };
-                if first {
-                    later(run);
-                } else {
-                    after_paint(run);
                 }
+            };
+            if shown.input == input {
+                later(size);
+            } else {
+                after_paint(move || {
+                    if still() {
+                        let ranking = compute(input);
+                        later(move || {
+                            if still() {
+                                shown.set(ranking);
+                                later(size);
+                            }
+                        });
+                    }
+                });
             }
         });
     }
@@ -166,7 +167,10 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
                         <ParetoChart rec={rec} cost={c.input.cost.clone()} />
                     }
                 }
-                <SizingTable rows={rows.clone()} dispatch={props.dispatch.clone()} />
+                // Shown once sized: appearing below the results, it moves nothing already painted.
+                if !rows.is_empty() {
+                    <SizingTable rows={rows.clone()} dispatch={props.dispatch.clone()} />
+                }
             </section>
         </div>
     }
