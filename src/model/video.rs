@@ -39,13 +39,19 @@ pub struct VideoFit {
 
 impl VideoFit {
     /// The values fitted on every row of `video.csv` (docs/MODEL.md, "Video generation").
-    pub const CALIBRATED: VideoFit = VideoFit { live_bytes_per_token_channel: 87.3, traffic_bytes_per_token_channel: 570.0, sm_overhead_sm_per_tflops: 0.099 };
+    pub const CALIBRATED: VideoFit = VideoFit { live_bytes_per_token_channel: 87.3, traffic_bytes_per_token_channel: 355.0, sm_overhead_sm_per_tflops: 0.186 };
 }
 
 /// FlashAttention-2 on Hopper reaches only 35% of the H100's 989 TFLOPS, because it cannot use the
 /// asynchronous wgmma instructions (Shah et al., FlashAttention-3, arXiv 2407.08608, abstract): a
 /// ceiling of 0.35 x 989.4 = 346 TFLOPS, which binds only on the big Hopper cards.
 pub const FA2_HOPPER_CEILING_TFLOPS: f64 = 346.0;
+/// FlashAttention-3 overlaps its softmax with the asynchronous wgmma matmuls and reaches 75% of the
+/// H100's dense BF16 peak (Shah et al., arXiv 2407.08608, abstract: "up to 740 TFLOPs/s (75%
+/// utilization)"). Its non-tensor SM work therefore costs less than the rest of a DiT block's: the
+/// same `peak / (1 + k x peak / SMs)` form with k set by that figure on the H100 (132 SMs,
+/// 989.4 TFLOPS): k = (1 / 0.75 - 1) x 132 / 989.4 = 0.0445 SM per TFLOPS. Not fitted to any row.
+pub const FA3_SM_OVERHEAD_SM_PER_TFLOPS: f64 = (1.0 / 0.75 - 1.0) * 132.0 / 989.4;
 /// Layers of a T5/UMT5-XXL or Llama-3-8B text encoder (24 and 32): what sequential offload streams.
 const TEXT_ENCODER_LAYERS: f64 = 24.0;
 
@@ -178,10 +184,11 @@ fn acc32_tflops(gpu: &Gpu) -> Option<f64> {
 pub fn tensor_tflops(fit: &VideoFit, gpu: &Gpu, kernel: Option<AttentionKernel>) -> Option<f64> {
     let peak = acc32_tflops(gpu)? * crate::model::numeric::sustained_tensor_factor(gpu);
     let sms = f64::from(gpu.sm_count.unwrap_or(100).max(1));
-    let rate = peak / (1.0 + fit.sm_overhead_sm_per_tflops * peak / sms);
+    let rate = |k: f64| peak / (1.0 + k * peak / sms);
     Some(match kernel {
-        Some(AttentionKernel::Fa2) if is_hopper(gpu) => rate.min(FA2_HOPPER_CEILING_TFLOPS),
-        _ => rate,
+        Some(AttentionKernel::Fa2) if is_hopper(gpu) => rate(fit.sm_overhead_sm_per_tflops).min(FA2_HOPPER_CEILING_TFLOPS),
+        Some(AttentionKernel::Fa3) if is_hopper(gpu) => rate(FA3_SM_OVERHEAD_SM_PER_TFLOPS),
+        _ => rate(fit.sm_overhead_sm_per_tflops),
     })
 }
 
