@@ -45,6 +45,7 @@ test('a full-state URL shows a top option; changing the model updates it quickly
   console.log(`advisor update after a model change: ${ms.toFixed(1)} ms (input to DOM, release build)`);
   const second = await topOption(page);
   assert.notEqual(second, first, 'a 7B model gets a different top option than a 70B one');
+  await page.waitForFunction(() => /model=qwen2\.5-7b/.test(location.search));
   assert.match(page.url(), /model=qwen2\.5-7b/);
   assert.deepEqual(errors, []);
   await page.close();

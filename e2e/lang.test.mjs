@@ -31,6 +31,7 @@ test('the language can be switched in the UI and is kept in the URL', async () =
   await page.locator('.catalog-table__row').first().waitFor();
   await page.selectOption('.header__lang-select', 'ru');
   await page.waitForFunction(() => /Каталог/.test(document.querySelector('.header__nav').innerText));
+  await page.waitForFunction(() => /lang=ru/.test(location.search));
   assert.match(page.url(), /lang=ru/);
   await page.close();
 });

@@ -74,9 +74,11 @@ pub fn app() -> Html {
         let initial = initial.clone();
         use_reducer(move || initial.state.clone())
     };
+    // One callback for the app's life: children whose other props are unchanged compare equal and
+    // skip their render (the every-card table on each keystroke, issue 13).
     let dispatch = {
-        let state = state.clone();
-        Callback::from(move |a: Action| state.dispatch(a))
+        let dispatcher = state.dispatcher();
+        (*use_memo((), move |_| Callback::from(move |a: Action| dispatcher.dispatch(a)))).clone()
     };
     {
         let initial_state = initial.state.clone();
@@ -91,7 +93,7 @@ pub fn app() -> Html {
             });
         }
         use_effect_with((*state).clone(), move |s| {
-            dom::replace_query(&url::render(s));
+            dom::replace_query_after_paint(url::render(s));
             // Save only once the user has changed something, and never from an embed; and only
             // once typing pauses (issue 13: localStorage writes are synchronous).
             if *s != initial_state && !s.embed {
@@ -113,10 +115,13 @@ pub fn app() -> Html {
     };
     let detail = state.detail.as_ref().and_then(|id| crate::catalog::gpu(id));
     let browser = use_memo((), |_| crate::ui::lang::browser_lang());
-    let lang = state.lang.as_deref().and_then(Lang::parse).or(*browser).unwrap_or_default();
-    // Switching to Chinese or Russian loads their table first, then paints again.
+    let requested = state.lang.as_deref().and_then(Lang::parse).or(*browser).unwrap_or_default();
+    // Switching to Chinese or Russian loads their table first, then paints again. Until it is
+    // there the page is English: the language then changes once the table arrives, and every
+    // component reading it renders again (their other props may be unchanged).
+    let lang = if requested == Lang::En || crate::i18n::installed() { requested } else { Lang::En };
     let repaint = use_force_update();
-    use_effect_with(lang, move |lang| {
+    use_effect_with(requested, move |lang| {
         if *lang != Lang::En && !crate::i18n::installed() {
             wasm_bindgen_futures::spawn_local(async move {
                 if crate::ui::i18n_load::load().await {

@@ -15,6 +15,7 @@ use crate::state::advisor::{AdvisorInputs, FieldError};
 use crate::state::sizing::{size_all, sorted, SizingRow};
 use crate::state::Action;
 use crate::ui::components::advisor_form::AdvisorForm;
+use crate::ui::dom::after_paint;
 use crate::ui::components::best_summary::BestSummary;
 use crate::ui::components::frontier_chart::FrontierChart;
 use crate::ui::components::owned_list::OwnedList;
@@ -63,16 +64,6 @@ fn size_rows(input: Option<&RecommendInput>) -> Rc<Vec<SizingRow>> {
 /// Runs `f` in a task of its own, queued now.
 fn later(f: impl FnOnce() + 'static) {
     gloo::timers::callback::Timeout::new(0, f).forget();
-}
-
-/// Runs `f` after the browser's next paint: in a task queued from the next animation frame.
-fn after_paint(f: impl FnOnce() + 'static) {
-    use wasm_bindgen::closure::Closure;
-    use wasm_bindgen::JsCast;
-    let Some(window) = web_sys::window() else { return f() };
-    let frame = Closure::once_into_js(move || gloo::timers::callback::Timeout::new(0, f).forget());
-    // A hidden tab has no frames: the result comes when it is shown again.
-    let _ = window.request_animation_frame(frame.unchecked_ref());
 }
 
 /// The advisor.
