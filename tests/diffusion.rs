@@ -376,3 +376,41 @@ fn v100_strict_fp32_denoise_time_hand_calculation() {
     let got = image_timing(&job, v100, 1).unwrap().denoise_s;
     assert!((got / expected - 1.0).abs() < 1e-3, "model {got} s, hand {expected} s");
 }
+
+/// The denoiser's FLOPs per byte scale with its FLOP-weighted width (docs/MODEL.md, "Image
+/// generation"): the widths are hand counts, written out here.
+#[test]
+fn traffic_widths_are_the_hand_counts() {
+    use gpu_advisor::model::diffusion::{intensity_scale, traffic_width};
+    let width = |id: &str| traffic_width(catalog::diffusion(id).unwrap());
+    // SD 1.5: GFLOPs by block width (linear + convolutions) 197.7 at 320, 220.1 at 640, 256.8 at
+    // 1280, of 803.3 per step.
+    let sd1 = 803.3 / (197.7 / 320.0 + 220.1 / 640.0 + 256.8 / 1280.0);
+    assert!((width("sd-1.5") / sd1 - 1.0).abs() < 0.005, "{} vs {sd1}", width("sd-1.5"));
+    assert_eq!(intensity_scale(catalog::diffusion("sd-1.5").unwrap()), 1.0);
+    // SDXL: 454.6 at 320, 637.5 + 544.4 at 640, 3716 + 624.1 at 1280, of 6761.
+    let sdxl = 6761.0 / (454.6 / 320.0 + (637.5 + 544.4) / 640.0 + (3716.0 + 624.1) / 1280.0);
+    assert!((width("sdxl") / sdxl - 1.0).abs() < 0.005, "{} vs {sdxl}", width("sdxl"));
+    // FLUX.1-dev: width 3072, 15.8% of the step FLOPs in attention.
+    assert!((width("flux.1-dev") - 3072.0 / (1.0 - 0.158)).abs() < 0.5);
+}
+
+/// Hand calculation of FLUX.1-dev's denoising time on an L20 (diffusers' ParaAttention guide
+/// measures 26.36 s for the whole pipeline, 1024 px, 28 steps, bf16).
+#[test]
+fn flux_on_l20_denoise_time_hand_calculation() {
+    use gpu_advisor::model::media::MediaFit;
+    let l20 = gpu("l20");
+    assert_eq!((l20.bf16_tflops, l20.fp32_tflops, l20.tdp_w, l20.memory_bandwidth_gb_s), (Some(119.5), Some(59.8), Some(275.0), 864.0));
+    let f = MediaFit::CALIBRATED;
+    // Sustained clock against the RTX 4090 (82.6 TFLOPS FP32, 450 W): sqrt((82.6 / 450) / (59.8 / 275)).
+    let sustain = ((82.6 / 450.0) / (59.8 / 275.0_f64)).sqrt();
+    // FLOPs per byte: SD 1.5's times (3072 / 0.842) / 691; Ada's large L2.
+    let intensity = f.intensity_diffusion * (3072.0 / (1.0 - 0.158)) / 691.0;
+    let eff = 1.0 / (1.0 / (f.eta_tensor_16 * 119.5 * sustain) + 1.0 / (intensity * 864.0 / 1000.0 * f.large_l2_bandwidth_factor));
+    // 28 steps, no CFG, 74.38 TFLOPs per step; launch latency scaled by sqrt(11.901 / 0.86).
+    let expected = 28.0 * (f.eager_step_latency_s * (11.901_f64 / 0.86).sqrt() + 74.38 / eff);
+    let job = ImageJob::new("flux.1-dev").unwrap();
+    let got = image_timing(&job, l20, 1).unwrap().denoise_s;
+    assert!((got / expected - 1.0).abs() < 1e-3, "model {got} s, hand {expected} s");
+}

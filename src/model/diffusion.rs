@@ -125,6 +125,47 @@ pub fn conv_flop_share(spec: &DiffusionSpec) -> f64 {
     }
 }
 
+/// FLOP-weighted width of a denoiser, channels: its step FLOPs over `Σ F_i / d_i`, the sum over its
+/// convolutions and linear layers of their FLOPs `F_i` over their block's width `d_i`. A GEMM or
+/// convolution of width `d` on `T` tokens does `∝ T d²` FLOPs while the element-wise kernels around
+/// it (norms, activations, residual adds, modulation) move `∝ T d` bytes, so the DRAM traffic of a
+/// step is `∝ Σ F_i / d_i` and its FLOPs per byte scale with this width (flash attention moves
+/// `4 T d` elements for `4 T² d` FLOPs: its traffic per FLOP, `1 / T`, is left out). Hand counts at
+/// the native resolution, FLOPs by block width (GFLOPs):
+/// - SD 1.x (64x64 latents): width 320: linear 84 + convolutions 113.7; 640: 84 + 136.1; 1280:
+///   88.2 + 168.6; `Σ F_i / d_i` = 197.7 / 320 + 220.1 / 640 + 256.8 / 1280 = 1.162; 803.3 / 1.162
+///   = 691 ([`SD1_TRAFFIC_WIDTH`]);
+/// - SD 2.x (96x96 latents, the same widths): every linear and convolution ×2.25, so 2149 / (2.25 ×
+///   1.162) = 822;
+/// - SDXL (128x128 latents; 10 transformer blocks at 640, 60 at 1280 of 60.4 GFLOPs each): 320:
+///   convolutions 454.6; 640: linear 637.5 + convolutions 544.4; 1280: 3716 + 624.1;
+///   6761 / (1.4206 + 1.8467 + 3.3907) = 1015 (the refiner taken as the same);
+/// - DiTs: the model width over the share of FLOPs outside attention, `dit_width / (1 − a)`
+///   (FLUX.1: 3072 / 0.842 = 3648; the hand count 74.38 / (59.5 / 3072) gives 3840).
+pub fn traffic_width(spec: &DiffusionSpec) -> f64 {
+    match spec.family.as_str() {
+        "sd1" => SD1_TRAFFIC_WIDTH,
+        "sd2" => 822.0,
+        "sdxl" => 1015.0,
+        _ if spec.denoiser == "unet" => SD1_TRAFFIC_WIDTH,
+        _ => geometry(spec).dit_width / (1.0 - spec.attn_fraction_at_native.clamp(0.0, 0.95)),
+    }
+}
+
+/// [`traffic_width`] of SD 1.x, the network [`MediaFit::intensity_diffusion`] is fitted on (all but
+/// two diffusion calibration rows are SD 1.5).
+pub const SD1_TRAFFIC_WIDTH: f64 = 691.0;
+
+/// Multiplier on [`MediaFit::intensity_diffusion`] for a denoiser: its [`traffic_width`] over SD 1.x's.
+pub fn intensity_scale(spec: &DiffusionSpec) -> f64 {
+    traffic_width(spec) / SD1_TRAFFIC_WIDTH
+}
+
+/// The stack's gain with the denoiser's FLOPs per byte ([`intensity_scale`]) folded into it.
+fn denoiser_gain(gain: StackGain, spec: &DiffusionSpec) -> StackGain {
+    StackGain { compute: gain.compute, intensity: gain.intensity * intensity_scale(spec) }
+}
+
 /// Share of a denoiser step's FLOPs in 3×3 stride-1 convolutions, which cuDNN may run with
 /// Winograd's F(2×2, 3×3) on the FP32 units ([`crate::model::numeric::fp32_path_tflops_winograd`];
 /// the same rule as the classic ConvNets' `winograd_flop_share`). Hand counts from the convolution
@@ -411,7 +452,7 @@ fn timing_for(fit: &MediaFit, job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, g
     validate(job, gpus)?;
     let c = context(job, spec, gpus);
     let (gain, latency_share, stack_calibrated) = job.stack.gain();
-    let rate = effective_rate_with(fit, gpu, math_for(job, conv_flop_share(spec), winograd_flop_share(spec)), KernelMix::Diffusion, gain)?;
+    let rate = effective_rate_with(fit, gpu, math_for(job, conv_flop_share(spec), winograd_flop_share(spec)), KernelMix::Diffusion, denoiser_gain(gain, spec))?;
     // The VAE decoder is convolutions (about 95%); the text encoders are transformers. Both run in
     // the pipeline's number format.
     let vae_rate = effective_rate_with(fit, gpu, math_for(job, 1.0, VAE_WINOGRAD_SHARE), KernelMix::Diffusion, gain)?;
@@ -598,7 +639,7 @@ pub fn image_memory(job: &ImageJob, gpus: u32) -> Result<MemoryBreakdown, Estima
 fn finetune_rate(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> Result<(Band, Vec<Note>), EstimateError> {
     let c = context(job, spec, gpus);
     let (gain, _, stack_calibrated) = job.stack.gain();
-    let rate = effective_rate(gpu, math_for(job, conv_flop_share(spec), winograd_flop_share(spec)), KernelMix::Diffusion, gain)?;
+    let rate = effective_rate(gpu, math_for(job, conv_flop_share(spec), winograd_flop_share(spec)), KernelMix::Diffusion, denoiser_gain(gain, spec))?;
     let fwd = step_tflops(spec, c.pixels);
     // Forward + backward: 3 F for full training (weight and input gradients), 2 F for LoRA (input
     // gradients only); checkpointing recomputes one forward. Plus one VAE encode (half a decode) and
