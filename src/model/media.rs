@@ -11,7 +11,8 @@
 //! compute-bound and memory-bound kernels). The peak is the sustained one
 //! ([`crate::model::numeric::sustained_tensor_factor`]) of the arithmetic the job really runs
 //! ([`crate::model::numeric::Fp32Math`] for FP32 tensors). The fitted constants ([`MediaFit`]) were
-//! fitted on the published rows of `tests/data/calibration/` (diffusion, training);
+//! fitted on the published rows of `tests/data/calibration/` (diffusion, training, and the timed video rows,
+//! which read the same large-L2 factor and VAE/text-encoder rates);
 //! `docs/MODEL.md` ("Image generation and classic workloads") gives the fit, the error tables and
 //! the cross-validation.
 
