@@ -326,3 +326,91 @@ fn launch_latency_widens_the_generation_band() {
     let t16 = image_timing(&job, g, 1).unwrap();
     assert!(t16.launch_share < t1.launch_share / 5.0, "{} vs {}", t16.launch_share, t1.launch_share);
 }
+
+/// Winograd F(2x2, 3x3) on the FP32 units for the UNets' and the VAE's 3x3 stride-1 convolutions
+/// (docs/MODEL.md, "Numeric modes"): the eligible shares are hand counts, written out here.
+#[test]
+fn winograd_shares_are_the_hand_counts() {
+    use gpu_advisor::model::diffusion::{winograd_flop_share, VAE_WINOGRAD_SHARE};
+    let share = |id: &str| winograd_flop_share(catalog::diffusion(id).unwrap());
+    // SD 1.5 at 64x64 latents: 209.2 GMACs of convolutions, less three stride-2 downsamplers of
+    // 1024/256/64 positions x 9 x 320^2/640^2/1280^2 = 0.944 GMACs each, less the 1x1 shortcuts
+    // (down 0.21 + 0.21; up 3 x 0.21, 0.839 + 0.839 + 0.629, 1.258 + 0.839 + 0.629,
+    // 1.258 + 0.839 + 0.839 = 9.02), over 803.3 GFLOPs per step.
+    let sd1 = 2.0 * (209.2 - 3.0 * 0.944 - 9.02) / 803.3;
+    assert!((share("sd-1.5") - sd1).abs() < 0.005, "{} vs {sd1}", share("sd-1.5"));
+    // SDXL at 128x128 latents: 811.6 GMACs less two stride-2 downsamplers (4096 x 9 x 320^2 and
+    // 1024 x 9 x 640^2 = 3.775 each) and the 1x1 shortcuts (33.55), over 6761 GFLOPs.
+    let sdxl = 2.0 * (811.6 - 2.0 * 3.775 - 33.55) / 6761.0;
+    assert!((share("sdxl") - sdxl).abs() < 0.005, "{} vs {sdxl}", share("sdxl"));
+    // A DiT has no 3x3 convolutions to speak of.
+    assert_eq!(share("flux.1-dev"), 0.0);
+    // VAE decoder: 1235.6 GMACs of convolutions, two 1x1 shortcuts of 256^2 x 512 x 256 and
+    // 512^2 x 256 x 128 MACs (8.59 G each), 17 GMACs of mid-block attention.
+    let vae = (1235.6 - 2.0 * 8.59) / (1235.6 + 17.0 + 4.4);
+    assert!((VAE_WINOGRAD_SHARE - vae).abs() < 0.005, "{VAE_WINOGRAD_SHARE} vs {vae}");
+}
+
+/// Hand calculation of the V100's strict-FP32 SD 1.5 denoising time with Winograd (Lambda's
+/// batch-8 row of diffusion_more.csv is 3.59 s per whole-pipeline image).
+#[test]
+fn v100_strict_fp32_denoise_time_hand_calculation() {
+    use gpu_advisor::model::media::MediaFit;
+    use gpu_advisor::model::numeric::Fp32Math;
+    let v100 = gpu("v100-sxm2-16gb");
+    assert_eq!((v100.fp32_tflops, v100.memory_bandwidth_gb_s), (Some(15.7), 900.0));
+    let f = MediaFit::CALIBRATED;
+    // FP32 path: 3% of the FLOPs in other convolutions at 15.7, 49% with Winograd at
+    // 15.7 x 2.25 = 35.325, 48% matmuls at 15.7 TFLOPS. The V100 is Volta's flagship: sustain 1.
+    let peak = 1.0 / (0.03 / 15.7 + 0.49 / 35.325 + 0.48 / 15.7);
+    let eff = 1.0 / (1.0 / (f.eta_32 * peak) + 1.0 / (f.intensity_diffusion / f.fp32_intensity_divisor * 900.0 / 1000.0));
+    // 30 steps on a CFG batch of 16 (batch 8), 0.8033 TFLOPs per sample-step, launch latency
+    // scaled by sqrt(0.8595 / 0.86); per image: / 8.
+    let latency = f.eager_step_latency_s * (0.8595_f64 / 0.86).sqrt();
+    let expected = 30.0 * (latency + 16.0 * 0.8033 / eff) / 8.0;
+    let mut job = ImageJob::new("sd-1.5").unwrap();
+    job.precision = Precision::Fp32;
+    job.fp32_math = Fp32Math::Strict;
+    job.steps = 30;
+    job.batch = 8;
+    let got = image_timing(&job, v100, 1).unwrap().denoise_s;
+    assert!((got / expected - 1.0).abs() < 1e-3, "model {got} s, hand {expected} s");
+}
+
+/// The denoiser's FLOPs per byte scale with its FLOP-weighted width (docs/MODEL.md, "Image
+/// generation"): the widths are hand counts, written out here.
+#[test]
+fn traffic_widths_are_the_hand_counts() {
+    use gpu_advisor::model::diffusion::{intensity_scale, traffic_width};
+    let width = |id: &str| traffic_width(catalog::diffusion(id).unwrap());
+    // SD 1.5: GFLOPs by block width (linear + convolutions) 197.7 at 320, 220.1 at 640, 256.8 at
+    // 1280, of 803.3 per step.
+    let sd1 = 803.3 / (197.7 / 320.0 + 220.1 / 640.0 + 256.8 / 1280.0);
+    assert!((width("sd-1.5") / sd1 - 1.0).abs() < 0.005, "{} vs {sd1}", width("sd-1.5"));
+    assert_eq!(intensity_scale(catalog::diffusion("sd-1.5").unwrap()), 1.0);
+    // SDXL: 454.6 at 320, 637.5 + 544.4 at 640, 3716 + 624.1 at 1280, of 6761.
+    let sdxl = 6761.0 / (454.6 / 320.0 + (637.5 + 544.4) / 640.0 + (3716.0 + 624.1) / 1280.0);
+    assert!((width("sdxl") / sdxl - 1.0).abs() < 0.005, "{} vs {sdxl}", width("sdxl"));
+    // FLUX.1-dev: width 3072, 15.8% of the step FLOPs in attention.
+    assert!((width("flux.1-dev") - 3072.0 / (1.0 - 0.158)).abs() < 0.5);
+}
+
+/// Hand calculation of FLUX.1-dev's denoising time on an L20 (diffusers' ParaAttention guide
+/// measures 26.36 s for the whole pipeline, 1024 px, 28 steps, bf16).
+#[test]
+fn flux_on_l20_denoise_time_hand_calculation() {
+    use gpu_advisor::model::media::MediaFit;
+    let l20 = gpu("l20");
+    assert_eq!((l20.bf16_tflops, l20.fp32_tflops, l20.tdp_w, l20.memory_bandwidth_gb_s), (Some(119.5), Some(59.8), Some(275.0), 864.0));
+    let f = MediaFit::CALIBRATED;
+    // Sustained clock against the RTX 4090 (82.6 TFLOPS FP32, 450 W): sqrt((82.6 / 450) / (59.8 / 275)).
+    let sustain = ((82.6 / 450.0) / (59.8 / 275.0_f64)).sqrt();
+    // FLOPs per byte: SD 1.5's times (3072 / 0.842) / 691; Ada's large L2.
+    let intensity = f.intensity_diffusion * (3072.0 / (1.0 - 0.158)) / 691.0;
+    let eff = 1.0 / (1.0 / (f.eta_tensor_16 * 119.5 * sustain) + 1.0 / (intensity * 864.0 / 1000.0 * f.large_l2_bandwidth_factor));
+    // 28 steps, no CFG, 74.38 TFLOPs per step; launch latency scaled by sqrt(11.901 / 0.86).
+    let expected = 28.0 * (f.eager_step_latency_s * (11.901_f64 / 0.86).sqrt() + 74.38 / eff);
+    let job = ImageJob::new("flux.1-dev").unwrap();
+    let got = image_timing(&job, l20, 1).unwrap().denoise_s;
+    assert!((got / expected - 1.0).abs() < 1e-3, "model {got} s, hand {expected} s");
+}

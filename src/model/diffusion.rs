@@ -125,6 +125,78 @@ pub fn conv_flop_share(spec: &DiffusionSpec) -> f64 {
     }
 }
 
+/// FLOP-weighted width of a denoiser, channels: its step FLOPs over `Σ F_i / d_i`, the sum over its
+/// convolutions and linear layers of their FLOPs `F_i` over their block's width `d_i`. A GEMM or
+/// convolution of width `d` on `T` tokens does `∝ T d²` FLOPs while the element-wise kernels around
+/// it (norms, activations, residual adds, modulation) move `∝ T d` bytes, so the DRAM traffic of a
+/// step is `∝ Σ F_i / d_i` and its FLOPs per byte scale with this width (flash attention moves
+/// `4 T d` elements for `4 T² d` FLOPs: its traffic per FLOP, `1 / T`, is left out). Hand counts at
+/// the native resolution, FLOPs by block width (GFLOPs):
+/// - SD 1.x (64x64 latents): width 320: linear 84 + convolutions 113.7; 640: 84 + 136.1; 1280:
+///   88.2 + 168.6; `Σ F_i / d_i` = 197.7 / 320 + 220.1 / 640 + 256.8 / 1280 = 1.162; 803.3 / 1.162
+///   = 691 ([`SD1_TRAFFIC_WIDTH`]);
+/// - SD 2.x (96x96 latents, the same widths): every linear and convolution ×2.25, so 2149 / (2.25 ×
+///   1.162) = 822;
+/// - SDXL (128x128 latents; 10 transformer blocks at 640, 60 at 1280 of 60.4 GFLOPs each): 320:
+///   convolutions 454.6; 640: linear 637.5 + convolutions 544.4; 1280: 3716 + 624.1;
+///   6761 / (1.4206 + 1.8467 + 3.3907) = 1015 (the refiner taken as the same);
+/// - DiTs: the model width over the share of FLOPs outside attention, `dit_width / (1 − a)`
+///   (FLUX.1: 3072 / 0.842 = 3648; the hand count 74.38 / (59.5 / 3072) gives 3840).
+pub fn traffic_width(spec: &DiffusionSpec) -> f64 {
+    match spec.family.as_str() {
+        "sd1" => SD1_TRAFFIC_WIDTH,
+        "sd2" => 822.0,
+        "sdxl" => 1015.0,
+        _ if spec.denoiser == "unet" => SD1_TRAFFIC_WIDTH,
+        _ => geometry(spec).dit_width / (1.0 - spec.attn_fraction_at_native.clamp(0.0, 0.95)),
+    }
+}
+
+/// [`traffic_width`] of SD 1.x, the network [`MediaFit::intensity_diffusion`] is fitted on (all but
+/// two diffusion calibration rows are SD 1.5).
+pub const SD1_TRAFFIC_WIDTH: f64 = 691.0;
+
+/// Multiplier on [`MediaFit::intensity_diffusion`] for a denoiser: its [`traffic_width`] over SD 1.x's.
+pub fn intensity_scale(spec: &DiffusionSpec) -> f64 {
+    traffic_width(spec) / SD1_TRAFFIC_WIDTH
+}
+
+/// The stack's gain with the denoiser's FLOPs per byte ([`intensity_scale`]) folded into it.
+fn denoiser_gain(gain: StackGain, spec: &DiffusionSpec) -> StackGain {
+    StackGain { compute: gain.compute, intensity: gain.intensity * intensity_scale(spec) }
+}
+
+/// Share of a denoiser step's FLOPs in 3×3 stride-1 convolutions, which cuDNN may run with
+/// Winograd's F(2×2, 3×3) on the FP32 units ([`crate::model::numeric::fp32_path_tflops_winograd`];
+/// the same rule as the classic ConvNets' `winograd_flop_share`). Hand counts from the convolution
+/// totals of [`conv_flop_share`], less the stride-2 downsamplers and the 1×1 shortcuts of the ResNet
+/// blocks whose channel count changes:
+/// - SD 1.x at 64x64 latents: 209.2 GMACs of convolutions, less three stride-2 downsamplers
+///   (3 × 0.944 = 2.83) and eleven 1×1 shortcuts (9.02: down 0.21 + 0.21, up 0.63 + 2.31 + 2.73 +
+///   2.94) = 197.35 GMACs = 0.3947 TFLOPs of 0.8033: 0.49;
+/// - SD 2.x: the same UNet at 96x96 latents (every convolution scales alike): 0.44 × 197.35 / 209.2
+///   = 0.415;
+/// - SDXL at 128x128 latents: 811.6 GMACs, less two stride-2 downsamplers (2 × 3.775) and eleven 1×1
+///   shortcuts (33.55) = 770.5 GMACs = 1.541 of 6.761 TFLOPs: 0.228 (the refiner taken as the same);
+/// - DiTs: 0.
+pub fn winograd_flop_share(spec: &DiffusionSpec) -> f64 {
+    match spec.family.as_str() {
+        "sd1" => 0.49,
+        "sd2" => 0.415,
+        "sdxl" => 0.228,
+        // Other UNets: the SD 1.x proportion of their convolution share (197.35 / 209.2).
+        _ if spec.denoiser == "unet" => conv_flop_share(spec) * 0.943,
+        _ => 0.0,
+    }
+}
+
+/// Share of the KL-f8 VAE decoder's FLOPs in 3×3 stride-1 convolutions. Hand count at 512 px (64x64
+/// latent, channels 512/512/256/128, three ResNet blocks per level, nearest upsampling then a 3×3
+/// convolution): 1235.6 GMACs of convolutions (BK-SDM counts 1240) of which only the two 1×1
+/// shortcuts (512→256 at 256², 256→128 at 512², 8.59 GMACs each) are not 3×3 stride-1:
+/// (1235.6 − 17.2) / 1257 GMACs with the mid-block attention = 0.97.
+pub const VAE_WINOGRAD_SHARE: f64 = 0.97;
+
 /// The software that runs the pipeline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -266,12 +338,13 @@ fn act_bytes(p: Precision) -> f64 {
     }
 }
 
-/// The arithmetic of a part of the pipeline whose FLOPs are `conv_share` convolutions.
-fn math_for(job: &ImageJob, conv_share: f64) -> Math {
+/// The arithmetic of a part of the pipeline whose FLOPs are `conv_share` convolutions, of which
+/// `winograd_share` (of all FLOPs) are 3×3 stride-1.
+fn math_for(job: &ImageJob, conv_share: f64, winograd_share: f64) -> Math {
+    let winograd_share = winograd_share.min(conv_share);
     match job.precision {
-        // The UNets' 3×3 convolutions are not credited with Winograd (not counted yet).
-        Precision::Fp32 => Math::Fp32 { mode: job.fp32_math, conv_share, winograd_share: 0.0 },
-        Precision::Tf32 => Math::Fp32 { mode: Fp32Math::Tf32, conv_share, winograd_share: 0.0 },
+        Precision::Fp32 => Math::Fp32 { mode: job.fp32_math, conv_share, winograd_share },
+        Precision::Tf32 => Math::Fp32 { mode: Fp32Math::Tf32, conv_share, winograd_share },
         Precision::Fp8 if job.stack == Stack::TensorRt => Math::Fp8,
         _ => Math::Half,
     }
@@ -379,11 +452,11 @@ fn timing_for(fit: &MediaFit, job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, g
     validate(job, gpus)?;
     let c = context(job, spec, gpus);
     let (gain, latency_share, stack_calibrated) = job.stack.gain();
-    let rate = effective_rate_with(fit, gpu, math_for(job, conv_flop_share(spec)), KernelMix::Diffusion, gain)?;
+    let rate = effective_rate_with(fit, gpu, math_for(job, conv_flop_share(spec), winograd_flop_share(spec)), KernelMix::Diffusion, denoiser_gain(gain, spec))?;
     // The VAE decoder is convolutions (about 95%); the text encoders are transformers. Both run in
     // the pipeline's number format.
-    let vae_rate = effective_rate_with(fit, gpu, math_for(job, 1.0), KernelMix::Diffusion, gain)?;
-    let text_rate = effective_rate_with(fit, gpu, math_for(job, 0.0), KernelMix::Transformer, StackGain::EAGER)?;
+    let vae_rate = effective_rate_with(fit, gpu, math_for(job, 1.0, VAE_WINOGRAD_SHARE), KernelMix::Diffusion, gain)?;
+    let text_rate = effective_rate_with(fit, gpu, math_for(job, 0.0, 0.0), KernelMix::Transformer, StackGain::EAGER)?;
     let cfg_mult = if c.cfg { 2.0 } else { 1.0 };
     let n = c.per_gpu_batch * cfg_mult;
     let slow = dequant_slowdown(job.precision);
@@ -566,7 +639,7 @@ pub fn image_memory(job: &ImageJob, gpus: u32) -> Result<MemoryBreakdown, Estima
 fn finetune_rate(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> Result<(Band, Vec<Note>), EstimateError> {
     let c = context(job, spec, gpus);
     let (gain, _, stack_calibrated) = job.stack.gain();
-    let rate = effective_rate(gpu, math_for(job, conv_flop_share(spec)), KernelMix::Diffusion, gain)?;
+    let rate = effective_rate(gpu, math_for(job, conv_flop_share(spec), winograd_flop_share(spec)), KernelMix::Diffusion, denoiser_gain(gain, spec))?;
     let fwd = step_tflops(spec, c.pixels);
     // Forward + backward: 3 F for full training (weight and input gradients), 2 F for LoRA (input
     // gradients only); checkpointing recomputes one forward. Plus one VAE encode (half a decode) and

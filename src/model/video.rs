@@ -39,7 +39,7 @@ pub struct VideoFit {
 
 impl VideoFit {
     /// The values fitted on every row of `video.csv` (docs/MODEL.md, "Video generation").
-    pub const CALIBRATED: VideoFit = VideoFit { live_bytes_per_token_channel: 87.3, traffic_bytes_per_token_channel: 355.0, sm_overhead_sm_per_tflops: 0.186 };
+    pub const CALIBRATED: VideoFit = VideoFit { live_bytes_per_token_channel: 87.3, traffic_bytes_per_token_channel: 344.0, sm_overhead_sm_per_tflops: 0.188 };
 }
 
 /// FlashAttention-2 on Hopper reaches only 35% of the H100's 989 TFLOPS, because it cannot use the
@@ -228,10 +228,17 @@ pub fn video_timing(job: &VideoJob, gpu: &Gpu, gpus: u32) -> Result<VideoTiming,
 
 /// [`video_timing`] with the fitted constants `fit` (for cross-validation).
 pub fn video_timing_with(fit: &VideoFit, job: &VideoJob, gpu: &Gpu, gpus: u32) -> Result<VideoTiming, EstimateError> {
+    video_timing_with_media(fit, &MediaFit::CALIBRATED, job, gpu, gpus)
+}
+
+/// [`video_timing_with`] under the image engine's shared constants `media` (its large-L2 factor,
+/// and the rates of the VAE and the text encoders): `tests/media_calibration.rs` fits those shared
+/// constants on the video rows too.
+pub fn video_timing_with_media(fit: &VideoFit, media: &MediaFit, job: &VideoJob, gpu: &Gpu, gpus: u32) -> Result<VideoTiming, EstimateError> {
     let (spec, video) = lookup(&job.model)?;
     validate(job, gpus)?;
     media::check_gpu(gpu)?;
-    let m = MediaFit::CALIBRATED;
+    let m = *media;
     let no_rate = || EstimateError::invalid("gpu", "the card has no 16-bit or FP32 rate in the catalog");
     let kernel = job.attention.unwrap_or_else(|| AttentionKernel::default_for(gpu));
     let attn_tflops = tensor_tflops(fit, gpu, Some(kernel)).ok_or_else(no_rate)?;
