@@ -32,12 +32,16 @@ pub fn embed_dialog(props: &EmbedDialogProps) -> Html {
         let open = open.clone();
         Callback::from(move |_| open.set(!*open))
     };
-    let page_url = web_sys::window()
-        .and_then(|w| {
-            let l = w.location();
-            Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))
-        })
-        .unwrap_or_default();
+    // The address is read only while the panel is open (each read crosses into JavaScript; the
+    // footer renders again on every input).
+    let page_url = || {
+        web_sys::window()
+            .and_then(|w| {
+                let l = w.location();
+                Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))
+            })
+            .unwrap_or_default()
+    };
     html! {
         <div class="embed-dialog">
             <button type="button" class="embed-dialog__toggle" aria-expanded={(*open).to_string()} onclick={toggle}>{ t(lang, "Embed this") }</button>
@@ -45,7 +49,7 @@ pub fn embed_dialog(props: &EmbedDialogProps) -> Html {
                 <div class="embed-dialog__panel" role="dialog" aria-label={t(lang, "Embed this")}>
                     <p class="embed-dialog__hint">{ t(lang, "Paste this into your page. The iframe shows the current settings and resizes to its content.") }</p>
                     <label class="embed-dialog__label" for="embed-snippet">{ t(lang, "Snippet") }</label>
-                    <textarea class="embed-dialog__code" id="embed-snippet" readonly=true rows="8" value={snippet(&page_url, &props.query)} />
+                    <textarea class="embed-dialog__code" id="embed-snippet" readonly=true rows="8" value={snippet(&page_url(), &props.query)} />
                 </div>
             }
         </div>
