@@ -380,6 +380,11 @@ fn inference_job(model_name: &str, quant: &str, engine: &str, notes: &str, promp
     job.prompt_tokens = prompt;
     job.output_tokens = output;
     job.context_tokens = prompt + output;
+    // A row run without CUDA/HIP graphs says so (vLLM `--enforce-eager`, SGLang
+    // `--disable-cuda-graph`): every kernel is launched from the host (`Engine::launch_layer_ms`).
+    if notes.contains("--enforce-eager") || notes.contains("--disable-cuda-graph") {
+        job.cuda_graphs = Some(false);
+    }
     job
 }
 
@@ -1356,18 +1361,19 @@ fn serving_cross_validated() {
     // kernel launches, `engines::EAGER_LAUNCH_LAYER_MS`).
     at_most("serving LOFO median |error|", s.lofo, 0.20);
     at_most("serving LOSO median |error|", s.loso, 0.20);
-    // TARGET NOT MET: ≥ 80% in band (73% today). DeepSeek-R1 (MLA, 256 experts; dstack and
-    // GPUStack, 33 rows) runs 1.4–6× below the physics, and 80% of all rows cannot be inside a
-    // band that is not widened for it.
+    // TARGET NOT MET: ≥ 80% in band (72% today; 73% with the band 0.65–1.30 before `--enforce-eager`
+    // rows paid their launches and the band, re-derived, narrowed to 0.70–1.30). DeepSeek-R1 (MLA,
+    // 256 experts; dstack and GPUStack, 33 rows) runs 1.4–6× below the physics, and 80% of all
+    // rows cannot be inside a band that is not widened for it.
     at_least("serving LOFO in band", s.lofo_in_band, 0.68);
     at_least("serving LOSO in band", s.loso_in_band, 0.68);
-    // Dense models meet both (16.0%, 83%), but the band's width was derived from these rows:
-    // re-derived without each source it holds only 63% of that source's rows (printed).
+    // Dense models meet both (16.0%, 81%), but the band's width was derived from these rows:
+    // re-derived without each source it holds only 58% of that source's rows (printed).
     let (dense_err, dense_in) = class_stats(&scored, "dense");
     at_most("serving dense median |error|", dense_err, 0.20);
     at_least("serving dense in band", dense_in, 0.80);
     // The serving band is the dense held-out spread: SERVING_BAND's factors hold measured/model
-    // from the 10th to the 90th percentile (0.68–1.30 today), and neither side could be 5
+    // from the 10th to the 90th percentile (0.71–1.30 today), and neither side could be 5
     // points narrower.
     let mut ratios: Vec<f64> =
         scored.iter().filter(|x| class_of(&x.case) == "dense").map(|x| x.case.measured / x.raw.mid).collect();
@@ -1430,8 +1436,9 @@ fn latency_cross_validated() {
     // exposed kernel launches, `engines::EAGER_LAUNCH_LAYER_MS`: NIM's TensorRT-LLM ran 1.2–2.4×
     // slower than the model at 5–25 users).
     at_most("per-user LOSO median |error|", p.loso, 0.20);
-    // TARGET NOT MET: ≥ 80% in band (73% today). DeepSeek-R1 (21 rows: dstack at 4–128 users,
-    // GPUStack at 4) is 2–7× slower per user than the physics; dense models 13.6%, 87% in band.
+    // TARGET NOT MET: ≥ 80% in band (71% today, 73% with the serving band's 0.65 low end before it
+    // was re-derived). DeepSeek-R1 (21 rows: dstack at 4–128 users, GPUStack at 4) is 2–7× slower
+    // per user than the physics; dense models 13.6%, 84% in band.
     at_least("per-user LOSO in band", p.loso_in_band, 0.68);
     let (dense_err, dense_in) = class_stats(&pu, "dense");
     at_most("per-user dense median |error|", dense_err, 0.16);

@@ -266,3 +266,34 @@ fn in_step_arrivals_take_the_batched_prefill_as_mid() {
     assert_eq!(Arrivals::parse("Random"), Some(Arrivals::Random));
     assert_eq!(Arrivals::parse("burst"), None);
 }
+
+/// A vLLM build run with `--enforce-eager` launches every kernel from the host, as TensorRT-LLM's
+/// runtime does by default: each layer pays `EAGER_LAUNCH_LAYER_MS`, (4.20 − 2.72)/28 = 0.0529
+/// ms (xLLM; vLLM's own graph/no-graph measurement, pull request #1440, gives (1.20 − 1.05) s /
+/// 100 tokens / 32 layers = 0.047 ms). By hand, Llama 3 8B (32 layers): 1.691 ms more per step;
+/// Llama 3.1 405B (126 layers): 6.66 ms. With graphs asked of TensorRT-LLM (`cuda_graph_mode`)
+/// its step loses the same 1.691 ms.
+#[test]
+fn enforce_eager_pays_the_launches_per_layer() {
+    use gpu_advisor::model::llm::parallel::Layout;
+    use gpu_advisor::model::llm::throughput::decode_step_s;
+    let g = gpu("h100-sxm");
+    for (preset, layers, hand_ms) in [("llama-3-8b", 32, 1.691), ("llama-3.1-405b", 126, 6.660)] {
+        let mut j = job(preset);
+        assert_eq!(j.model.layers, layers);
+        let graphs = decode_step_s(&j, g, Engine::Vllm, &Layout::Tensor(8), 4.0, 2000.0);
+        j.cuda_graphs = Some(false);
+        let eager = decode_step_s(&j, g, Engine::Vllm, &Layout::Tensor(8), 4.0, 2000.0);
+        assert!(((eager - graphs) * 1e3 - hand_ms).abs() < 0.001, "{preset}: {} ms", (eager - graphs) * 1e3);
+    }
+    let mut j = job("llama-3-8b");
+    let trt = decode_step_s(&j, g, Engine::TrtLlm, &Layout::Single, 4.0, 700.0);
+    j.cuda_graphs = Some(true);
+    let trt_graphs = decode_step_s(&j, g, Engine::TrtLlm, &Layout::Single, 4.0, 700.0);
+    assert!(((trt - trt_graphs) * 1e3 - 1.691).abs() < 0.001);
+    // llama.cpp's fixed time holds its launches already: the flag changes nothing there.
+    j.cuda_graphs = Some(false);
+    let cpp = decode_step_s(&j, g, Engine::LlamaCpp, &Layout::Single, 1.0, 700.0);
+    j.cuda_graphs = None;
+    assert_eq!(cpp, decode_step_s(&j, g, Engine::LlamaCpp, &Layout::Single, 1.0, 700.0));
+}

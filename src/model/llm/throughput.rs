@@ -107,7 +107,7 @@ impl Ctx<'_> {
         let t_kv = kv_bytes(self.job, ctx, batch) * kv_share / (self.bw() * self.eff.attention_bw);
         let flops = (2.0 * m.active_compute_params() + decode_attention_flops(m, ctx)) * batch / div;
         let t_compute = flops / (self.peak_flops() * self.eff.decode_mfu);
-        let t_fixed = f64::from(m.layers) * (self.eff.layer_ms + self.engine.eager_launch_layer_ms()) * 1e-3;
+        let t_fixed = f64::from(m.layers) * (self.eff.layer_ms + self.engine.launch_layer_ms(self.job.cuda_graphs)) * 1e-3;
         t_weights + t_kv + t_compute + t_fixed + self.comm(batch)
     }
 
@@ -440,7 +440,7 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: 
         vec![
             ("bw_pct", crate::decimal::fixed(weight_stream_fraction(gpu, engine, &eff) * 100.0, 0).into()),
             ("bw", crate::decimal::fixed(gpu.memory_bandwidth_gb_s, 0).into()),
-            ("layer_ms", crate::decimal::fixed(eff.layer_ms + engine.eager_launch_layer_ms(), 2).into()),
+            ("layer_ms", crate::decimal::fixed(eff.layer_ms + engine.launch_layer_ms(job.cuda_graphs), 2).into()),
             ("tokens", (job.prompt_tokens + job.output_tokens / 2).to_string().into()),
             ("mfu", crate::decimal::fixed(super::engines::prefill_gemm_shares(gpu, engine, false, &eff).0 * 100.0, 0).into()),
         ],
