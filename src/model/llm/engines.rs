@@ -273,7 +273,11 @@ pub struct Efficiency {
     pub attention_flops: f64,
     /// Fixed time per layer per prefill chunk, ms.
     pub prefill_layer_ms: f64,
-    /// Decode at large batch (compute-bound): achieved / peak FLOPS.
+    /// Decode at large batch (compute-bound): achieved / peak FLOPS. Used by the engines that run
+    /// decode on their own kernels (llama.cpp's mat-vec kernels, ExLlamaV2, MLC, transformers);
+    /// the continuous-batching engines (vLLM, SGLang, TensorRT-LLM) multiply a decode batch with
+    /// the prefill's GEMMs, so their decode FLOPs run at the prefill's share
+    /// ([`prefill_gemm_shares`]; see `throughput::Ctx::decode_step`).
     pub decode_mfu: f64,
     /// Latency of handing activations to the next GPU in a layer split, ms.
     pub hop_ms: f64,

@@ -106,7 +106,19 @@ impl Ctx<'_> {
         let t_weights = self.weight_read_bytes(batch) / div / self.weight_bw();
         let t_kv = kv_bytes(self.job, ctx, batch) * kv_share / (self.bw() * self.eff.attention_bw);
         let flops = (2.0 * m.active_compute_params() + decode_attention_flops(m, ctx)) * batch / div;
-        let t_compute = flops / (self.peak_flops() * self.eff.decode_mfu);
+        // A continuous-batching engine multiplies a decode batch of B tokens with the same GEMM
+        // kernels as a prefill chunk of B tokens — under chunked prefill in the very same GEMM, the
+        // decode tokens stacked with the prompt chunk's (Agrawal et al. 2024, "Sarathi-Serve", §4;
+        // vLLM and TensorRT-LLM run one linear layer over the mixed batch) — so its decode FLOPs
+        // run at the prefill's share of the peak. At a few sequences the term is small beside the
+        // weight stream; at full batch it is a large part of the step.
+        let mfu = if self.engine.continuous_batching() {
+            let (m, q) = super::engines::prefill_gemm_shares(self.gpu, self.engine, self.quantized(), &self.eff);
+            m * q
+        } else {
+            self.eff.decode_mfu
+        };
+        let t_compute = flops / (self.peak_flops() * mfu);
         let t_fixed = f64::from(m.layers) * (self.eff.layer_ms + self.engine.launch_layer_ms(self.job.cuda_graphs)) * 1e-3;
         t_weights + t_kv + t_compute + t_fixed + self.comm(batch)
     }
