@@ -72,6 +72,21 @@ impl Ctx<'_> {
             * 1e12
     }
 
+    /// The attention's share of [`Ctx::peak_flops`]: attention multiplies queries by the KV cache
+    /// in the cache's precision, whatever the weights' — vLLM's and SGLang's FP8 (W8A8) methods
+    /// quantize the linear layers only (vLLM `Fp8LinearMethod`), and FlashAttention, FlashInfer
+    /// and FlashMLA run a 16-bit cache in BF16/FP16. So FP8 weights with a 16-bit cache run their
+    /// attention FLOPs at the 16-bit rate (half the FP8 rate on Hopper and Ada); an FP8 cache keeps
+    /// the FP8 rate (TensorRT-LLM's FP8 context and XQA kernels).
+    fn attention_rate_share(&self) -> f64 {
+        let fp8_weights = self.job.effective_precision() == Precision::Fp8 && self.gpu.fp8_tflops.is_some();
+        if !fp8_weights || self.job.kv_precision == crate::model::precision::KvPrecision::Fp8 {
+            return 1.0;
+        }
+        let fp8 = inference_peak_tflops(self.gpu, self.engine, true);
+        (inference_peak_tflops(self.gpu, self.engine, false) / fp8).clamp(0.0, 1.0)
+    }
+
     /// (divisor for per-GPU work, share of the KV cache each GPU reads).
     fn split(&self) -> (f64, f64) {
         match self.layout {
@@ -105,7 +120,7 @@ impl Ctx<'_> {
         let (div, kv_share) = self.split();
         let t_weights = self.weight_read_bytes(batch) / div / self.weight_bw();
         let t_kv = kv_bytes(self.job, ctx, batch) * kv_share / (self.bw() * self.eff.attention_bw);
-        let flops = (2.0 * m.active_compute_params() + decode_attention_flops(m, ctx)) * batch / div;
+        let flops = (2.0 * m.active_compute_params() + decode_attention_flops(m, ctx) / self.attention_rate_share()) * batch / div;
         // A continuous-batching engine multiplies a decode batch of B tokens with the same GEMM
         // kernels as a prefill chunk of B tokens — under chunked prefill in the very same GEMM, the
         // decode tokens stacked with the prompt chunk's (Agrawal et al. 2024, "Sarathi-Serve", §4;
@@ -140,7 +155,7 @@ impl Ctx<'_> {
         // take no less than the weight stream (the decode roofline's memory term).
         let chunks = self.engine.prefill_chunk_tokens(self.gpu).map_or(1.0, |c| (tokens / c).ceil().max(1.0));
         let stream = chunks * self.weight_read_bytes(tokens) / div / self.weight_bw();
-        let attn = 2.0 * f64::from(m.layers) * tokens * (tokens / seqs.max(1.0)) * m.attention_width() / div / (peak * self.eff.attention_flops);
+        let attn = 2.0 * f64::from(m.layers) * tokens * (tokens / seqs.max(1.0)) * m.attention_width() / div / (peak * self.eff.attention_flops * self.attention_rate_share());
         let fixed = if with_fixed { f64::from(m.layers) * self.eff.prefill_layer_ms * 1e-3 + self.comm(tokens) } else { 0.0 };
         gemm.max(stream) + attn + fixed + self.vision_time(tokens, peak * q * div)
     }
