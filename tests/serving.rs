@@ -336,3 +336,25 @@ fn fp8_weights_attend_at_the_cache_precision() {
     let extra_ms = (bf16_cache - fp8_cache) * 1e3;
     assert!((extra_ms / 8.08 - 1.0).abs() < 0.01, "{extra_ms} ms");
 }
+
+/// vLLM's and SGLang's fused-MoE kernels cost a fixed time per MoE layer per forward pass beyond
+/// their expert bytes: t = t0 + bytes/b through vLLM's `benchmark_moe.py` on an H100 (pull request
+/// #24700; Qwen3-30B-A3B FP8, 128 experts of 4.72 MB, top 8): 40.44 µs for 8 experts (37.7 MB)
+/// and 247.67 µs for all 128 (604 MB) give b = 566.3 MB / 207.23 µs = 2.733 TB/s and t0 = 40.44 −
+/// 13.79 = 26.65 µs. The same line at batch 4 (128·(1 − (120/128)^4) = 29.2 experts, 137.8 MB):
+/// 26.65 + 50.4 = 77.1 µs, measured 78.10; at batch 16 (82.5 experts, 389 MB): 169.0 µs, measured
+/// 164.64. DeepSeek-R1 has 61 layers, the first 3 dense: 58 × 26.65 µs = 1.546 ms per pass.
+#[test]
+fn fused_moe_pays_a_fixed_time_per_moe_layer() {
+    use gpu_advisor::model::llm::engines::FUSED_MOE_LAYER_MS;
+    use gpu_advisor::model::llm::throughput::fused_moe_fixed_s;
+    assert!((FUSED_MOE_LAYER_MS * 1e3 - 26.65).abs() < 0.05, "{} µs", FUSED_MOE_LAYER_MS * 1e3);
+    let line = |mb: f64| FUSED_MOE_LAYER_MS * 1e3 + mb / 2.733;
+    assert!((line(137.8) / 78.10 - 1.0).abs() < 0.03 && (line(389.0) / 164.64 - 1.0).abs() < 0.04);
+    let ds = job("deepseek-r1");
+    assert_eq!((ds.model.layers, ds.model.dense_layers), (61, 3));
+    assert!((fused_moe_fixed_s(&ds, Engine::Vllm) * 1e3 - 1.546).abs() < 0.003);
+    assert_eq!(fused_moe_fixed_s(&ds, Engine::Sglang), fused_moe_fixed_s(&ds, Engine::Vllm));
+    assert_eq!(fused_moe_fixed_s(&ds, Engine::TrtLlm), 0.0);
+    assert_eq!(fused_moe_fixed_s(&job("llama-3-8b"), Engine::Vllm), 0.0);
+}

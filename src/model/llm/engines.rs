@@ -201,6 +201,28 @@ impl Engine {
     }
 }
 
+/// Fixed time of one MoE layer's fused expert kernels per forward pass in vLLM and SGLang (their
+/// Triton `fused_moe`: token alignment, the gate/up and down grouped GEMMs, activation, sum), ms,
+/// beyond the expert bytes it streams. From vLLM's own kernel benchmark (`benchmark_moe.py`,
+/// vllm-project/vllm pull request #24700, "Benchmarks on H100": Qwen3-30B-A3B FP8 w8a8, 128
+/// experts of 3 × 2,048 × 768 = 4.72 MB, top 8): 40.44 µs at batch 1 (8 experts, 37.7 MB) and
+/// 247.67 µs at batch 128 (all 128, 604 MB). A fixed time plus a stream, t = t0 + bytes / b,
+/// through the two points: b = 566 MB / 207.2 µs = 2.73 TB/s (0.82 of the H100's 3.35) and
+/// t0 = 40.44 − 37.7 / 2.733 = 26.6 µs; it gives the same benchmark's batch 4 (77.0 against
+/// 78.1 µs) and 16 (169 against 164.6 µs). A dense FFN's few GEMMs have no such cost beyond the
+/// engine's per-layer time. TensorRT-LLM's MoE kernels are not measured: nothing for them.
+pub const FUSED_MOE_LAYER_MS: f64 = (40.44 - 37.7 / 2.733) / 1000.0;
+
+impl Engine {
+    /// [`FUSED_MOE_LAYER_MS`] for the engines that run Triton's fused MoE (vLLM, SGLang), else 0.
+    pub fn fused_moe_layer_ms(self) -> f64 {
+        match self {
+            Engine::Vllm | Engine::Sglang => FUSED_MOE_LAYER_MS,
+            _ => 0.0,
+        }
+    }
+}
+
 /// vLLM's large-card class: at least 70 GiB and not an A100 ("Setting large
 /// `max_num_batched_tokens` for A100 reduces throughput, see PR #17885").
 fn large_vllm_class(gpu: &Gpu) -> bool {

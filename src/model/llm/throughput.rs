@@ -87,6 +87,12 @@ impl Ctx<'_> {
         (inference_peak_tflops(self.gpu, self.engine, false) / fp8).clamp(0.0, 1.0)
     }
 
+    /// Seconds of fixed time per forward pass in the MoE layers' fused expert kernels
+    /// ([`super::engines::FUSED_MOE_LAYER_MS`] per MoE layer; 0 for dense models).
+    fn moe_fixed(&self) -> f64 {
+        fused_moe_fixed_s(self.job, self.engine)
+    }
+
     /// (divisor for per-GPU work, share of the KV cache each GPU reads).
     fn split(&self) -> (f64, f64) {
         match self.layout {
@@ -134,7 +140,7 @@ impl Ctx<'_> {
             self.eff.decode_mfu
         };
         let t_compute = flops / (self.peak_flops() * mfu);
-        let t_fixed = f64::from(m.layers) * (self.eff.layer_ms + self.engine.launch_layer_ms(self.job.cuda_graphs)) * 1e-3;
+        let t_fixed = f64::from(m.layers) * (self.eff.layer_ms + self.engine.launch_layer_ms(self.job.cuda_graphs)) * 1e-3 + self.moe_fixed();
         t_weights + t_kv + t_compute + t_fixed + self.comm(batch)
     }
 
@@ -156,7 +162,7 @@ impl Ctx<'_> {
         let chunks = self.engine.prefill_chunk_tokens(self.gpu).map_or(1.0, |c| (tokens / c).ceil().max(1.0));
         let stream = chunks * self.weight_read_bytes(tokens) / div / self.weight_bw();
         let attn = 2.0 * f64::from(m.layers) * tokens * (tokens / seqs.max(1.0)) * m.attention_width() / div / (peak * self.eff.attention_flops * self.attention_rate_share());
-        let fixed = if with_fixed { f64::from(m.layers) * self.eff.prefill_layer_ms * 1e-3 + self.comm(tokens) } else { 0.0 };
+        let fixed = if with_fixed { f64::from(m.layers) * self.eff.prefill_layer_ms * 1e-3 + self.moe_fixed() + self.comm(tokens) } else { 0.0 };
         gemm.max(stream) + attn + fixed + self.vision_time(tokens, peak * q * div)
     }
 
@@ -206,6 +212,17 @@ pub fn prefill_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, token
 pub fn prefill_batch_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, seqs: f64, tokens_each: f64, with_fixed: bool) -> f64 {
     let seqs = seqs.max(1.0);
     Ctx { job, gpu, engine, eff: job_efficiency(job, engine, gpu), layout: *layout }.prefill_seqs(seqs * tokens_each, seqs, with_fixed)
+}
+
+/// Seconds of fixed time one forward pass spends in the fused expert kernels of `job`'s MoE
+/// layers on `engine` (its layers less its dense ones, × [`super::engines::FUSED_MOE_LAYER_MS`]
+/// for vLLM and SGLang); 0 for a dense model.
+pub fn fused_moe_fixed_s(job: &LlmJob, engine: Engine) -> f64 {
+    let m = &job.model;
+    if !m.is_moe() {
+        return 0.0;
+    }
+    f64::from(m.layers.saturating_sub(m.dense_layers)) * engine.fused_moe_layer_ms() * 1e-3
 }
 
 /// Weight bytes one decode step reads with `tokens` sequences in the batch: the body (MoE: the
