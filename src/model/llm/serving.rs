@@ -17,6 +17,9 @@
 //! al. 2024): `t_prefill(P') + ceil(P'/C) · t_step(B − 1)`, plus its wait behind the
 //! other users' prompts (an M/D/1 queue on the prefill work, Pollaczek–Khinchine), plus, when
 //! more users are offered than the build holds, the wait for a slot (a closed loop: Little's law).
+//! That mid takes arrivals as random; requests known to arrive together ([`Arrivals::InStep`]:
+//! fixed-length requests of a closed loop started at once, or a burst) take the in-step figure,
+//! the prompts batched into the scheduler's iterations, as their mid ([`IN_STEP_TTFT_BAND`]).
 //!
 //! Arrivals: with a request rate λ, requests wait for a free slot as in an M/M/c queue (Erlang C,
 //! Kleinrock, *Queueing Systems* vol. 1, §3.5) with `c` = the requests the build holds and the
