@@ -133,6 +133,9 @@ pub(crate) struct SizingArgs {
     pub spec_accept: Option<f64>,
     /// `--arrivals random|in-step`: how requests arrive (the TTFT's mid).
     pub arrivals: Option<String>,
+    /// `--cuda-graphs on|off`: whether the serving engine's decode step replays CUDA graphs
+    /// (off: vLLM `--enforce-eager`, SGLang `--disable-cuda-graph`); default the engine's own.
+    pub cuda_graphs: Option<String>,
     pub resolution: Option<(u32, u32)>,
     pub steps: Option<u32>,
     /// Issue 15 §1–2: system RAM (GiB), its bandwidth (GB/s), the offload placement, and a
@@ -154,7 +157,7 @@ pub(crate) struct SizingArgs {
 
 impl SizingArgs {
     /// Every sizing flag, without its `--`.
-    pub(crate) const FLAGS: [&'static str; 37] = ["images", "arrivals", "image-resolution", "backend",
+    pub(crate) const FLAGS: [&'static str; 38] = ["images", "arrivals", "cuda-graphs", "image-resolution", "backend",
         "ram-gib", "ram-gb-s", "offload", "gpu-share-gib",
         "users", "target-tokens-per-s-per-user", "max-ttft-s", "arrival-rate", "prefix-hit", "spec-decode", "spec-accept",
         "fp32-math", "model", "params", "config", "workload", "precision", "kv-precision", "engine", "context", "prompt-tokens", "output-tokens", "batch", "seq-len", "optimizer", "grad-checkpointing", "lora-rank", "zero", "grad-accum", "resolution", "steps", "frames", "offload-mode"];
@@ -196,6 +199,7 @@ impl SizingArgs {
             "spec-decode" => self.spec_decode = Some(value(p, "spec-decode")?),
             "spec-accept" => self.spec_accept = Some(real(p, "spec-accept", 0.0, 1.0)?),
             "arrivals" => self.arrivals = Some(value(p, "arrivals")?),
+            "cuda-graphs" => self.cuda_graphs = Some(value(p, "cuda-graphs")?),
             "resolution" => self.resolution = Some(resolution(&value(p, "resolution")?)?),
             "steps" => self.steps = Some(number(p, "steps")?),
             "ram-gib" => self.ram_gib = Some(value(p, "ram-gib")?),
@@ -238,6 +242,16 @@ pub(crate) fn users(a: &SizingArgs) -> Result<Option<u32>, CliError> {
         (Some(u), Some(b)) if u != b => Err(CliError(format!("--users {u} and --batch {b} disagree (--batch is an alias of --users)"))),
         (Some(u), _) | (None, Some(u)) => Ok(Some(u)),
         (None, None) => Ok(None),
+    }
+}
+
+/// `--cuda-graphs on|off` as `LlmJob::cuda_graphs` (`None` without the flag: the engine's default).
+pub(crate) fn cuda_graphs(a: &SizingArgs) -> Result<Option<bool>, CliError> {
+    match a.cuda_graphs.as_deref().map(|s| s.trim().to_ascii_lowercase()) {
+        None => Ok(None),
+        Some(s) if s == "on" => Ok(Some(true)),
+        Some(s) if s == "off" => Ok(Some(false)),
+        Some(s) => Err(CliError(format!("--cuda-graphs: expected on or off, got `{s}`"))),
     }
 }
 
