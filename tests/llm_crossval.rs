@@ -1367,8 +1367,8 @@ fn serving_cross_validated() {
     // 0.70–1.30 when the `--enforce-eager` rows paid their launches). DeepSeek-R1 (MLA,
     // 256 experts; dstack and GPUStack, 33 rows) runs 1.4–6× below the physics, and 80% of all
     // rows cannot be inside a band that is not widened for it.
-    at_least("serving LOFO in band", s.lofo_in_band, 0.68);
-    at_least("serving LOSO in band", s.loso_in_band, 0.68);
+    at_least("serving LOFO in band", s.lofo_in_band, 0.70);
+    at_least("serving LOSO in band", s.loso_in_band, 0.70);
     // Dense models meet both (15.6%, 83%), but the band's width was derived from these rows:
     // re-derived without each source it holds only 59% of that source's rows (printed).
     let (dense_err, dense_in) = class_stats(&scored, "dense");
@@ -1442,7 +1442,7 @@ fn latency_cross_validated() {
     // end). DeepSeek-R1 (21 rows: dstack at 4–128 users, GPUStack at 4) is 2–7× slower per user
     // than the physics; dense models 14.5%, 85% in band (13.6% before batched decode ran at the
     // prefill's GEMM rate: the NIM rows at 100–250 users, already above the measured, rose).
-    at_least("per-user LOSO in band", p.loso_in_band, 0.68);
+    at_least("per-user LOSO in band", p.loso_in_band, 0.70);
     let (dense_err, dense_in) = class_stats(&pu, "dense");
     at_most("per-user dense median |error|", dense_err, 0.16);
     at_least("per-user dense in band", dense_in, 0.80);
