@@ -242,6 +242,7 @@ fn prompts_in_step_are_prefilled_together() {
 /// - 100 users of 200 tokens (20,000 tokens, 3 iterations): the first user's prompt ends with the
 ///   first iteration of 8,192 tokens, 2 × 7.5e9 × 8,192 / (989e12 × 0.55) = 226 ms, the last with
 ///   all 20,000, 551 ms; the mean is their mean, 389 ms (attention and fixed times add ~1%).
+///
 /// The per-user speed does not depend on the arrival pattern.
 #[test]
 fn in_step_arrivals_take_the_batched_prefill_as_mid() {
