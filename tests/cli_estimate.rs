@@ -250,3 +250,24 @@ fn bad_video_flags_name_the_flag() {
         assert_eq!(err.trim().lines().count(), 1, "{err}");
     }
 }
+
+/// Serving round 3: `--arrivals in-step` takes the batched prefill of the users' prompts as the
+/// TTFT's mid (per-user speed unchanged); `--cuda-graphs off` (vLLM `--enforce-eager`) pays the
+/// host launches per layer, so one user decodes slower; bad values name the flag.
+#[test]
+fn arrivals_and_cuda_graphs_flags() {
+    let base = ["estimate", "--gpu", "h100-sxm", "--model", "llama-3.1-8b", "--engine", "vllm", "--users", "100", "--json"];
+    let with = |extra: &[&str]| json(&[&base[..], extra].concat());
+    let mid = |v: &serde_json::Value, k: &str| v["throughput"][k]["mid"].as_f64().unwrap_or_else(|| panic!("{k}"));
+    let (random, in_step) = (with(&[]), with(&["--arrivals", "in-step"]));
+    assert!(mid(&in_step, "ttft_s") > mid(&random, "ttft_s"));
+    assert!((mid(&in_step, "per_user_tokens_per_s") - mid(&random, "per_user_tokens_per_s")).abs() < 1e-9);
+    let one = ["estimate", "--gpu", "h100-sxm", "--model", "llama-3.1-8b", "--engine", "vllm", "--json"];
+    let eager = json(&[&one[..], &["--cuda-graphs", "off"]].concat());
+    assert!(mid(&eager, "decode_tokens_per_s") < mid(&json(&one), "decode_tokens_per_s"));
+    for (flag, bad) in [("--arrivals", "burst"), ("--cuda-graphs", "maybe")] {
+        let (code, _, err) = run(&["estimate", "--gpu", "h100-sxm", "--model", "llama-3.1-8b", flag, bad]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(flag), "{err}");
+    }
+}

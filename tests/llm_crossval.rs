@@ -14,7 +14,12 @@
 //!   `tpot_ms` / `per_user_tok_s` at concurrency 1 are compared with decode tokens/s
 //!   (1000/TPOT), `ttft_ms` at concurrency 1 with prefill tokens/s (ISL/TTFT). Latencies at
 //!   higher concurrency are compared with the serving model of issue 12 (`llm::serving`; the
-//!   "per-user speed" and "ttft" sets), except those of offline runs (all requests at once);
+//!   "per-user speed" and "ttft" sets), except those of offline runs (all requests at once).
+//!   The `arrivals` column gives a row's arrival pattern: `in-step` where the row records
+//!   fixed-length requests sent together (GenAI-Perf at a fixed concurrency with input stddev 0
+//!   and every output at its `max_tokens`; SGLang `bench_serving --random-range-ratio 1`, which
+//!   ignores EOS by default, at a capped concurrency; a one-round burst), else random; it sets
+//!   the TTFT's mid (`serving::Arrivals`);
 //! - `training.csv` (the MPT rows; the ResNet/BERT rows belong to `tests/media_calibration.rs`)
 //!   and `llm_training_more.csv`: training tokens/s per GPU;
 //! - `memory.csv` (mapped as in `tests/calibration.rs`) and `memory_more.csv`: peak GiB per GPU.
@@ -88,6 +93,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use gpu_advisor::catalog::{self, Gpu, Segment};
 use gpu_advisor::model::llm::engines::{self, Efficiency};
+use gpu_advisor::model::llm::serving::Arrivals;
 use gpu_advisor::model::llm::throughput::default_train_mfu;
 use gpu_advisor::model::llm::{
     estimate_llm, Checkpointing, Engine, GpuFamily, LlmJob, LoraTargets, ModelArch, Optimizer, Workload,
@@ -208,8 +214,9 @@ enum Read {
     Serving,
     /// Output tokens/s one user sees at the job's concurrency (`llm::serving::analyze`).
     PerUser,
-    /// Seconds to the first token at the job's concurrency.
-    Ttft,
+    /// Seconds to the first token at the job's concurrency, with the row's arrival pattern (its
+    /// `arrivals` column: `in-step` where the row records fixed-length requests sent together).
+    Ttft(Arrivals),
     /// Training tokens/s of the job divided by the GPUs it ran on.
     TrainPerGpu,
     /// Peak GiB per GPU minus what the measurement leaves out (the CUDA context for allocator
@@ -373,6 +380,11 @@ fn inference_job(model_name: &str, quant: &str, engine: &str, notes: &str, promp
     job.prompt_tokens = prompt;
     job.output_tokens = output;
     job.context_tokens = prompt + output;
+    // A row run without CUDA/HIP graphs says so (vLLM `--enforce-eager`, SGLang
+    // `--disable-cuda-graph`): every kernel is launched from the host (`Engine::launch_layer_ms`).
+    if notes.contains("--enforce-eager") || notes.contains("--disable-cuda-graph") {
+        job.cuda_graphs = Some(false);
+    }
     job
 }
 
@@ -418,8 +430,13 @@ fn inference_rows(inv: &mut Inventory) {
 fn serving_rows(inv: &mut Inventory) {
     let file = "llm_serving_more.csv";
     for r in read_csv(file) {
-        let [g, n, name, _params, quant, engine, batch, ctx, metric, value, source, notes, ..] = r.as_slice() else {
+        let [g, n, name, _params, quant, engine, batch, ctx, metric, value, source, notes, rest @ ..] = r.as_slice() else {
             panic!("short row {r:?}")
+        };
+        let arrivals = match rest.first().map(String::as_str) {
+            Some("in-step") => Arrivals::InStep,
+            Some("random") | Some("") | None => Arrivals::Random,
+            Some(a) => panic!("arrivals {a}"),
         };
         let label = format!("{g} ×{n} {name} {quant} {engine} c={batch} {ctx} {metric}");
         let Some((isl, osl)) = prompt_output(ctx) else {
@@ -455,7 +472,7 @@ fn serving_rows(inv: &mut Inventory) {
                 match metric.as_str() {
                     "tpot_ms" => (Set::PerUser, Read::PerUser, 1000.0 / value),
                     "per_user_tok_s" => (Set::PerUser, Read::PerUser, value),
-                    _ => (Set::Ttft, Read::Ttft, value / 1000.0),
+                    _ => (Set::Ttft, Read::Ttft(arrivals), value / 1000.0),
                 }
             }
             m => panic!("metric {m}"),
@@ -812,8 +829,10 @@ fn predict(c: &Case, carried: bool) -> (Band, String) {
         }
         Read::Prefill => need(t.prefill_tokens_per_s, "prefill"),
         Read::Serving => need(t.serving_tokens_per_s, "serving"),
-        Read::PerUser | Read::Ttft => {
-            let r = gpu_advisor::model::llm::serving::analyze(&job, c.gpu, c.gpus, &Default::default())
+        Read::PerUser | Read::Ttft(_) => {
+            let arrivals = if let Read::Ttft(a) = c.read { a } else { Arrivals::Random };
+            let targets = gpu_advisor::model::llm::serving::ServingTargets { arrivals, ..Default::default() };
+            let r = gpu_advisor::model::llm::serving::analyze(&job, c.gpu, c.gpus, &targets)
                 .unwrap_or_else(|e| panic!("{}: {e}", c.label));
             if matches!(c.read, Read::PerUser) {
                 r.per_user_tokens_per_s
@@ -1187,6 +1206,11 @@ fn band_spread(scored: &[Scored]) {
         let r = x.case.measured / x.raw.mid;
         by_class.entry(class_of(&x.case)).or_default().push(r);
         by_class.entry("all").or_default().push(r);
+        // The TTFT's arrival patterns apart: the in-step band is derived from these rows.
+        if let Read::Ttft(a) = x.case.read {
+            let pattern = if a == Arrivals::InStep { "in step" } else { "random" };
+            by_class.entry(if class_of(&x.case) == "dense" { pattern } else { "other" }).or_default().push(r);
+        }
     }
     println!(
         "BAND | {} | dense rows inside the 10th–90th percentile band of the other sources: {:.0}%",
@@ -1233,7 +1257,12 @@ fn band_loso(scored: &[Scored]) -> f64 {
 /// Median |error| and in-band share of the held-out predictions (LOSO) of one class ("all":
 /// every row).
 fn class_stats(scored: &[Scored], class: &str) -> (f64, f64) {
-    let rows: Vec<&Scored> = scored.iter().filter(|x| class == "all" || class_of(&x.case) == class).collect();
+    let pattern = |c: &Case| match c.read {
+        Read::Ttft(a) if class_of(c) == "dense" => if a == Arrivals::InStep { "in step" } else { "random" },
+        Read::Ttft(_) => "other",
+        _ => "",
+    };
+    let rows: Vec<&Scored> = scored.iter().filter(|x| class == "all" || class_of(&x.case) == class || pattern(&x.case) == class).collect();
     let n = rows.len().max(1) as f64;
     (median(rows.iter().map(|x| x.loso.abs()).collect()), rows.iter().filter(|x| x.loso_in).count() as f64 / n)
 }
@@ -1326,24 +1355,27 @@ fn serving_cross_validated() {
     let (scored, s) = run(Set::Serving);
     assert!(s.rows >= 230);
     // Held out with no scalar (`Set::held_out_refit`): raw = LOFO = LOSO. The in-sample scalar
-    // (0.96) makes it slightly worse: 20.2%.
+    // makes it 18.7%.
     at_most("serving in-sample median |error|", s.in_sample, 0.23);
-    // Target met: serving ≤ 20% cross-validated (19.5% today; 23.6% before TensorRT-LLM's exposed
-    // kernel launches, `engines::EAGER_LAUNCH_LAYER_MS`).
+    // Target met: serving ≤ 20% cross-validated (18.4% today; 19.5% before batched decode ran at
+    // the prefill's GEMM rate and FP8-weight models with a 16-bit cache attended at the 16-bit
+    // rate; 23.6% before TensorRT-LLM's exposed kernel launches,
+    // `engines::EAGER_LAUNCH_LAYER_MS`).
     at_most("serving LOFO median |error|", s.lofo, 0.20);
     at_most("serving LOSO median |error|", s.loso, 0.20);
-    // TARGET NOT MET: ≥ 80% in band (73% today). DeepSeek-R1 (MLA, 256 experts; dstack and
-    // GPUStack, 33 rows) runs 1.4–6× below the physics, and 80% of all rows cannot be inside a
-    // band that is not widened for it.
-    at_least("serving LOFO in band", s.lofo_in_band, 0.68);
-    at_least("serving LOSO in band", s.loso_in_band, 0.68);
-    // Dense models meet both (16.0%, 83%), but the band's width was derived from these rows:
-    // re-derived without each source it holds only 63% of that source's rows (printed).
+    // TARGET NOT MET: ≥ 80% in band (73% today, as before round 3, whose band 0.65–1.30 narrowed to
+    // 0.70–1.30 when the `--enforce-eager` rows paid their launches). DeepSeek-R1 (MLA,
+    // 256 experts; dstack and GPUStack, 33 rows) runs 1.4–6× below the physics, and 80% of all
+    // rows cannot be inside a band that is not widened for it.
+    at_least("serving LOFO in band", s.lofo_in_band, 0.70);
+    at_least("serving LOSO in band", s.loso_in_band, 0.70);
+    // Dense models meet both (15.6%, 83%), but the band's width was derived from these rows:
+    // re-derived without each source it holds only 59% of that source's rows (printed).
     let (dense_err, dense_in) = class_stats(&scored, "dense");
     at_most("serving dense median |error|", dense_err, 0.20);
     at_least("serving dense in band", dense_in, 0.80);
     // The serving band is the dense held-out spread: SERVING_BAND's factors hold measured/model
-    // from the 10th to the 90th percentile (0.68–1.30 today), and neither side could be 5
+    // from the 10th to the 90th percentile (0.71–1.26 today), and neither side could be 5
     // points narrower.
     let mut ratios: Vec<f64> =
         scored.iter().filter(|x| class_of(&x.case) == "dense").map(|x| x.case.measured / x.raw.mid).collect();
@@ -1402,25 +1434,31 @@ fn latency_cross_validated() {
     let (tt, t) = run(Set::Ttft);
     assert!(p.rows >= 100 && t.rows >= 100);
     // Held out with no scalar (`Set::held_out_refit`): raw = LOFO = LOSO.
-    // Target met (issue 12: ≤ 20%): per-user speed 18.6% today (34.1% before TensorRT-LLM's
+    // Target met (issue 12: ≤ 20%): per-user speed 18.4% today (34.1% before TensorRT-LLM's
     // exposed kernel launches, `engines::EAGER_LAUNCH_LAYER_MS`: NIM's TensorRT-LLM ran 1.2–2.4×
     // slower than the model at 5–25 users).
     at_most("per-user LOSO median |error|", p.loso, 0.20);
-    // TARGET NOT MET: ≥ 80% in band (73% today). DeepSeek-R1 (21 rows: dstack at 4–128 users,
-    // GPUStack at 4) is 2–7× slower per user than the physics; dense models 13.6%, 87% in band.
-    at_least("per-user LOSO in band", p.loso_in_band, 0.68);
+    // TARGET NOT MET: ≥ 80% in band (72% today, 73% before round 3 with the serving band's 0.65 low
+    // end). DeepSeek-R1 (21 rows: dstack at 4–128 users, GPUStack at 4) is 2–7× slower per user
+    // than the physics; dense models 14.5%, 85% in band (13.6% before batched decode ran at the
+    // prefill's GEMM rate: the NIM rows at 100–250 users, already above the measured, rose).
+    at_least("per-user LOSO in band", p.loso_in_band, 0.70);
     let (dense_err, dense_in) = class_stats(&pu, "dense");
     at_most("per-user dense median |error|", dense_err, 0.16);
     at_least("per-user dense in band", dense_in, 0.80);
-    // TARGET NOT MET: TTFT 91.0%, 52% in band today (36% before the in-step limit batched the
-    // waiting prompts, `serving::Build::ttft_in_step`). Measured TTFTs under load are 2–27× the
-    // model's mid for dense models (10th–90th percentile) and 15–300× for DeepSeek-R1:
-    // fixed-length closed-loop benchmarks start their users together and keep them in step, so
-    // prompts queue behind each other far more than the mid's M/D/1 wait (random arrivals)
-    // assumes; the band's high end is that in-step limit (5% in band without it).
-    at_most("ttft LOSO median |error|", t.loso, 0.94);
-    at_least("ttft LOSO in band", t.loso_in_band, 0.47);
+    // TARGET NOT MET: TTFT 32.9%, 70% in band today (91.0% and 52% before the rows' arrival
+    // pattern was modelled: `serving::Arrivals`, the `arrivals` column). Fixed-length requests
+    // sent together (95 dense rows, mostly the NIM DLI sweep's GenAI-Perf runs) take the in-step
+    // figure as their mid (`serving::Build::ttft_in_step`): dense 23.8%, 83% in band. Left:
+    // DeepSeek-R1 (21 rows) 4–11× the in-step figure (its prefill is far slower than the physics),
+    // and the in-step figure is a limit, 0.3–0.7 of the measured at 100–250 users with
+    // 2,000-token prompts.
+    at_most("ttft LOSO median |error|", t.loso, 0.34);
+    at_least("ttft LOSO in band", t.loso_in_band, 0.68);
     let (dense_err, dense_in) = class_stats(&tt, "dense");
-    at_most("ttft dense median |error|", dense_err, 0.92);
-    at_least("ttft dense in band", dense_in, 0.57);
+    at_most("ttft dense median |error|", dense_err, 0.25);
+    at_least("ttft dense in band", dense_in, 0.80);
+    // The in-step band (`serving::IN_STEP_TTFT_BAND`, 0.45–1.40) was derived from these rows.
+    let (_, in_step_in) = class_stats(&tt, "in step");
+    at_least("ttft in-step dense rows in band", in_step_in, 0.80);
 }

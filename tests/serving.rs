@@ -232,3 +232,130 @@ fn prompts_in_step_are_prefilled_together() {
     let long = prefill_batch_s(&j, g, Engine::Vllm, &Layout::Single, 1.0, 1000.0, true);
     assert!(long > batched);
 }
+
+/// Requests recorded as arriving together (`Arrivals::InStep`: a closed loop of fixed-length
+/// requests, as GenAI-Perf at a fixed concurrency or `bench_serving --random-range-ratio 1` run)
+/// take the in-step figure as the TTFT's mid, with the in-step band 0.45–1.40. By hand, Llama 3
+/// 8B FP16 on vLLM on one H100 (989 TFLOPS dense, prefill MFU 0.55):
+/// - 5 users of 200 tokens fit one 8,192-token iteration: every user waits for the one batched
+///   pass of 1,000 tokens, 28.7 ms (see `prompts_in_step_are_prefilled_together`);
+/// - 100 users of 200 tokens (20,000 tokens, 3 iterations): the first user's prompt ends with the
+///   first iteration of 8,192 tokens, 2 × 7.5e9 × 8,192 / (989e12 × 0.55) = 226 ms, the last with
+///   all 20,000, 551 ms; the mean is their mean, 389 ms (attention and fixed times add ~1%).
+///
+/// The per-user speed does not depend on the arrival pattern.
+#[test]
+fn in_step_arrivals_take_the_batched_prefill_as_mid() {
+    use gpu_advisor::model::llm::serving::{Arrivals, IN_STEP_TTFT_BAND};
+    let g = gpu("h100-sxm");
+    let mut j = job("llama-3-8b");
+    j.engine = Some(Engine::Vllm);
+    j.prompt_tokens = 200;
+    j.output_tokens = 1000;
+    let in_step = ServingTargets { arrivals: Arrivals::InStep, ..ServingTargets::default() };
+    for (users, hand_ms) in [(5, 28.7), (100, 389.0)] {
+        j.batch = users;
+        let r = analyze(&j, g, 1, &in_step).expect("serving");
+        let t = r.ttft_s.expect("ttft");
+        assert!((t.mid * 1e3 / hand_ms - 1.0).abs() < 0.05, "{users} users: {} ms, by hand {hand_ms}", t.mid * 1e3);
+        assert!((t.low / t.mid - IN_STEP_TTFT_BAND.0).abs() < 1e-9 && (t.high / t.mid - IN_STEP_TTFT_BAND.1).abs() < 1e-9);
+        let random = analyze(&j, g, 1, &ServingTargets::default()).expect("serving");
+        assert_eq!(random.per_user_tokens_per_s, r.per_user_tokens_per_s);
+        assert!(random.ttft_s.expect("ttft").mid < t.mid, "{users} users: random arrivals wait less");
+    }
+    assert_eq!(Arrivals::parse("in-step"), Some(Arrivals::InStep));
+    assert_eq!(Arrivals::parse("Random"), Some(Arrivals::Random));
+    assert_eq!(Arrivals::parse("burst"), None);
+}
+
+/// A vLLM build run with `--enforce-eager` launches every kernel from the host, as TensorRT-LLM's
+/// runtime does by default: each layer pays `EAGER_LAUNCH_LAYER_MS`, (4.20 − 2.72)/28 = 0.0529
+/// ms (xLLM; vLLM's own graph/no-graph measurement, pull request #1440, gives (1.20 − 1.05) s /
+/// 100 tokens / 32 layers = 0.047 ms). By hand, Llama 3 8B (32 layers): 1.691 ms more per step;
+/// Llama 3.1 405B (126 layers): 6.66 ms. With graphs asked of TensorRT-LLM (`cuda_graph_mode`)
+/// its step loses the same 1.691 ms.
+#[test]
+fn enforce_eager_pays_the_launches_per_layer() {
+    use gpu_advisor::model::llm::parallel::Layout;
+    use gpu_advisor::model::llm::throughput::decode_step_s;
+    let g = gpu("h100-sxm");
+    for (preset, layers, hand_ms) in [("llama-3-8b", 32, 1.691), ("llama-3.1-405b", 126, 6.660)] {
+        let mut j = job(preset);
+        assert_eq!(j.model.layers, layers);
+        let graphs = decode_step_s(&j, g, Engine::Vllm, &Layout::Tensor(8), 4.0, 2000.0);
+        j.cuda_graphs = Some(false);
+        let eager = decode_step_s(&j, g, Engine::Vllm, &Layout::Tensor(8), 4.0, 2000.0);
+        assert!(((eager - graphs) * 1e3 - hand_ms).abs() < 0.001, "{preset}: {} ms", (eager - graphs) * 1e3);
+    }
+    let mut j = job("llama-3-8b");
+    let trt = decode_step_s(&j, g, Engine::TrtLlm, &Layout::Single, 4.0, 700.0);
+    j.cuda_graphs = Some(true);
+    let trt_graphs = decode_step_s(&j, g, Engine::TrtLlm, &Layout::Single, 4.0, 700.0);
+    assert!(((trt - trt_graphs) * 1e3 - 1.691).abs() < 0.001);
+    // llama.cpp's fixed time holds its launches already: the flag changes nothing there.
+    j.cuda_graphs = Some(false);
+    let cpp = decode_step_s(&j, g, Engine::LlamaCpp, &Layout::Single, 1.0, 700.0);
+    j.cuda_graphs = None;
+    assert_eq!(cpp, decode_step_s(&j, g, Engine::LlamaCpp, &Layout::Single, 1.0, 700.0));
+}
+
+/// A continuous-batching engine runs a decode batch through the prefill's GEMMs (under chunked
+/// prefill, in the same GEMM as the prompt chunk: Sarathi-Serve §4), so the decode FLOPs run at
+/// the prefill's MFU. By hand, Llama 3 8B FP16 on vLLM on one H100 SXM (989.4 TFLOPS dense,
+/// prefill MFU 0.55), at one token of context so the KV cache is negligible and every weight is
+/// read at both batches: 1,024 sequences take 2 × 7.5e9 × 512 / (989.4e12 × 0.55) = 14.1 ms more
+/// per step than 512 (it was 17.2 ms at the old decode MFU 0.45).
+#[test]
+fn batched_decode_runs_at_the_prefill_gemm_rate() {
+    use gpu_advisor::model::llm::parallel::Layout;
+    use gpu_advisor::model::llm::throughput::decode_step_s;
+    let g = gpu("h100-sxm");
+    let j = job("llama-3-8b");
+    let step = |b: f64| decode_step_s(&j, g, Engine::Vllm, &Layout::Single, b, 1.0);
+    let extra_ms = (step(1024.0) - step(512.0)) * 1e3;
+    assert!((extra_ms / 14.1 - 1.0).abs() < 0.03, "{extra_ms} ms");
+}
+
+/// FP8 weights with a 16-bit KV cache run their attention at the 16-bit rate (vLLM's FP8 method
+/// quantizes the linear layers only; FlashAttention and FlashInfer run a BF16 cache in BF16). By
+/// hand, Llama 3 8B on vLLM on one H100 SXM, a 4,096-token prompt: causal attention 2 × 32 layers
+/// × 4,096² × 4,096 = 4.398e12 FLOPs at 0.55 × 0.5 of the peak: 8.08 ms at the FP8 rate (1,978.9
+/// TFLOPS), 16.16 ms at the 16-bit rate (989.4): an FP16 cache costs 8.08 ms more than an FP8
+/// cache, and nothing else in a prefill depends on the cache's format.
+#[test]
+fn fp8_weights_attend_at_the_cache_precision() {
+    use gpu_advisor::model::llm::parallel::Layout;
+    use gpu_advisor::model::llm::throughput::prefill_s;
+    use gpu_advisor::model::precision::KvPrecision;
+    let g = gpu("h100-sxm");
+    let mut j = job("llama-3-8b");
+    j.precision = Precision::Fp8;
+    j.kv_precision = KvPrecision::Fp16;
+    let bf16_cache = prefill_s(&j, g, Engine::Vllm, &Layout::Single, 4096.0, false);
+    j.kv_precision = KvPrecision::Fp8;
+    let fp8_cache = prefill_s(&j, g, Engine::Vllm, &Layout::Single, 4096.0, false);
+    let extra_ms = (bf16_cache - fp8_cache) * 1e3;
+    assert!((extra_ms / 8.08 - 1.0).abs() < 0.01, "{extra_ms} ms");
+}
+
+/// vLLM's and SGLang's fused-MoE kernels cost a fixed time per MoE layer per forward pass beyond
+/// their expert bytes: t = t0 + bytes/b through vLLM's `benchmark_moe.py` on an H100 (pull request
+/// #24700; Qwen3-30B-A3B FP8, 128 experts of 4.72 MB, top 8): 40.44 µs for 8 experts (37.7 MB)
+/// and 247.67 µs for all 128 (604 MB) give b = 566.3 MB / 207.23 µs = 2.733 TB/s and t0 = 40.44 −
+/// 13.79 = 26.65 µs. The same line at batch 4 (128·(1 − (120/128)^4) = 29.2 experts, 137.8 MB):
+/// 26.65 + 50.4 = 77.1 µs, measured 78.10; at batch 16 (82.5 experts, 389 MB): 169.0 µs, measured
+/// 164.64. DeepSeek-R1 has 61 layers, the first 3 dense: 58 × 26.65 µs = 1.546 ms per pass.
+#[test]
+fn fused_moe_pays_a_fixed_time_per_moe_layer() {
+    use gpu_advisor::model::llm::engines::FUSED_MOE_LAYER_MS;
+    use gpu_advisor::model::llm::throughput::fused_moe_fixed_s;
+    assert!((FUSED_MOE_LAYER_MS * 1e3 - 26.65).abs() < 0.05, "{} µs", FUSED_MOE_LAYER_MS * 1e3);
+    let line = |mb: f64| FUSED_MOE_LAYER_MS * 1e3 + mb / 2.733;
+    assert!((line(137.8) / 78.10 - 1.0).abs() < 0.03 && (line(389.0) / 164.64 - 1.0).abs() < 0.04);
+    let ds = job("deepseek-r1");
+    assert_eq!((ds.model.layers, ds.model.dense_layers), (61, 3));
+    assert!((fused_moe_fixed_s(&ds, Engine::Vllm) * 1e3 - 1.546).abs() < 0.003);
+    assert_eq!(fused_moe_fixed_s(&ds, Engine::Sglang), fused_moe_fixed_s(&ds, Engine::Vllm));
+    assert_eq!(fused_moe_fixed_s(&ds, Engine::TrtLlm), 0.0);
+    assert_eq!(fused_moe_fixed_s(&job("llama-3-8b"), Engine::Vllm), 0.0);
+}

@@ -27,7 +27,8 @@ USAGE:
     [--grad-checkpointing none|selective|full] [--lora-rank R] [--zero auto|0|1|2|3] [--grad-accum N] [--fp32-math pytorch|tf32|strict] [--json]
   Serving (inference):
     [--users N] [--target-tokens-per-s-per-user X] [--max-ttft-s Y] [--arrival-rate R]
-    [--prefix-hit P] [--spec-decode off|draft|eagle|mtp] [--spec-accept A]
+    [--prefix-hit P] [--spec-decode off|draft|eagle|mtp] [--spec-accept A] [--arrivals random|in-step]
+    [--cuda-graphs on|off]
   [--backend cuda|rocm|vulkan|metal|sycl|mlx] (default: the card's first listed back-end)
   Mixed cards (--mix rtx-4090:1,rtx-3090:1): llama.cpp splits the layers in proportion to memory;
   tensor parallelism needs matching cards. per_gpu_gib is the busiest card.
@@ -53,7 +54,9 @@ DEFAULTS:
   --prompt-tokens 512, --output-tokens 256 (image tokens come on top: --images 0, --image-resolution 1024x1024)
   --batch 1 (inference: concurrent sequences; training: micro-batch per GPU); --users is its alias
   --prefix-hit 0 (share of each prompt already in the prefix cache), --spec-decode off; --spec-accept
-  defaults per mode (draft 0.7, eagle 0.8, mtp 0.85); no per-user speed, TTFT or arrival-rate target
+  defaults per mode (draft 0.7, eagle 0.8, mtp 0.85); no per-user speed, TTFT or arrival-rate target;
+  --arrivals random (in-step: fixed-length requests sent together, as benchmark clients at a fixed concurrency do);
+  --cuda-graphs: the engine's default (vLLM and SGLang on, TensorRT-LLM's runtime off; off = vllm --enforce-eager)
   --seq-len 2048 (capped at the model's maximum context)
   --optimizer adamw, --grad-checkpointing none, --lora-rank 16 (all linear layers), --zero auto (the fastest
   sharding that fits: data parallel with ZeRO-0/1/2/3 or tensor + pipeline model parallel), --grad-accum 1
@@ -261,6 +264,7 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
         auto_layout: a.s.zero.is_none(),
         grad_accum: a.s.grad_accum.unwrap_or(1),
         host: super::flags::host(&a.s)?,
+        cuda_graphs: super::flags::cuda_graphs(&a.s)?,
         ..LlmJob::default()
     };
     super::flags::apply_images(&a.s, &mut job)?;

@@ -131,6 +131,11 @@ pub(crate) struct SizingArgs {
     pub prefix_hit: Option<f64>,
     pub spec_decode: Option<String>,
     pub spec_accept: Option<f64>,
+    /// `--arrivals random|in-step`: how requests arrive (the TTFT's mid).
+    pub arrivals: Option<String>,
+    /// `--cuda-graphs on|off`: whether the serving engine's decode step replays CUDA graphs
+    /// (off: vLLM `--enforce-eager`, SGLang `--disable-cuda-graph`); default the engine's own.
+    pub cuda_graphs: Option<String>,
     pub resolution: Option<(u32, u32)>,
     pub steps: Option<u32>,
     /// Issue 15 §1–2: system RAM (GiB), its bandwidth (GB/s), the offload placement, and a
@@ -152,7 +157,7 @@ pub(crate) struct SizingArgs {
 
 impl SizingArgs {
     /// Every sizing flag, without its `--`.
-    pub(crate) const FLAGS: [&'static str; 36] = ["images", "image-resolution", "backend",
+    pub(crate) const FLAGS: [&'static str; 38] = ["images", "arrivals", "cuda-graphs", "image-resolution", "backend",
         "ram-gib", "ram-gb-s", "offload", "gpu-share-gib",
         "users", "target-tokens-per-s-per-user", "max-ttft-s", "arrival-rate", "prefix-hit", "spec-decode", "spec-accept",
         "fp32-math", "model", "params", "config", "workload", "precision", "kv-precision", "engine", "context", "prompt-tokens", "output-tokens", "batch", "seq-len", "optimizer", "grad-checkpointing", "lora-rank", "zero", "grad-accum", "resolution", "steps", "frames", "offload-mode"];
@@ -193,6 +198,8 @@ impl SizingArgs {
             "prefix-hit" => self.prefix_hit = Some(real(p, "prefix-hit", 0.0, 1.0)?),
             "spec-decode" => self.spec_decode = Some(value(p, "spec-decode")?),
             "spec-accept" => self.spec_accept = Some(real(p, "spec-accept", 0.0, 1.0)?),
+            "arrivals" => self.arrivals = Some(value(p, "arrivals")?),
+            "cuda-graphs" => self.cuda_graphs = Some(value(p, "cuda-graphs")?),
             "resolution" => self.resolution = Some(resolution(&value(p, "resolution")?)?),
             "steps" => self.steps = Some(number(p, "steps")?),
             "ram-gib" => self.ram_gib = Some(value(p, "ram-gib")?),
@@ -238,11 +245,21 @@ pub(crate) fn users(a: &SizingArgs) -> Result<Option<u32>, CliError> {
     }
 }
 
+/// `--cuda-graphs on|off` as `LlmJob::cuda_graphs` (`None` without the flag: the engine's default).
+pub(crate) fn cuda_graphs(a: &SizingArgs) -> Result<Option<bool>, CliError> {
+    match a.cuda_graphs.as_deref().map(|s| s.trim().to_ascii_lowercase()) {
+        None => Ok(None),
+        Some(s) if s == "on" => Ok(Some(true)),
+        Some(s) if s == "off" => Ok(Some(false)),
+        Some(s) => Err(CliError(format!("--cuda-graphs: expected on or off, got `{s}`"))),
+    }
+}
+
 /// The serving targets of `--target-tokens-per-s-per-user`, `--max-ttft-s`, `--arrival-rate`,
-/// `--prefix-hit`, `--spec-decode` and `--spec-accept`, each checked here so the error names the
+/// `--prefix-hit`, `--spec-decode`, `--spec-accept` and `--arrivals`, each checked here so the error names the
 /// flag.
 pub(crate) fn serving_targets(a: &SizingArgs) -> Result<crate::model::llm::serving::ServingTargets, CliError> {
-    use crate::model::llm::serving::{ServingTargets, SpecDecode};
+    use crate::model::llm::serving::{Arrivals, ServingTargets, SpecDecode};
     let positive = |flag: &str, v: Option<f64>| match v {
         Some(x) if x <= 0.0 => Err(CliError(format!("--{flag}: must be above 0, got {x}"))),
         _ => Ok(v),
@@ -256,7 +273,13 @@ pub(crate) fn serving_targets(a: &SizingArgs) -> Result<crate::model::llm::servi
         Some(s) => SpecDecode::parse(s)
             .ok_or_else(|| CliError(format!("--spec-decode: unknown `{s}` (expected {})", choices(&SpecDecode::ALL, SpecDecode::as_str))))?,
     };
+    let arrivals = match &a.arrivals {
+        None => Arrivals::Random,
+        Some(s) => Arrivals::parse(s)
+            .ok_or_else(|| CliError(format!("--arrivals: unknown `{s}` (expected {})", choices(&Arrivals::ALL, Arrivals::as_str))))?,
+    };
     Ok(ServingTargets {
+        arrivals,
         tokens_per_s_per_user: positive("target-tokens-per-s-per-user", a.target_tps_user)?,
         max_ttft_s: positive("max-ttft-s", a.max_ttft_s)?,
         arrival_rate_rps: positive("arrival-rate", a.arrival_rate)?,

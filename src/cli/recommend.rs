@@ -33,7 +33,7 @@ USAGE:
     [--max-gpus N] [--require-nvlink] [--datacenter-only] [--max-watts W] [--region global|cn]
     [--headroom PERCENT] [--top N] [--all-counts] [--json]
     [--users N] [--target-tokens-per-s-per-user X] [--max-ttft-s Y] [--arrival-rate R]
-    [--prefix-hit P] [--spec-decode off|draft|eagle|mtp] [--spec-accept A] [--api-price USD]
+    [--prefix-hit P] [--spec-decode off|draft|eagle|mtp] [--spec-accept A] [--arrivals random|in-step] [--cuda-graphs on|off] [--api-price USD]
     [--ram-gib N] [--ram-gb-s BW] [--offload auto|none|layers|experts] [--gpu-share-gib N]
     [--images N] [--image-resolution WxH] (vision-language models) [--backend cuda|rocm|vulkan|metal|sycl|mlx]
     [--owned ID:COUNT,...] (cards you have, at no cost: the answer is what to add)
@@ -296,6 +296,7 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
         auto_layout: a.s.zero.is_none(),
         grad_accum: a.s.grad_accum.unwrap_or(1),
         host: super::flags::host(&a.s)?,
+        cuda_graphs: super::flags::cuda_graphs(&a.s)?,
         train_tokens: a.train_tokens.unwrap_or(defaults.train_tokens),
         ..defaults
     };

@@ -778,6 +778,6 @@ impl AdvisorInputs {
             "" => None,
             t => parse_f64(Field::SpecAccept, t, 0.0, 1.0, errors),
         };
-        ServingTargets { tokens_per_s_per_user, max_ttft_s, arrival_rate_rps, prefix_hit: prefix_hit.unwrap_or(0.0), spec, spec_accept }
+        ServingTargets { tokens_per_s_per_user, max_ttft_s, arrival_rate_rps, prefix_hit: prefix_hit.unwrap_or(0.0), spec, spec_accept, arrivals: Default::default() }
     }
 }

@@ -182,6 +182,45 @@ impl Engine {
             _ => 0.0,
         }
     }
+
+    /// The exposed launch time per layer when the job says whether the decode step replays CUDA
+    /// (HIP) graphs (`cuda_graphs`; `None`: the engine's default, [`Engine::eager_launch_layer_ms`]).
+    /// The continuous-batching engines can run either way: vLLM `--enforce-eager` ("always use
+    /// eager-mode PyTorch", vLLM engine arguments) and SGLang `--disable-cuda-graph` launch every
+    /// kernel from the host, TensorRT-LLM's `cuda_graph_mode` replays graphs. The same
+    /// [`EAGER_LAUNCH_LAYER_MS`] then applies: vLLM's own measurement when it added CUDA graphs
+    /// agrees with xLLM's, Llama 2 7B at one request 1.20 s without and 1.05 s with graphs for 100
+    /// tokens (vllm-project/vllm pull request #1440), (1.20 − 1.05) / 100 / 32 layers = 0.047 ms
+    /// per layer. The other engines' fixed times already hold their launches.
+    pub fn launch_layer_ms(self, cuda_graphs: Option<bool>) -> f64 {
+        match (self.continuous_batching(), cuda_graphs) {
+            (true, Some(false)) => EAGER_LAUNCH_LAYER_MS,
+            (true, Some(true)) => 0.0,
+            _ => self.eager_launch_layer_ms(),
+        }
+    }
+}
+
+/// Fixed time of one MoE layer's fused expert kernels per forward pass in vLLM and SGLang (their
+/// Triton `fused_moe`: token alignment, the gate/up and down grouped GEMMs, activation, sum), ms,
+/// beyond the expert bytes it streams. From vLLM's own kernel benchmark (`benchmark_moe.py`,
+/// vllm-project/vllm pull request #24700, "Benchmarks on H100": Qwen3-30B-A3B FP8 w8a8, 128
+/// experts of 3 × 2,048 × 768 = 4.72 MB, top 8): 40.44 µs at batch 1 (8 experts, 37.7 MB) and
+/// 247.67 µs at batch 128 (all 128, 604 MB). A fixed time plus a stream, t = t0 + bytes / b,
+/// through the two points: b = 566 MB / 207.2 µs = 2.73 TB/s (0.82 of the H100's 3.35) and
+/// t0 = 40.44 − 37.7 / 2.733 = 26.6 µs; it gives the same benchmark's batch 4 (77.0 against
+/// 78.1 µs) and 16 (169 against 164.6 µs). A dense FFN's few GEMMs have no such cost beyond the
+/// engine's per-layer time. TensorRT-LLM's MoE kernels are not measured: nothing for them.
+pub const FUSED_MOE_LAYER_MS: f64 = (40.44 - 37.7 / 2.733) / 1000.0;
+
+impl Engine {
+    /// [`FUSED_MOE_LAYER_MS`] for the engines that run Triton's fused MoE (vLLM, SGLang), else 0.
+    pub fn fused_moe_layer_ms(self) -> f64 {
+        match self {
+            Engine::Vllm | Engine::Sglang => FUSED_MOE_LAYER_MS,
+            _ => 0.0,
+        }
+    }
 }
 
 /// vLLM's large-card class: at least 70 GiB and not an A100 ("Setting large
@@ -256,7 +295,11 @@ pub struct Efficiency {
     pub attention_flops: f64,
     /// Fixed time per layer per prefill chunk, ms.
     pub prefill_layer_ms: f64,
-    /// Decode at large batch (compute-bound): achieved / peak FLOPS.
+    /// Decode at large batch (compute-bound): achieved / peak FLOPS. Used by the engines that run
+    /// decode on their own kernels (llama.cpp's mat-vec kernels, ExLlamaV2, MLC, transformers);
+    /// the continuous-batching engines (vLLM, SGLang, TensorRT-LLM) multiply a decode batch with
+    /// the prefill's GEMMs, so their decode FLOPs run at the prefill's share
+    /// ([`prefill_gemm_shares`]; see `throughput::Ctx::decode_step`).
     pub decode_mfu: f64,
     /// Latency of handing activations to the next GPU in a layer split, ms.
     pub hop_ms: f64,

@@ -231,6 +231,11 @@ pub struct LlmJob {
     /// Training under `torch.compile`: AOTAutograd's min-cut partitioner recomputes the FFN's
     /// pointwise results in backward instead of saving them (see `memory::ffn_saved_bytes`).
     pub torch_compile: bool,
+    /// Whether the serving engine's decode step replays CUDA (HIP) graphs: `Some(false)` for
+    /// vLLM `--enforce-eager` or SGLang `--disable-cuda-graph`, `Some(true)` for TensorRT-LLM's
+    /// `cuda_graph_mode`; `None` (default): the engine's default
+    /// ([`engines::Engine::launch_layer_ms`]).
+    pub cuda_graphs: Option<bool>,
     /// Overrides the engine's efficiency factors (what-if and cross-validation).
     pub efficiency: Option<Efficiency>,
     /// System RAM and offload (llama.cpp inference), and a unified-memory machine's GPU share.
@@ -275,6 +280,7 @@ impl Default for LlmJob {
             fp32_logits: true,
             nf4_double_quant: false,
             torch_compile: false,
+            cuda_graphs: None,
             efficiency: None,
             host: offload::Host::default(),
         }

@@ -17,6 +17,9 @@
 //! al. 2024): `t_prefill(P') + ceil(P'/C) · t_step(B − 1)`, plus its wait behind the
 //! other users' prompts (an M/D/1 queue on the prefill work, Pollaczek–Khinchine), plus, when
 //! more users are offered than the build holds, the wait for a slot (a closed loop: Little's law).
+//! That mid takes arrivals as random; requests known to arrive together ([`Arrivals::InStep`]:
+//! fixed-length requests of a closed loop started at once, or a burst) take the in-step figure,
+//! the prompts batched into the scheduler's iterations, as their mid ([`IN_STEP_TTFT_BAND`]).
 //!
 //! Arrivals: with a request rate λ, requests wait for a free slot as in an M/M/c queue (Erlang C,
 //! Kleinrock, *Queueing Systems* vol. 1, §3.5) with `c` = the requests the build holds and the
@@ -85,6 +88,44 @@ impl SpecDecode {
     }
 }
 
+/// How the users' requests arrive, which sets the time to first token's mid (the per-user speed
+/// and the total do not depend on it: over a request the same prompts are mixed into the steps).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Arrivals {
+    /// Requests arrive at random times (users at their own pace, varying lengths): a prompt waits
+    /// behind the others as in an M/D/1 queue ([`Build::ttft`]).
+    #[default]
+    Random,
+    /// Requests arrive together: a closed loop of fixed-length requests started at once (every
+    /// user finishes together and sends the next prompt at once), or a burst of requests sent
+    /// together. Benchmark clients run this way when prompt and output lengths are fixed and
+    /// concurrency is capped: GenAI-Perf at a fixed concurrency with `--synthetic-input-tokens-stddev
+    /// 0` and a fixed output; SGLang's `bench_serving` with `--random-range-ratio 1` (it ignores
+    /// EOS unless `--disable-ignore-eos`, so every output runs to its length; sgl-project/sglang
+    /// docs/developer_guide/bench_serving.md) and `--max-concurrency`. The prompts are batched
+    /// into the scheduler's iterations ([`Build::ttft_in_step`]).
+    InStep,
+}
+
+impl Arrivals {
+    /// Every pattern, in CLI order.
+    pub const ALL: [Arrivals; 2] = [Arrivals::Random, Arrivals::InStep];
+
+    /// CLI name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Arrivals::Random => "random",
+            Arrivals::InStep => "in-step",
+        }
+    }
+
+    /// Parses a CLI name.
+    pub fn parse(s: &str) -> Option<Arrivals> {
+        let lower = s.trim().to_ascii_lowercase();
+        Arrivals::ALL.into_iter().find(|m| m.as_str() == lower)
+    }
+}
+
 /// What the serving analysis is asked.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct ServingTargets {
@@ -99,6 +140,8 @@ pub struct ServingTargets {
     pub spec: SpecDecode,
     /// Acceptance rate of drafted tokens (0..1); `None`: the mode's default.
     pub spec_accept: Option<f64>,
+    /// How requests arrive (sets the TTFT's mid).
+    pub arrivals: Arrivals,
 }
 
 /// One point of the throughput–interactivity frontier (mid values).
@@ -137,6 +180,7 @@ struct Build<'a> {
     output: f64,
     ctx: f64,
     spec: (f64, f64, f64),
+    arrivals: Arrivals,
 }
 
 impl Build<'_> {
@@ -214,15 +258,27 @@ impl Build<'_> {
         own + rho * t_pf / (2.0 * (1.0 - rho))
     }
 
-    /// The band of the TTFT with `users` in flight and `wait` seconds for a slot. The mid takes
-    /// arrivals as random (the M/D/1 wait of [`Build::ttft`]); the high end is the other limit,
-    /// users whose requests arrive together ([`Build::ttft_in_step`]). Measured sweeps sit at
-    /// either end: NVIDIA NIM 1.8's Llama 3.3 70B near the mid, the NIM DLI sweep of 2024 and
-    /// fixed-length `bench_serving` runs near the high end.
+    /// The TTFT's mid with `users` in flight: random arrivals wait behind the other prompts as
+    /// in an M/D/1 queue ([`Build::ttft`]); arrivals in step wait for the batched prompts
+    /// ([`Build::ttft_in_step`]).
+    fn ttft_mid(&self, users: f64) -> f64 {
+        match self.arrivals {
+            Arrivals::Random => self.ttft(users),
+            Arrivals::InStep => self.ttft_in_step(users),
+        }
+    }
+
+    /// The band of the TTFT with `users` in flight and `wait` seconds for a slot. Random
+    /// arrivals: the M/D/1 mid of [`Build::ttft`], its high end the other limit, users whose
+    /// requests arrive together ([`Build::ttft_in_step`]); measured sweeps of unknown lengths sit
+    /// at either end (NVIDIA NIM 1.8's Llama 3.3 70B near the mid). Arrivals in step: the in-step
+    /// figure with [`IN_STEP_TTFT_BAND`].
     fn ttft_band(&self, users: f64, wait: f64, measured: bool) -> Band {
-        let mid = wait + self.ttft(users);
-        let random = band(mid, measured, false);
         let in_step = wait + self.ttft_in_step(users);
+        if self.arrivals == Arrivals::InStep {
+            return Band::around(in_step, IN_STEP_TTFT_BAND.0, IN_STEP_TTFT_BAND.1);
+        }
+        let random = band(wait + self.ttft(users), measured, false);
         Band { high: random.high.max(in_step), ..random }
     }
 
@@ -257,7 +313,7 @@ impl Build<'_> {
 
     /// Seconds of a request from its first prompt token to its last output token.
     fn request(&self, users: f64) -> f64 {
-        self.ttft(users) + self.output * self.tpot(users)
+        self.ttft_mid(users) + self.output * self.tpot(users)
     }
 
     /// [`Build::ttft`] without the wait behind other prompts: the prompt's chunked prefill, each
@@ -272,14 +328,27 @@ impl Build<'_> {
 /// The band of a serving total (output tokens/s of a loaded server) as factors of the mid:
 /// (low, high). Derived from the cross-validated residuals, not fitted per pair: on the 203
 /// held-out dense-model serving rows (`tests/llm_crossval.rs`, which checks these factors
-/// against them) measured/model runs from 0.68 (10th percentile) to 1.30 (90th), so 0.65–1.30
+/// against them) measured/model runs from 0.71 (10th percentile) to 1.30 (90th), so 0.70–1.30
 /// holds 80% of them. It was 0.55–1.25 before TensorRT-LLM's exposed kernel launches
 /// ([`super::engines::EAGER_LAUNCH_LAYER_MS`]) took the NIM sweep's rows at a few users per GPU
-/// from 0.41–0.81 of the model to close to it; the rest of the spread is real (TensorRT-LLM's
+/// from 0.41–0.81 of the model to close to it, and 0.65–1.30 (p10 0.68) before a row's
+/// `--enforce-eager` paid the same launches ([`super::engines::Engine::launch_layer_ms`]: ROCm
+/// vLLM's Llama 3.1 405B on 8 × MI300X went from 0.51–0.57 to 0.57–0.77 of the model); the rest
+/// of the spread is real (TensorRT-LLM's
 /// own tables above the model at full batch, the NIM rows still below it with FP8 and 8-way
 /// tensor parallelism). A serving total is never fitted itself (it derives from the decode and
 /// prefill factors), so no pair gets the ±30% of a fitted figure.
-pub const SERVING_BAND: (f64, f64) = (0.65, 1.30);
+pub const SERVING_BAND: (f64, f64) = (0.70, 1.30);
+
+/// The band of the TTFT of requests that arrive in step ([`Arrivals::InStep`]) as factors of the
+/// in-step mid: (low, high). Derived from the held-out residuals, not fitted per pair: on the 95
+/// dense-model TTFT rows recorded as fixed-length requests sent together (`tests/llm_crossval.rs`;
+/// the NIM DLI sweep's 92 GenAI-Perf rows at 5–250 users, 200/1,000 and 2,000/200 tokens, and
+/// others) measured/model runs from 0.49 (10th percentile) to 1.36 (90th), rounded out to
+/// 0.45–1.40. It is wider than the serving band because the in-step figure is a limit: at 100–250
+/// users with 2,000-token prompts the measured TTFT is 0.3–0.7 of it (the users drift out of
+/// step as the queue for slots spreads them), at 5 users with 200-token prompts up to 2× it.
+pub const IN_STEP_TTFT_BAND: (f64, f64) = (0.45, 1.40);
 
 /// The band of a serving total `mid` ([`SERVING_BAND`]).
 pub fn serving_band(mid: f64) -> Band {
@@ -362,6 +431,7 @@ pub fn analyze_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets
         output,
         ctx: (f64::from(job.prompt_tokens) + output / 2.0).min(f64::from(job.context_tokens)),
         spec: (k, alpha, draft),
+        arrivals: targets.arrivals,
     };
     let cap = f64::from(capacity);
     let (users, wait) = match targets.arrival_rate_rps {
@@ -434,7 +504,7 @@ fn curve(b: &Build, capacity: u32) -> Vec<CurvePoint> {
         .map(|u| {
             let f = f64::from(u);
             let per_user = 1.0 / b.tpot(f);
-            CurvePoint { users: u, per_user_tokens_per_s: per_user, aggregate_tokens_per_s: f * per_user, ttft_s: b.ttft(f) }
+            CurvePoint { users: u, per_user_tokens_per_s: per_user, aggregate_tokens_per_s: f * per_user, ttft_s: b.ttft_mid(f) }
         })
         .fold(Vec::new(), |mut front: Vec<CurvePoint>, p| {
             if front.last().is_none_or(|last| p.aggregate_tokens_per_s > last.aggregate_tokens_per_s) {
@@ -452,7 +522,7 @@ fn max_users(b: &Build, capacity: u32, t: &ServingTargets) -> Option<u32> {
     }
     let ok = |u: u32| {
         let f = f64::from(u);
-        t.tokens_per_s_per_user.is_none_or(|x| 1.0 / b.tpot(f) >= x) && t.max_ttft_s.is_none_or(|x| b.ttft(f) <= x)
+        t.tokens_per_s_per_user.is_none_or(|x| 1.0 / b.tpot(f) >= x) && t.max_ttft_s.is_none_or(|x| b.ttft_mid(f) <= x)
     };
     if !ok(1) {
         return Some(0);

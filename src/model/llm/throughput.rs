@@ -72,6 +72,27 @@ impl Ctx<'_> {
             * 1e12
     }
 
+    /// The attention's share of [`Ctx::peak_flops`]: attention multiplies queries by the KV cache
+    /// in the cache's precision, whatever the weights' — vLLM's and SGLang's FP8 (W8A8) methods
+    /// quantize the linear layers only (vLLM `Fp8LinearMethod`), and FlashAttention, FlashInfer
+    /// and FlashMLA run a 16-bit cache in BF16/FP16. So FP8 weights with a 16-bit cache run their
+    /// attention FLOPs at the 16-bit rate (half the FP8 rate on Hopper and Ada); an FP8 cache keeps
+    /// the FP8 rate (TensorRT-LLM's FP8 context and XQA kernels).
+    fn attention_rate_share(&self) -> f64 {
+        let fp8_weights = self.job.effective_precision() == Precision::Fp8 && self.gpu.fp8_tflops.is_some();
+        if !fp8_weights || self.job.kv_precision == crate::model::precision::KvPrecision::Fp8 {
+            return 1.0;
+        }
+        let fp8 = inference_peak_tflops(self.gpu, self.engine, true);
+        (inference_peak_tflops(self.gpu, self.engine, false) / fp8).clamp(0.0, 1.0)
+    }
+
+    /// Seconds of fixed time per forward pass in the MoE layers' fused expert kernels
+    /// ([`super::engines::FUSED_MOE_LAYER_MS`] per MoE layer; 0 for dense models).
+    fn moe_fixed(&self) -> f64 {
+        fused_moe_fixed_s(self.job, self.engine)
+    }
+
     /// (divisor for per-GPU work, share of the KV cache each GPU reads).
     fn split(&self) -> (f64, f64) {
         match self.layout {
@@ -105,9 +126,21 @@ impl Ctx<'_> {
         let (div, kv_share) = self.split();
         let t_weights = self.weight_read_bytes(batch) / div / self.weight_bw();
         let t_kv = kv_bytes(self.job, ctx, batch) * kv_share / (self.bw() * self.eff.attention_bw);
-        let flops = (2.0 * m.active_compute_params() + decode_attention_flops(m, ctx)) * batch / div;
-        let t_compute = flops / (self.peak_flops() * self.eff.decode_mfu);
-        let t_fixed = f64::from(m.layers) * (self.eff.layer_ms + self.engine.eager_launch_layer_ms()) * 1e-3;
+        let flops = (2.0 * m.active_compute_params() + decode_attention_flops(m, ctx) / self.attention_rate_share()) * batch / div;
+        // A continuous-batching engine multiplies a decode batch of B tokens with the same GEMM
+        // kernels as a prefill chunk of B tokens — under chunked prefill in the very same GEMM, the
+        // decode tokens stacked with the prompt chunk's (Agrawal et al. 2024, "Sarathi-Serve", §4;
+        // vLLM and TensorRT-LLM run one linear layer over the mixed batch) — so its decode FLOPs
+        // run at the prefill's share of the peak. At a few sequences the term is small beside the
+        // weight stream; at full batch it is a large part of the step.
+        let mfu = if self.engine.continuous_batching() {
+            let (m, q) = super::engines::prefill_gemm_shares(self.gpu, self.engine, self.quantized(), &self.eff);
+            m * q
+        } else {
+            self.eff.decode_mfu
+        };
+        let t_compute = flops / (self.peak_flops() * mfu);
+        let t_fixed = f64::from(m.layers) * (self.eff.layer_ms + self.engine.launch_layer_ms(self.job.cuda_graphs)) * 1e-3 + self.moe_fixed();
         t_weights + t_kv + t_compute + t_fixed + self.comm(batch)
     }
 
@@ -128,8 +161,8 @@ impl Ctx<'_> {
         // take no less than the weight stream (the decode roofline's memory term).
         let chunks = self.engine.prefill_chunk_tokens(self.gpu).map_or(1.0, |c| (tokens / c).ceil().max(1.0));
         let stream = chunks * self.weight_read_bytes(tokens) / div / self.weight_bw();
-        let attn = 2.0 * f64::from(m.layers) * tokens * (tokens / seqs.max(1.0)) * m.attention_width() / div / (peak * self.eff.attention_flops);
-        let fixed = if with_fixed { f64::from(m.layers) * self.eff.prefill_layer_ms * 1e-3 + self.comm(tokens) } else { 0.0 };
+        let attn = 2.0 * f64::from(m.layers) * tokens * (tokens / seqs.max(1.0)) * m.attention_width() / div / (peak * self.eff.attention_flops * self.attention_rate_share());
+        let fixed = if with_fixed { f64::from(m.layers) * self.eff.prefill_layer_ms * 1e-3 + self.moe_fixed() + self.comm(tokens) } else { 0.0 };
         gemm.max(stream) + attn + fixed + self.vision_time(tokens, peak * q * div)
     }
 
@@ -179,6 +212,17 @@ pub fn prefill_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, token
 pub fn prefill_batch_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, seqs: f64, tokens_each: f64, with_fixed: bool) -> f64 {
     let seqs = seqs.max(1.0);
     Ctx { job, gpu, engine, eff: job_efficiency(job, engine, gpu), layout: *layout }.prefill_seqs(seqs * tokens_each, seqs, with_fixed)
+}
+
+/// Seconds of fixed time one forward pass spends in the fused expert kernels of `job`'s MoE
+/// layers on `engine` (its layers less its dense ones, × [`super::engines::FUSED_MOE_LAYER_MS`]
+/// for vLLM and SGLang); 0 for a dense model.
+pub fn fused_moe_fixed_s(job: &LlmJob, engine: Engine) -> f64 {
+    let m = &job.model;
+    if !m.is_moe() {
+        return 0.0;
+    }
+    f64::from(m.layers.saturating_sub(m.dense_layers)) * engine.fused_moe_layer_ms() * 1e-3
 }
 
 /// Weight bytes one decode step reads with `tokens` sequences in the batch: the body (MoE: the
@@ -440,7 +484,7 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: 
         vec![
             ("bw_pct", crate::decimal::fixed(weight_stream_fraction(gpu, engine, &eff) * 100.0, 0).into()),
             ("bw", crate::decimal::fixed(gpu.memory_bandwidth_gb_s, 0).into()),
-            ("layer_ms", crate::decimal::fixed(eff.layer_ms + engine.eager_launch_layer_ms(), 2).into()),
+            ("layer_ms", crate::decimal::fixed(eff.layer_ms + engine.launch_layer_ms(job.cuda_graphs), 2).into()),
             ("tokens", (job.prompt_tokens + job.output_tokens / 2).to_string().into()),
             ("mfu", crate::decimal::fixed(super::engines::prefill_gemm_shares(gpu, engine, false, &eff).0 * 100.0, 0).into()),
         ],
