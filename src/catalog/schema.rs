@@ -461,6 +461,11 @@ pub struct LlmSpec {
     pub moe_intermediate_size: Option<u32>,
     #[serde(default)]
     pub dense_layers: Option<u32>,
+    /// Block size of the weight scales of a native FP8 checkpoint quantized in blocks
+    /// (`quantization_config.weight_block_size` of its `config.json`: 128 for DeepSeek-V3/R1 and
+    /// Kimi K2); absent for per-tensor FP8 or 16-bit checkpoints.
+    #[serde(default)]
+    pub fp8_weight_block: Option<u32>,
     /// Layers that keep a fixed-size state per sequence instead of a KV cache growing with the
     /// context: Gated DeltaNet layers (Qwen3-Next), cross-attention layers over the image
     /// tokens (mllama).

@@ -45,12 +45,44 @@ pub struct ModelArch {
     pub dense_layers: u32,
     /// SwiGLU/GeGLU FFN (three matrices) rather than two.
     pub gated_ffn: bool,
+    /// Block size of the weight scales of a native block-quantized FP8 checkpoint (0: none).
+    #[serde(skip)]
+    pub fp8_weight_block: u32,
+    /// GEMM calls of one forward pass that reduce over the hidden size, outside the fused MoE
+    /// kernel ([`hidden_gemm_calls`]).
+    #[serde(skip)]
+    pub hidden_gemms: u32,
     /// Layers holding a fixed-size state per sequence instead of a growing KV cache (linear
     /// attention, cross-attention over image tokens), and that state's elements per layer.
     pub fixed_state_layers: u32,
     pub fixed_state_elements_per_layer: f64,
     /// The vision tower and its image-token rule (`None`: a text-only model).
     pub vision: Option<VisionSpec>,
+}
+
+/// What the linear-layer GEMM count of a forward pass depends on.
+pub struct GemmShape {
+    pub layers: u32,
+    /// Layers whose FFN is routed experts.
+    pub moe_layers: u32,
+    /// Multi-head latent attention.
+    pub mla: bool,
+    /// MoE layers with a shared expert beside the routed ones.
+    pub shared_experts: bool,
+}
+
+/// GEMM calls of one forward pass whose inner (K) dimension is the hidden size, as vLLM and
+/// SGLang run the layers (one call per weight matrix, gate and up fused), outside the fused MoE
+/// kernel (whose fixed time is [`super::engines::FUSED_MOE_LAYER_MS`]): per layer the attention's
+/// input projections — the fused QKV for multi-head and grouped-query attention; for MLA
+/// (DeepSeek-V2 §2.1) the query and KV down-projections, or the KV down-projection and the full
+/// query without a low-rank query — and the FFN's gate-up (a dense layer's, or a MoE layer's shared
+/// expert). DeepSeek-V3/R1: 61 layers × (2 + 1) = 183.
+pub fn hidden_gemm_calls(g: &GemmShape) -> u32 {
+    let attention = if g.mla { 2 } else { 1 };
+    let moe = g.moe_layers.min(g.layers);
+    let moe_ffn = u32::from(g.shared_experts);
+    moe * (attention + moe_ffn) + (g.layers - moe) * (attention + 1)
 }
 
 impl ModelArch {
@@ -89,6 +121,13 @@ impl ModelArch {
             fixed_state_layers: s.fixed_state_layers.unwrap_or(0),
             fixed_state_elements_per_layer: s.fixed_state_elements_per_layer.unwrap_or(0.0),
             vision: s.vision.clone(),
+            fp8_weight_block: s.fp8_weight_block.unwrap_or(0),
+            hidden_gemms: hidden_gemm_calls(&GemmShape {
+                layers: s.layers,
+                moe_layers: if s.experts_total.unwrap_or(0) > 1 { s.layers.saturating_sub(s.dense_layers.unwrap_or(0)) } else { 0 },
+                mla: s.attention == Attention::Mla,
+                shared_experts: s.shared_experts.unwrap_or(0) > 0,
+            }),
         }
     }
 

@@ -144,6 +144,18 @@ fn gemma3n_extra(top: &Obj, o: &Obj, h: f64, layers: f64) -> f64 {
     per_vocab * layers * per_width + h * layers * per_width + layers * (2.0 * h * per_width + 2.0 * h * laurel) + towers
 }
 
+/// Block size of a native FP8 checkpoint's weight scales: `quantization_config` with
+/// `quant_method` "fp8" and `weight_block_size` [b, b] (DeepSeek-V3/R1, Kimi K2, the Qwen3 FP8
+/// releases); 0 for per-tensor FP8 and unquantized checkpoints.
+fn fp8_weight_block(top: &Obj, o: &Obj) -> u32 {
+    let q = o.get("quantization_config").or_else(|| top.get("quantization_config")).and_then(Value::as_object);
+    let Some(q) = q else { return 0 };
+    if q.get("quant_method").and_then(Value::as_str) != Some("fp8") {
+        return 0;
+    }
+    q.get("weight_block_size").and_then(Value::as_array).and_then(|a| a.first()).and_then(Value::as_u64).and_then(|b| u32::try_from(b).ok()).unwrap_or(0)
+}
+
 /// MoE layout: (routed experts, experts per token, shared experts, expert width, dense layers,
 /// dense FFN width). Dense layers are the leading `first_k_dense_replace`, Qwen's
 /// `mlp_only_layers`, or llama4's layers between `interleave_moe_layer_step`s.
@@ -293,6 +305,13 @@ pub fn parse_config_json_with_notes(text: &str) -> Result<(ModelArch, Vec<Note>)
         fixed_state_layers: state_layers,
         fixed_state_elements_per_layer: state,
         vision: super::vision::from_config(top, family, tower),
+        fp8_weight_block: fp8_weight_block(top, o),
+        hidden_gemms: super::arch::hidden_gemm_calls(&super::arch::GemmShape {
+            layers,
+            moe_layers: moe.as_ref().map_or(0, |m| layers.saturating_sub(m.dense_layers)),
+            mla: kv_lora_rank > 0,
+            shared_experts: moe.as_ref().is_some_and(|m| m.shared > 0.0),
+        }),
     };
     Ok((m, notes))
 }

@@ -83,5 +83,12 @@ pub fn arch_from_params(params: f64) -> Result<ModelArch, EstimateError> {
         fixed_state_layers: 0,
         fixed_state_elements_per_layer: 0.0,
         vision: None,
+        fp8_weight_block: 0,
+        hidden_gemms: super::arch::hidden_gemm_calls(&super::arch::GemmShape {
+            layers: layers as u32,
+            moe_layers: 0,
+            mla: false,
+            shared_experts: false,
+        }),
     })
 }

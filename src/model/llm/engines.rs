@@ -213,6 +213,16 @@ impl Engine {
 /// engine's per-layer time. TensorRT-LLM's MoE kernels are not measured: nothing for them.
 pub const FUSED_MOE_LAYER_MS: f64 = (40.44 - 37.7 / 2.733) / 1000.0;
 
+/// Least time of one GEMM call on block-scaled FP8 weights (128 × 128 weight scales, DeepSeek's
+/// format) that reduces over a hidden size of about 7,168, at decode batch sizes, whatever its
+/// bytes, in s: DeepGEMM, the kernel SGLang runs by default from April 2025 (sgl-project/sglang
+/// pull request #5628) and vLLM for its linear layers at TP = 8 from November 2025
+/// (vllm-project/vllm pull request #29346), takes 31.6 µs for N = 576, K = 7,168 at M = 8 on an
+/// H200, flat to M = 64 (sgl-project/sglang pull request #3893; 4.1 MB of weights, under 1 µs of
+/// bandwidth), against 45.5 µs for SGLang's and vLLM's earlier Triton kernel. The K loop promotes
+/// its partial sums every 128 elements (DeepSeek-V3 report §3.3.2), 56 steps at K = 7,168.
+pub const BLOCK_FP8_HIDDEN_GEMM_S: f64 = 31.6e-6;
+
 impl Engine {
     /// [`FUSED_MOE_LAYER_MS`] for the engines that run Triton's fused MoE (vLLM, SGLang), else 0.
     pub fn fused_moe_layer_ms(self) -> f64 {

@@ -317,6 +317,8 @@ fn fallback_arch() -> ModelArch {
         fixed_state_layers: 0,
         fixed_state_elements_per_layer: 0.0,
         vision: None,
+        fp8_weight_block: 0,
+        hidden_gemms: 32 * 2,
     }
 }
 

@@ -124,7 +124,10 @@ impl Ctx<'_> {
     fn decode_step(&self, batch: f64, ctx: f64) -> f64 {
         let m = &self.job.model;
         let (div, kv_share) = self.split();
-        let t_weights = self.weight_read_bytes(batch) / div / self.weight_bw();
+        // The routed experts stream in the fused MoE kernel; the other GEMMs take no less than
+        // their block-scaled FP8 calls' floor (0 for other weights).
+        let (rest, routed) = decode_weight_split(self.job, batch);
+        let t_weights = routed / div / self.weight_bw() + (rest / div / self.weight_bw()).max(block_fp8_floor_s(self.job, self.engine));
         let t_kv = kv_bytes(self.job, ctx, batch) * kv_share / (self.bw() * self.eff.attention_bw);
         let flops = (2.0 * m.active_compute_params() + decode_attention_flops(m, ctx) / self.attention_rate_share()) * batch / div;
         // A continuous-batching engine multiplies a decode batch of B tokens with the same GEMM
@@ -229,17 +232,37 @@ pub fn fused_moe_fixed_s(job: &LlmJob, engine: Engine) -> f64 {
 /// shared part plus the experts the batch's tokens touch) and the LM head. A tied head reads
 /// the whole embedding table for every step, since it is the head's matrix.
 pub fn decode_weight_bytes(job: &LlmJob, tokens: f64) -> f64 {
+    let (rest, routed) = decode_weight_split(job, tokens);
+    rest + routed
+}
+
+/// [`decode_weight_bytes`] in two parts: (every weight but the routed experts', the routed
+/// experts' the batch touches).
+fn decode_weight_split(job: &LlmJob, tokens: f64) -> (f64, f64) {
     let m = &job.model;
     let (body, embed, head) = weight_bytes(job);
     let head = if m.tied_embeddings { embed } else { head };
     if !m.is_moe() {
-        return body + head;
+        return (body + head, 0.0);
     }
     let experts = super::memory::routed_expert_bytes(job);
     let k = f64::from(m.experts_active) / f64::from(m.experts_total.max(1));
     // Expected fraction of experts a layer's `tokens` routed tokens touch.
     let touched = 1.0 - (1.0 - k.clamp(0.0, 1.0)).powf(tokens.max(1.0));
-    (body - experts).max(0.0) + experts * touched + head
+    ((body - experts).max(0.0) + head, experts * touched)
+}
+
+/// Least time, s, of a forward pass's block-scaled FP8 GEMMs outside the fused MoE kernel: the
+/// calls that reduce over the hidden size ([`super::arch::hidden_gemm_calls`]) at
+/// [`super::engines::BLOCK_FP8_HIDDEN_GEMM_S`] each, whatever their bytes. Only for a
+/// block-quantized FP8 checkpoint served as FP8 (`fp8_weight_block`) by an engine that runs
+/// such checkpoints (vLLM, SGLang, TensorRT-LLM); 0 otherwise.
+pub fn block_fp8_floor_s(job: &LlmJob, engine: Engine) -> f64 {
+    let m = &job.model;
+    if m.fp8_weight_block == 0 || job.effective_precision() != Precision::Fp8 || !engine.continuous_batching() {
+        return 0.0;
+    }
+    f64::from(m.hidden_gemms) * super::engines::BLOCK_FP8_HIDDEN_GEMM_S
 }
 
 /// Attention FLOPs of one decode token at context `ctx`, over all layers. Multi-head and GQA:
