@@ -406,7 +406,7 @@ fn fsdp_holds_two_unsharded_blocks() {
 /// 31.6 µs for N = 576, K = 7,168 at M = 8 on an H200 (sgl-project/sglang pull request #3893).
 /// DeepSeek-R1 (61 layers, 58 of them MoE with a shared expert, MLA with a low-rank query) makes
 /// per forward pass 61 × 2 attention down-projections (query and KV) + 58 shared-expert gate-ups
-/// + 3 dense gate-ups = 183 calls that reduce over its hidden size of 7,168, outside the fused MoE
+/// and 3 dense gate-ups, 183 calls that reduce over its hidden size of 7,168, outside the fused MoE
 /// kernel: 183 × 31.6 µs = 5.783 ms. Its native checkpoint carries 128 × 128 weight scales
 /// (`quantization_config.weight_block_size`, huggingface.co/deepseek-ai/DeepSeek-R1 config.json).
 #[test]

@@ -335,7 +335,7 @@ pub fn throughput(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout
     let serving = if batch >= 1.0 {
         let t_step = c.decode_step(batch, prompt + out / 2.0);
         let t_prefill = c.prefill_time(prompt, true);
-        Some(super::serving::serving_band(batch * out / (out * t_step + batch * t_prefill)))
+        Some(super::serving::serving_band(&job.model, batch * out / (out * t_step + batch * t_prefill)))
     } else {
         None
     };
