@@ -376,6 +376,8 @@ fn deepseek_style_moe_serving_band_is_widened_and_says_so() {
     }
     let est = estimate_llm(&ds, gpu("h200-sxm"), 8).expect("estimate");
     assert!(est.assumptions.iter().any(|n| n.text().contains("serving band is widened to 0.29–1.30")), "{:?}", est.assumptions);
+    // One band per estimate: the dense band it does not use is not named.
+    assert!(!est.assumptions.iter().any(|n| n.text().starts_with("serving totals: band")), "{:?}", est.assumptions);
     let mut dense = job("llama-3.1-70b");
     dense.engine = Some(Engine::Vllm);
     dense.batch = 64;

@@ -8,7 +8,7 @@
 //! `(tokens + text)^2` for joint attention), timed as the tensor work at the card's 16-bit
 //! FP32-accumulate peak slowed by the non-tensor SM work that goes with it
 //! ([`VideoFit::sm_overhead_sm_per_tflops`]; FlashAttention-2 on Hopper capped at its published
-//! 35% of an H100) plus a memory term for the element-wise traffic of each block
+//! 35% of an H100, FlashAttention-3 there at its published 75%) plus a memory term for the element-wise traffic of each block
 //! ([`VideoFit::traffic_bytes_per_token_channel`]). Memory is the resident weights (by offload
 //! mode) plus the larger of the denoising working set ([`VideoFit::live_bytes_per_token_channel`])
 //! and the VAE decode. Every constant and its source is in `docs/MODEL.md`, "Video generation".

@@ -367,10 +367,19 @@ pub fn is_mla_moe(model: &super::ModelArch) -> bool {
     model.is_moe() && model.attention == crate::catalog::Attention::Mla
 }
 
-/// The band of a serving total `mid` of `model` ([`SERVING_BAND`], or
-/// [`MLA_MOE_SERVING_BAND`] for a DeepSeek-style MoE).
+/// The serving band's factors for `model`: [`MLA_MOE_SERVING_BAND`] for a DeepSeek-style MoE,
+/// else [`SERVING_BAND`].
+pub fn serving_band_factors(model: &super::ModelArch) -> (f64, f64) {
+    if is_mla_moe(model) {
+        MLA_MOE_SERVING_BAND
+    } else {
+        SERVING_BAND
+    }
+}
+
+/// The band of a serving total `mid` of `model` ([`serving_band_factors`]).
 pub fn serving_band(model: &super::ModelArch, mid: f64) -> Band {
-    let (low, high) = if is_mla_moe(model) { MLA_MOE_SERVING_BAND } else { SERVING_BAND };
+    let (low, high) = serving_band_factors(model);
     Band::around(mid, low, high)
 }
 
@@ -381,16 +390,21 @@ pub fn describe(job: &LlmJob, engine: Engine, out: &mut Vec<Note>) {
     if !engine.continuous_batching() {
         return;
     }
-    out.push(Note::new(
-        "serving totals: band {low}–{high} × the mid, the 10th–90th percentile of published serving measurements the model was not fitted to",
-        vec![("low", crate::decimal::fixed(SERVING_BAND.0, 2).into()), ("high", crate::decimal::fixed(SERVING_BAND.1, 2).into())],
-    ));
-    if is_mla_moe(&job.model) {
-        out.push(Note::new(
+    // One band per estimate: a DeepSeek-style MoE names its widened band and why, instead of the
+    // dense band it does not use.
+    let (low, high) = serving_band_factors(&job.model);
+    let args = vec![("low", crate::decimal::fixed(low, 2).into()), ("high", crate::decimal::fixed(high, 2).into())];
+    out.push(if is_mla_moe(&job.model) {
+        Note::new(
             "DeepSeek-style MoE with latent attention: published serving sweeps measure 1.4–6× less output than this estimate; the model does not capture that gap yet, so its serving band is widened to {low}–{high} × the mid",
-            vec![("low", crate::decimal::fixed(MLA_MOE_SERVING_BAND.0, 2).into()), ("high", crate::decimal::fixed(MLA_MOE_SERVING_BAND.1, 2).into())],
-        ));
-    }
+            args,
+        )
+    } else {
+        Note::new(
+            "serving totals: band {low}–{high} × the mid, the 10th–90th percentile of published serving measurements the model was not fitted to",
+            args,
+        )
+    });
 }
 
 /// Probability that an arrival waits in an M/M/c queue with offered load `a` (Erlang C).
