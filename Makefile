@@ -37,17 +37,18 @@ dist: install-build
 ## single-file: dist-single/gpu-advisor.html, the whole app in one file that works from file://
 single-file: dist
 
-## The first-load guard is 270 KB brotli, not issue 13's 150: session 5 cut 15.5 KB (the browser's
-## JSON.parse instead of serde_json's parser; no f64 Display) and then landed RAM offload, unified
-## memory, mixed and owned cards, back-ends, image tokens and video generation (+32 KB), ending at
-## 266.9 KB. The guard stops further growth; it is not the goal.
+## Two size guards (tools/size.mjs). The first result, issue 13's first load, is the page with the
+## default answer pre-rendered in it, its stylesheet and its icon: the app loads after the answer
+## has painted; 150 KB brotli is the issue's budget. The app (page, loader, glue and wasm: what it
+## takes until the inputs respond) keeps a guard of 280 KB: session 5 ended at 266.9 KB, and the
+## pre-rendered answer adds about 6 KB of HTML. It stops further growth; it is not the goal.
 ## test: native cargo tests, wasm-bindgen tests in headless Chromium, Playwright end to end
 test: install
 	$(MAKE) --no-print-directory test-native
 	$(MAKE) --no-print-directory clippy
 	$(MAKE) --no-print-directory test-wasm
 	$(MAKE) --no-print-directory dist
-	node tools/size.mjs dist --budget-kb 270
+	node tools/size.mjs dist --budget-kb 150 --app-budget-kb 280
 	$(MAKE) --no-print-directory test-e2e
 
 test-native:

@@ -1,5 +1,8 @@
 // End to end: the static shell of index.html (issue 13) paints the header and the advisor's frame
 // before the wasm runs, in the language the link asks for, and the app replaces it when it mounts.
+// In the release build the shell of the default question holds its answer, pre-rendered by the
+// app itself (tools/prerender.mjs): it shows with no wasm at all, it is the live app's answer, and
+// no one who asked something else (a link, saved inputs, another language) is shown it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useApp, watchErrors } from './harness.mjs';
@@ -22,8 +25,11 @@ for (const [q, tabs, htmlLang] of [
     assert.equal(await page.getAttribute('html', 'lang'), htmlLang);
     const current = await shell.locator('.header__tab--current').innerText();
     assert.equal(current, q.includes('view=compare') ? tabs[2] : tabs[0]);
-    // The advisor's frame on the advisor view; nothing below the header on the others.
-    assert.equal(await shell.locator('.shell__form').isVisible(), !q.includes('view='));
+    // The default question: its answer. Otherwise the advisor's frame on the advisor view and
+    // nothing below the header on the others.
+    const answer = q === '';
+    assert.equal(await shell.locator('.recommend-list__option').first().isVisible(), answer);
+    assert.equal(await shell.locator('.shell__form').isVisible(), !answer && !q.includes('view='));
     await page.close();
   });
 }
@@ -37,5 +43,43 @@ test('the app takes the shell\'s place when it mounts', async () => {
   assert.equal(await page.locator('header.header').count(), 1);
   assert.match(await page.locator('.header__nav').innerText(), /Каталог/);
   assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** The first option as a reader sees it: card and count, then its figures. */
+async function firstOption(scope) {
+  const row = scope.locator('.recommend-list__option').first();
+  return { gpu: await row.getAttribute('data-gpu'), count: await row.getAttribute('data-count'), text: await row.innerText() };
+}
+
+test('the pre-rendered answer is the live app\'s, and only the default question gets it', async () => {
+  const page = await app.ctx.newPage();
+  // A service worker from an earlier test would hand out the wasm past the route below.
+  await page.goto(app.url('?view=catalog'));
+  await page.evaluate(async () => { for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister(); });
+  await page.route('**/*.wasm', (route) => route.abort());
+  await page.goto(app.url(''));
+  const shell = page.locator('#shell');
+  const painted = await firstOption(shell);
+  assert.match(painted.text, /tokens\/s/, 'speed');
+  assert.match(painted.text, /\$[\d,]+/, 'cost');
+  // Its form shows the default inputs (written out as attributes by the pre-render).
+  assert.equal(await shell.locator('#in-workload').inputValue(), 'inference');
+  assert.equal(await shell.locator('#in-users').inputValue(), '1');
+  // Saved inputs (here: 70B) are another question: the bare frame, no answer.
+  await page.evaluate(() => localStorage.setItem('gpu-advisor/state', 'model=llama-3-70b'));
+  await page.goto(app.url(''));
+  assert.equal(await shell.locator('.recommend-list__option').count(), 0);
+  assert.equal(await shell.locator('.shell__form').isVisible(), true);
+  await page.evaluate(() => localStorage.removeItem('gpu-advisor/state'));
+  // So is a link with parameters.
+  await page.goto(app.url('?model=llama-3-70b'));
+  assert.equal(await shell.locator('.recommend-list__option').count(), 0);
+  // The live app, same question: the same first option, word for word.
+  const live = await app.ctx.newPage();
+  await live.goto(app.url(''));
+  await live.waitForFunction(() => !document.getElementById('shell') && document.querySelector('.recommend-list__option'));
+  assert.deepEqual(await firstOption(live), painted);
+  await live.close();
   await page.close();
 });

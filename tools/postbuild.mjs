@@ -6,15 +6,19 @@
 //    The static shell's language script (index.html) stays inline: the policy allows it by its
 //    sha256, computed here from the built page.
 //    `trunk serve` skips this step: the dev server has no CSP (its live-reload script is inline too).
+//    The policy is written after step 5's pre-render, which rewrites the shell.
 // 2. Stylesheets: the per-component CSS files become one `app-<hash>.css` (smaller compressed).
 // 3. Comments: index.html's HTML comments are dropped.
 // 4. The wasm-bindgen glue is minified (terser).
-// 5. Service worker: the BUILD line of dist/sw.js gets the list of every file of the build and a
+// 5. Pre-render: the app's first render of the default question goes into the static shell
+//    (tools/prerender.mjs), so the default answer paints before the wasm arrives.
+// 6. Service worker: the BUILD line of dist/sw.js gets the list of every file of the build and a
 //    content hash of them all, so each deploy has its own cache (see assets/sw.js); its comments
 //    are dropped.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { prerender } from './prerender.mjs';
 
 /** The policy of the served build. `style-src 'self'`: no component sets inline styles (the embed
  * accent colour goes through CSSOM, which CSP does not restrict), so styles need no 'unsafe-inline'. */
@@ -66,12 +70,47 @@ function externalizeLoader(dist) {
   writeFileSync(join(dist, name), code);
   const integrity = `sha384-${sha('sha384', code).toString('base64')}`;
   html = html.replace(inline[0][0], `<script type="module" src="./${name}" integrity="${integrity}"></script>`);
-  if (!html.includes('http-equiv="Content-Security-Policy"')) {
-    const policy = shell.length ? CSP.replace("'wasm-unsafe-eval'", `'wasm-unsafe-eval' ${scriptHash(shell[0][2])}`) : CSP;
-    const meta = `<meta http-equiv="Content-Security-Policy" content="${policy}" />`;
-    html = html.replace(/<meta charset="utf-8"\s*\/?>/i, (m) => `${m}\n    ${meta}`);
-    if (!html.includes(meta)) fail('no <meta charset="utf-8"> to put the CSP after');
-  }
+  writeFileSync(indexPath, html);
+}
+
+/**
+ * With the default answer pre-rendered, the app is not needed for the first result, so it loads
+ * after it (issue 13: "anything not needed for the first result may load after it"): Trunk's
+ * `<link rel="preload">` of the wasm leaves the head, and when the shell holds the answer the
+ * loader waits for the frame that paints it before it fetches the wasm. The HTML and the
+ * stylesheet then have the connection to themselves. For every other visitor the loader starts
+ * at once, as soon as the page is parsed (the page is small, so that is about when the preload
+ * would have started). The loader's name and SRI follow its new text.
+ */
+function deferApp(dist) {
+  const indexPath = join(dist, 'index.html');
+  let html = readFileSync(indexPath, 'utf8');
+  const tag = html.match(/<script type="module" src="\.\/(loader-[^"]+\.js)" integrity="[^"]+"><\/script>/);
+  if (!tag) fail('no loader script to defer');
+  const old = readFileSync(join(dist, tag[1]), 'utf8');
+  if (old.includes('data-answer')) return;
+  const code = "await new Promise((go) => document.getElementById('shell')?.hasAttribute('data-answer') ? requestAnimationFrame(() => setTimeout(go)) : go());\n" + old;
+  const name = `loader-${sha('sha256', code).toString('hex').slice(0, 16)}.js`;
+  unlinkSync(join(dist, tag[1]));
+  writeFileSync(join(dist, name), code);
+  const integrity = `sha384-${sha('sha384', code).toString('base64')}`;
+  html = html.replace(tag[0], `<script type="module" src="./${name}" integrity="${integrity}"></script>`);
+  html = html.replace(/<link rel="preload" href="[^"]+\.wasm"[^>]*>/, '');
+  writeFileSync(indexPath, html);
+}
+
+/** Puts the policy into a `<meta http-equiv>` as the first child of <head>, allowing the shell's
+ * inline script by its sha256. Runs after the pre-render, which rewrites the shell. */
+function writeCsp(dist) {
+  const indexPath = join(dist, 'index.html');
+  let html = readFileSync(indexPath, 'utf8');
+  if (html.includes('http-equiv="Content-Security-Policy"')) return;
+  const shell = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter((m) => !/\bsrc=/.test(m[1]));
+  if (shell.length > 1) fail(`expected at most one inline script (the shell's) in ${indexPath}, found ${shell.length}`);
+  const policy = shell.length ? CSP.replace("'wasm-unsafe-eval'", `'wasm-unsafe-eval' ${scriptHash(shell[0][2])}`) : CSP;
+  const meta = `<meta http-equiv="Content-Security-Policy" content="${policy}" />`;
+  html = html.replace(/<meta charset="utf-8"\s*\/?>/i, (m) => `${m}\n    ${meta}`);
+  if (!html.includes(meta)) fail('no <meta charset="utf-8"> to put the CSP after');
   writeFileSync(indexPath, html);
 }
 
@@ -147,5 +186,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   externalizeLoader(dist);
   await minifyGlue(dist);
   bundleStyles(dist);
+  if (await prerender(dist)) deferApp(dist);
+  writeCsp(dist);
   writeServiceWorkerManifest(dist);
 }

@@ -58,15 +58,30 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
             </FieldRow>
         }
     };
-    // A disclosure: its title, the non-default values it holds, open when one of them is bad.
-    let more = |class: &'static str, title: &'static str, fields: &[Field], body: Html| {
+    // A disclosure: its title, the non-default values it holds, and its fields, built only while
+    // it is open. It opens by itself when one of them is bad, and stays open after.
+    let opened = use_mut_ref(|| [false; 3]);
+    let repaint = use_force_update();
+    let more = |i: usize, class: &'static str, title: &'static str, fields: &[Field], body: &dyn Fn() -> Html| {
         let changed: Vec<String> = fields
             .iter()
             .filter(|f| inputs.get(**f) != f.default_value())
             .map(|f| format!("{} {}", f.key(), short_value(inputs.get(*f))))
             .collect();
         let has_error = fields.iter().any(|f| props.errors.iter().any(|e| e.field == *f));
-        html! { <Disclosure {class} title={title} {changed} {has_error}>{ body }</Disclosure> }
+        let open = {
+            let mut o = opened.borrow_mut();
+            o[i] |= has_error;
+            o[i]
+        };
+        let on_toggle = {
+            let (opened, repaint) = (opened.clone(), repaint.clone());
+            Callback::from(move |()| {
+                opened.borrow_mut()[i] ^= true;
+                repaint.force_update();
+            })
+        };
+        html! { <Disclosure {class} title={title} {changed} {open} {on_toggle}>{ if open { body() } else { Html::default() } }</Disclosure> }
     };
     let model = inputs.get(Field::Model).to_string();
     let kind = if model == "custom" { Some(ModelKind::Llm) } else { model_kind(&model) };
@@ -109,7 +124,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
     } else {
         &[Field::Resolution, Field::Steps, Field::Frames, Field::OffloadMode, Field::Batch, Field::Fp32Math]
     };
-    let shape = html! {
+    let shape = || html! {
         <>
             if serving {
                 { text(Field::Context, t(lang, "Context (tokens)"), t(lang, "KV cache reserved per sequence; 8k = 8192."), "numeric") }
@@ -162,7 +177,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
             }
         </>
     };
-    let costs = html! {
+    let costs = || html! {
         <>
             { select(Field::Objective, t(lang, "Rank by"), t(lang, "What “best” means."),
                 [("cheapest", t(lang, "Cheapest that fits")), ("fastest", t(lang, "Fastest within budget")), ("value", t(lang, "Throughput per dollar")), ("cost-per-token", t(lang, "Lowest $ per million tokens")), ("time-to-train", t(lang, "Shortest time to train"))]
@@ -186,7 +201,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
             { text(Field::Prices, t(lang, "Your prices"), t(lang, "Vendor overrides, e.g. rtx-4090:buy=1800;hour=0.5"), "text") }
         </>
     };
-    let constraints = html! {
+    let constraints = || html! {
         <>
             { text(Field::MaxGpus, t(lang, "At most N cards"), t(lang, "Per node, 1–8 (datacenter cards may go multi-node)."), "numeric") }
             { text(Field::Headroom, t(lang, "Memory headroom %"), t(lang, "Spare memory to keep on every card."), "decimal") }
@@ -203,8 +218,8 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
                 { text(Field::Mix, t(lang, "Mixed build"), t(lang, "e.g. rtx-4090:1,rtx-3090:1 — layers split by memory."), "text") }
             }
             { text(Field::GpuShare, t(lang, "Unified memory for the GPU (GiB)"), t(lang, "Mac, Strix Halo, DGX Spark: what the GPU may use; empty = the platform default."), "decimal") }
-            <label class="advisor-form__check"><input type="checkbox" checked={inputs.need_nvlink} onchange={on_nvlink} />{ t(lang, " NVLink or other scale-up fabric required") }</label>
-            <label class="advisor-form__check"><input type="checkbox" checked={inputs.datacenter_only} onchange={on_dc} />{ t(lang, " Datacenter licence only") }</label>
+            <label class="advisor-form__check"><input type="checkbox" checked={inputs.need_nvlink} onchange={on_nvlink.clone()} />{ t(lang, " NVLink or other scale-up fabric required") }</label>
+            <label class="advisor-form__check"><input type="checkbox" checked={inputs.datacenter_only} onchange={on_dc.clone()} />{ t(lang, " Datacenter licence only") }</label>
         </>
     };
     let cost_fields = [Field::Objective, Field::Currency, Field::HoursPerDay, Field::Months, Field::ApiPrice, Field::Host, Field::KwhPrice, Field::Utilisation, Field::Pue, Field::PriceBasis, Field::RentBasis, Field::Rate, Field::Prices];
@@ -237,9 +252,9 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
                 { select(Field::Mode, t(lang, "Buy or rent"), t(lang, "Rent uses the bundled cloud prices."), vec![("buy".into(), t(lang, "Buy").into()), ("rent".into(), t(lang, "Rent").into())]) }
                 { text(Field::Budget, if inputs.get(Field::Mode) == "rent" { t(lang, "Budget per hour") } else { t(lang, "Budget") }, t(lang, "In the chosen currency; empty = no limit."), "decimal") }
             </fieldset>
-            { more("advisor-form__more--shape", if serving { t(lang, "Prompt, output, engine and serving") } else { t(lang, "Shape") }, shape_fields, shape) }
-            { more("advisor-form__more--costs", t(lang, "Costs and ranking"), &cost_fields, costs) }
-            { more("advisor-form__more--constraints", t(lang, "Constraints"), &constraint_fields, constraints) }
+            { more(0, "advisor-form__more--shape", if serving { t(lang, "Prompt, output, engine and serving") } else { t(lang, "Shape") }, shape_fields, &shape) }
+            { more(1, "advisor-form__more--costs", t(lang, "Costs and ranking"), &cost_fields, &costs) }
+            { more(2, "advisor-form__more--constraints", t(lang, "Constraints"), &constraint_fields, &constraints) }
         </form>
     }
 }
