@@ -14,8 +14,9 @@
 // sees an answer to a question they did not ask. The answer is the engine's own: it is rendered by
 // the very build it ships in, and an end-to-end test compares it with the live app's.
 //
-// Without a browser on the machine the shell stays the bare frame and this says so (exit 0): the
-// build still works, it only paints its first answer later.
+// Without a browser on the machine (or one that will not start) the shell stays the bare frame and
+// this says so (exit 0): the build still works, it only paints its first answer later. A page that
+// fails while rendering fails the build.
 import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -84,10 +85,19 @@ export async function prerender(dist) {
   const { chromium } = await import('playwright-core');
   const server = await serve(dist);
   const profile = mkdtempSync(join(tmpdir(), 'gpu-advisor-prerender-'));
-  const ctx = await chromium.launchPersistentContext(profile, {
-    executablePath, headless: true, locale: 'en-US', viewport: { width: 1280, height: 900 }, serviceWorkers: 'block',
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
-  });
+  let ctx;
+  try {
+    ctx = await chromium.launchPersistentContext(profile, {
+      executablePath, headless: true, locale: 'en-US', viewport: { width: 1280, height: 900 }, serviceWorkers: 'block',
+      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
+    });
+  } catch (e) {
+    // A browser that will not start is the machine's problem, not the build's: no answer, a note.
+    console.log(`prerender: ${executablePath} did not start (${String(e).split('\n')[0]}); the shell stays the bare frame`);
+    server.close();
+    rmSync(profile, { recursive: true, force: true });
+    return false;
+  }
   try {
     const page = ctx.pages()[0] || (await ctx.newPage());
     const errors = [];

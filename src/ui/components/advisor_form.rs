@@ -14,7 +14,9 @@ use crate::state::Action;
 use crate::ui::components::disclosure::Disclosure;
 use crate::ui::components::field_row::FieldRow;
 use crate::ui::components::model_presets::ModelPresets;
-use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use crate::ui::components::select_field::SelectField;
+use crate::ui::components::text_field::TextField;
+use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use crate::i18n::t;
 use crate::ui::lang::use_lang;
 use yew::prelude::*;
@@ -26,37 +28,18 @@ pub struct AdvisorFormProps {
     pub dispatch: Callback<Action>,
 }
 
-fn input_id(f: Field) -> String {
-    format!("in-{}", f.key().replace('_', "-"))
-}
-
 /// The input panel.
 #[function_component(AdvisorForm)]
 pub fn advisor_form(props: &AdvisorFormProps) -> Html {
     let lang = use_lang();
     let inputs = &props.inputs;
     let err = |f: Field| props.errors.iter().find(|e| e.field == f).map(|e| AttrValue::from(e.message_in(lang)));
+    // Each field is a component of plain props: the unchanged ones skip their render.
     let text = |f: Field, label: &'static str, hint: &'static str, mode: &'static str| {
-        let oninput = props.dispatch.reform(move |e: InputEvent| Action::SetInput(f, e.target_unchecked_into::<HtmlInputElement>().value()));
-        let id = input_id(f);
-        html! {
-            <FieldRow id={id.clone()} label={label} hint={Some(AttrValue::from(hint))} error={err(f)}>
-                <input class="advisor-form__input" id={id} type="text" inputmode={mode} autocomplete="off"
-                    value={inputs.get(f).to_string()} {oninput} aria-invalid={err(f).is_some().then_some("true")} />
-            </FieldRow>
-        }
+        html! { <TextField field={f} {label} {hint} value={AttrValue::from(inputs.get(f).to_string())} error={err(f)} {mode} dispatch={props.dispatch.clone()} /> }
     };
     let select = |f: Field, label: &'static str, hint: &'static str, options: Vec<(String, String)>| {
-        let onchange = props.dispatch.reform(move |e: Event| Action::SetInput(f, e.target_unchecked_into::<HtmlSelectElement>().value()));
-        let id = input_id(f);
-        let current = inputs.get(f).to_string();
-        html! {
-            <FieldRow id={id.clone()} label={label} hint={Some(AttrValue::from(hint))} error={err(f)}>
-                <select class="advisor-form__input" id={id} {onchange}>
-                    { for options.into_iter().map(|(v, l)| html! { <option value={v.clone()} selected={v == current}>{ l }</option> }) }
-                </select>
-            </FieldRow>
-        }
+        html! { <SelectField field={f} {label} {hint} value={AttrValue::from(inputs.get(f).to_string())} {options} error={err(f)} dispatch={props.dispatch.clone()} /> }
     };
     // A disclosure: its title, the non-default values it holds, and its fields, built only while
     // it is open. It opens by itself when one of them is bad, and stays open after.

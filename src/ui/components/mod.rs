@@ -19,6 +19,8 @@ pub mod model_presets;
 pub mod owned_list;
 pub mod pareto_chart;
 pub mod recommend_list;
+pub mod select_field;
 pub mod share_bar;
 pub mod sizing_table;
+pub mod text_field;
 pub mod url_notes;
