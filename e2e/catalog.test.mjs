@@ -39,7 +39,7 @@ test('catalog lists every card, filters, and keeps its state in the URL', async 
   assert.deepEqual(sources, [], 'the page fetched sources.bin before a detail panel opened');
   await page.fill('input[type=search]', 'H100');
   await page.waitForFunction(() => document.querySelectorAll('.catalog-table__row').length <= 5);
-  // The URL follows the input after the next paint (src/ui/dom.rs, replace_query_after_paint).
+  // The URL follows the input once the inputs rest (src/ui/dom.rs, replace_query_once_idle).
   await page.waitForFunction(() => /q=H100/.test(location.search));
   assert.match(page.url(), /q=H100/);
   await page.locator('.catalog-table__row[data-gpu=h100-sxm] .catalog-table__name').click();

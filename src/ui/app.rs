@@ -88,12 +88,15 @@ pub fn app() -> Html {
             // Leaving the page (or reloading it) saves what a pending timer had not yet.
             let unsaved = unsaved.clone();
             use_effect_with((), move |_| {
-                let listener = gloo::events::EventListener::new(&gloo::utils::window(), "pagehide", move |_| save(&unsaved));
+                let listener = gloo::events::EventListener::new(&gloo::utils::window(), "pagehide", move |_| {
+                    dom::flush_query();
+                    save(&unsaved);
+                });
                 move || drop(listener)
             });
         }
         use_effect_with((*state).clone(), move |s| {
-            dom::replace_query_after_paint(url::render(s));
+            dom::replace_query_once_idle(url::render(s));
             // Save only once the user has changed something, and never from an embed; and only
             // once typing pauses (issue 13: localStorage writes are synchronous).
             if *s != initial_state && !s.embed {

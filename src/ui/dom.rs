@@ -1,5 +1,5 @@
-//! Small browser helpers: reading the query string and replacing it without a reload, and running
-//! work after the browser's next paint.
+//! Small browser helpers: reading the query string and replacing it without a reload (at once, or
+//! once the inputs rest), and running work after the browser's next paint.
 
 /// The current `location.search` (with the leading `?`), or empty.
 pub fn query_string() -> String {
@@ -16,20 +16,32 @@ pub fn replace_query(query: &str) {
     }
 }
 
-/// Replaces the query string after the browser's next paint; of several calls before it, only the
-/// last query is written. `history.replaceState` costs about 3 ms on a 4x-throttled CPU (issue
-/// 13's profile), which an input should not wait for before its frame.
-pub fn replace_query_after_paint(query: String) {
-    thread_local! {
-        static PENDING: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
-    }
-    let first = PENDING.with(|p| p.borrow_mut().replace(query).is_none());
-    if first {
-        after_paint(|| {
-            if let Some(q) = PENDING.with(|p| p.borrow_mut().take()) {
-                replace_query(&q);
-            }
-        });
+/// How long the inputs must rest before the address follows them (ms).
+const QUERY_DELAY_MS: u32 = 300;
+
+thread_local! {
+    static PENDING_QUERY: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+    static QUERY_TIMER: std::cell::RefCell<Option<gloo::timers::callback::Timeout>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Replaces the query string once the inputs rest: of several calls within [`QUERY_DELAY_MS`] of
+/// each other only the last query is written, once. `history.replaceState` costs about 6 ms a call
+/// here (issue 13's profile, 1x CPU; more on a phone), work that would otherwise follow every
+/// keystroke and hold up the next one (issue 13: "URL and localStorage writes once typing
+/// pauses"). Whatever reads the address for the user ([`flush_query`]) writes it first.
+pub fn replace_query_once_idle(query: String) {
+    PENDING_QUERY.with(|p| *p.borrow_mut() = Some(query));
+    // A new timer replaces (and so cancels) the one still waiting; a timer is never dropped from
+    // inside its own callback.
+    let timer = gloo::timers::callback::Timeout::new(QUERY_DELAY_MS, flush_query);
+    QUERY_TIMER.with(|t| *t.borrow_mut() = Some(timer));
+}
+
+/// Writes the query still waiting in [`replace_query_once_idle`], if any, now: before the address
+/// is copied or shared, and when the page is left.
+pub fn flush_query() {
+    if let Some(q) = PENDING_QUERY.with(|p| p.borrow_mut().take()) {
+        replace_query(&q);
     }
 }
 

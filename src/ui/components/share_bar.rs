@@ -45,6 +45,8 @@ pub fn share_bar(props: &ShareBarProps) -> Html {
     let copy = {
         let copied = copied.clone();
         Callback::from(move |_| {
+            // The address follows the inputs once they rest: bring it up to date first.
+            crate::ui::dom::flush_query();
             let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
             if let Some(w) = web_sys::window() {
                 let _ = w.navigator().clipboard().write_text(&href);
