@@ -43,12 +43,12 @@
 //   BENCH_INPUTS times per run, unthrottled and then at 4× CPU throttle (CDP
 //   Emulation.setCPUThrottlingRate); a run's figure is the median of its inputs.
 import { chromium } from 'playwright-core';
-import { createServer } from 'node:http';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { dirname, extname, join, normalize, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
+import { serveDir as serveStatic } from './serve-static.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const RUNS = Number(process.env.BENCH_RUNS || 5);
@@ -75,13 +75,8 @@ const STATIC_PAGE = `<!doctype html>
 </html>
 `;
 
-// ---- static server with brotli -------------------------------------------------------------
+// ---- static server with brotli (tools/serve-static.mjs) -------------------------------------------------------------
 
-const MIME = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
-  '.wasm': 'application/wasm', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json',
-  '.webmanifest': 'application/manifest+json', '.ico': 'image/x-icon', '.bin': 'application/octet-stream',
-};
 const brCache = new Map();
 function brotli(buf) {
   const key = createHash('sha1').update(buf).digest('hex');
@@ -104,23 +99,7 @@ function walk(dir, out = []) {
 /** Serves `dir` on 127.0.0.1 with brotli; every file is compressed before the first request. */
 async function serveDir(dir) {
   for (const f of walk(dir)) brotli(readFileSync(f));
-  const server = createServer((req, res) => {
-    const url = new URL(req.url, 'http://x');
-    let p = normalize(join(dir, decodeURIComponent(url.pathname)));
-    if (!p.startsWith(dir)) { res.writeHead(403).end(); return; }
-    try { if (statSync(p).isDirectory()) p = join(p, 'index.html'); } catch { /* 404 below */ }
-    let body;
-    try { body = readFileSync(p); } catch { res.writeHead(404, { 'content-type': 'text/plain' }).end('not found'); return; }
-    const headers = { 'content-type': MIME[extname(p)] || 'application/octet-stream', 'cache-control': 'no-cache', vary: 'accept-encoding' };
-    if (/\bbr\b/.test(req.headers['accept-encoding'] || '')) {
-      body = brotli(body);
-      headers['content-encoding'] = 'br';
-    }
-    headers['content-length'] = body.length;
-    res.writeHead(200, headers).end(body);
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() };
+  return serveStatic(dir, { brotli });
 }
 
 // ---- in-page probes ------------------------------------------------------------------------

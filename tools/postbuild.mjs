@@ -58,14 +58,16 @@ function externalizeLoader(dist) {
   let html = readFileSync(indexPath, 'utf8');
   const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter((m) => !/\bsrc=/.test(m[1]));
   const inline = scripts.filter((m) => /type="module"/.test(m[1]));
-  // The static shell's language script (index.html) stays inline, allowed by its hash.
-  const shell = scripts.filter((m) => !/type="module"/.test(m[1]));
-  if (shell.length > 1) fail(`expected at most one inline classic script (the shell's) in ${indexPath}, found ${shell.length}`);
   if (inline.length === 0 && html.includes('loader-')) return; // already done
   if (inline.length !== 1) {
     fail(`expected exactly one inline module script (Trunk's loader) in ${indexPath}, found ${inline.length}`);
   }
-  const code = inline[0][2].trim() + '\n';
+  // With the default answer pre-rendered in the shell (step 5), the app is not needed for the first
+  // result, so it loads after it (issue 13: "anything not needed for the first result may load
+  // after it"): the loader waits for the frame that paints the answer before it fetches the wasm.
+  // Without an answer (another question, or a build with no pre-render) it starts at once.
+  const code = "await new Promise((go) => document.getElementById('shell')?.hasAttribute('data-answer') ? requestAnimationFrame(() => setTimeout(go)) : go());\n"
+    + inline[0][2].trim() + '\n';
   const name = `loader-${sha('sha256', code).toString('hex').slice(0, 16)}.js`;
   writeFileSync(join(dist, name), code);
   const integrity = `sha384-${sha('sha384', code).toString('base64')}`;
@@ -73,30 +75,15 @@ function externalizeLoader(dist) {
   writeFileSync(indexPath, html);
 }
 
-/**
- * With the default answer pre-rendered, the app is not needed for the first result, so it loads
- * after it (issue 13: "anything not needed for the first result may load after it"): Trunk's
- * `<link rel="preload">` of the wasm leaves the head, and when the shell holds the answer the
- * loader waits for the frame that paints it before it fetches the wasm. The HTML and the
- * stylesheet then have the connection to themselves. For every other visitor the loader starts
- * at once, as soon as the page is parsed (the page is small, so that is about when the preload
- * would have started). The loader's name and SRI follow its new text.
- */
-function deferApp(dist) {
+/** With the default answer pre-rendered, Trunk's `<link rel="preload">` of the wasm leaves the
+ * head, so the HTML and the stylesheet have the connection to themselves until the answer has
+ * painted; the loader (above) fetches the wasm after that frame. For every other visitor the loader
+ * starts as soon as the page is parsed, about when the preload would have started (the page is
+ * small). */
+function dropWasmPreload(dist) {
   const indexPath = join(dist, 'index.html');
-  let html = readFileSync(indexPath, 'utf8');
-  const tag = html.match(/<script type="module" src="\.\/(loader-[^"]+\.js)" integrity="[^"]+"><\/script>/);
-  if (!tag) fail('no loader script to defer');
-  const old = readFileSync(join(dist, tag[1]), 'utf8');
-  if (old.includes('data-answer')) return;
-  const code = "await new Promise((go) => document.getElementById('shell')?.hasAttribute('data-answer') ? requestAnimationFrame(() => setTimeout(go)) : go());\n" + old;
-  const name = `loader-${sha('sha256', code).toString('hex').slice(0, 16)}.js`;
-  unlinkSync(join(dist, tag[1]));
-  writeFileSync(join(dist, name), code);
-  const integrity = `sha384-${sha('sha384', code).toString('base64')}`;
-  html = html.replace(tag[0], `<script type="module" src="./${name}" integrity="${integrity}"></script>`);
-  html = html.replace(/<link rel="preload" href="[^"]+\.wasm"[^>]*>/, '');
-  writeFileSync(indexPath, html);
+  const html = readFileSync(indexPath, 'utf8');
+  writeFileSync(indexPath, html.replace(/<link rel="preload" href="[^"]+\.wasm"[^>]*>/, ''));
 }
 
 /** Puts the policy into a `<meta http-equiv>` as the first child of <head>, allowing the shell's
@@ -186,7 +173,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   externalizeLoader(dist);
   await minifyGlue(dist);
   bundleStyles(dist);
-  if (await prerender(dist)) deferApp(dist);
+  if (await prerender(dist)) dropWasmPreload(dist);
   writeCsp(dist);
   writeServiceWorkerManifest(dist);
 }

@@ -17,30 +17,15 @@
 // Without a browser on the machine (or one that will not start) the shell stays the bare frame and
 // this says so (exit 0): the build still works, it only paints its first answer later. A page that
 // fails while rendering fails the build.
-import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json', '.webmanifest': 'application/manifest+json',
-};
+import { join, resolve } from 'node:path';
+import { serveDir } from './serve-static.mjs';
 
 /** The shell of index.html: from its opening tag to the end of its element, just before its script. */
-export const SHELL = /<div class="app" id="shell"[^>]*>[\s\S]*?<\/div>(\s*<script>)/;
+const SHELL = /<div class="app" id="shell"[^>]*>[\s\S]*?<\/div>(\s*<script>)/;
 
 const BROWSERS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
-
-function serve(dir) {
-  const server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-    const file = join(dir, path.endsWith('/') ? `${path}index.html` : path);
-    if (!file.startsWith(dir) || !existsSync(file)) { res.writeHead(404).end(); return; }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream' }).end(readFileSync(file));
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 /** Runs in the page before its scripts: when the app removes the shell (its first effect, right
  * after its first render), the app's element is copied with its live values as attributes. */
@@ -83,7 +68,7 @@ export async function prerender(dist) {
   if (!SHELL.test(html)) throw new Error(`prerender: no static shell in ${indexPath}`);
   if (/<div class="app" id="shell"[^>]*data-answer/.test(html)) return true; // already done
   const { chromium } = await import('playwright-core');
-  const server = await serve(dist);
+  const server = await serveDir(resolve(dist));
   const profile = mkdtempSync(join(tmpdir(), 'gpu-advisor-prerender-'));
   let ctx;
   try {
@@ -103,7 +88,7 @@ export async function prerender(dist) {
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.addInitScript(watch);
-    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    await page.goto(server.url);
     await page.waitForFunction(() => typeof window.__prerendered === 'string', null, { timeout: 60000 });
     if (errors.length) throw new Error(`prerender: the page failed: ${errors.join('; ')}`);
     const shell = await page.evaluate(() => window.__prerendered);
