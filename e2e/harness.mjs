@@ -48,12 +48,13 @@ export async function serve(dir, logFile = process.env.E2E_SERVER_LOG) {
 }
 
 /** Launches Chromium with a fresh profile. */
-export async function browser() {
+export async function browser(options = {}) {
   return chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'gpu-advisor-e2e-')), {
     executablePath: '/usr/bin/chromium',
     headless: true,
     args: ARGS,
     viewport: { width: 1280, height: 900 },
+    ...options,
   });
 }
 

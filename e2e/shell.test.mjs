@@ -5,7 +5,7 @@
 // no one who asked something else (a link, saved inputs, another language) is shown it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useApp, watchErrors } from './harness.mjs';
+import { browser, useApp, watchErrors } from './harness.mjs';
 
 const app = useApp();
 
@@ -53,10 +53,10 @@ async function firstOption(scope) {
 }
 
 test('the pre-rendered answer is the live app\'s, and only the default question gets it', async () => {
-  const page = await app.ctx.newPage();
-  // A service worker from an earlier test would hand out the wasm past the route below.
-  await page.goto(app.url('?view=catalog'));
-  await page.evaluate(async () => { for (const r of await navigator.serviceWorker.getRegistrations()) await r.unregister(); });
+  // A browser of its own, without service workers: one registered by an earlier test would hand
+  // out the wasm past the route below.
+  const ctx = await browser({ serviceWorkers: 'block' });
+  const page = await ctx.newPage();
   await page.route('**/*.wasm', (route) => route.abort());
   await page.goto(app.url(''));
   const shell = page.locator('#shell');
@@ -81,5 +81,5 @@ test('the pre-rendered answer is the live app\'s, and only the default question 
   await live.waitForFunction(() => !document.getElementById('shell') && document.querySelector('.recommend-list__option'));
   assert.deepEqual(await firstOption(live), painted);
   await live.close();
-  await page.close();
+  await ctx.close();
 });

@@ -423,3 +423,49 @@ fn video_generation_jobs_rank_by_videos() {
     let secs: Vec<f64> = rec.options.iter().map(|o| o.estimate.throughput.seconds_per_video.expect("s/video").mid / f64::from(o.count)).collect();
     assert!(secs.first().unwrap() <= secs.last().unwrap(), "{secs:?}");
 }
+
+/// The web app ranks a card per step between frames (issue 13: no long task). One step per card,
+/// then the answer: over the catalog's first 5 cards, 5 steps evaluate one card each (`None`) and
+/// the 6th ranks (`Some`). The cards-only case above needs a second pass: 2 × (n + 1) steps, with
+/// the cards-only note, as in one go.
+#[test]
+fn a_stepwise_ranking_takes_one_step_per_card_then_answers() {
+    use gpu_advisor::recommend::Ranking;
+    let gpus = &catalog::gpus()[..5];
+    let input = RecommendInput::new(Job::Llm(Box::new(llm("llama-3-8b"))));
+    let mut ranking = Ranking::new(input.clone(), gpus).expect("valid input");
+    let mut steps = 1;
+    let rec = loop {
+        match ranking.step(gpus) {
+            None => steps += 1,
+            Some(done) => break done.expect("ranked"),
+        }
+    };
+    assert_eq!(steps, 6);
+    assert!(!rec.options.is_empty() && rec.options.iter().all(|o| gpus.iter().any(|g| g.id == o.gpu)));
+
+    let p40: Vec<_> = catalog::gpus().iter().filter(|g| g.id == "p40").cloned().collect();
+    let job = LlmJob { precision: Precision::Fp16, ..llm("llama-3-70b") };
+    let mut input = RecommendInput::new(Job::Llm(Box::new(job)));
+    input.budget = Budget::PurchaseUsd(2_200.0);
+    let mut ranking = Ranking::new(input, &p40).expect("valid input");
+    let mut steps = 1;
+    let rec = loop {
+        match ranking.step(&p40) {
+            None => steps += 1,
+            Some(done) => break done.expect("ranked"),
+        }
+    };
+    assert_eq!(steps, 2 * (1 + 1));
+    assert_eq!(rec.notes, vec![gpu_advisor::recommend::facts::RecNote::CardsOnly { budget_usd: 2_200.0 }]);
+    assert_eq!(rec.options.first().map(|o| (o.gpu.as_str(), o.count)), Some(("p40", 7)));
+}
+
+/// A bad input is refused before any card is evaluated, naming its field.
+#[test]
+fn a_stepwise_ranking_checks_its_input_first() {
+    let mut input = RecommendInput::new(Job::Llm(Box::new(llm("llama-3-8b"))));
+    input.headroom = 2.0;
+    let err = gpu_advisor::recommend::Ranking::new(input, catalog::gpus()).err().expect("headroom 2 is refused");
+    assert!(err.to_string().contains("headroom"), "{err}");
+}

@@ -496,18 +496,66 @@ pub fn recommend(input: &RecommendInput) -> Result<Recommendation, EstimateError
 /// nothing fits (the cards alone are within the budget), the options are the cards alone, with a
 /// note saying so: a buyer with $2,000 for an 8B model means the card.
 pub fn recommend_in(input: &RecommendInput, gpus: &[Gpu]) -> Result<Recommendation, EstimateError> {
-    validate(input)?;
-    let rec = rank::run(input, gpus)?;
-    let host_counted = input.mode == Mode::Buy && input.cost.include_host;
-    if let (true, true, Budget::PurchaseUsd(budget_usd)) = (rec.options.is_empty(), host_counted, input.budget) {
-        let mut cards_only = input.clone();
-        cards_only.cost.include_host = false;
-        let mut alt = rank::run(&cards_only, gpus)?;
-        if !alt.options.is_empty() {
-            alt.notes.push(facts::RecNote::CardsOnly { budget_usd });
-            alt.estimates_run += rec.estimates_run;
-            return Ok(alt);
+    let mut ranking = Ranking::new(input.clone(), gpus)?;
+    loop {
+        if let Some(done) = ranking.step(gpus) {
+            return done;
         }
     }
-    Ok(rec)
+}
+
+/// [`recommend_in`] one card at a time: the web app ranks a few cards per task, between frames,
+/// so that a keystroke or the page's start never waits behind a whole ranking (issue 13). The
+/// same steps as [`recommend_in`], which runs them in one go; `gpus` must be the same list at
+/// every step.
+pub struct Ranking {
+    input: RecommendInput,
+    partial: rank::Partial,
+    /// The first pass's result while the cards-only pass runs (see [`recommend_in`]).
+    with_host: Option<Recommendation>,
+}
+
+impl Ranking {
+    /// Checks the input and starts its ranking over `gpus`.
+    pub fn new(input: RecommendInput, gpus: &[Gpu]) -> Result<Ranking, EstimateError> {
+        validate(&input)?;
+        let partial = rank::Partial::start(&input, gpus.len())?;
+        Ok(Ranking { input, partial, with_host: None })
+    }
+
+    /// Evaluates the next card; once every card is done, the result.
+    pub fn step(&mut self, gpus: &[Gpu]) -> Option<Result<Recommendation, EstimateError>> {
+        if self.partial.step(&self.input, gpus) {
+            return None;
+        }
+        let cards = gpus.len();
+        let partial = std::mem::replace(&mut self.partial, rank::Partial::empty());
+        let rec = match partial.finish(&self.input, gpus) {
+            Ok(rec) => rec,
+            Err(e) => return Some(Err(e)),
+        };
+        if let Some(first) = self.with_host.take() {
+            // The cards-only pass is done: its options, if any, else the first pass's answer.
+            let Budget::PurchaseUsd(budget_usd) = self.input.budget else { return Some(Ok(first)) };
+            if rec.options.is_empty() {
+                return Some(Ok(first));
+            }
+            let mut alt = rec;
+            alt.notes.push(facts::RecNote::CardsOnly { budget_usd });
+            alt.estimates_run += first.estimates_run;
+            return Some(Ok(alt));
+        }
+        let host_counted = self.input.mode == Mode::Buy && self.input.cost.include_host;
+        if rec.options.is_empty() && host_counted && matches!(self.input.budget, Budget::PurchaseUsd(_)) {
+            // A purchase budget counts a host computer by default: rank again, cards alone.
+            self.input.cost.include_host = false;
+            match rank::Partial::start(&self.input, cards) {
+                Ok(p) => self.partial = p,
+                Err(e) => return Some(Err(e)),
+            }
+            self.with_host = Some(rec);
+            return None;
+        }
+        Some(Ok(rec))
+    }
 }

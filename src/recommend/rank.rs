@@ -33,22 +33,53 @@ fn gpu_id(gpus: &[Gpu], gi: usize) -> &str {
     gpus.get(gi).map_or("", |g| g.id.as_str())
 }
 
-/// Runs the recommender over `gpus` (the input is already validated).
-pub(crate) fn run(input: &RecommendInput, gpus: &[Gpu]) -> Result<Recommendation, EstimateError> {
-    let obj = effective_objective(input);
-    let mut notes = Vec::new();
-    if obj != input.objective {
-        notes.push(RecNote::ObjectiveFallback { objective: input.objective.as_str() });
+/// A ranking under way over a list of cards (the input already validated): the cards evaluated so
+/// far. [`super::Ranking`] drives it, one card per step.
+pub(crate) struct Partial {
+    obj: super::Objective,
+    notes: Vec<RecNote>,
+    cands: Vec<Cand>,
+    exclusions: Vec<Option<Exclusion>>,
+    estimates: usize,
+}
+
+impl Partial {
+    /// Starts a ranking of `input` (already validated) over `cards` cards.
+    pub(crate) fn start(input: &RecommendInput, cards: usize) -> Result<Partial, EstimateError> {
+        let obj = effective_objective(input);
+        let mut notes = Vec::new();
+        if obj != input.objective {
+            notes.push(RecNote::ObjectiveFallback { objective: input.objective.as_str() });
+        }
+        if let Job::Llm(job) = &input.job {
+            job.validate()?;
+        }
+        Ok(Partial { obj, notes, cands: Vec::with_capacity(cards * 4), exclusions: Vec::with_capacity(cards), estimates: 0 })
     }
-    if let Job::Llm(job) = &input.job {
-        job.validate()?;
+
+    /// A finished ranking's place holder (nothing evaluated, nothing to rank).
+    pub(crate) fn empty() -> Partial {
+        Partial { obj: super::Objective::default(), notes: Vec::new(), cands: Vec::new(), exclusions: Vec::new(), estimates: 0 }
     }
-    let mut cands: Vec<Cand> = Vec::with_capacity(gpus.len() * 4);
-    let mut exclusions: Vec<Option<Exclusion>> = Vec::with_capacity(gpus.len());
-    let mut estimates = 0usize;
-    for (gi, gpu) in gpus.iter().enumerate() {
-        exclusions.push(candidates::eval_card(input, obj, gi, gpu, &mut cands, &mut estimates));
+
+    /// Evaluates the next card of `gpus` (every count of it); false once every card is done.
+    pub(crate) fn step(&mut self, input: &RecommendInput, gpus: &[Gpu]) -> bool {
+        let gi = self.exclusions.len();
+        let Some(gpu) = gpus.get(gi) else { return false };
+        let x = candidates::eval_card(input, self.obj, gi, gpu, &mut self.cands, &mut self.estimates);
+        self.exclusions.push(x);
+        true
     }
+
+    /// Ranks what the evaluated cards gave.
+    pub(crate) fn finish(self, input: &RecommendInput, gpus: &[Gpu]) -> Result<Recommendation, EstimateError> {
+        finish(input, gpus, self)
+    }
+}
+
+/// Sorts the candidates, picks the options and explains the cards left out.
+fn finish(input: &RecommendInput, gpus: &[Gpu], partial: Partial) -> Result<Recommendation, EstimateError> {
+    let Partial { notes, mut cands, exclusions, estimates, .. } = partial;
     // A job the engine rejects on every card it tried is an input error, not "nothing fits".
     if cands.is_empty() {
         let mut engine_msg = None;

@@ -46,14 +46,14 @@ pub fn headline(e: &Estimate) -> Headline {
 
 /// Sizes `job` on every card of the catalog, in catalog order.
 pub fn size_all(job: &Job) -> Vec<SizingRow> {
-    catalog::gpus()
-        .iter()
-        .map(|gpu| {
-            let needed = job.gpus_needed(gpu).unwrap_or(0);
-            let estimate = job.estimate(gpu, needed.max(1)).map_err(|e| e.to_string());
-            SizingRow { gpu, needed, estimate }
-        })
-        .collect()
+    catalog::gpus().iter().map(|gpu| size_one(job, gpu)).collect()
+}
+
+/// One card's row of [`size_all`] (the web app sizes a card per step, between frames).
+pub fn size_one(job: &Job, gpu: &'static Gpu) -> SizingRow {
+    let needed = job.gpus_needed(gpu).unwrap_or(0);
+    let estimate = job.estimate(gpu, needed.max(1)).map_err(|e| e.to_string());
+    SizingRow { gpu, needed, estimate }
 }
 
 /// Rows sorted for display: cards that hold the job on fewer cards first, then by headline

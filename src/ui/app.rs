@@ -68,8 +68,16 @@ pub fn app() -> Html {
             },
         }
     });
-    // The app is in the document now: the static shell of index.html goes in the same task.
-    use_effect_with((), |_| dom::remove_shell());
+    // The catalog and compare views are whole after their first render: the static shell of
+    // index.html goes in the same task. The advisor shows itself once its first results are in.
+    {
+        let advisor = initial.state.view == View::Advisor;
+        use_effect_with((), move |_| {
+            if !advisor {
+                dom::reveal_app();
+            }
+        });
+    }
     let state = {
         let initial = initial.clone();
         use_reducer(move || initial.state.clone())

@@ -55,11 +55,30 @@ pub fn after_paint(f: impl FnOnce() + 'static) {
     let _ = window.request_animation_frame(frame.unchecked_ref());
 }
 
-/// Removes the static shell of index.html (`#shell`: the header and the advisor's frame, painted
-/// before the wasm runs). Called from the app's first effect, after its first render is in the
-/// document and before the browser paints again, so the app takes the shell's place in one step.
-pub fn remove_shell() {
+thread_local! {
+    /// Whether the app has taken the static shell's place (see [`reveal_app`]).
+    static REVEALED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Shows the app in place of the static shell of index.html (`#shell`: the header and the
+/// advisor's frame, or the pre-rendered default answer, painted before the wasm runs).
+///
+/// The app mounts beside the shell while the shell is still there, and stays hidden behind it
+/// (`#shell ~ .app { display: none }` in styles/main.css): its start is split into tasks (mount,
+/// first ranking, results) so no one task holds the page long (issue 13's long tasks), and
+/// removing the shell, once the first results are rendered, shows the whole app in one frame.
+pub fn reveal_app() {
+    if REVEALED.with(|r| r.replace(true)) {
+        return;
+    }
+    // Offline support is set up once the app is on screen, in a task of its own.
+    crate::ui::later(crate::ui::embed::register_service_worker);
     if let Some(shell) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("shell")) {
         shell.remove();
     }
+}
+
+/// Whether [`reveal_app`] has run: before it, the app is still starting behind the shell.
+pub fn revealed() -> bool {
+    REVEALED.with(|r| r.get())
 }

@@ -14,22 +14,36 @@ pub mod result_props;
 pub mod sources_load;
 
 /// Installs the panic panel and mounts the app on `<body>`.
+///
+/// The start is split into tasks, each short (issue 13: no long task during load): this one, which
+/// follows the wasm's instantiation, only installs the panic panel; the next reads the link's
+/// embedding options and the language; the one after mounts the app, behind the static shell
+/// (see [`dom::reveal_app`]), where its first ranking then runs in slices. The service worker is
+/// registered once the app is on screen.
 pub fn start() {
     panic::install();
-    browser_json::install();
-    embed::apply_accent_from_url();
-    embed::register_service_worker();
-    if embed::is_embed() {
-        embed::start_height_reporter();
-    }
-    // A reader of Chinese or Russian gets the table before the first paint (no flash of
-    // English); everyone else starts at once.
-    if lang::may_need_table() {
-        wasm_bindgen_futures::spawn_local(async {
-            i18n_load::load().await;
-            yew::Renderer::<app::App>::new().render();
-        });
-    } else {
-        yew::Renderer::<app::App>::new().render();
-    }
+    later(|| {
+        browser_json::install();
+        embed::apply_accent_from_url();
+        if embed::is_embed() {
+            embed::start_height_reporter();
+        }
+        // A reader of Chinese or Russian gets the table before the first paint (no flash of
+        // English); everyone else starts at once.
+        if lang::may_need_table() {
+            wasm_bindgen_futures::spawn_local(async {
+                i18n_load::load().await;
+                yew::Renderer::<app::App>::new().render();
+            });
+        } else {
+            later(|| {
+                yew::Renderer::<app::App>::new().render();
+            });
+        }
+    });
+}
+
+/// Runs `f` in a task of its own, queued now.
+pub(crate) fn later(f: impl FnOnce() + 'static) {
+    gloo::timers::callback::Timeout::new(0, f).forget();
 }

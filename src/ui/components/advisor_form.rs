@@ -14,6 +14,7 @@ use crate::state::Action;
 use crate::ui::components::disclosure::Disclosure;
 use crate::ui::components::field_row::FieldRow;
 use crate::ui::components::model_presets::ModelPresets;
+use crate::ui::components::after_start::AfterStart;
 use crate::ui::components::select_field::SelectField;
 use crate::ui::components::text_field::TextField;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
@@ -215,7 +216,8 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
                     <input class="advisor-form__input" id="in-model" type="search" list="model-presets" autocomplete="off"
                         value={model.clone()} onchange={on_model} aria-invalid={model_err.is_some().then_some("true")} />
                 </FieldRow>
-                <ModelPresets />
+                // Never painted, only searched once typing starts: built after the start.
+                <AfterStart><ModelPresets /></AfterStart>
                 if model == "custom" {
                     { text(Field::Params, t(lang, "Parameters"), t(lang, "e.g. 13b, 350m (architecture inferred by a scaling rule)"), "text") }
                     <div class="field-row">

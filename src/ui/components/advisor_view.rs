@@ -3,19 +3,24 @@
 //! card's sizing. Bad input shows its message beside its field while the last good result stays on
 //! screen.
 //!
-//! The first ranking is computed before the first paint; every card's sizing follows in tasks of
-//! its own. After that, an input repaints its field at once and the results follow one frame
-//! later: the ranking runs after the browser has painted the keystroke (a requestAnimationFrame,
-//! then a task), and a burst of keystrokes computes only the last one. A phone paints each
-//! keystroke within a frame while the engine catches up.
+//! The app starts behind the static shell; the first ranking runs a few cards per task, its
+//! results render, and then the app takes the shell's place. Every card's sizing follows in tasks
+//! of its own. After that, an input repaints its field at once and the results follow: the
+//! ranking starts after the browser has painted the keystroke (a requestAnimationFrame, then a
+//! task) and runs in slices of a few milliseconds, so the next keystroke never waits behind it; a
+//! burst of keystrokes ranks only the last one. A phone paints each keystroke within a frame
+//! while the engine catches up.
 
 use crate::i18n::t;
-use crate::recommend::{recommend, RecommendInput, Recommendation};
+use crate::model::EstimateError;
+use crate::recommend::{recommend, Ranking, RecommendInput, Recommendation};
 use crate::state::advisor::{AdvisorInputs, FieldError};
-use crate::state::sizing::{size_all, sorted, SizingRow};
+use crate::state::sizing::{size_one, sorted, SizingRow};
 use crate::state::Action;
 use crate::ui::components::advisor_form::AdvisorForm;
+use crate::ui::components::after_start::AfterStart;
 use crate::ui::dom::after_paint;
+use crate::ui::later;
 use crate::ui::components::best_summary::BestSummary;
 use crate::ui::components::frontier_chart::FrontierChart;
 use crate::ui::components::owned_list::OwnedList;
@@ -48,22 +53,81 @@ struct Shown {
     computed: Option<Computed>,
 }
 
+/// What one input's ranking shows.
+fn computed(input: RecommendInput, result: Result<Recommendation, EstimateError>) -> Computed {
+    match result {
+        Ok(r) => Computed { input: Rc::new(input), rec: Some(Rc::new(r)), engine_error: None },
+        Err(e) => Computed { input: Rc::new(input), rec: None, engine_error: Some(e.to_string()) },
+    }
+}
+
 fn compute(input: Option<RecommendInput>) -> Shown {
-    let computed = input.as_ref().map(|input| match recommend(input) {
-        Ok(r) => Computed { input: Rc::new(input.clone()), rec: Some(Rc::new(r)), engine_error: None },
-        Err(e) => Computed { input: Rc::new(input.clone()), rec: None, engine_error: Some(e.to_string()) },
-    });
+    let computed = input.as_ref().map(|i| computed(i.clone(), recommend(i)));
     Shown { input, computed }
 }
 
-/// Every card's sizing for one input (the table below the ranking).
-fn size_rows(input: Option<&RecommendInput>) -> Rc<Vec<SizingRow>> {
-    Rc::new(input.map(|i| sorted(size_all(&i.job))).unwrap_or_default())
+/// How long one task of sliced work may run (ms): a keystroke that arrives meanwhile waits at most
+/// about this long (issue 13: input to next frame within 16 ms, even at 4× CPU throttle).
+const SLICE_MS: f64 = 6.0;
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
-/// Runs `f` in a task of its own, queued now.
-fn later(f: impl FnOnce() + 'static) {
-    gloo::timers::callback::Timeout::new(0, f).forget();
+/// Whether the work for an input is still wanted (false once a newer input is on its way).
+type Still = Rc<dyn Fn() -> bool>;
+
+/// Calls `step` (one card's worth of work) in tasks of at most [`SLICE_MS`] until it gives a
+/// result, and hands that to `done` in a task of its own; stops as soon as `still()` is false.
+fn in_slices<T: 'static>(mut step: impl FnMut() -> Option<T> + 'static, still: Still, done: impl FnOnce(T) + 'static) {
+    if !still() {
+        return;
+    }
+    let start = now_ms();
+    loop {
+        if let Some(result) = step() {
+            return later(move || {
+                if still() {
+                    done(result);
+                }
+            });
+        }
+        if now_ms() - start > SLICE_MS {
+            return later(move || in_slices(step, still, done));
+        }
+    }
+}
+
+/// Ranks `input` a card at a time (see [`in_slices`]).
+fn rank_in_slices(input: Option<RecommendInput>, still: Still, done: impl FnOnce(Shown) + 'static) {
+    let Some(i) = input.clone() else { return later(move || done(Shown { input: None, computed: None })) };
+    match Ranking::new(i.clone(), crate::catalog::gpus()) {
+        Err(e) => later(move || done(Shown { input, computed: Some(computed(i, Err(e))) })),
+        Ok(mut ranking) => {
+            let mut i = Some(i);
+            let step = move || {
+                let result = ranking.step(crate::catalog::gpus())?;
+                let i = i.take()?;
+                Some(Shown { input: Some(i.clone()), computed: Some(computed(i, result)) })
+            };
+            in_slices(step, still, done);
+        }
+    }
+}
+
+/// Sizes every card for `input` a card at a time (see [`in_slices`]): the table below the ranking.
+fn size_in_slices(input: Option<RecommendInput>, still: Still, done: impl FnOnce(Rc<Vec<SizingRow>>) + 'static) {
+    let Some(input) = input else { return later(move || done(Rc::default())) };
+    let gpus = crate::catalog::gpus();
+    let mut rows = Vec::with_capacity(gpus.len());
+    let step = move || match gpus.get(rows.len()) {
+        Some(gpu) => {
+            rows.push(size_one(&input.job, gpu));
+            None
+        }
+        None => Some(Rc::new(sorted(std::mem::take(&mut rows)))),
+    };
+    in_slices(step, still, done);
 }
 
 /// The advisor.
@@ -79,15 +143,24 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
         }
         Err(e) => (last_good.borrow().clone(), e.clone()),
     };
-    // The ranking of the first input is computed before the first paint: the results column is
-    // there when the app replaces the static shell, so nothing shifts (issue 13's CLS). Every
-    // card's sizing follows in tasks of its own (compute, then show the table below), keeping the
-    // long task of the first render short. Later inputs paint their field first and rank after
-    // that paint; a burst of inputs computes only the last.
+    // While the app starts behind the static shell, the first ranking runs in slices after the
+    // mount, and its results render in a task of their own; then the app takes the shell's place
+    // (dom::reveal_app), results included, so nothing shifts (issue 13's CLS and long tasks).
+    // Opened later (from another view), the advisor ranks before its first paint. Every card's
+    // sizing follows in tasks of its own (compute, then show the table below). Later inputs paint
+    // their field first and rank after that paint; a burst of inputs computes only the last.
     let shown = use_state({
         let input = input.clone();
-        move || compute(input)
+        move || if crate::ui::dom::revealed() { compute(input) } else { Shown { input: None, computed: None } }
     });
+    {
+        let whole = shown.computed.is_some() || input.is_none();
+        use_effect_with(whole, |whole| {
+            if *whole {
+                crate::ui::dom::reveal_app();
+            }
+        });
+    }
     let rows = use_state(|| Rc::new(Vec::<SizingRow>::new()));
     let generation = use_mut_ref(|| 0_u64);
     {
@@ -98,34 +171,20 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
             *generation.borrow_mut() += 1;
             let mine = *generation.borrow();
             // False once a newer input is on its way: the work is left to it.
-            let still = move || *generation.borrow() == mine;
+            let still: Still = Rc::new(move || *generation.borrow() == mine);
             let input = input.clone();
             let size = {
                 let (still, input) = (still.clone(), input.clone());
-                move || {
-                    if still() {
-                        let sized = size_rows(input.as_ref());
-                        later(move || {
-                            if still() {
-                                rows.set(sized);
-                            }
-                        });
-                    }
-                }
+                move || size_in_slices(input, still, move |sized| rows.set(sized))
             };
             if shown.input == input {
                 later(size);
             } else {
                 after_paint(move || {
-                    if still() {
-                        let ranking = compute(input);
-                        later(move || {
-                            if still() {
-                                shown.set(ranking);
-                                later(size);
-                            }
-                        });
-                    }
+                    rank_in_slices(input, still, move |ranking| {
+                        shown.set(ranking);
+                        later(size);
+                    });
                 });
             }
         });
@@ -154,8 +213,10 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
                     }
                     if let Some(rec) = c.rec {
                         <RecommendList rec={rec.clone()} input={c.input.clone()} />
-                        <FrontierChart rec={rec.clone()} input={c.input.clone()} />
-                        <ParetoChart rec={rec} cost={c.input.cost.clone()} />
+                        <AfterStart>
+                            <FrontierChart rec={rec.clone()} input={c.input.clone()} />
+                            <ParetoChart rec={rec} cost={c.input.cost.clone()} />
+                        </AfterStart>
                     }
                 }
                 // Shown once sized: appearing below the results, it moves nothing already painted.

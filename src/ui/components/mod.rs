@@ -1,6 +1,7 @@
 //! One Yew component per file, each with its own BEM-named stylesheet in `styles/`.
 
 pub mod advisor_form;
+pub mod after_start;
 pub mod advisor_view;
 pub mod best_summary;
 pub mod catalog_filters;

@@ -1,0 +1,31 @@
+//! Content that the app's start leaves for a task of its own: what is below the first screen (the
+//! charts under the ranked options) or never painted (the model field's preset list), rendered
+//! one task after it would have been, so that the start's tasks stay short (issue 13: long tasks
+//! during load). Once the app has started, its content renders at once.
+
+use crate::ui::dom;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct AfterStartProps {
+    pub children: Html,
+}
+
+/// Renders its children at once after the start; during it, one task later.
+#[function_component(AfterStart)]
+pub fn after_start(props: &AfterStartProps) -> Html {
+    let ready = use_state(dom::revealed);
+    {
+        let ready = ready.clone();
+        use_effect_with((), move |_| {
+            if !*ready {
+                crate::ui::later(move || ready.set(true));
+            }
+        });
+    }
+    if *ready {
+        props.children.clone()
+    } else {
+        Html::default()
+    }
+}
