@@ -27,8 +27,9 @@ const SHELL = /<div class="app" id="shell"[^>]*>[\s\S]*?<\/div>(\s*<script>)/;
 
 const BROWSERS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
 
-/** Runs in the page before its scripts: when the app removes the shell (its first effect, right
- * after its first render), the app's element is copied with its live values as attributes. */
+/** Runs in the page before its scripts: when the app removes the shell (once its first results
+ * are rendered, src/ui/dom.rs reveal_app), the app's element is copied with its live values as
+ * attributes. */
 function watch() {
   new MutationObserver((records, observer) => {
     if (document.getElementById('shell')) return;

@@ -197,7 +197,11 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
                 <div class="advisor-view__best"><BestSummary {rec} {input} /></div>
             }
             <aside class="advisor-view__inputs">
-                <AdvisorForm inputs={props.inputs.clone()} errors={errors.clone()} dispatch={props.dispatch.clone()} />
+                // During the start the form renders in a task after the mount (the app is still
+                // behind the shell, so no one sees it missing).
+                <AfterStart>
+                    <AdvisorForm inputs={props.inputs.clone()} errors={errors.clone()} dispatch={props.dispatch.clone()} />
+                </AfterStart>
             </aside>
             <section class="advisor-view__results" aria-live="polite">
                 if !errors.is_empty() {

@@ -1,7 +1,8 @@
-//! Content that the app's start leaves for a task of its own: what is below the first screen (the
-//! charts under the ranked options) or never painted (the model field's preset list), rendered
-//! one task after it would have been, so that the start's tasks stay short (issue 13: long tasks
-//! during load). Once the app has started, its content renders at once.
+//! Content that the app's start leaves for a task of its own, so that the start's tasks stay short
+//! (issue 13: long tasks during load): the advisor's form (the app is still hidden behind the
+//! static shell then), what is below the first screen (the charts under the ranked options) and
+//! what is never painted (the model field's preset list). Each renders one task after it would
+//! have; once the app has started, at once.
 
 use crate::ui::dom;
 use yew::prelude::*;
