@@ -33,7 +33,7 @@ const BROWSERS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/go
 function watch() {
   new MutationObserver((records, observer) => {
     if (document.getElementById('shell')) return;
-    const app = [...document.querySelectorAll('body > .app')].find((e) => e.querySelector('.recommend-list__option'));
+    const app = [...document.querySelectorAll('#app-root > .app')].find((e) => e.querySelector('.recommend-list__option'));
     if (!app) return;
     observer.disconnect();
     const copy = app.cloneNode(true);

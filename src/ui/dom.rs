@@ -58,23 +58,79 @@ pub fn after_paint(f: impl FnOnce() + 'static) {
 thread_local! {
     /// Whether the app has taken the static shell's place (see [`reveal_app`]).
     static REVEALED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The element the app renders into, outside the document until [`reveal_app`].
+    static ROOT: std::cell::RefCell<Option<web_sys::Element>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The element the app mounts in (`<div id="app-root">`), made on first call, not yet in the
+/// document: [`reveal_app`] puts it in the shell's place.
+pub fn app_root() -> Option<web_sys::Element> {
+    ROOT.with(|r| {
+        if r.borrow().is_none() {
+            let root = web_sys::window()?.document()?.create_element("div").ok()?;
+            root.set_id("app-root");
+            *r.borrow_mut() = Some(root);
+        }
+        r.borrow().clone()
+    })
 }
 
 /// Shows the app in place of the static shell of index.html (`#shell`: the header and the
 /// advisor's frame, or the pre-rendered default answer, painted before the wasm runs).
 ///
-/// The app mounts beside the shell while the shell is still there, and stays hidden behind it
-/// (`#shell ~ .app { display: none }` in styles/main.css): its start is split into tasks (mount,
-/// first ranking, results) so no one task holds the page long (issue 13's long tasks), and
-/// removing the shell, once the first results are rendered, shows the whole app in one frame.
+/// The app renders outside the document ([`app_root`]) while the shell stays on screen: its start
+/// is split into tasks (mount, form, first ranking, results, their later parts) so no one task
+/// holds the page long (issue 13's long tasks), and this puts the whole app in the shell's place
+/// in one step, so no frame shows both or half of the app.
 pub fn reveal_app() {
     if REVEALED.with(|r| r.replace(true)) {
         return;
     }
     // Offline support is set up once the app is on screen, in a task of its own.
     crate::ui::later(crate::ui::embed::register_service_worker);
-    if let Some(shell) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("shell")) {
-        shell.remove();
+    let Some(root) = app_root() else { return };
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    // Without a shell (a page without one), the app goes at the end of <body>.
+    let _ = match document.get_element_by_id("shell") {
+        Some(shell) => shell.replace_with_with_node_1(&root),
+        None => document.body().map_or(Ok(()), |b| b.append_child(&root).map(|_| ())),
+    };
+}
+
+thread_local! {
+    /// Parts of the app still to render during its start ([`hold_start`]), and whether the app
+    /// asked to be shown meanwhile ([`reveal_when_whole`]).
+    static HELD: std::cell::Cell<(u32, bool)> = const { std::cell::Cell::new((0, false)) };
+}
+
+/// A part of the app will render later during its start (components::after_start): the app is
+/// not shown before [`release_start`] for it.
+pub fn hold_start() {
+    HELD.with(|h| h.set((h.get().0 + 1, h.get().1)));
+}
+
+/// A part held by [`hold_start`] has rendered (or is gone): the app is shown if it asked to be and
+/// nothing else is held.
+pub fn release_start() {
+    let (held, wanted) = HELD.with(|h| {
+        let (n, wanted) = h.get();
+        h.set((n.saturating_sub(1), wanted));
+        (n.saturating_sub(1), wanted)
+    });
+    if held == 0 && wanted {
+        reveal_app();
+    }
+}
+
+/// Shows the app ([`reveal_app`]) once no part of it is held ([`hold_start`]).
+pub fn reveal_when_whole() {
+    let held = HELD.with(|h| {
+        let (n, _) = h.get();
+        h.set((n, true));
+        n
+    });
+    if held == 0 {
+        reveal_app();
     }
 }
 

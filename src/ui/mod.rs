@@ -33,14 +33,22 @@ pub fn start() {
         if lang::may_need_table() {
             wasm_bindgen_futures::spawn_local(async {
                 i18n_load::load().await;
-                yew::Renderer::<app::App>::new().render();
+                mount();
             });
         } else {
-            later(|| {
-                yew::Renderer::<app::App>::new().render();
-            });
+            later(mount);
         }
     });
+}
+
+/// Mounts the app in a root of its own (`#app-root`), outside the document until the app takes the
+/// static shell's place (dom::reveal_app): the shell stays on screen meanwhile, and no element of
+/// the app's (ids included) is in the document twice. (Yew empties the element it mounts in, so
+/// not `<body>`, which holds the shell.)
+fn mount() {
+    if let Some(root) = dom::app_root() {
+        yew::Renderer::<app::App>::with_root(root).render();
+    }
 }
 
 /// Runs `f` in a task of its own, queued now.

@@ -156,8 +156,9 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
     {
         let whole = shown.computed.is_some() || input.is_none();
         use_effect_with(whole, |whole| {
-            if *whole {
-                crate::ui::dom::reveal_app();
+            // Once the parts of the results left for later tasks (AfterStart) are in too.
+            if *whole && !crate::ui::dom::revealed() {
+                later(crate::ui::dom::reveal_when_whole);
             }
         });
     }

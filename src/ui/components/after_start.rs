@@ -1,8 +1,9 @@
 //! Content that the app's start leaves for a task of its own, so that the start's tasks stay short
-//! (issue 13: long tasks during load): the advisor's form (the app is still hidden behind the
-//! static shell then), what is below the first screen (the charts under the ranked options) and
-//! what is never painted (the model field's preset list). Each renders one task after it would
-//! have; once the app has started, at once.
+//! (issue 13: long tasks during load): the advisor's form, the ranked options after the first,
+//! the why-not list, the charts, and the model field's preset list (never painted). Each renders
+//! one task after it would have, while the app is still hidden behind the static shell (the
+//! advisor takes the shell's place in a task queued after these); once the app has started, at
+//! once.
 
 use crate::ui::dom;
 use yew::prelude::*;
@@ -16,11 +17,29 @@ pub struct AfterStartProps {
 #[function_component(AfterStart)]
 pub fn after_start(props: &AfterStartProps) -> Html {
     let ready = use_state(dom::revealed);
+    // Whether this part holds the app's start (dom::hold_start) and has not released it yet.
+    let holding = use_mut_ref(|| false);
     {
-        let ready = ready.clone();
+        let (ready, holding) = (ready.clone(), holding.clone());
         use_effect_with((), move |_| {
             if !*ready {
+                dom::hold_start();
+                *holding.borrow_mut() = true;
                 crate::ui::later(move || ready.set(true));
+            }
+            // Gone before it rendered: it holds nothing any more.
+            move || {
+                if holding.replace(false) {
+                    dom::release_start();
+                }
+            }
+        });
+    }
+    {
+        let holding = holding.clone();
+        use_effect_with(*ready, move |ready| {
+            if *ready && holding.replace(false) {
+                dom::release_start();
             }
         });
     }
