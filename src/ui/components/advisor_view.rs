@@ -218,10 +218,8 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
                     }
                     if let Some(rec) = c.rec {
                         <RecommendList rec={rec.clone()} input={c.input.clone()} />
-                        <AfterStart>
-                            <FrontierChart rec={rec.clone()} input={c.input.clone()} />
-                            <ParetoChart rec={rec} cost={c.input.cost.clone()} />
-                        </AfterStart>
+                        <AfterStart><FrontierChart rec={rec.clone()} input={c.input.clone()} /></AfterStart>
+                        <AfterStart><ParetoChart rec={rec} cost={c.input.cost.clone()} /></AfterStart>
                     }
                 }
                 // Shown once sized: appearing below the results, it moves nothing already painted.
