@@ -13,7 +13,39 @@ pub struct AfterStartProps {
     pub children: Html,
 }
 
-/// Renders its children at once after the start; during it, one task later.
+thread_local! {
+    /// The parts waiting to render, first come first served, and whether a task is queued for them.
+    static WAITING: std::cell::RefCell<(std::collections::VecDeque<Box<dyn FnOnce()>>, bool)> = std::cell::RefCell::new(Default::default());
+}
+
+/// Runs `f` in a task of its own after those queued before it here: one part per task (timers
+/// queued together may run back to back in one task).
+fn one_per_task(f: Box<dyn FnOnce()>) {
+    let idle = WAITING.with(|w| {
+        let mut w = w.borrow_mut();
+        w.0.push_back(f);
+        !std::mem::replace(&mut w.1, true)
+    });
+    if idle {
+        crate::ui::later(next);
+    }
+}
+
+/// Runs the first waiting part, and queues the next in a task of its own.
+fn next() {
+    let f = WAITING.with(|w| {
+        let mut w = w.borrow_mut();
+        let f = w.0.pop_front();
+        w.1 = f.is_some();
+        f
+    });
+    if let Some(f) = f {
+        f();
+        crate::ui::later(next);
+    }
+}
+
+/// Renders its children at once after the start; during it, in a task of their own.
 #[function_component(AfterStart)]
 pub fn after_start(props: &AfterStartProps) -> Html {
     let ready = use_state(dom::revealed);
@@ -25,7 +57,7 @@ pub fn after_start(props: &AfterStartProps) -> Html {
             if !*ready {
                 dom::hold_start();
                 *holding.borrow_mut() = true;
-                crate::ui::later(move || ready.set(true));
+                one_per_task(Box::new(move || ready.set(true)));
             }
             // Gone before it rendered: it holds nothing any more.
             move || {
