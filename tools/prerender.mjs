@@ -6,7 +6,8 @@
 // query, and copies the app's first render (the DOM at the moment the app removes the shell, so
 // the answer, the form and the frame exactly as the app's first frame has them) into the shell.
 // Input values, selections and check marks are properties, not attributes: they are written out
-// as attributes first. The preset list (a <datalist>, never painted) is left out.
+// as attributes first. The preset list (a <datalist>, never painted) and the charts (below the
+// first screen, a third of the page's nodes) are left out.
 //
 // So a visitor with no link parameters, no saved inputs and an English browser sees the default
 // answer (card, count, speed, cost) as soon as the HTML and the stylesheet are in, before the wasm
@@ -51,6 +52,8 @@ function watch() {
       }
     });
     copy.querySelectorAll('datalist').forEach((d) => d.replaceChildren());
+    // The charts are below the first screen and a third of the page's nodes: the app brings them.
+    copy.querySelectorAll('.frontier-chart, .pareto-chart').forEach((c) => c.remove());
     copy.id = 'shell';
     copy.setAttribute('inert', '');
     copy.setAttribute('data-answer', '');
