@@ -13,18 +13,27 @@ pub struct AfterStartProps {
     pub children: Html,
 }
 
+/// A part's first render, waiting for its task.
+type Part = Box<dyn FnOnce()>;
+
+/// The parts waiting to render, first come first served, and whether a task is queued for them.
+#[derive(Default)]
+struct Waiting {
+    parts: std::collections::VecDeque<Part>,
+    queued: bool,
+}
+
 thread_local! {
-    /// The parts waiting to render, first come first served, and whether a task is queued for them.
-    static WAITING: std::cell::RefCell<(std::collections::VecDeque<Box<dyn FnOnce()>>, bool)> = std::cell::RefCell::new(Default::default());
+    static WAITING: std::cell::RefCell<Waiting> = std::cell::RefCell::new(Waiting::default());
 }
 
 /// Runs `f` in a task of its own after those queued before it here: one part per task (timers
 /// queued together may run back to back in one task).
-fn one_per_task(f: Box<dyn FnOnce()>) {
+fn one_per_task(f: Part) {
     let idle = WAITING.with(|w| {
         let mut w = w.borrow_mut();
-        w.0.push_back(f);
-        !std::mem::replace(&mut w.1, true)
+        w.parts.push_back(f);
+        !std::mem::replace(&mut w.queued, true)
     });
     if idle {
         crate::ui::later(next);
@@ -35,8 +44,8 @@ fn one_per_task(f: Box<dyn FnOnce()>) {
 fn next() {
     let f = WAITING.with(|w| {
         let mut w = w.borrow_mut();
-        let f = w.0.pop_front();
-        w.1 = f.is_some();
+        let f = w.parts.pop_front();
+        w.queued = f.is_some();
         f
     });
     if let Some(f) = f {
