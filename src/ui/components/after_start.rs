@@ -11,6 +11,10 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct AfterStartProps {
     pub children: Html,
+    /// Its first render comes a task later even after the start (a chunk of a long list shown
+    /// for the first time, like the every-card table's rows).
+    #[prop_or_default]
+    pub always: bool,
 }
 
 /// A part's first render, waiting for its task.
@@ -57,15 +61,17 @@ fn next() {
 /// Renders its children at once after the start; during it, in a task of their own.
 #[function_component(AfterStart)]
 pub fn after_start(props: &AfterStartProps) -> Html {
-    let ready = use_state(dom::revealed);
+    let ready = use_state(|| dom::revealed() && !props.always);
     // Whether this part holds the app's start (dom::hold_start) and has not released it yet.
     let holding = use_mut_ref(|| false);
     {
         let (ready, holding) = (ready.clone(), holding.clone());
         use_effect_with((), move |_| {
             if !*ready {
-                dom::hold_start();
-                *holding.borrow_mut() = true;
+                if !dom::revealed() {
+                    dom::hold_start();
+                    *holding.borrow_mut() = true;
+                }
                 one_per_task(Box::new(move || ready.set(true)));
             }
             // Gone before it rendered: it holds nothing any more.

@@ -3,6 +3,7 @@
 
 use crate::state::sizing::{headline, SizingRow};
 use crate::state::Action;
+use crate::ui::components::after_start::AfterStart;
 use crate::ui::components::memory_bar::{MemoryBar, TERMS};
 use std::rc::Rc;
 use crate::i18n::{t, tf};
@@ -23,6 +24,11 @@ impl PartialEq for SizingTableProps {
     }
 }
 
+/// Rows shown before "show all".
+const FIRST_ROWS: usize = 20;
+/// Rows per chunk of the table's first render.
+const ROWS_PER_TASK: usize = 5;
+
 fn band_text(lang: crate::i18n::Lang, b: crate::model::Band, unit: &str) -> String {
     let d = if b.mid >= 100.0 { 0 } else if b.mid >= 10.0 { 1 } else { 2 };
     let n = |v| crate::i18n::num(lang, v, d);
@@ -34,11 +40,36 @@ fn band_text(lang: crate::i18n::Lang, b: crate::model::Band, unit: &str) -> Stri
 pub fn sizing_table(props: &SizingTableProps) -> Html {
     let lang = use_lang();
     let show_all = use_state(|| false);
-    let limit = if *show_all { props.rows.len() } else { 20.min(props.rows.len()) };
+    let limit = if *show_all { props.rows.len() } else { FIRST_ROWS.min(props.rows.len()) };
     let toggle = {
         let s = show_all.clone();
         Callback::from(move |_| s.set(!*s))
     };
+    let row = |r: &SizingRow| {
+        let open = props.dispatch.reform({ let id = r.gpu.id.clone(); move |_| Action::ShowDetail(Some(id.clone())) });
+        match &r.estimate {
+            Ok(e) => {
+                let h = headline(e);
+                html! {
+                    <tr key={r.gpu.id.clone()} class={classes!("sizing-table__row", (r.needed == 0).then_some("sizing-table__row--none"))} data-gpu={r.gpu.id.clone()}>
+                        <th scope="row" class="sizing-table__card"><button type="button" class="sizing-table__name" onclick={open}>{ &r.gpu.name }</button>
+                            <span class="sizing-table__meta">{ format!("{} {} · {} {}", crate::i18n::num(lang, r.gpu.memory_gib, 0), t(lang, "GiB"), crate::i18n::num(lang, r.gpu.memory_bandwidth_gb_s, 0), t(lang, "GB/s")) }</span></th>
+                        <td class="sizing-table__num sizing-table__needed">{ if r.needed == 0 { "—".to_string() } else { format!("×{}", r.needed) } }</td>
+                        <td class="sizing-table__num">{ crate::i18n::num(lang, e.per_gpu_gib, 1) }</td>
+                        <td class="sizing-table__bar"><MemoryBar memory={e.memory} per_gpu_gib={e.per_gpu_gib} capacity_gib={r.gpu.memory_gib} /></td>
+                        <td class="sizing-table__num sizing-table__speed">{ h.band.map(|b| format!("{} {}", band_text(lang, b, t(lang, h.unit)), t(lang, h.label))).unwrap_or_else(|| "—".into()) }</td>
+                    </tr>
+                }
+            }
+            Err(msg) => html! {
+                <tr key={r.gpu.id.clone()} class="sizing-table__row sizing-table__row--none" data-gpu={r.gpu.id.clone()}>
+                    <th scope="row" class="sizing-table__card"><button type="button" class="sizing-table__name" onclick={open}>{ &r.gpu.name }</button></th>
+                    <td colspan="4" class="sizing-table__msg">{ msg }</td>
+                </tr>
+            },
+        }
+    };
+    let shown: Vec<&SizingRow> = props.rows.iter().take(limit).collect();
     html! {
         <section class="sizing-table" aria-labelledby="sizing-title">
             <h2 class="sizing-table__title" id="sizing-title">{ t(lang, "Every card") }</h2>
@@ -55,34 +86,17 @@ pub fn sizing_table(props: &SizingTableProps) -> Html {
                         <th scope="col" class="sizing-table__num">{ t(lang, "Speed") }</th>
                     </tr></thead>
                     <tbody>
-                        { for props.rows.iter().take(limit).map(|r| {
-                            let open = props.dispatch.reform({ let id = r.gpu.id.clone(); move |_| Action::ShowDetail(Some(id.clone())) });
-                            match &r.estimate {
-                                Ok(e) => {
-                                    let h = headline(e);
-                                    html! {
-                                        <tr key={r.gpu.id.clone()} class={classes!("sizing-table__row", (r.needed == 0).then_some("sizing-table__row--none"))} data-gpu={r.gpu.id.clone()}>
-                                            <th scope="row" class="sizing-table__card"><button type="button" class="sizing-table__name" onclick={open}>{ &r.gpu.name }</button>
-                                                <span class="sizing-table__meta">{ format!("{} {} · {} {}", crate::i18n::num(lang, r.gpu.memory_gib, 0), t(lang, "GiB"), crate::i18n::num(lang, r.gpu.memory_bandwidth_gb_s, 0), t(lang, "GB/s")) }</span></th>
-                                            <td class="sizing-table__num sizing-table__needed">{ if r.needed == 0 { "—".to_string() } else { format!("×{}", r.needed) } }</td>
-                                            <td class="sizing-table__num">{ crate::i18n::num(lang, e.per_gpu_gib, 1) }</td>
-                                            <td class="sizing-table__bar"><MemoryBar memory={e.memory} per_gpu_gib={e.per_gpu_gib} capacity_gib={r.gpu.memory_gib} /></td>
-                                            <td class="sizing-table__num sizing-table__speed">{ h.band.map(|b| format!("{} {}", band_text(lang, b, t(lang, h.unit)), t(lang, h.label))).unwrap_or_else(|| "—".into()) }</td>
-                                        </tr>
-                                    }
-                                }
-                                Err(msg) => html! {
-                                    <tr key={r.gpu.id.clone()} class="sizing-table__row sizing-table__row--none" data-gpu={r.gpu.id.clone()}>
-                                        <th scope="row" class="sizing-table__card"><button type="button" class="sizing-table__name" onclick={open}>{ &r.gpu.name }</button></th>
-                                        <td colspan="4" class="sizing-table__msg">{ msg }</td>
-                                    </tr>
-                                },
-                            }
+                        // The first screenful of rows comes in chunks, a task each, the first time
+                        // (issue 13: no long task); later updates go in place.
+                        { for shown.chunks(ROWS_PER_TASK).enumerate().map(|(k, chunk)| html! {
+                            <AfterStart key={format!("rows-{k}")} always={k > 0 && (k + 1) * ROWS_PER_TASK <= FIRST_ROWS}>
+                                { for chunk.iter().map(|r| row(r)) }
+                            </AfterStart>
                         }) }
                     </tbody>
                 </table>
             </div>
-            if props.rows.len() > 20 {
+            if props.rows.len() > FIRST_ROWS {
                 <button type="button" class="sizing-table__more" onclick={toggle}>
                     { if *show_all { t(lang, "Show fewer").to_string() } else { tf(lang, "Show all {n} cards", &[("n", &props.rows.len().to_string())]) } }
                 </button>
