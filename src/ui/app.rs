@@ -5,7 +5,7 @@
 use crate::state::{stored, url, Action, AppState, View};
 use gloo::storage::Storage as _;
 use crate::ui::components::{
-    advisor_view::AdvisorView, embed_dialog::EmbedDialog, catalog_filters::CatalogFilters, catalog_table::CatalogTable, compare_view::CompareView, gpu_detail::GpuDetail,
+    advisor_view::AdvisorView, after_start::AfterStart, embed_dialog::EmbedDialog, catalog_filters::CatalogFilters, catalog_table::CatalogTable, compare_view::CompareView, gpu_detail::GpuDetail,
     header::Header, url_notes::UrlNotes,
 };
 use crate::i18n::{tf, Lang};
@@ -86,7 +86,19 @@ pub fn app() -> Html {
     // skip their render (the every-card table on each keystroke, issue 13).
     let dispatch = {
         let dispatcher = state.dispatcher();
-        (*use_memo((), move |_| Callback::from(move |a: Action| dispatcher.dispatch(a)))).clone()
+        (*use_memo((), move |_| {
+            Callback::from(move |a: Action| match a {
+                // A typed or chosen value is already on screen (the browser paints it): the app
+                // takes it after that frame, so the keystroke's frame carries no render of ours
+                // (issue 13: input to next frame at 4× CPU throttle).
+                Action::SetInput(..) => {
+                    let dispatcher = dispatcher.clone();
+                    dom::after_paint(move || dispatcher.dispatch(a));
+                }
+                a => dispatcher.dispatch(a),
+            })
+        }))
+        .clone()
     };
     {
         let initial_state = initial.state.clone();
@@ -151,7 +163,9 @@ pub fn app() -> Html {
     html! {
         <ContextProvider<Lang> context={lang}>
         <div class={classes!("app", state.embed.then_some("app--embed"))}>
-            <Header view={state.view} compare_count={state.compare.len()} {lang} dispatch={dispatch.clone()} />
+            // During the start the header renders in a task after the mount (the static shell
+            // shows its copy meanwhile).
+            <AfterStart><Header view={state.view} compare_count={state.compare.len()} {lang} dispatch={dispatch.clone()} /></AfterStart>
             <main class="app__main" id="main">
                 <UrlNotes notes={initial.notes.clone()} />
                 { body }

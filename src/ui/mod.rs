@@ -13,7 +13,7 @@ pub mod panic;
 pub mod result_props;
 pub mod sources_load;
 
-/// Installs the panic panel and mounts the app on `<body>`.
+/// Installs the panic panel and mounts the app in `#app-root` (see [`mount`]).
 ///
 /// The start is split into tasks, each short (issue 13: no long task during load): this one, which
 /// follows the wasm's instantiation, only installs the panic panel; the next reads the link's

@@ -195,7 +195,7 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
     html! {
         <div class="advisor-view">
             if let Some(Computed { input, rec: Some(rec), .. }) = computed.clone() {
-                <div class="advisor-view__best"><BestSummary {rec} {input} /></div>
+                <div class="advisor-view__best"><AfterStart><BestSummary {rec} {input} /></AfterStart></div>
             }
             <aside class="advisor-view__inputs">
                 // During the start the form renders in a task after the mount (the app is still
@@ -209,7 +209,7 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
                     <p class="advisor-view__stale" role="status">{ t(lang, "Fix the highlighted input; showing the last valid result.") }</p>
                 }
                 if let Some(c) = computed.clone() {
-                    <ShareBar rec={c.rec.clone()} />
+                    <AfterStart><ShareBar rec={c.rec.clone()} /></AfterStart>
                     if !c.input.owned.is_empty() || !c.input.mix.is_empty() {
                         <OwnedList input={c.input.clone()} />
                     }
