@@ -162,10 +162,15 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
             }
         });
     }
+    // The charts (below the first screen) follow the ranked list a task later each, so no one
+    // task renders them all (issue 13: after an input the list, each chart and the every-card
+    // table render in tasks of their own).
+    let frontier = use_state(|| (*shown).clone());
+    let pareto = use_state(|| (*shown).clone());
     let rows = use_state(|| Rc::new(Vec::<SizingRow>::new()));
     let generation = use_mut_ref(|| 0_u64);
     {
-        let shown = shown.clone();
+        let (shown, frontier, pareto) = (shown.clone(), frontier.clone(), pareto.clone());
         let rows = rows.clone();
         let generation = generation.clone();
         use_effect_with(input.clone(), move |input| {
@@ -183,8 +188,14 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
             } else {
                 after_paint(move || {
                     rank_in_slices(input, still, move |ranking| {
-                        shown.set(ranking);
-                        later(size);
+                        shown.set(ranking.clone());
+                        later(move || {
+                            frontier.set(ranking.clone());
+                            later(move || {
+                                pareto.set(ranking);
+                                later(size);
+                            });
+                        });
                     });
                 });
             }
@@ -217,10 +228,14 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
                         <p class="advisor-view__stale" role="alert">{ msg }</p>
                     }
                     if let Some(rec) = c.rec {
-                        <RecommendList rec={rec.clone()} input={c.input.clone()} />
-                        <AfterStart><FrontierChart rec={rec.clone()} input={c.input.clone()} /></AfterStart>
-                        <AfterStart><ParetoChart rec={rec} cost={c.input.cost.clone()} /></AfterStart>
+                        <RecommendList {rec} input={c.input.clone()} />
                     }
+                }
+                if let Some(Computed { input, rec: Some(rec), .. }) = frontier.computed.clone() {
+                    <AfterStart><FrontierChart {rec} {input} /></AfterStart>
+                }
+                if let Some(Computed { input, rec: Some(rec), .. }) = pareto.computed.clone() {
+                    <AfterStart><ParetoChart {rec} cost={input.cost.clone()} /></AfterStart>
                 }
                 // Shown once sized: appearing below the results, it moves nothing already painted.
                 if !rows.is_empty() {
