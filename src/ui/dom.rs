@@ -97,41 +97,46 @@ pub fn reveal_app() {
     };
 }
 
+/// The app's start: how many of its parts are still to render ([`hold_start`]), and whether it
+/// asked to be shown meanwhile ([`reveal_when_whole`]).
+#[derive(Clone, Copy)]
+struct Held {
+    parts: u32,
+    wanted: bool,
+}
+
 thread_local! {
-    /// Parts of the app still to render during its start ([`hold_start`]), and whether the app
-    /// asked to be shown meanwhile ([`reveal_when_whole`]).
-    static HELD: std::cell::Cell<(u32, bool)> = const { std::cell::Cell::new((0, false)) };
+    static HELD: std::cell::Cell<Held> = const { std::cell::Cell::new(Held { parts: 0, wanted: false }) };
+}
+
+/// Changes the start's [`Held`] state, and shows the app if it asked to be and nothing is held.
+fn update_held(change: impl FnOnce(&mut Held)) {
+    let held = HELD.with(|h| {
+        let mut held = h.get();
+        change(&mut held);
+        h.set(held);
+        held
+    });
+    if held.parts == 0 && held.wanted {
+        reveal_app();
+    }
 }
 
 /// A part of the app will render later during its start (components::after_start): the app is
 /// not shown before [`release_start`] for it.
 pub fn hold_start() {
-    HELD.with(|h| h.set((h.get().0 + 1, h.get().1)));
+    update_held(|h| h.parts += 1);
 }
 
 /// A part held by [`hold_start`] has rendered (or is gone): the app is shown if it asked to be and
 /// nothing else is held.
 pub fn release_start() {
-    let (held, wanted) = HELD.with(|h| {
-        let (n, wanted) = h.get();
-        h.set((n.saturating_sub(1), wanted));
-        (n.saturating_sub(1), wanted)
-    });
-    if held == 0 && wanted {
-        reveal_app();
-    }
+    update_held(|h| h.parts = h.parts.saturating_sub(1));
 }
 
 /// Shows the app ([`reveal_app`]) once no part of it is held ([`hold_start`]).
 pub fn reveal_when_whole() {
-    let held = HELD.with(|h| {
-        let (n, _) = h.get();
-        h.set((n, true));
-        n
-    });
-    if held == 0 {
-        reveal_app();
-    }
+    update_held(|h| h.wanted = true);
 }
 
 /// Whether [`reveal_app`] has run: before it, the app is still starting behind the shell.

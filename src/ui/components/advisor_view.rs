@@ -98,6 +98,20 @@ fn in_slices<T: 'static>(mut step: impl FnMut() -> Option<T> + 'static, still: S
     }
 }
 
+/// Runs `steps` in order, each in a task of its own, while the input they are for is `still`
+/// wanted: the parts of one input's results render apart (issue 13), and a newer input stops the
+/// rest.
+fn in_turn(still: Still, mut steps: std::collections::VecDeque<Box<dyn FnOnce()>>) {
+    later(move || {
+        if still() {
+            if let Some(step) = steps.pop_front() {
+                step();
+                in_turn(still, steps);
+            }
+        }
+    });
+}
+
 /// Ranks `input` a card at a time (see [`in_slices`]).
 fn rank_in_slices(input: Option<RecommendInput>, still: Still, done: impl FnOnce(Shown) + 'static) {
     let Some(i) = input.clone() else { return later(move || done(Shown { input: None, computed: None })) };
@@ -187,15 +201,14 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
                 later(size);
             } else {
                 after_paint(move || {
-                    rank_in_slices(input, still, move |ranking| {
+                    rank_in_slices(input, still.clone(), move |ranking| {
                         shown.set(ranking.clone());
-                        later(move || {
-                            frontier.set(ranking.clone());
-                            later(move || {
-                                pareto.set(ranking);
-                                later(size);
-                            });
-                        });
+                        let for_pareto = ranking.clone();
+                        in_turn(still, [
+                            Box::new(move || frontier.set(ranking)) as Box<dyn FnOnce()>,
+                            Box::new(move || pareto.set(for_pareto)),
+                            Box::new(size),
+                        ].into());
                     });
                 });
             }
