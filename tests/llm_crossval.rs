@@ -1372,23 +1372,24 @@ fn serving_cross_validated() {
     // the prefill's GEMM rate and FP8-weight models with a 16-bit cache attended at the 16-bit
     // rate; 23.6% before TensorRT-LLM's exposed kernel launches,
     // `engines::EAGER_LAUNCH_LAYER_MS`).
-    // TARGET NOT MET since session 10's 154 serving rows from 10 more sources (21.3%; dense
-    // 19.3%): AMD's own tables (ROCm blog, amd.com, Oracle) run 0.60–0.77 of the model on 8 ×
-    // MI300X, and AMD's H100 TensorRT-LLM runs 0.75 of NVIDIA's own for the same configuration;
+    // Target met, narrowly: 19.8% on session 10's enlarged set (228 more rows from 10 more
+    // sources; 21.3% before MI300X took the GEMM clock AMD measured,
+    // `numeric::MEASURED_GEMM_CLOCK_MHZ`: AMD's own tables ran 0.60–0.77 of the model on 8 ×
+    // MI300X). AMD's H100 TensorRT-LLM runs 0.75 of NVIDIA's own for the same configuration;
     // GPUStack's Qwen3-235B and gpt-oss runs scatter 0.34–1.96 (docs/MODEL.md).
-    at_most("serving LOFO median |error|", s.lofo, 0.22);
-    at_most("serving LOSO median |error|", s.loso, 0.22);
+    at_most("serving LOFO median |error|", s.lofo, 0.20);
+    at_most("serving LOSO median |error|", s.loso, 0.20);
     // Target met: ≥ 80% in band (83% today; 73% before DeepSeek-style MoE got its own band,
     // `serving::MLA_MOE_SERVING_BAND`). DeepSeek-R1 (MLA, 256 experts; dstack and GPUStack, 33
     // rows) still runs 1.4–6× below the physics (median measured/model 0.42, |error| 139%); its
     // band's low edge is that class's 10th percentile, derived from these same rows as the dense
     // band is from the dense rows, so the share is not an out-of-sample figure for it (see the
     // class check below and docs/MODEL.md).
-    // TARGET NOT MET since session 10: 78% with the dense band re-derived from the enlarged set
-    // (`serving::SERVING_BAND` 0.64–1.25; 74% at the old 0.70–1.30). Dense rows 81%; Qwen3-235B,
+    // TARGET NOT MET since session 10: 79% with the dense band re-derived from the enlarged set
+    // (`serving::SERVING_BAND` 0.64–1.25; 74% at the old 0.70–1.30). Dense rows 83%; Qwen3-235B,
     // gpt-oss and GLM-4.5-Air (GPUStack) 60–72%.
-    at_least("serving LOFO in band", s.lofo_in_band, 0.77);
-    at_least("serving LOSO in band", s.loso_in_band, 0.77);
+    at_least("serving LOFO in band", s.lofo_in_band, 0.78);
+    at_least("serving LOSO in band", s.loso_in_band, 0.78);
     // The DeepSeek-style band: its low edge is the class's 10th percentile of measured/model
     // (0.29), its high edge the dense band's (the class's 90th percentile, 1.08, is below it).
     let mut mla: Vec<f64> = scored.iter().filter(|x| class_of(&x.case) != "dense" && x.case.job.model.attention == gpu_advisor::catalog::Attention::Mla).map(|x| x.case.measured / x.raw.mid).collect();

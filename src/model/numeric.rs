@@ -152,7 +152,9 @@ fn sm_clock_per_watt(gpu: &Gpu) -> Option<f64> {
 /// `(ratio)^(1/2)` of boost, `ratio = (flagship W per SM-clock) / (card W per SM-clock)`
 /// ([`SUSTAINED_CLOCK_EXPONENT`]). RTX 6000 Ada (300 W, 91.1 FP32 TFLOPS against the 4090's 450 W,
 /// 82.6): (0.1836 / 0.3037)^0.5 = 0.78; L40S 0.84; L4 0.66; T4 0.71; A10 0.70; H100 PCIe 0.81;
-/// the flagships and better-fed cards 1. AMD, Intel and Apple parts: 1 (no rule).
+/// the flagships and better-fed cards 1. A card whose vendor has published the clock it holds
+/// under a long GEMM takes that clock over its boost clock instead ([`MEASURED_GEMM_CLOCK_MHZ`]:
+/// MI300X 0.56). Other AMD, Intel and Apple parts: 1 (no rule).
 pub fn sustained_tensor_factor(gpu: &Gpu) -> f64 {
     // Catalog cards: computed once (the engine asks for every card on every keystroke).
     static CATALOG: std::sync::LazyLock<Vec<f64>> =
@@ -163,8 +165,23 @@ pub fn sustained_tensor_factor(gpu: &Gpu) -> f64 {
     }
 }
 
+/// Clocks measured by a card's vendor under a long dense GEMM, as (catalog id, sustained MHz,
+/// boost MHz). MI300X: AMD's max-achievable-FLOPs measurement (ROCm blog, "Measuring
+/// Max-Achievable FLOPs – Part 2", rocm.blogs.amd.com, 2025: hipBLASLt GEMMs on the 750 W part,
+/// ROCm 6.3) held median clocks of 1,115–1,230 MHz across FP16, BF16 and FP8, and reached 654,
+/// 708 and 1,273 TFLOPS against datasheet peaks of 1,307, 1,307 and 2,615 (0.49–0.54); the
+/// datasheet's peak engine clock is 2,100 MHz. The middle of that clock range, 1,172.5 MHz, gives
+/// 0.56, the same kind of clock drop the power rule gives an NVIDIA card (the table's figures
+/// were read from a third-party catalog quoting the blog: the blog's table itself was not in
+/// the stored page text). Its serving rows say the same: vLLM on 8 × MI300X ran 0.60–0.77 of
+/// the model at full load in AMD's own tables before this (docs/MODEL.md).
+pub const MEASURED_GEMM_CLOCK_MHZ: &[(&str, f64, f64)] = &[("mi300x", 1172.5, 2100.0)];
+
 /// [`sustained_tensor_factor`] computed from the card's figures.
 fn sustained_factor_of(gpu: &Gpu) -> f64 {
+    if let Some((_, held, boost)) = MEASURED_GEMM_CLOCK_MHZ.iter().find(|(id, ..)| *id == gpu.id) {
+        return (held / boost).clamp(0.05, 1.0);
+    }
     let (Some(reference), Some(card)) = (reference_card(gpu).and_then(crate::catalog::gpu), sm_clock_per_watt(gpu)) else {
         return 1.0;
     };

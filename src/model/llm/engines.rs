@@ -447,7 +447,7 @@ pub fn standing(engine: Engine, family: GpuFamily) -> Standing {
         | (E::Sglang, F::Amd | F::NvidiaHbm)
         | (E::Transformers, F::NvidiaGddr | F::NvidiaHbm)
         | (E::TrtLlm, F::NvidiaGddr)
-        | (E::Vllm, F::Amd | F::NvidiaGddr | F::NvidiaHbm) => Standing::CrossValidated,
+        | (E::Vllm, F::Amd | F::NvidiaGddr | F::NvidiaHbm | F::Other) => Standing::CrossValidated,
         _ => Standing::CarriedOver,
     }
 }
