@@ -1325,7 +1325,7 @@ fn inventory_accounts_for_every_row() {
     assert_eq!(inv.cases.len() + inv.skipped.len() + inv.not_modelled.len(), rows);
     assert_eq!(count(Set::Decode), 155);
     assert_eq!(count(Set::Prefill), 99);
-    assert_eq!(count(Set::Serving), 468);
+    assert_eq!(count(Set::Serving), 466);
     assert_eq!(count(Set::Training), 81);
     assert_eq!(count(Set::Memory), 26);
     assert!(count(Set::PerUser) > 0 && count(Set::Ttft) > 0);
