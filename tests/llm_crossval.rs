@@ -361,9 +361,12 @@ fn set_precision(job: &mut LlmJob, quant: &str, notes: &str) {
     if job.precision == Precision::Fp8 {
         let n = notes.to_ascii_lowercase();
         // FP8 KV cache where the row says so (v0.17 perf-overview, AMD's FP8-KV checkpoint), and
-        // for every TensorRT-LLM FP8 row: its FP8 recipes (ModelOpt checkpoints, the benchmark
+        // for every TensorRT-LLM 0.x FP8 row: its FP8 recipes (ModelOpt checkpoints, the benchmark
         // builds) quantize the KV cache too. That last part is an assumption, not in the rows.
-        if job.engine == Some(Engine::TrtLlm)
+        // TensorRT-LLM 1.x (`trtllm-serve`, PyTorch back end) takes the KV format from a Hugging
+        // Face checkpoint's quantization config (`KvCacheConfig.dtype = "auto"`), 16-bit for the
+        // FP8 checkpoints of these rows, which leave the KV cache unquantized.
+        if (job.engine == Some(Engine::TrtLlm) && !n.contains("tensorrt-llm v1."))
             || n.contains("kv cache fp8")
             || n.contains("fp8-kv")
             || n.contains("fp8 weights and kv")
@@ -1385,11 +1388,11 @@ fn serving_cross_validated() {
     // band's low edge is that class's 10th percentile, derived from these same rows as the dense
     // band is from the dense rows, so the share is not an out-of-sample figure for it (see the
     // class check below and docs/MODEL.md).
-    // TARGET NOT MET since session 10: 79% with the dense band re-derived from the enlarged set
-    // (`serving::SERVING_BAND` 0.64–1.25; 74% at the old 0.70–1.30). Dense rows 83%; Qwen3-235B,
-    // gpt-oss and GLM-4.5-Air (GPUStack) 60–72%.
-    at_least("serving LOFO in band", s.lofo_in_band, 0.78);
-    at_least("serving LOSO in band", s.loso_in_band, 0.78);
+    // TARGET NOT MET since session 10: 79.8% (372 of 466 rows; one row short) with the dense band
+    // re-derived from the enlarged set (`serving::SERVING_BAND` 0.64–1.25; 74% at the old
+    // 0.70–1.30). Dense rows 83%; Qwen3-235B, gpt-oss and GLM-4.5-Air (GPUStack) 60–73%.
+    at_least("serving LOFO in band", s.lofo_in_band, 0.79);
+    at_least("serving LOSO in band", s.loso_in_band, 0.79);
     // The DeepSeek-style band: its low edge is the class's 10th percentile of measured/model
     // (0.29), its high edge the dense band's (the class's 90th percentile, 1.08, is below it).
     let mut mla: Vec<f64> = scored.iter().filter(|x| class_of(&x.case) != "dense" && x.case.job.model.attention == gpu_advisor::catalog::Attention::Mla).map(|x| x.case.measured / x.raw.mid).collect();
