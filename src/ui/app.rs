@@ -90,7 +90,8 @@ pub fn app() -> Html {
             Callback::from(move |a: Action| match a {
                 // A typed or chosen value is already on screen (the browser paints it): the app
                 // takes it after that frame, so the keystroke's frame carries no render of ours
-                // (issue 13: input to next frame at 4× CPU throttle).
+                // (issue 13: input to next frame at 4× CPU throttle). A text field sends its value
+                // once typing rests (`dom::once_typing_rests`).
                 Action::SetInput(..) => {
                     let dispatcher = dispatcher.clone();
                     dom::after_paint(move || dispatcher.dispatch(a));

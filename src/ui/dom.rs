@@ -45,6 +45,29 @@ pub fn flush_query() {
     }
 }
 
+/// How long typing in a field must rest before the app takes the typed value (ms).
+const TYPING_REST_MS: u32 = 150;
+
+thread_local! {
+    /// The typed value waiting for its field's typing to rest.
+    static TYPED: std::cell::RefCell<Option<(crate::state::advisor::Field, gloo::timers::callback::Timeout)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` once typing in `field` has rested for [`TYPING_REST_MS`]: a newer call for the same
+/// field replaces (and so cancels) the one waiting; another field's wait goes on. The keystrokes
+/// of a burst then paint alone, and the results follow the value the user stopped at, not every
+/// prefix of it (issue 13: input to next frame at 4× CPU throttle; a recompute takes a few
+/// frames there).
+pub fn once_typing_rests(field: crate::state::advisor::Field, f: impl FnOnce() + 'static) {
+    let timer = gloo::timers::callback::Timeout::new(TYPING_REST_MS, f);
+    if let Some((waiting, old)) = TYPED.with(|t| t.borrow_mut().replace((field, timer))) {
+        if waiting != field {
+            old.forget();
+        }
+    }
+}
+
 /// Runs `f` after the browser's next paint: in a task queued from the next animation frame. A
 /// hidden tab has no frames, so `f` then runs when the tab is shown again.
 pub fn after_paint(f: impl FnOnce() + 'static) {

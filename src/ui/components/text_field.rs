@@ -31,7 +31,12 @@ pub fn input_id(f: Field) -> String {
 #[function_component(TextField)]
 pub fn text_field(props: &TextFieldProps) -> Html {
     let f = props.field;
-    let oninput = props.dispatch.reform(move |e: InputEvent| Action::SetInput(f, e.target_unchecked_into::<HtmlInputElement>().value()));
+    // The app takes a typed value once typing in the field rests (`dom::once_typing_rests`).
+    let dispatch = props.dispatch.clone();
+    let oninput = Callback::from(move |e: InputEvent| {
+        let (value, dispatch) = (e.target_unchecked_into::<HtmlInputElement>().value(), dispatch.clone());
+        crate::ui::dom::once_typing_rests(f, move || dispatch.emit(Action::SetInput(f, value)));
+    });
     let id = input_id(f);
     html! {
         <FieldRow id={id.clone()} label={props.label.clone()} hint={Some(props.hint.clone())} error={props.error.clone()}>
