@@ -1,5 +1,6 @@
 //! Small browser helpers: reading the query string and replacing it without a reload (at once, or
-//! once the inputs rest), and running work after the browser's next paint.
+//! once the inputs rest), running work after the browser's next paint or once typing in a field
+//! rests, and the start's hold and reveal of the static shell.
 
 /// The current `location.search` (with the leading `?`), or empty.
 pub fn query_string() -> String {
