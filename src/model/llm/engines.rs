@@ -444,7 +444,7 @@ pub fn standing(engine: Engine, family: GpuFamily) -> Standing {
         | (E::Exllamav2, F::NvidiaGddr)
         | (E::TrtLlm, F::NvidiaHbm) => Standing::Fitted,
         (E::Exllamav2, F::NvidiaHbm)
-        | (E::Sglang, F::Amd | F::NvidiaHbm)
+        | (E::Sglang, F::Amd | F::NvidiaGddr | F::NvidiaHbm)
         | (E::Transformers, F::NvidiaGddr | F::NvidiaHbm)
         | (E::TrtLlm, F::NvidiaGddr)
         | (E::Vllm, F::Amd | F::NvidiaGddr | F::NvidiaHbm | F::Other) => Standing::CrossValidated,
