@@ -6,8 +6,9 @@
 // query, and copies the app's first render (the DOM at the moment the app removes the shell, so
 // the answer, the form and the frame exactly as the app's first frame has them) into the shell.
 // Input values, selections and check marks are properties, not attributes: they are written out
-// as attributes first. The preset list (a <datalist>, never painted) and the charts (below the
-// first screen, a third of the page's nodes) are left out.
+// as attributes first. The preset list (a <datalist>, never painted), the charts (below the
+// first screen, a third of the page's nodes), the every-card table and the options after the
+// first four (below the first screen, more than half of the HTML) are left out.
 //
 // So a visitor with no link parameters, no saved inputs and an English browser sees the default
 // answer (card, count, speed, cost) as soon as the HTML and the stylesheet are in, before the wasm
@@ -54,6 +55,11 @@ function watch() {
     copy.querySelectorAll('datalist').forEach((d) => d.replaceChildren());
     // The charts are below the first screen and a third of the page's nodes: the app brings them.
     copy.querySelectorAll('.frontier-chart, .pareto-chart').forEach((c) => c.remove());
+    // So are the every-card table (half of the page's HTML: the browser parses it before the first
+    // frame) and the options after the first four (two rows on a desktop; a phone or an embed shows
+    // the first). The app brings them below what is already on screen, so nothing visible moves.
+    copy.querySelectorAll('.sizing-table').forEach((t) => t.remove());
+    copy.querySelectorAll('.recommend-list__option').forEach((o, i) => i >= 4 && o.remove());
     copy.id = 'shell';
     copy.setAttribute('inert', '');
     copy.setAttribute('data-answer', '');
