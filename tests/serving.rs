@@ -363,8 +363,8 @@ fn fused_moe_pays_a_fixed_time_per_moe_layer() {
 /// A DeepSeek-style MoE (routed experts, latent attention) shows its serving figures with the band
 /// its published sweeps call for: 0.29–1.27 × the mid (dstack and GPUStack's DeepSeek-R1 rows run
 /// at 0.29 of the physics at their 10th percentile; the high edge is the dense band's, whose 90th
-/// percentile of held-out dense rows rounds out to 1.27; docs/MODEL.md, "Cross-validation"), and says why; a
-/// dense model keeps the dense band, 0.64–1.27.
+/// percentile of held-out dense rows rounds out to 1.27; docs/MODEL.md, "Cross-validation"), and
+/// says why; a dense model keeps the dense band, 0.64–1.27.
 #[test]
 fn deepseek_style_moe_serving_band_is_widened_and_says_so() {
     let mut ds = job("deepseek-r1");

@@ -340,15 +340,15 @@ impl Build<'_> {
 /// ([`crate::model::numeric::MEASURED_GEMM_CLOCK_MHZ`]) they run from 0.68 to 1.25 and it holds
 /// 83% (the low edge is still within the test's 5 points of the 10th percentile); with session
 /// 11's L4 and A100 rows (ree2raz/inference-bench, 335 dense rows) the 90th percentile is 1.2604,
-/// so the high edge rounds out to 1.27. It was 0.70–1.30 on the 203 rows before session 10 added AMD's and
-/// GPUStack's tables (the same configuration measured by two vendors differs by up to 1.4×:
-/// Llama 3.1 405B FP8 on 8 × H100 with TensorRT-LLM, 128/2048 tokens, 4,340 output tokens/s in
-/// NVIDIA's table, 3,265 in AMD's ROCm blog), and 0.55–1.25 before TensorRT-LLM's exposed kernel launches
-/// ([`super::engines::EAGER_LAUNCH_LAYER_MS`]) took the NIM sweep's rows at a few users per GPU
-/// from 0.41–0.81 of the model to close to it, and 0.65–1.30 (p10 0.68) before a row's
-/// `--enforce-eager` paid the same launches ([`super::engines::Engine::launch_layer_ms`]: ROCm
-/// vLLM's Llama 3.1 405B on 8 × MI300X went from 0.51–0.57 to 0.57–0.77 of the model); the rest
-/// of the spread is real (TensorRT-LLM's
+/// so the high edge rounds out to 1.27. It was 0.70–1.30 on the 203 rows before session 10 added
+/// AMD's and GPUStack's tables (the same configuration measured by two vendors differs by up to
+/// 1.4×: Llama 3.1 405B FP8 on 8 × H100 with TensorRT-LLM, 128/2048 tokens, 4,340 output tokens/s
+/// in NVIDIA's table, 3,265 in AMD's ROCm blog), and 0.55–1.25 before TensorRT-LLM's exposed
+/// kernel launches ([`super::engines::EAGER_LAUNCH_LAYER_MS`]) took the NIM sweep's rows at a few
+/// users per GPU from 0.41–0.81 of the model to close to it, and 0.65–1.30 (p10 0.68) before a
+/// row's `--enforce-eager` paid the same launches ([`super::engines::Engine::launch_layer_ms`]:
+/// ROCm vLLM's Llama 3.1 405B on 8 × MI300X went from 0.51–0.57 to 0.57–0.77 of the model); the
+/// rest of the spread is real (TensorRT-LLM's
 /// own tables above the model at full batch, the NIM rows still below it with FP8 and 8-way
 /// tensor parallelism). A serving total is never fitted itself (it derives from the decode and
 /// prefill factors), so no pair gets the ±30% of a fitted figure.
