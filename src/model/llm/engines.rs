@@ -496,13 +496,26 @@ const TRT_LLM: Efficiency = Efficiency {
     hop_ms: 0.05,
     measured: false,
 };
-// vLLM: no rows in the fitted set; set a little below TensorRT-LLM (CUDA graphs, paged
-// attention). SGLang takes the same factors (same kernels: FlashInfer/FA3, CUDA graphs, paged KV).
+// vLLM (SGLang takes the same factors: same kernels, FlashInfer/FA3, CUDA graphs, paged KV). A
+// decode step replays its kernels from a CUDA graph, so what is left besides the weight stream
+// is each kernel's own floor (a norm, a rotary, a cache write or a small GEMM takes a few µs
+// whatever its bytes): a step is W / (e · BW) + L · τ. Two cards of one source fix both
+// constants: FreedomIntelligence/AccelMark, vLLM 0.7.3, Llama 3 8B BF16 at one request (time per
+// output token p50, `llm_serving_more.csv`): L4 61.2 ms, H100 SXM 7.74 ms. W = 7.505e9 weights
+// read (8.03e9 less the 128,256 × 4,096 input embedding) × 2 B = 15.01 GB; the step's other
+// terms (a 435-token KV cache, the batch-1 FLOPs) are about 0.6 ms on the L4 and 0.06 ms on the
+// H100. So 15.01/300 / e + 32 τ = 60.6 ms and 15.01/3,350 / e + 32 τ = 7.68 ms: e = (50.03 −
+// 4.48) / (60.6 − 7.68) = 0.86, τ = (7.68 − 4.48 / 0.86) / 32 = 0.077 ms. The same split is in
+// TensorRT-LLM's NIM rows (docs/MODEL.md: τ = 86 µs per layer at 5 users) and in xLLM's
+// graph-replayed 2.72 ms a token for Qwen3-0.6B, whose 1.2 GB of weights take a fraction of it
+// (xLLM-AI/xllm pull request #713). With one share for every card, HBM cards came out up to 65%
+// fast and GDDR cards 10–20% slow: a step of an H100 is short, so its kernels' floors are a
+// third of it, and a step of an L4 is long, so they are 4% of it.
 const VLLM: Efficiency = Efficiency {
-    weight_bw: 0.75,
+    weight_bw: 0.86,
     quant_bw: 0.9,
     attention_bw: 0.6,
-    layer_ms: 0.012,
+    layer_ms: 0.077,
     prefill_mfu: 0.55,
     quant_prefill: 0.8,
     attention_flops: 0.5,
