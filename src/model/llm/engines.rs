@@ -413,7 +413,8 @@ pub fn inflight_bw_cap_gb_s(gpu: &Gpu, engine: Engine) -> Option<f64> {
 pub enum Standing {
     /// The factors were fitted on this pair's rows (`tests/data/calibration/llm_inference.csv`;
     /// llama.cpp and MLC, whose one set of factors is fitted on all their rows: also
-    /// `llm_inference_more.csv`).
+    /// `llm_inference_more.csv`; vLLM on NVIDIA cards: its weight-stream share and per-layer
+    /// floor come from AccelMark's L4 and H100 rows in `llm_serving_more.csv`).
     Fitted,
     /// The factors come from other pairs, and this pair's published rows, never used for
     /// fitting, check them (`llm_inference_more.csv`, `llm_serving_more.csv`; the figures are in
@@ -442,12 +443,13 @@ pub fn standing(engine: Engine, family: GpuFamily) -> Standing {
         (E::LlamaCpp, F::NvidiaGddr | F::NvidiaHbm | F::Apple | F::Amd)
         | (E::Mlc, F::Amd | F::NvidiaGddr | F::NvidiaHbm)
         | (E::Exllamav2, F::NvidiaGddr)
-        | (E::TrtLlm, F::NvidiaHbm) => Standing::Fitted,
+        | (E::TrtLlm, F::NvidiaHbm)
+        | (E::Vllm, F::NvidiaGddr | F::NvidiaHbm) => Standing::Fitted,
         (E::Exllamav2, F::NvidiaHbm)
         | (E::Sglang, F::Amd | F::NvidiaGddr | F::NvidiaHbm)
         | (E::Transformers, F::NvidiaGddr | F::NvidiaHbm)
         | (E::TrtLlm, F::NvidiaGddr)
-        | (E::Vllm, F::Amd | F::NvidiaGddr | F::NvidiaHbm | F::Other) => Standing::CrossValidated,
+        | (E::Vllm, F::Amd | F::Other) => Standing::CrossValidated,
         _ => Standing::CarriedOver,
     }
 }
