@@ -23,33 +23,49 @@ pub fn fixed(v: f64, decimals: usize) -> String {
     let scale = 10_u64.pow(d as u32);
     let a = v.abs();
     let scaled = a * scale as f64;
-    let (int_digits, frac) = if scaled < 9.0e15 {
-        // Exact integers: round the whole scaled value, half to even.
+    let mut out = String::with_capacity(24);
+    if scaled < 9.0e15 {
+        // Exact integers: round the whole scaled value, half to even, and print its digits
+        // straight into `out` (this runs for every figure of every note: no temporary strings).
         let r = scaled.round_ties_even() as u64;
-        ((r / scale).to_string(), r % scale)
-    } else {
-        let int = a.trunc();
-        let frac = ((a - int) * scale as f64).round() as u64;
-        if frac >= scale {
-            (integer_digits(int + 1.0), frac - scale)
-        } else {
-            (integer_digits(int), frac)
+        if v < 0.0 && r > 0 {
+            out.push('-');
         }
-    };
-    let int = if int_digits == "0" { 0.0 } else { 1.0 };
-    let negative = v < 0.0 && (int > 0.0 || frac > 0);
-    let mut out = String::with_capacity(int_digits.len() + d + 2);
-    if negative {
+        push_digits(&mut out, r / scale, 1);
+        if d > 0 {
+            out.push('.');
+            push_digits(&mut out, r % scale, d);
+        }
+        return out;
+    }
+    let int = a.trunc();
+    let frac = ((a - int) * scale as f64).round() as u64;
+    let (int_digits, frac) = if frac >= scale { (integer_digits(int + 1.0), frac - scale) } else { (integer_digits(int), frac) };
+    if v < 0.0 {
         out.push('-');
     }
     out.push_str(&int_digits);
     if d > 0 {
         out.push('.');
-        let f = frac.to_string();
-        out.extend(std::iter::repeat_n('0', d.saturating_sub(f.len())));
-        out.push_str(&f);
+        push_digits(&mut out, frac, d);
     }
     out
+}
+
+/// Appends the decimal digits of `n` to `out`, left-padded with zeros to at least `width`.
+fn push_digits(out: &mut String, mut n: u64, width: usize) {
+    let mut buf = [b'0'; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let start = i.min(buf.len().saturating_sub(width));
+    out.extend(buf[start..].iter().map(|&b| char::from(b)));
 }
 
 /// The digits of a non-negative whole number held in an `f64` (exact below 2^53; above, the
