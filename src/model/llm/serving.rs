@@ -366,7 +366,7 @@ pub const IN_STEP_TTFT_BAND: (f64, f64) = (0.45, 1.40);
 /// per-layer kernel floor). The uncertainty is real, so the band says so: its low edge
 /// is that 10th percentile, its high edge the dense band's (the mid itself is not moved: no
 /// factor is fitted to these rows). Re-derived without each of the two sources, it would not hold
-/// the other's rows (dstack 0.15–0.48, GPUStack mostly 0.57–1.4): the sources disagree with each
+/// the other's rows (dstack 0.24–0.61, GPUStack mostly 0.54–1.27): the sources disagree with each
 /// other as much as with the model.
 pub const MLA_MOE_SERVING_BAND: (f64, f64) = (0.34, 1.27);
 
