@@ -469,3 +469,24 @@ fn a_stepwise_ranking_checks_its_input_first() {
     let err = gpu_advisor::recommend::Ranking::new(input, catalog::gpus()).err().expect("headroom 2 is refused");
     assert!(err.to_string().contains("headroom"), "{err}");
 }
+
+/// The ranking sizes every (card, count) without its assumptions (`Job::estimate_figures`); the
+/// options shown carry the same assumptions, and the same figures, as a full estimate of their
+/// card and count.
+#[test]
+fn options_carry_the_assumptions_of_a_full_estimate() {
+    use gpu_advisor::model::llm::{estimate_llm, estimate_llm_figures};
+    let job = llm("llama-3-8b");
+    let input = RecommendInput::new(Job::Llm(Box::new(job.clone())));
+    let rec = run(&input);
+    assert!(!rec.options.is_empty());
+    for o in &rec.options {
+        let gpu = catalog::gpu(&o.gpu).expect("card");
+        let full = estimate_llm(&job, gpu, o.count).expect("estimate");
+        assert!(!full.assumptions.is_empty());
+        assert_eq!(o.estimate.assumptions, full.assumptions, "{} × {}", o.count, o.gpu);
+        let figures = estimate_llm_figures(&job, gpu, o.count).expect("figures");
+        assert!(figures.assumptions.is_empty());
+        assert_eq!(figures, gpu_advisor::model::types::Estimate { assumptions: Vec::new(), ..full });
+    }
+}

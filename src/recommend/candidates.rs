@@ -324,7 +324,7 @@ pub(super) fn eval_card(input: &RecommendInput, obj: Objective, gi: usize, gpu: 
             }
         };
         *estimates += 1;
-        let est = match input.job.estimate(gpu, count) {
+        let est = match input.job.estimate_figures(gpu, count) {
             Ok(e) => e,
             Err(e) => {
                 first_fail.get_or_insert(Exclusion::Engine { message: e.to_string() });

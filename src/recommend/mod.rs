@@ -77,6 +77,16 @@ impl Job {
         }
     }
 
+    /// [`Job::estimate`]'s figures without an LLM estimate's assumptions (left empty): what the
+    /// ranking needs for every (card, count); the options shown get theirs from
+    /// [`Job::estimate`].
+    pub fn estimate_figures(&self, gpu: &Gpu, gpus: u32) -> Result<Estimate, EstimateError> {
+        match self {
+            Job::Llm(job) => llm::estimate_llm_figures(job, gpu, gpus),
+            Job::Media(_) => self.estimate(gpu, gpus),
+        }
+    }
+
     /// The smallest count of `gpu` that holds the job (0: none up to the engine's limit).
     pub fn gpus_needed(&self, gpu: &Gpu) -> Result<u32, EstimateError> {
         match self {

@@ -178,6 +178,13 @@ pub fn psu_watts(gpu_watts: f64) -> f64 {
 
 
 fn build_row(input: &RecommendInput, gpu: &Gpu, mut c: Cand) -> OptionRow {
+    // The ranking sized every candidate without its assumptions (`Job::estimate_figures`); an
+    // option shown carries them.
+    if c.est.assumptions.is_empty() {
+        if let Ok(full) = input.job.estimate(gpu, c.est.gpus) {
+            c.est.assumptions = full.assumptions;
+        }
+    }
     // The options shown are analysed in full: TTFT and the frontier (ranking needed neither).
     if let (Some(d), Job::Llm(job)) = (c.serving.as_mut(), &input.job) {
         if let Ok(full) = llm::deploy::full_report(job, gpu, d, &input.serving) {
