@@ -1394,7 +1394,11 @@ fn serving_cross_validated() {
     at_least("serving LOSO in band", s.loso_in_band, 0.80);
     // The DeepSeek-style band: its low edge is the class's 10th percentile of measured/model
     // (0.34), its high edge the other band's (the class's 90th percentile, 1.09, is below it).
-    let mut mla: Vec<f64> = scored.iter().filter(|x| class_of(&x.case) != "dense" && x.case.job.model.attention == gpu_advisor::catalog::Attention::Mla).map(|x| x.case.measured / x.raw.mid).collect();
+    let mut mla: Vec<f64> = scored
+        .iter()
+        .filter(|x| gpu_advisor::model::llm::serving::is_mla_moe(&x.case.job.model))
+        .map(|x| x.case.measured / x.raw.mid)
+        .collect();
     mla.sort_by(f64::total_cmp);
     let mla_q = |p: f64| mla[((mla.len() - 1) as f64 * p).round() as usize];
     let (mla_low, mla_high) = gpu_advisor::model::llm::serving::MLA_MOE_SERVING_BAND;

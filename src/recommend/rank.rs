@@ -178,10 +178,10 @@ pub fn psu_watts(gpu_watts: f64) -> f64 {
 
 
 fn build_row(input: &RecommendInput, gpu: &Gpu, mut c: Cand) -> OptionRow {
-    // The ranking sized every candidate without its assumptions (`Job::estimate_figures`); an
-    // option shown carries them.
-    if c.est.assumptions.is_empty() {
-        if let Ok(full) = input.job.estimate(gpu, c.est.gpus) {
+    // The ranking sized every LLM candidate without its assumptions (`Job::estimate_figures`);
+    // an option shown carries them.
+    if let Job::Llm(job) = &input.job {
+        if let Ok(full) = llm::estimate_llm(job, gpu, c.est.gpus) {
             c.est.assumptions = full.assumptions;
         }
     }
