@@ -5,6 +5,8 @@
 //! form) → [`compare`] (the compare view's advisor-dependent figures) → `ui` (Yew components). Everything below `ui` is plain Rust, tested natively and shared
 //! with the `gpu-advisor` command line ([`cli`]).
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod accuracy;
 pub mod catalog;
 pub mod cli;
 pub mod compare;

@@ -94,13 +94,14 @@ pub fn validate(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Result<(), EstimateE
     Ok(())
 }
 
-/// Published decode speed of llama.cpp on Vulkan over ROCm on the same AMD Radeon card: the
-/// median of 1.26 (ggml-org/llama.cpp#20934, RX 7900 XTX, Llama 7B Q4_0 tg128: Vulkan 167–177
-/// against ROCm 129–144 t/s), 1.30 (llama.cpp#10439, RX 7900 XTX, Qwen2.5-32B: Vulkan over 35
-/// against ROCm 27 t/s), 1.12 and 0.81 (aguyintech.com, RX 7900 XTX: Qwen3.6-35B-A3B MoE 71.4
-/// against 63.8, Qwen3.6-27B dense 28.1 against 34.6 t/s) and 1.20 (lmstudio-bug-tracker#574,
-/// RX 9070 XT, gpt-oss-20b: Vulkan 132 against ROCm 110 t/s).
-pub const VULKAN_OVER_ROCM_DECODE: f64 = 1.20;
+/// Decode speed of llama.cpp on Vulkan over ROCm on the same AMD Radeon card: a fitted constant
+/// ([`super::fit::LlmFit::vulkan_over_rocm`]), determined by the Vulkan rows of Radeon cards.
+/// Published same-machine comparisons put it at 1.20 (the median of 1.26, ggml-org/llama.cpp#20934,
+/// RX 7900 XTX; 1.30, llama.cpp#10439; 1.12 and 0.81, aguyintech.com; 1.20,
+/// lmstudio-bug-tracker#574, RX 9070 XT).
+pub fn vulkan_over_rocm_decode() -> f64 {
+    super::fit::with(|f| f.vulkan_over_rocm)
+}
 
 /// Multiplier on the decode weight stream for `job` on `gpu` with `engine` (1 where no published
 /// gap is modelled; the calibration ran on each card's native back-end).
@@ -110,7 +111,7 @@ pub fn decode_factor(job: &LlmJob, gpu: &Gpu, engine: Engine) -> f64 {
         && job.backend == Some(Backend::Vulkan)
         && card_has(gpu, Backend::Rocm);
     if vulkan_on_radeon {
-        VULKAN_OVER_ROCM_DECODE
+        vulkan_over_rocm_decode()
     } else {
         1.0
     }

@@ -317,32 +317,13 @@ pub struct Efficiency {
     pub measured: bool,
 }
 
-// llama.cpp: one set of factors on every card, fitted on its decode and prefill rows of all
-// families together (RTX 3090/4090, H100 PCIe, M2 Ultra in `llm_inference.csv`; the other cards
-// in `llm_inference_more.csv`). What differed between the families it used to be fitted on
-// separately is physics keyed on the catalog: the weight stream is capped by the loads its
-// kernels keep in flight per SM ([`inflight_bw_cap_gb_s`]: 0.70 of an H100 PCIe's bandwidth,
-// 0.93 of an RTX 4090's); prefill MFUs are shares of the peak the kernels can reach
-// ([`sync_mma_share`] on Hopper), and cards without matrix units (Apple) run their GEMMs at
-// [`SIMT_GEMM_MFU`] of the FMA peak with no dequantization cost ([`prefill_gemm_shares`]).
-const LLAMA_CPP: Efficiency = Efficiency {
-    weight_bw: 0.93,
-    quant_bw: 1.0,
-    attention_bw: 0.20,
-    layer_ms: 0.12,
-    prefill_mfu: 0.55,
-    quant_prefill: 0.75,
-    attention_flops: 0.20,
-    prefill_layer_ms: 0.3,
-    decode_mfu: 0.35,
-    hop_ms: 0.1,
-    measured: true,
-};
 
 /// Share of the FMA peak a prefill GEMM reaches on a GPU without matrix units (Apple M-series:
-/// the GEMM runs on the same FP32/FP16 SIMD lanes as everything else). One number, fitted on
-/// llama.cpp's Apple rows (M2 Ultra, M3 Max, M3 Ultra, M4 Max, from three sources).
-pub const SIMT_GEMM_MFU: f64 = 0.75;
+/// the GEMM runs on the same FP32/FP16 SIMD lanes as everything else): a fitted constant
+/// ([`super::fit::LlmFit::simt_gemm_mfu`]), determined by llama.cpp's Apple rows.
+pub fn simt_gemm_mfu() -> f64 {
+    super::fit::with(|f| f.simt_gemm_mfu)
+}
 
 /// True when the card multiplies matrices on dedicated units (tensor cores, AMD WMMA/MFMA,
 /// Gaudi MMEs): the catalog lists a tensor FP16 or BF16 rate.
@@ -353,7 +334,7 @@ pub fn has_matrix_units(gpu: &Gpu) -> bool {
 /// (GEMM MFU, multiplier for quantized weights) of a prefill on `gpu`. With matrix units (or
 /// llama.cpp's dp4a path on Pascal), the engine's `prefill_mfu`, and its `quant_prefill` for
 /// quantized weights: the multiply units outpace the ALUs that dequantize the weight tiles.
-/// Without them the GEMM runs at [`SIMT_GEMM_MFU`] of the FMA peak and dequantization costs
+/// Without them the GEMM runs at [`simt_gemm_mfu`] of the FMA peak and dequantization costs
 /// nothing measurable: a weight tile is dequantized once into threadgroup memory and reused for
 /// every token of the tile (32–64), so its few ALU operations per weight are a few per cent of
 /// the FMAs on the same lanes (llama.cpp Metal q4_0/q8_0 prefill equals F16 prefill to 3% on
@@ -363,36 +344,40 @@ pub fn prefill_gemm_shares(gpu: &Gpu, engine: Engine, quantized: bool, eff: &Eff
     if fast_multiply {
         (eff.prefill_mfu, if quantized { eff.quant_prefill } else { 1.0 })
     } else {
-        (SIMT_GEMM_MFU, 1.0)
+        (simt_gemm_mfu(), 1.0)
     }
 }
 
-/// bitsandbytes LLM.int8() (transformers `load_in_8bit`), token by token, runs at about this
-/// share of the 16-bit speed: its mixed-precision decomposition quantizes each token's
-/// activations, splits the outlier columns off into an fp16 matmul and dequantizes the int8
-/// product, in kernels "designed for training and not efficient for inference" (T. Dettmers,
-/// bitsandbytes issue #490). bitsandbytes' own benchmark (the `llm_inference_more.csv` rows:
-/// 0.47× on H100 for Llama 3.1 8B, 0.49× for Qwen2.5 32B, 0.43× on T4) gives 0.45; issue #1867
-/// measures less (0.25–0.45× on an RTX 4090 D and an A800), a disagreement kept in
-/// docs/MODEL.md.
-pub const LLM_INT8_SPEED_VS_16BIT: f64 = 0.45;
+/// bitsandbytes LLM.int8() (transformers `load_in_8bit`), token by token, runs at this share of
+/// the 16-bit speed ([`super::fit::LlmFit::llm_int8_speed`], fitted on bitsandbytes' own
+/// benchmark rows): its mixed-precision decomposition quantizes each token's activations, splits
+/// the outlier columns off into an fp16 matmul and dequantizes the int8 product, in kernels
+/// "designed for training and not efficient for inference" (T. Dettmers, bitsandbytes issue
+/// #490). Issue #1867 of bitsandbytes measures less (0.25–0.45× on an RTX 4090 D and an A800), a
+/// disagreement kept in docs/MODEL.md.
+pub fn llm_int8_speed() -> f64 {
+    super::fit::with(|f| f.llm_int8_speed)
+}
 
 /// Multiplier on the weight stream's bandwidth for quantized weights: the engine's `quant_bw`,
 /// except bitsandbytes LLM.int8() under transformers, whose 8-bit weights (half the bytes)
-/// stream at [`LLM_INT8_SPEED_VS_16BIT`] of the 16-bit speed: 0.45 × 8/16.
+/// stream at [`llm_int8_speed`] of the 16-bit speed: 0.45 × 8/16.
 pub fn quant_stream_factor(engine: Engine, precision: crate::model::precision::Precision, eff: &Efficiency) -> f64 {
     if engine == Engine::Transformers && precision == crate::model::precision::Precision::Int8 {
-        LLM_INT8_SPEED_VS_16BIT * 8.0 / 16.0
+        llm_int8_speed() * 8.0 / 16.0
     } else {
         eff.quant_bw
     }
 }
 
-/// Sustained DRAM read rate one SM (AMD compute unit, Apple GPU core) reaches with llama.cpp's
-/// batch-1 matrix-vector kernels, GB/s: the bytes its warps keep in flight over the DRAM
-/// latency (Little's law). One number for every card, fitted on the HBM cards' llama.cpp decode
-/// rows (H100 PCIe: 0.70 × 2,000 GB/s over 114 SMs = 12.3).
-pub const LLAMA_CPP_SM_READ_GB_S: f64 = 12.3;
+/// Sustained DRAM read rate one SM (AMD compute unit, Intel Xe-core, Apple GPU core) reaches with
+/// llama.cpp's batch-1 matrix-vector kernels, GB/s: the bytes its warps keep in flight over the
+/// DRAM latency (Little's law). One fitted number for every card
+/// ([`super::fit::LlmFit::llama_cpp_sm_read_gb_s`]), determined by the llama.cpp decode rows of
+/// cards whose datasheet bandwidth per SM is above it.
+pub fn llama_cpp_sm_read_gb_s() -> f64 {
+    super::fit::with(|f| f.llama_cpp_sm_read_gb_s)
+}
 
 /// The most bandwidth, GB/s, `engine`'s batch-1 weight stream can draw on `gpu`: an SM keeps a
 /// bounded number of loads in flight, and a memory system delivers bandwidth = bytes in flight /
@@ -405,7 +390,7 @@ pub fn inflight_bw_cap_gb_s(gpu: &Gpu, engine: Engine) -> Option<f64> {
     if engine != Engine::LlamaCpp {
         return None;
     }
-    gpu.sm_count.map(|n| f64::from(n) * LLAMA_CPP_SM_READ_GB_S)
+    gpu.sm_count.map(|n| f64::from(n) * llama_cpp_sm_read_gb_s()).filter(|c| c.is_finite())
 }
 
 /// Where an (engine, GPU family) pair's factors stand against published measurements.
@@ -470,106 +455,11 @@ pub fn carried_over_without(engine: Engine, _held_out: Option<GpuFamily>) -> Eff
     carried_over(engine)
 }
 
-// exllamav2 on RTX 4090: fitted on the five turboderp/exllamav2 README rows.
-const EXLLAMAV2: Efficiency = Efficiency {
-    weight_bw: 0.85,
-    quant_bw: 1.0,
-    attention_bw: 0.5,
-    layer_ms: 0.03,
-    prefill_mfu: 0.5,
-    quant_prefill: 0.8,
-    attention_flops: 0.5,
-    prefill_layer_ms: 0.1,
-    decode_mfu: 0.35,
-    hop_ms: 0.1,
-    measured: false,
-};
-// TensorRT-LLM on H100 SXM: fitted on the NVIDIA perf-overview serving rows.
-const TRT_LLM: Efficiency = Efficiency {
-    weight_bw: 0.80,
-    quant_bw: 1.0,
-    attention_bw: 0.7,
-    layer_ms: 0.008,
-    prefill_mfu: 0.6,
-    quant_prefill: 1.0,
-    attention_flops: 0.6,
-    prefill_layer_ms: 0.02,
-    decode_mfu: 0.5,
-    hop_ms: 0.05,
-    measured: false,
-};
-// vLLM (SGLang takes the same factors: same kernels, FlashInfer/FA3, CUDA graphs, paged KV). A
-// decode step replays its kernels from a CUDA graph, so what is left besides the weight stream
-// is each kernel's own floor (a norm, a rotary, a cache write or a small GEMM takes a few µs
-// whatever its bytes): a step is W / (e · BW) + L · τ. Two cards of one source fix both
-// constants: FreedomIntelligence/AccelMark, vLLM 0.7.3, Llama 3 8B BF16 at one request (time per
-// output token p50, `llm_serving_more.csv`): L4 61.2 ms, H100 SXM 7.74 ms. W = 7.505e9 weights
-// read (8.03e9 less the 128,256 × 4,096 input embedding) × 2 B = 15.01 GB; the step's other
-// terms (a 435-token KV cache, the batch-1 FLOPs) are about 0.6 ms on the L4 and 0.06 ms on the
-// H100. So 15.01/300 / e + 32 τ = 60.6 ms and 15.01/3,350 / e + 32 τ = 7.68 ms: e = (50.03 −
-// 4.48) / (60.6 − 7.68) = 0.86, τ = (7.68 − 4.48 / 0.86) / 32 = 0.077 ms. The same split is in
-// TensorRT-LLM's NIM rows (docs/MODEL.md: τ = 86 µs per layer at 5 users) and in xLLM's
-// graph-replayed 2.72 ms a token for Qwen3-0.6B, whose 1.2 GB of weights take a fraction of it
-// (xLLM-AI/xllm pull request #713). With one share for every card, HBM cards came out up to 65%
-// fast and GDDR cards 10–20% slow: a step of an H100 is short, so its kernels' floors are a
-// third of it, and a step of an L4 is long, so they are 4% of it.
-const VLLM: Efficiency = Efficiency {
-    weight_bw: 0.86,
-    quant_bw: 0.9,
-    attention_bw: 0.6,
-    layer_ms: 0.077,
-    prefill_mfu: 0.55,
-    quant_prefill: 0.8,
-    attention_flops: 0.5,
-    prefill_layer_ms: 0.03,
-    decode_mfu: 0.45,
-    hop_ms: 0.05,
-    measured: false,
-};
-// MLC-LLM: the weight stream fitted on its 19 decode rows (mlc-ai/llm-perf-bench on A100 PCIe,
-// A10G and RX 7900 XTX, tensor parallel over PCIe; mlc-ai/blog on RX 7900 XTX), one number for
-// every card: q4f16 at 0.65 · 0.95 of the bandwidth (7B on an RX 7900 XTX: 3.9 GB × 131 tok/s =
-// 0.53 of 960 GB/s); the other factors are not fitted.
-const MLC: Efficiency = Efficiency {
-    weight_bw: 0.65,
-    quant_bw: 0.95,
-    attention_bw: 0.5,
-    layer_ms: 0.02,
-    prefill_mfu: 0.45,
-    quant_prefill: 0.8,
-    attention_flops: 0.4,
-    prefill_layer_ms: 0.05,
-    decode_mfu: 0.35,
-    hop_ms: 0.05,
-    measured: false,
-};
-// transformers (eager PyTorch, `generate`): Python and launch overhead dominate small models
-// at batch 1.
-const TRANSFORMERS: Efficiency = Efficiency {
-    weight_bw: 0.70,
-    quant_bw: 0.6,
-    attention_bw: 0.5,
-    layer_ms: 0.4,
-    prefill_mfu: 0.45,
-    quant_prefill: 0.6,
-    attention_flops: 0.5,
-    prefill_layer_ms: 0.1,
-    decode_mfu: 0.35,
-    hop_ms: 0.1,
-    measured: false,
-};
 
-/// The efficiency of `engine` on `family`; `measured` is true only for the fitted pairs
-/// ([`standing`] is [`Standing::Fitted`]).
+/// The efficiency of `engine` on `family` under the constants in force ([`super::fit::with`]);
+/// `measured` is true only for the fitted pairs ([`standing`] is [`Standing::Fitted`]).
 pub fn efficiency(engine: Engine, family: GpuFamily) -> Efficiency {
-    let base = match engine {
-        Engine::LlamaCpp => LLAMA_CPP,
-        Engine::Exllamav2 => EXLLAMAV2,
-        Engine::TrtLlm => TRT_LLM,
-        Engine::Vllm | Engine::Sglang => VLLM,
-        Engine::Mlc => MLC,
-        Engine::Transformers => TRANSFORMERS,
-    };
+    let base = super::fit::with(|f| *f.engine(engine));
     Efficiency { measured: standing(engine, family) == Standing::Fitted, ..base }
 }
 

@@ -15,6 +15,7 @@ pub mod backend;
 pub mod config_json;
 pub mod custom;
 pub mod engines;
+pub mod fit;
 pub mod memory;
 pub mod offload;
 pub mod mixed;

@@ -347,33 +347,32 @@ pub fn throughput(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout
     }
 }
 
-/// Default training MFU by family: 0.45 on NVIDIA HBM (MosaicML MPT-7B on 8×H100: 46%),
-/// 0.40 on NVIDIA GDDR, 0.30 elsewhere.
+/// Default training MFU on `family`, without recomputation: a fitted constant per family
+/// ([`super::fit::LlmFit::train_mfu`]; MosaicML's MPT-7B on 8×H100 reaches 46%).
 pub fn default_train_mfu(family: GpuFamily) -> f64 {
-    match family {
-        GpuFamily::NvidiaHbm => 0.45,
-        GpuFamily::NvidiaGddr => 0.40,
-        _ => 0.30,
-    }
+    super::fit::with(|f| f.train_mfu(family))
 }
 
 /// Model-FLOPs MFU with full activation recomputation, as a share of the MFU without it, for a
-/// full (6·N) training step. Recomputing the forward pass adds 2·N of 6·N FLOPs (which alone
-/// would give 0.75), but the larger micro-batches checkpointing allows run the GEMMs closer to
-/// peak: MosaicML's llm-foundry table (scripts/train/benchmarking/README.md @061f2c7c) has
-/// MPT-7B on 8×H100 at 46.4% MFU without and 40.4% with activation checkpointing: 0.87, i.e.
-/// the step takes 1/0.87 − 1 = 14.9% longer for 2/6 = 33% more FLOPs, each recomputed FLOP
-/// costing 0.447 of a FLOP in the step ([`RECOMPUTE_FLOP_COST`]).
-pub const RECOMPUTE_MFU_RATIO: f64 = 0.87;
+/// full (6·N) training step: a fitted constant ([`super::fit::LlmFit::recompute_mfu_ratio`]).
+/// Recomputing the forward pass adds 2·N of 6·N FLOPs (which alone would give 0.75), but the
+/// larger micro-batches checkpointing allows run the GEMMs closer to peak: MosaicML's llm-foundry
+/// table (scripts/train/benchmarking/README.md @061f2c7c) has MPT-7B on 8×H100 at 46.4% MFU
+/// without and 40.4% with activation checkpointing, 0.87.
+pub fn recompute_mfu_ratio() -> f64 {
+    super::fit::with(|f| f.recompute_mfu_ratio)
+}
 
 /// Time cost of one recomputed FLOP relative to one FLOP of the step, from
-/// [`RECOMPUTE_MFU_RATIO`]: (1/0.87 − 1) / (2/6). LoRA's step is 4·N, so its recomputed 2·N is
-/// half of it: its MFU ratio is 1 / (1 + 0.447 · 2/4) = 0.82.
-pub const RECOMPUTE_FLOP_COST: f64 = (1.0 / RECOMPUTE_MFU_RATIO - 1.0) / (2.0 / 6.0);
+/// [`recompute_mfu_ratio`]: (1/r − 1) / (2/6) (0.447 at r = 0.87). LoRA's step is 4·N, so its
+/// recomputed 2·N is half of it: its MFU ratio is 1 / (1 + 0.447 · 2/4) = 0.82.
+pub fn recompute_flop_cost() -> f64 {
+    (1.0 / recompute_mfu_ratio() - 1.0) / (2.0 / 6.0)
+}
 
 /// Model training FLOPs per token: 6·N (4·N for LoRA, whose frozen weights need no weight
 /// gradients) plus 12·L·s·d_attn for attention (MosaicML's MFU definition). Recomputation is
-/// not counted here: it shows up as a lower MFU ([`RECOMPUTE_MFU_RATIO`]).
+/// not counted here: it shows up as a lower MFU ([`recompute_mfu_ratio`]).
 pub fn train_flops_per_token(job: &LlmJob) -> f64 {
     let m = &job.model;
     let k = if job.workload.is_adapter() { 4.0 } else { 6.0 };
@@ -399,7 +398,7 @@ pub fn train_mfu(job: &LlmJob, gpu: &Gpu) -> f64 {
     let base = job.train_mfu.unwrap_or_else(|| default_train_mfu(GpuFamily::of(gpu)));
     if job.grad_checkpointing == Checkpointing::Full {
         let extra = if job.workload.is_adapter() { 2.0 / 4.0 } else { 2.0 / 6.0 };
-        base / (1.0 + RECOMPUTE_FLOP_COST * extra)
+        base / (1.0 + recompute_flop_cost() * extra)
     } else {
         base
     }

@@ -1,0 +1,104 @@
+//! How accurate the engine is, measured so that anyone can check it: every published measurement
+//! in `tests/data/calibration/` (each row names its source) predicted by the engine as shipped,
+//! refitted on every row (in-sample), and refitted without the row's GPU family, its source and
+//! its hardware generation in turn, with every fitted constant refitted inside each fold
+//! ([`folds`]); bands set out of fold. `make accuracy` writes the result to `docs/ACCURACY.md`
+//! (tables and plots) and `data/accuracy.toml` (the bands and held-out errors the app shows), and
+//! `make test` fails when either differs from what this code produces.
+//!
+//! Native only: the app carries the figures, not the harness.
+
+pub mod folds;
+pub mod llm;
+pub mod llm_rows;
+pub mod report;
+pub mod row;
+
+use folds::{evaluate, summarize, Domain, FoldNotes, Scored, Summary};
+use row::{Fold, Row, Set};
+use std::path::Path;
+
+/// The scored rows of one set, with what the report prints of each.
+pub struct SetResult {
+    pub summary: Summary,
+    /// Every row: (label, source key, citation, family, engine, measured, shipped mid, held-out
+    /// mids by [`Fold::ALL`]).
+    pub rows: Vec<RowResult>,
+}
+
+/// One scored row, as the report and the plots read it.
+#[derive(Debug, Clone)]
+pub struct RowResult {
+    pub label: String,
+    pub source: String,
+    pub citation: String,
+    pub family: String,
+    pub generation: String,
+    pub engine: String,
+    pub measured: f64,
+    pub raw: f64,
+    pub in_sample: f64,
+    pub held_out: [f64; 3],
+}
+
+/// Everything `make accuracy` reports.
+pub struct Accuracy {
+    pub sets: Vec<SetResult>,
+    /// (domain, fold notes): the constants a fold could not determine.
+    pub notes: Vec<(&'static str, FoldNotes)>,
+    /// (constant, shipped value, value refitted on every row).
+    pub constants: Vec<(&'static str, f64, f64)>,
+    /// Rows read, rows left out (with the reason), rows not modelled.
+    pub read: usize,
+    pub skipped: Vec<String>,
+    pub not_modelled: Vec<String>,
+}
+
+/// Scores `d` and appends its sets' results.
+fn score_domain<D: Domain>(d: &D, sets: &mut Vec<SetResult>) -> FoldNotes {
+    let (scored, notes) = evaluate(d);
+    let rows = d.rows();
+    for set in Set::ALL {
+        let mine: Vec<&Scored> = scored.iter().filter(|s| rows[s.index].set == set && s.raw.mid.is_finite()).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let summary = summarize(set, rows, &mine);
+        let results = mine.iter().map(|s| row_result(&rows[s.index], s)).collect();
+        sets.push(SetResult { summary, rows: results });
+    }
+    notes
+}
+
+fn row_result<P>(r: &Row<P>, s: &Scored) -> RowResult {
+    RowResult {
+        label: r.label.clone(),
+        source: r.source.clone(),
+        citation: r.citation.clone(),
+        family: r.family.clone(),
+        generation: r.generation.clone(),
+        engine: r.engine.clone(),
+        measured: s.measured,
+        raw: s.raw.mid,
+        in_sample: s.in_sample.mid,
+        held_out: [s.fold(Fold::Family).mid, s.fold(Fold::Source).mid, s.fold(Fold::Generation).mid],
+    }
+}
+
+/// Runs every domain on the calibration files in `dir`.
+pub fn run(dir: &Path) -> Result<Accuracy, String> {
+    let inv = llm_rows::inventory(dir)?;
+    let (read, skipped, not_modelled) = (inv.read, inv.skipped.clone(), inv.not_modelled.clone());
+    let llm = llm::LlmDomain::new(inv);
+    let mut sets = Vec::new();
+    let llm_notes = score_domain(&llm, &mut sets);
+    let all: Vec<usize> = (0..llm.rows().len()).collect();
+    let full = llm.refit(&all).fit;
+    let mut constants = Vec::new();
+    for k in llm.groups().iter().flat_map(|g| &g.knobs) {
+        let (mut shipped, mut refit) = (crate::model::llm::fit::LlmFit::CALIBRATED, full);
+        constants.push((k.name, *(k.at)(&mut shipped), *(k.at)(&mut refit)));
+    }
+    sets.sort_by_key(|s| s.summary.set);
+    Ok(Accuracy { sets, notes: vec![("LLM", llm_notes)], constants, read, skipped, not_modelled })
+}

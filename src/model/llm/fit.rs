@@ -1,0 +1,187 @@
+//! The LLM engine's fitted constants, in one place: every number the engine takes from the
+//! published measurements in `tests/data/calibration/` rather than from a datasheet, a paper or
+//! a source file. [`LlmFit::CALIBRATED`] is what the app ships: the fit of every constant on every
+//! row, by the procedure in `src/accuracy/fit.rs` (`make accuracy` refits it and a test fails when
+//! the shipped values drift from that fit). Each fitted constant's physics default, which a fit
+//! starts from and falls back to when the rows it is given cannot determine it, is listed with
+//! the constant's rows in `src/accuracy/llm.rs`; the factors no row determines are defaults too.
+//!
+//! The engine reads the constants through [`with`], which is [`LlmFit::CALIBRATED`] unless the
+//! accuracy harness has put another fit in place for the duration of a call ([`scoped`]): that
+//! is how cross-validation refits every constant inside each fold without a second engine. The
+//! constants' sources and fits are listed in `docs/MODEL.md` ("Efficiency factors") and their
+//! held-out errors in `docs/ACCURACY.md`.
+
+use super::engines::{Efficiency, Engine, GpuFamily};
+use std::cell::RefCell;
+
+/// Every fitted constant of the LLM engine.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LlmFit {
+    /// llama.cpp's factors (one set for every card; the family differences are physics on
+    /// catalog properties).
+    pub llama_cpp: Efficiency,
+    /// ExLlamaV2's factors.
+    pub exllamav2: Efficiency,
+    /// TensorRT-LLM's factors.
+    pub trt_llm: Efficiency,
+    /// vLLM's factors; SGLang takes the same (same kernel libraries, CUDA graphs, paged KV).
+    pub vllm: Efficiency,
+    /// MLC-LLM's factors.
+    pub mlc: Efficiency,
+    /// transformers' (eager PyTorch `generate`) factors.
+    pub transformers: Efficiency,
+    /// DRAM read rate one SM sustains with llama.cpp's batch-1 mat-vec kernels, GB/s (Little's
+    /// law: the bytes its warps keep in flight over the latency); caps llama.cpp's weight stream.
+    pub llama_cpp_sm_read_gb_s: f64,
+    /// Share of the FMA peak a prefill GEMM reaches on a card without matrix units (Apple).
+    pub simt_gemm_mfu: f64,
+    /// bitsandbytes LLM.int8() token-by-token speed as a share of the 16-bit speed.
+    pub llm_int8_speed: f64,
+    /// llama.cpp's decode speed on Vulkan over ROCm on the same AMD Radeon card.
+    pub vulkan_over_rocm: f64,
+    /// Training MFU (model FLOPs over the sustained dense peak) without recomputation, on NVIDIA
+    /// HBM, NVIDIA GDDR and other cards.
+    pub train_mfu_hbm: f64,
+    pub train_mfu_gddr: f64,
+    pub train_mfu_other: f64,
+    /// MFU with full activation recomputation over the MFU without it, for a 6·N step.
+    pub recompute_mfu_ratio: f64,
+}
+
+impl LlmFit {
+    /// The shipped constants: the fit on every calibration row (`src/accuracy/fit.rs`).
+    pub const CALIBRATED: LlmFit = LlmFit {
+        llama_cpp: Efficiency {
+            weight_bw: 0.93,
+            quant_bw: 1.0,
+            attention_bw: 0.20,
+            layer_ms: 0.12,
+            prefill_mfu: 0.55,
+            quant_prefill: 0.75,
+            attention_flops: 0.20,
+            prefill_layer_ms: 0.3,
+            decode_mfu: 0.35,
+            hop_ms: 0.1,
+            measured: true,
+        },
+        exllamav2: Efficiency {
+            weight_bw: 0.85,
+            quant_bw: 1.0,
+            attention_bw: 0.5,
+            layer_ms: 0.03,
+            prefill_mfu: 0.5,
+            quant_prefill: 0.8,
+            attention_flops: 0.5,
+            prefill_layer_ms: 0.1,
+            decode_mfu: 0.35,
+            hop_ms: 0.1,
+            measured: false,
+        },
+        trt_llm: Efficiency {
+            weight_bw: 0.80,
+            quant_bw: 1.0,
+            attention_bw: 0.7,
+            layer_ms: 0.008,
+            prefill_mfu: 0.6,
+            quant_prefill: 1.0,
+            attention_flops: 0.6,
+            prefill_layer_ms: 0.02,
+            decode_mfu: 0.5,
+            hop_ms: 0.05,
+            measured: false,
+        },
+        vllm: Efficiency {
+            weight_bw: 0.86,
+            quant_bw: 0.9,
+            attention_bw: 0.6,
+            layer_ms: 0.077,
+            prefill_mfu: 0.55,
+            quant_prefill: 0.8,
+            attention_flops: 0.5,
+            prefill_layer_ms: 0.03,
+            decode_mfu: 0.45,
+            hop_ms: 0.05,
+            measured: false,
+        },
+        mlc: Efficiency {
+            weight_bw: 0.65,
+            quant_bw: 0.95,
+            attention_bw: 0.5,
+            layer_ms: 0.02,
+            prefill_mfu: 0.45,
+            quant_prefill: 0.8,
+            attention_flops: 0.4,
+            prefill_layer_ms: 0.05,
+            decode_mfu: 0.35,
+            hop_ms: 0.05,
+            measured: false,
+        },
+        transformers: Efficiency {
+            weight_bw: 0.70,
+            quant_bw: 0.6,
+            attention_bw: 0.5,
+            layer_ms: 0.4,
+            prefill_mfu: 0.45,
+            quant_prefill: 0.6,
+            attention_flops: 0.5,
+            prefill_layer_ms: 0.1,
+            decode_mfu: 0.35,
+            hop_ms: 0.1,
+            measured: false,
+        },
+        llama_cpp_sm_read_gb_s: 12.3,
+        simt_gemm_mfu: 0.75,
+        llm_int8_speed: 0.45,
+        vulkan_over_rocm: 1.20,
+        train_mfu_hbm: 0.45,
+        train_mfu_gddr: 0.40,
+        train_mfu_other: 0.30,
+        recompute_mfu_ratio: 0.87,
+    };
+
+    /// The factors of `engine` (SGLang shares vLLM's).
+    pub fn engine(&self, engine: Engine) -> &Efficiency {
+        match engine {
+            Engine::LlamaCpp => &self.llama_cpp,
+            Engine::Exllamav2 => &self.exllamav2,
+            Engine::TrtLlm => &self.trt_llm,
+            Engine::Vllm | Engine::Sglang => &self.vllm,
+            Engine::Mlc => &self.mlc,
+            Engine::Transformers => &self.transformers,
+        }
+    }
+
+    /// Training MFU without recomputation on `family`.
+    pub fn train_mfu(&self, family: GpuFamily) -> f64 {
+        match family {
+            GpuFamily::NvidiaHbm => self.train_mfu_hbm,
+            GpuFamily::NvidiaGddr => self.train_mfu_gddr,
+            _ => self.train_mfu_other,
+        }
+    }
+}
+
+thread_local! {
+    static ACTIVE: RefCell<LlmFit> = const { RefCell::new(LlmFit::CALIBRATED) };
+}
+
+/// Runs `f` on the constants in force: [`LlmFit::CALIBRATED`], or the fit [`scoped`] put in place.
+pub fn with<R>(f: impl FnOnce(&LlmFit) -> R) -> R {
+    ACTIVE.with_borrow(f)
+}
+
+/// Runs `f` with `fit` in force instead of the shipped constants, and restores them after (also
+/// when `f` unwinds). Only the accuracy harness calls it, to predict held-out rows with the
+/// constants refitted without them.
+pub fn scoped<R>(fit: &LlmFit, f: impl FnOnce() -> R) -> R {
+    struct Restore(LlmFit);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            ACTIVE.with_borrow_mut(|a| *a = self.0);
+        }
+    }
+    let previous = ACTIVE.with_borrow_mut(|a| std::mem::replace(a, *fit));
+    let _restore = Restore(previous);
+    f()
+}
