@@ -9,7 +9,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export CHROMEDRIVER := /usr/bin/chromedriver
 export WASM_BINDGEN_TEST_TIMEOUT := 120
 
-.PHONY: all install install-build serve dist single-file test test-native test-wasm test-e2e test-e2e-sub size bench-web clippy clean check-data fuzz
+.PHONY: all install install-build serve dist single-file test test-native test-wasm test-e2e test-e2e-sub size bench-web clippy clean check-data fuzz accuracy accuracy-check
 
 all: dist
 
@@ -45,6 +45,7 @@ single-file: dist
 ## test: native cargo tests, wasm-bindgen tests in headless Chromium, Playwright end to end
 test: install
 	$(MAKE) --no-print-directory test-native
+	$(MAKE) --no-print-directory accuracy-check
 	$(MAKE) --no-print-directory clippy
 	$(MAKE) --no-print-directory test-wasm
 	$(MAKE) --no-print-directory dist
@@ -53,6 +54,17 @@ test: install
 
 test-native:
 	cargo test --locked
+
+## accuracy: the engine scored on every calibration row (nested cross-validation: every fitted
+## constant refitted inside each fold; leave one GPU family, source and hardware generation out;
+## bands set out of fold). Writes docs/ACCURACY.md, docs/accuracy/*.svg, data/accuracy.toml (the
+## app's accuracy page), src/model/bands.rs and src/model/llm/calibrated.rs (the shipped bands and
+## constants). `accuracy-check` (part of `make test`) fails when any of them differs.
+accuracy:
+	cargo run --locked --quiet --profile accuracy --bin accuracy
+
+accuracy-check:
+	cargo run --locked --quiet --profile accuracy --bin accuracy -- --check
 
 test-wasm:
 	cargo test --locked --target wasm32-unknown-unknown --test web

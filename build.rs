@@ -4,10 +4,17 @@
 //! It also cuts the embed snippet out of `assets/embed-parent.html` for the "Embed this" dialog,
 //! so the parent-side script exists once. For the web app (wasm32) the catalog is packed without
 //! its source links and notes, which the app loads only when a card's detail panel is opened.
+//! From `data/accuracy.toml` it packs the accuracy sets (`accuracy_sets.bin`, native builds read
+//! them) and writes the held-out error table every LLM estimate names (`held_out.rs`, included by
+//! `src/catalog/accuracy.rs`).
 
 #[path = "src/catalog/schema.rs"]
 #[allow(dead_code)]
 mod schema;
+
+#[path = "src/catalog/accuracy_schema.rs"]
+#[allow(dead_code)]
+mod accuracy_schema;
 
 use std::path::{Path, PathBuf};
 
@@ -30,6 +37,84 @@ fn embed_snippet() -> String {
     let lines: Vec<&str> = block.lines().filter(|l| !l.trim().is_empty()).collect();
     let indent = lines.iter().map(|l| l.len() - l.trim_start().len()).min().unwrap_or(0);
     lines.iter().map(|l| l.get(indent..).unwrap_or(l.trim_start())).collect::<Vec<_>>().join("\n")
+}
+
+/// The sets whose held-out error an LLM estimate names for its own engine and GPU family
+/// (`recommend::present::held_out`: its headline figure); other sets' pairs stay out of the
+/// embedded table (training groups its rows by framework, which the app does not choose: an
+/// estimate names its overall figure).
+const PAIR_SETS: [&str; 3] = ["decode", "serving", "offload"];
+
+/// The sets an estimate names: those, and training (its overall figure only).
+const APP_SETS: [&str; 4] = ["decode", "serving", "offload", "training"];
+
+/// A median |error| in per mille, `u16::MAX` when not available (the file writes -1.0).
+fn per_mille(x: f64) -> u16 {
+    if x.is_finite() && x >= 0.0 {
+        (x * 1000.0).round().min(f64::from(u16::MAX - 1)) as u16
+    } else {
+        u16::MAX
+    }
+}
+
+/// `data/accuracy.toml` (written by `make accuracy`), if there is one: its sets, packed for the
+/// native build (`accuracy_sets.bin`; `gpu-advisor accuracy-pack` renders the accuracy page from
+/// them), and the held-out table every LLM estimate reads, as Rust source (`held_out.rs`, a few
+/// hundred bytes: the overall leave-one-family-out error and rows of each set an estimate names,
+/// and per (set, engine, GPU family) the pair's). Without the file both are empty: the page says it cannot load its
+/// data and estimates name no error.
+fn accuracy(dir: &Path, out_dir: &Path, errors: &mut Vec<String>) {
+    let path = dir.join("accuracy.toml");
+    println!("cargo:rerun-if-changed={}", path.display());
+    let file = match std::fs::read_to_string(&path) {
+        Ok(text) => toml::from_str::<accuracy_schema::AccuracyFile>(&text).unwrap_or_else(|e| panic!("{} is not valid: {e}", path.display())),
+        Err(_) => accuracy_schema::AccuracyFile { set: Vec::new(), held_out: Vec::new() },
+    };
+    for s in &file.set {
+        if s.id.is_empty() || file.set.iter().filter(|o| o.id == s.id).count() > 1 {
+            errors.push(format!("accuracy set `{}`: ids must be unique and not empty", s.id));
+        }
+    }
+    std::fs::write(out_dir.join("accuracy_sets.bin"), postcard::to_allocvec(&file.set).expect("postcard packs the accuracy sets")).expect("write accuracy_sets.bin");
+
+    // Names once each; pairs refer to them (and to their set) by index.
+    fn position<'a>(names: &mut Vec<&'a str>, name: &'a str) -> usize {
+        names.iter().position(|n| *n == name).unwrap_or_else(|| {
+            names.push(name);
+            names.len() - 1
+        })
+    }
+    let mut engines: Vec<&str> = Vec::new();
+    let mut families: Vec<&str> = Vec::new();
+    let mut pairs = String::new();
+    let app_sets: Vec<&accuracy_schema::SetAccuracy> = file.set.iter().filter(|s| APP_SETS.contains(&s.id.as_str())).collect();
+    for h in &file.held_out {
+        if !file.set.iter().any(|s| s.id == h.set) {
+            errors.push(format!("accuracy held_out `{} / {} / {}`: no such set", h.set, h.engine, h.family));
+            continue;
+        }
+        let error = per_mille(h.median_error);
+        let set = app_sets.iter().position(|s| s.id == h.set);
+        let Some(set) = set.filter(|_| PAIR_SETS.contains(&h.set.as_str()) && error != u16::MAX) else {
+            continue;
+        };
+        let (engine, family) = (position(&mut engines, h.engine.as_str()), position(&mut families, h.family.as_str()));
+        pairs.push_str(&format!("({set}, {engine}, {family}, {}, {error}), ", h.rows.min(u32::from(u16::MAX))));
+    }
+    let sets: Vec<String> = app_sets.iter().map(|s| format!("({:?}, {}, {})", s.id, s.rows, per_mille(s.lofo))).collect();
+    let source = format!(
+        "static SETS: [(&str, u32, u16); {}] = [{}];\nstatic ENGINES: [&str; {}] = {:?};\nstatic FAMILIES: [&str; {}] = {:?};\nstatic PAIRS: &[(u8, u8, u8, u16, u16)] = &[{pairs}];\n",
+        sets.len(),
+        sets.join(", "),
+        engines.len(),
+        engines,
+        families.len(),
+        families,
+    );
+    if file.set.len() > 255 || engines.len() > 255 || families.len() > 255 {
+        errors.push("accuracy: more than 255 sets, engines or families".into());
+    }
+    std::fs::write(out_dir.join("held_out.rs"), source).expect("write held_out.rs");
 }
 
 fn main() {
@@ -72,10 +157,11 @@ fn main() {
             _ => errors.push(format!("i18n `{en}`: needs both zh and ru")),
         }
     }
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    accuracy(&dir, &out_dir, &mut errors);
     if !errors.is_empty() {
         panic!("the catalog has {} error(s):\n  {}", errors.len(), errors.join("\n  "));
     }
-    let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     let snippet = embed_snippet();
     assert!(snippet.contains("src=\"./?embed=1\""), "assets/embed-parent.html: the iframe src must be ./?embed=1");
     std::fs::write(out_dir.join("embed_snippet.html"), snippet).expect("write embed_snippet.html");

@@ -46,6 +46,9 @@ async function exercise(base) {
   await page.locator('.gpu-detail').waitFor();
   await page.goto(`${base}?view=compare&gpus=rtx-a5000,rtx-4090`);
   await page.locator('.compare-view__row').first().waitFor();
+  // The accuracy page: its tables arrive as HTML rendered at build time (accuracy.bin).
+  await page.goto(`${base}?view=accuracy`);
+  await page.locator('.accuracy-view__summary tbody tr').first().waitFor();
   await page.goto(`${base}?embed=1&accent=ff6600`);
   await page.locator('.app--embed .sizing-table__row').first().waitFor();
   const accent = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--accent').trim());

@@ -188,6 +188,9 @@ test('the one-file download works from file://', async () => {
   assert.equal(await page.locator('.header__logo').evaluate((img) => img.complete && img.naturalWidth > 0), true);
   await page.goto(`file://${SINGLE}?view=compare&gpus=rtx-a5000,rtx-4090`);
   await page.locator('.compare-view__row[data-field=bandwidth]').waitFor();
+  // The accuracy page's tables travel inline too (file:// allows no fetch).
+  await page.goto(`file://${SINGLE}?view=accuracy`);
+  await page.locator('.accuracy-view__summary tbody tr').first().waitFor();
   assert.deepEqual(requests.filter((u) => !u.startsWith('file://') && !u.startsWith('data:')), []);
   assert.deepEqual(errors, []);
   await page.close();

@@ -10,9 +10,10 @@ import { browser, useApp, watchErrors } from './harness.mjs';
 const app = useApp();
 
 for (const [q, tabs, htmlLang] of [
-  ['', ['Advisor', 'Catalog', 'Compare (0)'], 'en'],
-  ['?lang=zh', ['选型助手', '目录', '比较（0）'], 'zh-CN'],
-  ['?lang=ru&view=compare&gpus=rtx-a5000,rtx-4090', ['Подбор', 'Каталог', 'Сравнение (2)'], 'ru'],
+  ['', ['Advisor', 'Catalog', 'Compare (0)', 'Accuracy'], 'en'],
+  ['?lang=zh', ['选型助手', '目录', '比较（0）', '准确度'], 'zh-CN'],
+  ['?lang=ru&view=compare&gpus=rtx-a5000,rtx-4090', ['Подбор', 'Каталог', 'Сравнение (2)', 'Точность'], 'ru'],
+  ['?view=accuracy', ['Advisor', 'Catalog', 'Compare (0)', 'Accuracy'], 'en'],
 ]) {
   test(`the shell shows before the wasm starts (${q || 'no query'})`, async () => {
     const page = await app.ctx.newPage();
@@ -24,7 +25,7 @@ for (const [q, tabs, htmlLang] of [
     assert.deepEqual(await shell.locator('.header__tab').allInnerTexts(), tabs);
     assert.equal(await page.getAttribute('html', 'lang'), htmlLang);
     const current = await shell.locator('.header__tab--current').innerText();
-    assert.equal(current, q.includes('view=compare') ? tabs[2] : tabs[0]);
+    assert.equal(current, q.includes('view=compare') ? tabs[2] : q.includes('view=accuracy') ? tabs[3] : tabs[0]);
     // The default question: its answer. Otherwise the advisor's frame on the advisor view and
     // nothing below the header on the others.
     const answer = q === '';

@@ -128,8 +128,10 @@ fn sustained_tensor_factor_hand_calculation() {
     // Part 2") measured median GEMM clocks of 1,115–1,230 MHz against the datasheet's 2,100 MHz
     // peak engine clock: (1115 + 1230) / 2 / 2100 = 0.5583.
     assert!((f("mi300x") - 0.5583).abs() < 1e-3, "{}", f("mi300x"));
+    // MI325X (the same die at 1,000 W), same blog: 1,354–1,464 MHz: (1354 + 1464) / 2 / 2100 = 0.6710.
+    assert!((f("mi325x") - 0.6710).abs() < 1e-3, "{}", f("mi325x"));
     // Flagships, better-fed cards and parts without a measured clock hold their clocks.
-    for id in ["rtx-4090", "h100-sxm", "a100-80gb-sxm", "rtx-3090-ti", "rtx-2080-ti", "mi325x", "apple-m2-ultra"] {
+    for id in ["rtx-4090", "h100-sxm", "a100-80gb-sxm", "rtx-3090-ti", "rtx-2080-ti", "mi355x", "apple-m2-ultra"] {
         assert_eq!(f(id), 1.0, "{id}");
     }
     // The LOW_POWER rule it replaces: every card in (0, 1].

@@ -7,7 +7,7 @@
 //!   weights + 28 GB of optimizer state and more, beyond a 24 GB card without sharding or offload.
 
 use gpu_advisor::catalog;
-use gpu_advisor::model::llm::{config_json, custom, estimate_llm, gpus_needed, Engine, LlmJob, ModelArch, Optimizer, Workload};
+use gpu_advisor::model::llm::{config_json, custom, estimate_llm, gpus_needed, memory, Engine, LlmJob, ModelArch, Optimizer, Workload};
 use gpu_advisor::model::precision::{KvPrecision, Precision};
 use gpu_advisor::model::GIB;
 
@@ -235,4 +235,81 @@ fn default_job_is_valid_everywhere() {
         assert!(e.memory.total_gib.is_finite() && e.gpus_needed >= 1, "{}", g.id);
     }
     let _: ModelArch = j.model;
+}
+
+/// Llama 2 7B LoRA on q and v, rank 8, eager PyTorch, 16-bit adapters, no dropout.
+fn lora_qv_7b() -> LlmJob {
+    let mut j = job("llama-2-7b");
+    j.workload = Workload::Lora;
+    j.precision = Precision::Bf16;
+    j.master_weights = false;
+    j.lora_rank = 8;
+    j.lora_targets = gpu_advisor::model::llm::LoraTargets::AttentionQv;
+    j
+}
+
+#[test]
+fn a_lora_layer_keeps_what_its_frozen_linears_do_not_need() {
+    // Llama 2 7B: h = hq = kv_dim = 4096, I = 11008. Autograd keeps no input of a frozen linear
+    // (gen_variable_type.py guards each save with should_compute_output), so per token per layer:
+    //   two RMSNorm inputs in fp32:            2 · 4 · 4096 =  32,768
+    //   Q, K, V and the attention output:      4·4096 + 4·4096 =  32,768
+    //   SwiGLU gate, SiLU(gate), up:           6 · 11008    =  66,048
+    //   q and v share their input (no dropout): 2 · 4096    =   8,192
+    //   x·A of the two adapters:               2 · 8 · 2    =      32
+    //   total                                                = 139,808 B
+    let j = lora_qv_7b();
+    close(memory::adapter_activation_bytes_per_token_layer(&j, 2048.0, false), 139_808.0, 1e-12);
+    // With dropout each adapted matrix keeps its own dropped-out copy (2 B) and mask (1 B):
+    // 2 · 3 · 4096 = 24,576 in place of 8,192 → 156,192 B.
+    let mut d = j.clone();
+    d.lora_dropout = true;
+    close(memory::adapter_activation_bytes_per_token_layer(&d, 2048.0, false), 156_192.0, 1e-12);
+    // The full fine-tune keeps every linear's input: 8h + 4hq + 4kv + 8I = 32768 + 16384 +
+    // 16384 + 88064 = 153,600 B, more than the adapter job without dropout.
+    let mut f = j.clone();
+    f.workload = Workload::FinetuneFull;
+    close(memory::activation_bytes_per_token_layer(&f, 2048.0, false), 153_600.0, 1e-12);
+}
+
+#[test]
+fn bitsandbytes_before_0_43_2_keeps_every_4bit_linear_input() {
+    // bitsandbytes' MatMul4Bit saved its input A until PR #1270 (0.43.2). With no dropout the
+    // q/v adapters already share the attention input, so it adds the o_proj input 2·4096, the
+    // FFN input 2·4096 and down's input 2·11008: 8192 + 8192 + 22016 = 38,400 B on top of the
+    // 139,808 B of `a_lora_layer_keeps_what_its_frozen_linears_do_not_need`: 178,208 B.
+    let mut j = lora_qv_7b();
+    j.workload = Workload::Qlora;
+    j.nf4_keeps_inputs = true;
+    close(memory::adapter_activation_bytes_per_token_layer(&j, 2048.0, false), 178_208.0, 1e-12);
+    // With dropout the adapters keep copies, so bitsandbytes' attention input counts too:
+    // 156,192 + 8192 + 38,400 = 202,784 B. (LitGPT's resource table, Llama 2 7B at 1304 tokens,
+    // A100, bitsandbytes 0.41.1: QLoRA keeps about 13·h per token per layer more than the
+    // bf16-base LoRA once the weights are set aside; this term is 46,592 B = 11.4·h.)
+    j.lora_dropout = true;
+    close(memory::adapter_activation_bytes_per_token_layer(&j, 2048.0, false), 202_784.0, 1e-12);
+    // Later bitsandbytes (and torchao's NF4) keep nothing of the frozen base: the LoRA figure.
+    j.nf4_keeps_inputs = false;
+    close(memory::adapter_activation_bytes_per_token_layer(&j, 2048.0, false), 156_192.0, 1e-12);
+}
+
+#[test]
+fn compiled_lora_recomputes_the_adapter_inputs() {
+    // torch.compile's min-cut partitioner keeps the norms' 16-bit inputs (2 · 2 · 4096 =
+    // 16,384), Q, K, V and the output (32,768), gate and up (4 · 11008 = 44,032) and recomputes
+    // the adapters' inputs from them; x·A stays (32): 93,216 B.
+    let mut j = lora_qv_7b();
+    j.torch_compile = true;
+    j.lora_dropout = true;
+    close(memory::adapter_activation_bytes_per_token_layer(&j, 2048.0, false), 93_216.0, 1e-12);
+}
+
+#[test]
+fn qlora_holds_one_dequantized_weight_matrix() {
+    // The largest Llama 2 7B matrix is an FFN projection, 4096 × 11008, dequantized to bf16:
+    // 4096 · 11008 · 2 = 90,177,536 B. A 16-bit LoRA base dequantizes nothing.
+    let mut j = lora_qv_7b();
+    close(memory::nf4_dequant_buffer_bytes(&j), 0.0, 0.0);
+    j.workload = Workload::Qlora;
+    close(memory::nf4_dequant_buffer_bytes(&j), 90_177_536.0, 1e-12);
 }

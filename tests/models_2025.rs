@@ -130,13 +130,27 @@ fn gpt_oss_120b_fits_one_80_gb_card_with_its_published_checkpoint_size() {
 
 #[test]
 fn gpt_oss_20b_fits_in_16_gb() {
-    // gpt-oss model card Table 1: checkpoint 12.8 GiB; the model card: gpt-oss-20b "can run
-    // within 16GB of memory". A 16 GB card with llama.cpp (which loads MXFP4 as is) at 8k.
+    // The gpt-oss model card: gpt-oss-20b "can run within 16GB of memory". A 16 GB card with
+    // llama.cpp at 8k loads the GGUF (ggml-org/gpt-oss-20b-GGUF, `MXFP4 MoE`): the routed experts
+    // in MXFP4 (4.25 bits), every other tensor in Q8_0 (34 bytes per 32 weights). llama-bench
+    // prints it as "gpt-oss 20B MXFP4 MoE 11.27 GiB" (ggml-org/llama.cpp benches/dgx-spark/
+    // dgx-spark.md; llama.cpp#15546). By hand: 19.11e9 expert weights × 4.25/8 = 10.15 GB, the
+    // other 1.80e9 (attention, router, embedding, head) × 34/32 = 1.91 GB: 12.06 GB = 11.24 GiB.
     let mut j = job("gpt-oss-20b", Precision::Mxfp4, 8192);
     j.engine = Some(Engine::LlamaCpp);
+    let experts = j.model.routed_expert_params();
+    let others = j.model.params_total - experts;
+    assert!((experts / 19.11e9 - 1.0).abs() < 1e-3 && (others / 1.80e9 - 1.0).abs() < 0.01, "{experts} + {others}");
+    let by_hand = (19.11e9 * 4.25 / 8.0 + 1.80e9 * 34.0 / 32.0) / GIB;
     let e = estimate_llm(&j, gpu("rtx-5060-ti-16gb"), 1).expect("estimate");
-    assert!((e.memory.weights_gib / 12.8 - 1.0).abs() < 0.10, "{}", e.memory.weights_gib);
+    assert!((e.memory.weights_gib / by_hand - 1.0).abs() < 0.005, "{} vs {by_hand}", e.memory.weights_gib);
+    assert!((e.memory.weights_gib / 11.27 - 1.0).abs() < 0.01, "{}", e.memory.weights_gib);
     assert!(e.fits, "{} GiB", e.memory.total_gib);
+    // The checkpoint itself (model card Table 1: 12.8 GiB) keeps everything but the experts in
+    // BF16: 10.15 GB + 1.80e9 × 2 B = 13.75 GB = 12.8 GiB, what vLLM loads.
+    j.engine = Some(Engine::Vllm);
+    let e = estimate_llm(&j, gpu("h100-sxm"), 1).expect("estimate");
+    assert!((e.memory.weights_gib / 12.8 - 1.0).abs() < 0.02, "{}", e.memory.weights_gib);
 }
 
 #[test]

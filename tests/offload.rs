@@ -1,160 +1,42 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! RAM offload and unified memory (issue 15 §1–2) against published llama.cpp runs and hand
-//! calculations.
+//! RAM offload and unified memory against published llama.cpp runs and hand calculations.
 //!
 //! `tests/data/calibration/llm_offload.csv` holds 20 published llama.cpp offload runs (llmfit
 //! community benchmarks, LocalLLaMA, hardware-corner.net, llmgarage.ai), each with its source URL,
 //! card, RAM and placement. One constant is fitted to them, the share of theoretical RAM bandwidth
-//! llama.cpp's CPU path reaches ([`offload::RAM_STREAM_FRACTION`]); its error is reported held out:
-//! leave one source out, and leave one GPU family out. Run with `--nocapture` for the table that
-//! docs/MODEL.md quotes.
+//! llama.cpp's CPU path reaches ([`offload::RAM_STREAM_FRACTION`]); the accuracy harness
+//! (`src/accuracy/offload.rs`) reads the rows and refits it held out: leave one source out, and
+//! leave one GPU family out. Run with `--nocapture` for the table.
 
-mod common;
-use common::{median, read_csv};
+use gpu_advisor::accuracy::folds::{evaluate, Domain};
+use gpu_advisor::accuracy::offload::{inventory, OffloadDomain};
+use gpu_advisor::accuracy::row::{median, Fold};
 use gpu_advisor::catalog;
 use gpu_advisor::model::llm::offload::{self, Host, OffloadMode, OffloadPlan, Placement};
-use gpu_advisor::model::llm::{custom, estimate_llm, parallel, Engine, LlmJob, ModelArch};
+use gpu_advisor::model::llm::{estimate_llm, parallel, Engine, LlmJob};
 use gpu_advisor::model::precision::Precision;
+use std::path::Path;
 
-struct Run {
-    source: String,
-    gpu: String,
-    family: String,
-    label: String,
-    measured: f64,
-    gpus: u32,
-    job: LlmJob,
-    /// Published placement: (kind, -ngl layers or --n-cpu-moe layers); `None` = auto-fit.
-    placement: Option<(Placement, u32)>,
-}
-
-fn runs() -> Vec<Run> {
-    read_csv("llm_offload.csv")
-        .into_iter()
-        .map(|r| {
-            let [source, gpu, n, model, quant, placement, _ram_type, bw, ram, tps, ..] = r.as_slice() else { panic!("short row {r:?}") };
-            let arch = match catalog::llm(model) {
-                Some(spec) => ModelArch::from_spec(spec),
-                None if model == "codestral-22b" => custom::arch_from_params(22.2e9).expect("custom"),
-                None => panic!("no preset {model}"),
-            };
-            let precision = match quant.as_str() {
-                "Q4_K_M" => Precision::Q4KM,
-                "MXFP4" => Precision::Mxfp4,
-                q => panic!("quant {q}"),
-            };
-            let job = LlmJob {
-                model: arch,
-                precision,
-                engine: Some(Engine::LlamaCpp),
-                context_tokens: 4096,
-                prompt_tokens: 128,
-                output_tokens: 256,
-                host: Host {
-                    ram_gib: ram.parse().expect("ram"),
-                    ram_gb_s: Some(bw.parse().expect("bw")),
-                    mode: OffloadMode::Auto,
-                    unified_gpu_gib: None,
-                    ram_stream_fraction: None,
-                },
-                ..LlmJob::default()
-            };
-            let placement = placement.split_once(':').map(|(kind, count)| {
-                let kind = if kind == "layers" { Placement::Layers } else { Placement::Experts };
-                (kind, count.parse().expect("count"))
-            });
-            let card = catalog::gpu(gpu).expect("gpu");
-            Run {
-                source: source.clone(),
-                gpu: gpu.clone(),
-                family: card.architecture.clone(),
-                label: format!("{gpu} ×{n} {model} {quant} {}", r[5]),
-                measured: tps.parse().expect("tok/s"),
-                gpus: n.parse().expect("gpus"),
-                job,
-                placement,
-            }
-        })
-        .collect()
-}
-
-/// Decode tokens/s of `r` with RAM streamed at `fraction` of its theoretical bandwidth.
-fn predict(r: &Run, fraction: f64) -> f64 {
-    let mut job = r.job.clone();
-    job.host.ram_stream_fraction = Some(fraction);
-    let gpu = catalog::gpu(&r.gpu).expect("gpu");
-    match r.placement {
-        Some((kind, count)) => {
-            let layers = job.model.layers;
-            let on = if kind == Placement::Layers { count } else { layers - count };
-            let plan = OffloadPlan { placement: kind, layers_on_gpu: on, layers_total: layers, ram_gib_used: 0.0, gpu_gib: 0.0, fits: true };
-            let layout = parallel::layout(&job, gpu, Engine::LlamaCpp, r.gpus);
-            let (b, ctx) = offload::decode_point(&job);
-            1.0 / offload::decode_step_s(&job, gpu, Engine::LlamaCpp, &layout, &plan, b, ctx)
-        }
-        None => {
-            let est = estimate_llm(&job, gpu, r.gpus).expect("estimate");
-            assert!(est.offload.is_some_and(|p| p.fits), "{}: auto-fit found no placement", r.label);
-            est.throughput.decode_tokens_per_s.expect("decode").mid
-        }
-    }
-}
-
-/// The fraction (0.15–0.90 in steps of 0.01) with the smallest median |log error| over `rows`.
-fn fit(rows: &[&Run]) -> f64 {
-    let score = |f: f64| median(rows.iter().map(|r| (predict(r, f) / r.measured).ln().abs()).collect());
-    (15..=90).map(|i| f64::from(i) / 100.0).min_by(|a, b| score(*a).total_cmp(&score(*b))).expect("grid")
-}
-
-/// Held-out errors: for each group (by `key`), fit on the others and predict the group.
-fn held_out(runs: &[Run], key: fn(&Run) -> &str) -> Vec<f64> {
-    let mut errs = vec![0.0; runs.len()];
-    let mut groups: Vec<&str> = runs.iter().map(key).collect();
-    groups.sort_unstable();
-    groups.dedup();
-    for g in groups {
-        let train: Vec<&Run> = runs.iter().filter(|r| key(r) != g).collect();
-        let f = fit(&train);
-        for (i, r) in runs.iter().enumerate() {
-            if key(r) == g {
-                errs[i] = predict(r, f) / r.measured - 1.0;
-            }
-        }
-    }
-    errs
-}
-
+/// Acceptance: held out by GPU family and by source (the RAM stream share refitted on the other
+/// rows), the median |error| of the published runs is at most 25%; the shipped share is the fit on
+/// every row (the grid's step is 0.01).
 #[test]
 fn offload_decode_cross_validated_within_25_percent() {
-    let runs = runs();
-    assert!(runs.len() >= 20, "at least 20 published runs");
-    let all: Vec<&Run> = runs.iter().collect();
-    let fitted = fit(&all);
-    let loso = held_out(&runs, |r| r.source.as_str());
-    let logo = held_out(&runs, |r| r.family.as_str());
-    println!("| run | measured tok/s | model (shipped {:.2}) | error | held out (source) | held out (GPU family) |", offload::RAM_STREAM_FRACTION);
-    println!("|---|---:|---:|---:|---:|---:|");
-    let mut raw = Vec::new();
-    for (i, r) in runs.iter().enumerate() {
-        let p = predict(r, offload::RAM_STREAM_FRACTION);
-        raw.push((p / r.measured - 1.0).abs());
-        println!(
-            "| {} | {:.2} | {:.2} | {:+.0}% | {:+.0}% | {:+.0}% |",
-            r.label,
-            r.measured,
-            p,
-            (p / r.measured - 1.0) * 100.0,
-            loso[i] * 100.0,
-            logo[i] * 100.0
-        );
+    let d = OffloadDomain { inventory: inventory(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/calibration")).expect("rows") };
+    assert!(d.rows().len() >= 20, "at least 20 published runs");
+    let (scored, _) = evaluate(&d);
+    let err = |mid: f64, measured: f64| (mid / measured - 1.0).abs();
+    let held = |fold: Fold| median(scored.iter().map(|s| err(s.fold(fold).mid, s.measured)).collect());
+    let fitted = d.refit(&(0..d.rows().len()).collect::<Vec<_>>()).fit.ram_stream_fraction;
+    for s in &scored {
+        let r = &d.rows()[s.index];
+        println!("| {} | {:.2} | {:+.0}% | {:+.0}% | {:+.0}% |", r.label, r.measured, (s.raw.mid / r.measured - 1.0) * 100.0, (s.fold(Fold::Source).mid / r.measured - 1.0) * 100.0, (s.fold(Fold::Family).mid / r.measured - 1.0) * 100.0);
     }
-    let m_raw = median(raw);
-    let m_loso = median(loso.iter().map(|e| e.abs()).collect());
-    let m_logo = median(logo.iter().map(|e| e.abs()).collect());
-    println!("fit on all rows: {fitted:.2}; median |error|: raw {:.1}%, leave one source out {:.1}%, leave one GPU family out {:.1}%", m_raw * 100.0, m_loso * 100.0, m_logo * 100.0);
+    let (loso, lofo) = (held(Fold::Source), held(Fold::Family));
+    println!("fit on all rows: {fitted:.2}; median |error| held out by source {:.1}%, by GPU family {:.1}%", loso * 100.0, lofo * 100.0);
     assert!((fitted - offload::RAM_STREAM_FRACTION).abs() <= 0.03, "shipped fraction {} but the rows fit {fitted}", offload::RAM_STREAM_FRACTION);
-    assert!(m_loso <= 0.25, "leave-one-source-out median {m_loso}");
-    assert!(m_logo <= 0.25, "leave-one-family-out median {m_logo}");
+    assert!(loso <= 0.25, "leave-one-source-out median {loso}");
+    assert!(lofo <= 0.25, "leave-one-family-out median {lofo}");
 }
 
 fn job(model: &str, precision: Precision, ram_gib: f64) -> LlmJob {

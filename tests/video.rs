@@ -1,6 +1,7 @@
-//! Video generation and the image presets of issue 14 (sections 5-7): parameter counts against the
-//! model cards and hand counts from the published configs, latent tokens and FLOPs by hand, the
-//! offload modes, and memory and time against the published tables. Sources, per test:
+//! Video generation and the image presets added with it: parameter counts against the model cards
+//! and hand counts from the published configs, latent tokens and FLOPs by hand, the offload modes,
+//! sequence parallelism and FSDP over several cards by hand, and memory and time against the
+//! published tables. Sources, per test:
 //! - Wan2.1: github.com/Wan-Video/Wan2.1 `wan/configs/wan_t2v_1_3B.py`, `wan_t2v_14B.py` (dim, ffn,
 //!   layers, vae_stride 4x8x8, patch 1x2x2) and README "Computational Efficiency" (@9737cba9);
 //! - Wan2.2: github.com/Wan-Video/Wan2.2 `wan/configs/wan_t2v_A14B.py` and its README table (@42bf4cfa);
@@ -9,7 +10,10 @@
 //!   and arXiv 2412.03603 ("over 13 billion parameters");
 //! - LTX-Video: huggingface.co/Lightricks/LTX-Video (the 2B checkpoint, 768x512 at 24 fps);
 //! - SD3.5 Large / Medium model cards (8.1 B, 2.5 B), FLUX.1 Kontext [dev] ("12 billion parameter"),
-//!   Qwen-Image ("a 20B MMDiT").
+//!   Qwen-Image ("a 20B MMDiT");
+//! - several cards: DeepSpeed-Ulysses (Jacobs et al., arXiv 2309.14509), Ring Attention (Liu et al.,
+//!   arXiv 2310.01889), Wan's FSDP wrap (`wan/distributed/fsdp.py`) and PyTorch FSDP's
+//!   `limit_all_gathers`, the link rates of `src/model/fabric.rs`.
 #![cfg(not(target_arch = "wasm32"))]
 
 use gpu_advisor::catalog::{self, DiffusionSpec, Gpu};
@@ -208,4 +212,144 @@ fn frames_and_resolution_scale_the_clip() {
     let mut bad = base.clone();
     bad.frames = 0;
     assert_eq!(video_timing(&bad, g, 1).unwrap_err().field(), "frames");
+}
+
+/// The link the collectives of a multi-GPU video job run at, by hand from the catalog and
+/// `src/model/fabric.rs`: eight H100 SXM on NVSwitch (900 GB/s both ways) at 0.75 of 450 GB/s =
+/// 337.5 GB/s with an 8 µs hop; eight RTX 4090 (PCIe 4.0, no peer-to-peer on GeForce) at
+/// 31.5 × 0.75 × 0.5 = 11.8125 GB/s with a 40 µs hop.
+#[test]
+fn multi_gpu_links_by_hand() {
+    let h100 = gpu("h100-sxm");
+    assert_eq!((h100.scale_up_gb_s, h100.scale_up_max_gpus), (Some(900.0), Some(8)), "H100 SXM datasheet figures used below");
+    let l = gpu_advisor::model::fabric::group_link(h100, 8);
+    within(l.gb_s, 337.5, 1e-12, "H100 ×8 link");
+    assert_eq!(l.latency_s, 8e-6);
+    let g = gpu("rtx-4090");
+    assert_eq!((g.pcie_gen, g.scale_up_gb_s), (Some(4), None), "RTX 4090: PCIe 4.0, no NVLink");
+    let l = gpu_advisor::model::fabric::group_link(g, 8);
+    within(l.gb_s, 11.8125, 1e-12, "RTX 4090 ×8 link");
+    assert_eq!(l.latency_s, 40e-6);
+}
+
+/// DeepSpeed-Ulysses (Jacobs et al., arXiv 2309.14509, §3.1): per block four all-to-alls (q, k, v
+/// before the attention, its output after), each card sending (N − 1)/N of its S/N × width BF16
+/// tensor. Wan2.1 14B at 1280x720x81 (S = 75,600, width 5120, 40 blocks) on eight H100:
+/// 4 × 9,450 × 5120 × 2 B × 7/8 = 338,688,000 B per block at 337.5 GB/s = 1.003520 ms, plus four
+/// 8 µs hops = 1.035520 ms; × 40 blocks = 41.4208 ms per denoiser pass.
+#[test]
+fn ulysses_all_to_all_by_hand() {
+    use gpu_advisor::model::video::ulysses_s;
+    let v = spec("wan2.1-t2v-14b").video.as_ref().unwrap();
+    let link = gpu_advisor::model::fabric::group_link(gpu("h100-sxm"), 8);
+    within(ulysses_s(v, 75_600.0, 8, &link), 0.041_420_8, 1e-6, "Ulysses all-to-alls per pass");
+    assert_eq!(ulysses_s(v, 75_600.0, 1, &link), 0.0, "one card exchanges nothing");
+}
+
+/// Ring attention (Liu et al., arXiv 2310.01889): per block each card passes its S/N keys and
+/// values (2 × width in BF16) on N − 1 times. Wan2.1 1.3B at 832x480x81 (S = 32,760, width 1536,
+/// 30 blocks) on eight RTX 4090: 2 × 4,095 × 1536 × 2 B = 25,159,680 B per hop at 11.8125 GB/s =
+/// 2.129920 ms + 40 µs = 2.169920 ms; × 7 hops × 30 blocks = 0.4556832 s per pass.
+#[test]
+fn ring_attention_hand_offs_by_hand() {
+    use gpu_advisor::model::video::ring_kv_s;
+    let v = spec("wan2.1-t2v-1.3b").video.as_ref().unwrap();
+    let link = gpu_advisor::model::fabric::group_link(gpu("rtx-4090"), 8);
+    within(ring_kv_s(v, 32_760.0, 8, &link), 0.455_683_2, 1e-6, "ring hand-offs per pass");
+}
+
+/// FSDP all-gathers the active DiT in BF16 once per pass: (N − 1)/N × params × 2 B. Wan 14B
+/// (14.288 B) on eight H100: 7/8 × 28.576e9 B / 337.5 GB/s = 74.0859 ms.
+#[test]
+fn fsdp_gather_by_hand() {
+    use gpu_advisor::model::video::fsdp_gather_s;
+    let link = gpu_advisor::model::fabric::group_link(gpu("h100-sxm"), 8);
+    within(fsdp_gather_s(14.288e9, 8, &link), 0.875 * 28.576e9 / 337.5e9, 1e-12, "FSDP gather per pass");
+    assert_eq!(fsdp_gather_s(14.288e9, 1, &link), 0.0);
+}
+
+/// Sequence parallelism on N cards: each pass's matmuls, attention and element-wise traffic split
+/// N ways, the all-to-alls added in series (the FSDP gather, 74 ms, hides under a pass of several
+/// seconds); the VAE decode stays on one card and the text encoder runs on every card. Wan2.1 14B
+/// at 720P, 50 steps with CFG = 100 passes: denoise(8) = denoise(1) / 8 + 100 × 41.4208 ms.
+#[test]
+fn sequence_parallel_time_splits_the_passes() {
+    use gpu_advisor::model::video::VideoParallel;
+    let g = gpu("h100-sxm");
+    let mut j = VideoJob::new("wan2.1-t2v-14b").unwrap();
+    j.attention = Some(AttentionKernel::Fa2);
+    let one = video_timing(&j, g, 1).unwrap();
+    j.parallel = Some(VideoParallel::Ulysses { fsdp: true });
+    let eight = video_timing(&j, g, 8).unwrap();
+    within(eight.denoise_s, one.denoise_s / 8.0 + 100.0 * 0.041_420_8, 1e-6, "denoise on 8 cards");
+    within(eight.vae_s, one.vae_s, 1e-12, "VAE decode on one card");
+    // The old rule, each card a whole clip, gives the eight cards' throughput instead: an eighth of
+    // everything.
+    j.parallel = Some(VideoParallel::Clips);
+    let clips = video_timing(&j, g, 8).unwrap();
+    within(clips.denoise_s, one.denoise_s / 8.0, 1e-12, "clips per card");
+    within(clips.vae_s, one.vae_s / 8.0, 1e-12, "clips per card");
+    // The text encoder under FSDP gathers its 5.68 B BF16 weights for each of the two prompts: on two
+    // RTX 4090s 2 × 1/2 × 11.36e9 B / 11.8125 GB/s = 0.961693 s, longer than its compute.
+    let mut small = VideoJob::new("wan2.1-t2v-1.3b").unwrap();
+    small.parallel = Some(VideoParallel::Ulysses { fsdp: true });
+    within(video_timing(&small, gpu("rtx-4090"), 2).unwrap().text_s, 2.0 * 0.5 * 11.36e9 / 11.8125e9, 1e-6, "T5 gathers");
+}
+
+/// FSDP memory on the busiest card (the one that also decodes). Wan2.1 14B at 1280x720x81 on eight
+/// cards, FP32 shards (what Wan's FSDP keeps), no offload: DiT 14.288e9 × 4 B / 8 = 7.144e9 B, two
+/// gathered BF16 blocks 2 × 14.288e9 / 40 × 2 B = 1.4288e9 B, UMT5-XXL 5.68e9 × 2 B / 8 =
+/// 1.42e9 B, VAE 0.127e9 × 2 B = 0.254e9 B: 10.2468e9 B of weights. The VAE decode's working set,
+/// 1536 × 1280 × 720 × 4 frames × 2 B = 11,324,620,800 B, is larger than the denoiser's 1/8 share
+/// (87.1 × 9,450 × 5120 = 4.21e9 B), so it sets the peak: (10.2468e9 + 11.3246e9) B = 20.090 GiB,
+/// × 1.08 + 0.75 GiB = 22.447 GiB. Without FSDP the weights are whole again (57.152e9 + 11.36e9 + 0.254e9 B)
+/// and only the activations split.
+#[test]
+fn fsdp_and_sequence_parallel_memory_by_hand() {
+    use gpu_advisor::model::precision::Precision;
+    use gpu_advisor::model::video::{video_memory_with, VideoParallel};
+    const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
+    let mut j = VideoJob::new("wan2.1-t2v-14b").unwrap();
+    j.precision = Precision::Fp32;
+    j.parallel = Some(VideoParallel::Ulysses { fsdp: true });
+    let m = video_memory_with(&VideoFit::CALIBRATED, &j, 8).unwrap();
+    within(m.weights_gib, 10.2468e9 / GIB, 1e-9, "FSDP weights per card");
+    within(m.activations_gib, 11_324_620_800.0 / GIB, 1e-9, "VAE decode on card 0");
+    within(m.total_gib, (10.2468e9 + 11_324_620_800.0) / GIB * 1.08 + 0.75, 1e-9, "peak per card");
+    j.parallel = Some(VideoParallel::Ulysses { fsdp: false });
+    let whole = video_memory_with(&VideoFit::CALIBRATED, &j, 8).unwrap();
+    within(whole.weights_gib, (57.152e9 + 11.36e9 + 0.254e9) / GIB, 1e-9, "replicated weights");
+    // On two cards the denoiser's half share (87.1 × 37,800 × 5120 B = 15.7 GiB) outweighs the VAE.
+    j.parallel = Some(VideoParallel::Ulysses { fsdp: true });
+    let two = video_memory_with(&VideoFit::CALIBRATED, &j, 2).unwrap();
+    within(two.activations_gib, VideoFit::CALIBRATED.live_bytes_per_token_channel * 37_800.0 * 5120.0 / GIB, 1e-9, "denoising on two cards");
+}
+
+/// More cards lower the memory per card under the published default (FSDP + Ulysses), so a job
+/// that does not fit one card reports the fewest that hold it.
+#[test]
+fn cards_needed_under_fsdp() {
+    use gpu_advisor::model::video::VideoParallel;
+    let j = VideoJob::new("wan2.1-t2v-14b").unwrap();
+    assert_eq!(j.parallel, None, "the published default");
+    let g = gpu("rtx-4090");
+    let e = estimate_video(&j, g, 1).unwrap();
+    assert!(!e.fits);
+    let n = e.gpus_needed;
+    assert!(n > 1, "{n}");
+    let per_card = |k: u32| video_memory(&j, k).unwrap().total_gib;
+    assert!(per_card(n) <= g.usable_memory_gib() && per_card(n - 1) > g.usable_memory_gib());
+    assert!(estimate_video(&j, g, n).unwrap().fits);
+    assert_eq!(VideoParallel::of(&j, 4), VideoParallel::PUBLISHED);
+    assert_eq!(VideoParallel::of(&j, 1), VideoParallel::Clips);
+    for (s, p) in [
+        ("fsdp+ulysses8", VideoParallel::Ulysses { fsdp: true }),
+        ("ulysses4", VideoParallel::Ulysses { fsdp: false }),
+        ("ring", VideoParallel::Ring { fsdp: false }),
+        ("fsdp+ring", VideoParallel::Ring { fsdp: true }),
+        ("clips", VideoParallel::Clips),
+    ] {
+        assert_eq!(VideoParallel::parse(s), Some(p), "{s}");
+    }
+    assert_eq!(VideoParallel::parse("tensor"), None);
 }

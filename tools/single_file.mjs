@@ -9,7 +9,8 @@
 //   passed to init() as bytes (no fetch, which file:// would refuse). Gzip halves the file, which
 //   matters for an e-mail attachment. The Chinese and Russian table (i18n.bin, which the served
 //   app fetches when it needs it) travels the same way, base64 in its own block, and so do the
-//   cards' source links (sources.bin, fetched by the served app for a detail panel).
+//   cards' source links (sources.bin, fetched by the served app for a detail panel) and the
+//   accuracy page's tables (accuracy.bin, fetched by the served app when that page opens).
 // - Images: the favicon link and the small SVGs the app refers to by name (the header logo) become
 //   data: URLs; file:// has no sibling files to load them from.
 // - CSP: file:// has no origin worth trusting, so 'self' would mean nothing. The policy allows
@@ -28,6 +29,24 @@ const hash = (s) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('ba
 const MIME = { svg: 'image/svg+xml', png: 'image/png', ico: 'image/x-icon' };
 const dataUrl = (f) => `data:${MIME[f.split('.').pop()] || 'application/octet-stream'};base64,${read(f).toString('base64')}`;
 const attr = (tag, name) => (tag.match(new RegExp(`\\b${name}="([^"]*)"`)) || [])[1];
+
+/** The first part of accuracy.bin (`gpu-advisor accuracy-pack`): postcard's list of (English,
+ * Chinese, Russian) pages, each string a varint length and its bytes; the sets follow it. */
+function accuracyPage(buf) {
+  let i = 0;
+  const varint = () => {
+    let v = 0, shift = 0, b;
+    do { b = buf[i++]; v += (b & 0x7f) * 2 ** shift; shift += 7; } while (b & 0x80);
+    return v;
+  };
+  const entries = varint();
+  for (let k = 0; k < entries * 3; k++) {
+    const length = varint();
+    i += length;
+  }
+  if (i > buf.length) fail('accuracy.bin is not a list of pages');
+  return buf.subarray(0, i);
+}
 
 let html = readFileSync(join(dist, 'index.html'), 'utf8');
 
@@ -108,6 +127,9 @@ html = html.replace(loaderTag, () => [
   `<script type="application/octet-stream" id="gpu-advisor-i18n">${read('i18n.bin').toString('base64')}</script>`,
   // The cards' source links the served app fetches as sources.bin (src/ui/sources_load.rs).
   `<script type="application/octet-stream" id="gpu-advisor-sources">${read('sources.bin').toString('base64')}</script>`,
+  // The accuracy page the served app fetches as accuracy.bin (src/ui/accuracy_load.rs), without
+  // the sets it was rendered from, which the app does not read.
+  `<script type="application/octet-stream" id="gpu-advisor-accuracy">${accuracyPage(read('accuracy.bin')).toString('base64')}</script>`,
   `<script type="module">${script}</script>`,
 ].join('\n'));
 mkdirSync(dirname(out), { recursive: true });

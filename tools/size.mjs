@@ -27,11 +27,12 @@ const files = [];
 })(root);
 
 /** Fetched after the first result (the Chinese and Russian table, only for those languages; the
- * cards' source links, when a detail panel opens; the service worker, registered after start-up)
+ * cards' source links, when a detail panel opens; the accuracy page's tables, when that page
+ * opens; the service worker, registered after start-up)
  * or never by the page itself (the embed example; the web app manifest and its PNG icons, which
  * the browser reads when it offers to install the app; `make bench-web` sees no request for them
  * during a first load). */
-const LATER = new Set(['i18n.bin', 'sources.bin', 'sw.js', 'embed-parent.html', 'manifest.webmanifest', 'icon-192.png', 'icon-512.png']);
+const LATER = new Set(['i18n.bin', 'sources.bin', 'accuracy.bin', 'sw.js', 'embed-parent.html', 'manifest.webmanifest', 'icon-192.png', 'icon-512.png']);
 /** The app itself: Trunk's loader, the wasm-bindgen glue and the wasm. */
 const APP = /^(loader-.*\.js|gpu-advisor-web-.*\.(js|wasm))$/;
 const prerendered = /<div class="app" id="shell"[^>]*data-answer/.test(readFileSync(join(root, 'index.html'), 'utf8'));

@@ -4,7 +4,7 @@
 //! [`Domain::refit`]); then bands set out of fold: a source's rows are scored against the 10th–90th
 //! percentile of the held-out measured/model ratios of the other sources' rows.
 
-use super::row::{median, quantile, Fold, Row, Set};
+use super::row::{median, Fold, Row, Set};
 use crate::model::Band;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -28,6 +28,12 @@ pub trait Domain: Sync {
     fn refit(&self, train: &[usize]) -> Refit<Self::Fit>;
     /// The engine's band for row `i` under `fit`.
     fn predict(&self, fit: &Self::Fit, i: usize) -> Band;
+    /// The band class of row `i` within its set ("" for the set's own band): rows the engine
+    /// shows a band of their own for (a DeepSeek-style MoE's serving figures, a TTFT of requests
+    /// that arrive together) are held to bands set from rows of their class.
+    fn class(&self, _i: usize) -> &'static str {
+        ""
+    }
 }
 
 /// One row's predictions.
@@ -63,6 +69,10 @@ pub struct FoldNotes {
     pub fallbacks: BTreeMap<(Fold, String), Vec<&'static str>>,
 }
 
+/// One held-out key's result: the key, its rows' predictions, the constants its refit could not
+/// determine.
+type KeyResult = (String, Vec<(usize, Band)>, Vec<&'static str>);
+
 /// Scores every row of `d`: shipped, in-sample, and held out by each fold kind.
 pub fn evaluate<D: Domain>(d: &D) -> (Vec<Scored>, FoldNotes) {
     let rows = d.rows();
@@ -79,7 +89,7 @@ pub fn evaluate<D: Domain>(d: &D) -> (Vec<Scored>, FoldNotes) {
     let all = &all;
     for fold in Fold::ALL {
         let keys: BTreeSet<&str> = rows.iter().map(|r| r.key(fold)).collect();
-        let results: Vec<(String, Vec<(usize, Band)>, Vec<&'static str>)> = std::thread::scope(|s| {
+        let results: Vec<KeyResult> = std::thread::scope(|s| {
             let handles: Vec<_> = chunk(keys.iter().copied().collect(), 2)
                 .into_iter()
                 .map(|group| {
@@ -132,54 +142,93 @@ pub struct Summary {
     pub raw: f64,
     pub in_sample: f64,
     pub held_out: [f64; 3],
-    /// Share of rows inside the band the other sources' held-out ratios set (the band's 10th–90th
-    /// percentile of measured / held-out mid), each source scored only against the others'.
+    /// Share of rows inside the band the other sources' held-out ratios set ([`band_of`] of
+    /// measured / held-out mid, leave-one-source-out, over the rows of the other sources in the
+    /// row's class), each source scored only against the others'.
     pub in_band_out_of_fold: f64,
-    /// The band over every row's held-out ratio (10th and 90th percentile of measured / mid,
-    /// leave-one-source-out): what the app shows for fitted and cross-validated pairs.
-    pub band: (f64, f64),
-    /// The same over leave-one-family-out ratios: what a family without rows gets.
-    pub band_new_family: (f64, f64),
+    /// Per band class ("" the set's own), the band over every source's held-out ratios
+    /// (leave-one-source-out): what the app shows for fitted and cross-validated pairs; and the
+    /// same over leave-one-family-out ratios, what a family without rows gets.
+    pub bands: Vec<ClassBand>,
     /// The worst rows by held-out error (largest of the three folds), at most five.
     pub worst: Vec<usize>,
 }
 
-/// The 10th–90th percentile band of `ratios` (NaN when empty).
-pub fn band_of(ratios: Vec<f64>) -> (f64, f64) {
-    (quantile(ratios.clone(), 0.1), quantile(ratios, 0.9))
+/// The band of one class of a set's rows.
+#[derive(Debug, Clone)]
+pub struct ClassBand {
+    pub class: &'static str,
+    pub rows: usize,
+    pub band: (f64, f64),
+    pub band_new_family: (f64, f64),
 }
 
-/// The share of `scored` rows inside the band set by the other sources' leave-one-source-out
-/// ratios (measured / held-out mid): every source's rows scored against a band its own rows did
-/// not set.
-pub fn in_band_out_of_fold<P>(rows: &[Row<P>], scored: &[&Scored]) -> f64 {
-    let ratio = |s: &Scored| s.measured / s.fold(Fold::Source).mid;
-    let sources: BTreeSet<&str> = scored.iter().map(|s| rows[s.index].source.as_str()).collect();
-    let mut inside = 0usize;
-    let mut counted = 0usize;
-    for src in sources {
-        let others: Vec<f64> = scored.iter().filter(|s| rows[s.index].source != src).map(|s| ratio(s)).collect();
-        if others.len() < 5 {
-            continue;
-        }
-        let (lo, hi) = band_of(others);
-        for s in scored.iter().filter(|s| rows[s.index].source == src) {
-            counted += 1;
-            if (lo..=hi).contains(&ratio(s)) {
-                inside += 1;
+impl Summary {
+    /// The set's own band (class "").
+    pub fn band(&self) -> (f64, f64) {
+        self.bands.iter().find(|b| b.class.is_empty()).map_or((f64::NAN, f64::NAN), |b| b.band)
+    }
+}
+
+/// The 10th–90th percentile band of measured / model `ratios`, each source weighing the same
+/// whatever its number of rows: the band says where a measurement from a source not yet seen
+/// falls, and sources differ more than the rows within one do. (`ratios`: (source, ratio).)
+pub fn band_of(ratios: &[(&str, f64)]) -> (f64, f64) {
+    if ratios.is_empty() {
+        return (f64::NAN, f64::NAN);
+    }
+    let mut per_source: BTreeMap<&str, usize> = BTreeMap::new();
+    for (s, _) in ratios {
+        *per_source.entry(s).or_default() += 1;
+    }
+    let mut v: Vec<(f64, f64)> = ratios.iter().map(|(s, r)| (*r, 1.0 / per_source[s] as f64)).collect();
+    v.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let total: f64 = v.iter().map(|x| x.1).sum();
+    let at = |q: f64| {
+        let mut acc = 0.0;
+        for (r, w) in &v {
+            acc += w;
+            if acc >= q * total - 1e-12 {
+                return *r;
             }
         }
-    }
-    inside as f64 / counted.max(1) as f64
+        v[v.len() - 1].0
+    };
+    (at(0.1), at(0.9))
 }
 
-/// The figures of set `set` from its scored rows.
-pub fn summarize<P>(set: Set, rows: &[Row<P>], scored: &[&Scored]) -> Summary {
+/// The figures of set `set` from its scored rows; `class` gives each row's band class.
+pub fn summarize<P>(set: Set, rows: &[Row<P>], scored: &[&Scored], class: &dyn Fn(usize) -> &'static str) -> Summary {
     let med = |f: &dyn Fn(&Scored) -> f64| median(scored.iter().map(|s| f(s).abs()).collect());
     let held = |fold: Fold| med(&|s: &Scored| err(s.fold(fold).mid, s.measured));
     let mut worst: Vec<&&Scored> = scored.iter().collect();
     let worst_err = |s: &Scored| Fold::ALL.iter().map(|&f| err(s.fold(f).mid, s.measured).abs()).fold(0.0, f64::max);
     worst.sort_by(|a, b| worst_err(b).total_cmp(&worst_err(a)));
+    let ratio = |s: &Scored, fold: Fold| (rows[s.index].source.as_str(), s.measured / s.fold(fold).mid);
+    let classes: BTreeSet<&'static str> = scored.iter().map(|s| class(s.index)).collect();
+    let mut bands = Vec::new();
+    let (mut inside, mut counted) = (0usize, 0usize);
+    for c in classes {
+        let mine: Vec<&Scored> = scored.iter().copied().filter(|s| class(s.index) == c).collect();
+        let loso: Vec<(&str, f64)> = mine.iter().map(|s| ratio(s, Fold::Source)).collect();
+        let lofo: Vec<(&str, f64)> = mine.iter().map(|s| ratio(s, Fold::Family)).collect();
+        bands.push(ClassBand { class: c, rows: mine.len(), band: band_of(&loso), band_new_family: band_of(&lofo) });
+        // Out of fold: each source's rows against the band of the other sources' rows.
+        let sources: BTreeSet<&str> = loso.iter().map(|x| x.0).collect();
+        for src in sources {
+            let others: Vec<(&str, f64)> = loso.iter().copied().filter(|x| x.0 != src).collect();
+            if others.len() < 5 {
+                continue;
+            }
+            let (lo, hi) = band_of(&others);
+            for (_, r) in loso.iter().filter(|x| x.0 == src) {
+                counted += 1;
+                if (lo..=hi).contains(r) {
+                    inside += 1;
+                }
+            }
+        }
+    }
     Summary {
         set,
         rows: scored.len(),
@@ -187,9 +236,8 @@ pub fn summarize<P>(set: Set, rows: &[Row<P>], scored: &[&Scored]) -> Summary {
         raw: med(&|s| err(s.raw.mid, s.measured)),
         in_sample: med(&|s| err(s.in_sample.mid, s.measured)),
         held_out: [held(Fold::Family), held(Fold::Source), held(Fold::Generation)],
-        in_band_out_of_fold: in_band_out_of_fold(rows, scored),
-        band: band_of(scored.iter().map(|s| s.measured / s.fold(Fold::Source).mid).collect()),
-        band_new_family: band_of(scored.iter().map(|s| s.measured / s.fold(Fold::Family).mid).collect()),
+        in_band_out_of_fold: inside as f64 / counted.max(1) as f64,
+        bands,
         worst: worst.iter().take(5).map(|s| s.index).collect(),
     }
 }

@@ -38,12 +38,17 @@ pub struct Knob {
     pub hi: f64,
     /// True for the rows (of its group) that determine it.
     pub determines: fn(&Row<LlmCase>) -> bool,
+    /// Where its default comes from when its rows cannot determine it: another knob of the group,
+    /// fitted before it (the same kernels on another back-end share CUDA's factors), else
+    /// `prior`.
+    pub fallback: Option<&'static str>,
 }
 
 /// Knobs fitted together on one engine's rows of one set.
 pub struct Group {
     pub name: &'static str,
-    pub set: Set,
+    /// The sets whose rows (of the group's engines) the group is fitted on.
+    pub sets: &'static [Set],
     pub engines: &'static [Engine],
     pub knobs: Vec<Knob>,
 }
@@ -67,8 +72,44 @@ fn high_bw_per_sm(r: &Row<LlmCase>) -> bool {
     r.gpu.sm_count.is_some_and(|n| r.gpu.memory_bandwidth_gb_s / f64::from(n.max(1)) > 14.0)
 }
 
-fn vulkan_on_radeon(r: &Row<LlmCase>) -> bool {
-    r.payload.job.backend == Some(Backend::Vulkan) && r.gpu.vendor == crate::catalog::Vendor::Amd
+/// The back-end a llama.cpp row ran on (its own, else the card's first).
+fn backend(r: &Row<LlmCase>) -> Option<Backend> {
+    let j = &r.payload.job;
+    crate::model::llm::backend::backend_for(j, r.gpu, j.engine_for(r.gpu))
+}
+
+fn on_cuda(r: &Row<LlmCase>) -> bool {
+    backend(r) == Some(Backend::Cuda)
+}
+
+/// CUDA rows on cards whose bandwidth per SM is below the in-flight cap's reach (GDDR cards),
+/// where the weight-stream share shows without the cap.
+fn cuda_uncapped(r: &Row<LlmCase>) -> bool {
+    on_cuda(r) && !high_bw_per_sm(r)
+}
+
+fn on_rocm(r: &Row<LlmCase>) -> bool {
+    backend(r) == Some(Backend::Rocm)
+}
+
+fn on_vulkan(r: &Row<LlmCase>) -> bool {
+    backend(r) == Some(Backend::Vulkan)
+}
+
+fn on_metal(r: &Row<LlmCase>) -> bool {
+    matches!(backend(r), Some(Backend::Metal | Backend::Mlx))
+}
+
+fn on_sycl(r: &Row<LlmCase>) -> bool {
+    backend(r) == Some(Backend::Sycl)
+}
+
+fn from_ttft(r: &Row<LlmCase>) -> bool {
+    r.payload.read == Read::PrefillFromTtft
+}
+
+fn moe(r: &Row<LlmCase>) -> bool {
+    r.payload.job.model.is_moe()
 }
 
 fn matrix_units(r: &Row<LlmCase>) -> bool {
@@ -107,11 +148,14 @@ fn recompute(r: &Row<LlmCase>) -> bool {
     r.payload.job.grad_checkpointing == Checkpointing::Full
 }
 
-/// The knobs of an engine's decode: weight stream and per-layer time (and, for llama.cpp, the
-/// attention's reads, the layer-split hand-off, the in-flight cap and the Vulkan factor).
+/// A knob on one field of an engine's [`crate::model::llm::Efficiency`] (or of a back-end's
+/// decode factors).
 macro_rules! eff_knob {
     ($name:expr, $engine:ident . $field:ident, $prior:expr, $lo:expr, $hi:expr, $det:expr) => {
-        Knob { name: $name, at: |f| &mut f.$engine.$field, prior: $prior, lo: $lo, hi: $hi, determines: $det }
+        Knob { name: $name, at: |f| &mut f.$engine.$field, prior: $prior, lo: $lo, hi: $hi, determines: $det, fallback: None }
+    };
+    ($name:expr, $engine:ident . $field:ident, $prior:expr, $lo:expr, $hi:expr, $det:expr, $fb:expr) => {
+        Knob { name: $name, at: |f| &mut f.$engine.$field, prior: $prior, lo: $lo, hi: $hi, determines: $det, fallback: Some($fb) }
     };
 }
 
@@ -121,11 +165,19 @@ pub fn groups() -> Vec<Group> {
     vec![
         Group {
             name: "llama.cpp decode",
-            set: Set::Decode,
+            sets: &[Set::Decode],
             engines: &[E::LlamaCpp],
             knobs: vec![
-                eff_knob!("llama.cpp weight-stream share", llama_cpp.weight_bw, 0.80, 0.3, 1.0, any),
-                eff_knob!("llama.cpp decode time per layer (ms)", llama_cpp.layer_ms, 0.05, 0.002, 1.0, any),
+                eff_knob!("llama.cpp weight-stream share, CUDA", llama_cpp.weight_bw, 0.80, 0.3, 1.0, cuda_uncapped),
+                eff_knob!("llama.cpp decode time per layer (ms), CUDA", llama_cpp.layer_ms, 0.05, 0.002, 1.0, on_cuda),
+                eff_knob!("llama.cpp weight-stream share, ROCm", llama_cpp_rocm.weight_bw, 0.80, 0.3, 1.0, on_rocm, "llama.cpp weight-stream share, CUDA"),
+                eff_knob!("llama.cpp decode time per layer (ms), ROCm", llama_cpp_rocm.layer_ms, 0.05, 0.002, 1.0, on_rocm, "llama.cpp decode time per layer (ms), CUDA"),
+                eff_knob!("llama.cpp weight-stream share, Vulkan", llama_cpp_vulkan.weight_bw, 0.80, 0.3, 1.0, on_vulkan, "llama.cpp weight-stream share, CUDA"),
+                eff_knob!("llama.cpp decode time per layer (ms), Vulkan", llama_cpp_vulkan.layer_ms, 0.05, 0.002, 1.0, on_vulkan, "llama.cpp decode time per layer (ms), CUDA"),
+                eff_knob!("llama.cpp weight-stream share, Metal", llama_cpp_metal.weight_bw, 0.80, 0.3, 1.0, on_metal, "llama.cpp weight-stream share, CUDA"),
+                eff_knob!("llama.cpp decode time per layer (ms), Metal", llama_cpp_metal.layer_ms, 0.05, 0.002, 1.0, on_metal, "llama.cpp decode time per layer (ms), CUDA"),
+                eff_knob!("llama.cpp weight-stream share, SYCL", llama_cpp_sycl.weight_bw, 0.80, 0.3, 1.0, on_sycl, "llama.cpp weight-stream share, CUDA"),
+                eff_knob!("llama.cpp decode time per layer (ms), SYCL", llama_cpp_sycl.layer_ms, 0.05, 0.002, 1.0, on_sycl, "llama.cpp decode time per layer (ms), CUDA"),
                 eff_knob!("llama.cpp KV-read share", llama_cpp.attention_bw, 0.5, 0.03, 1.0, long_context),
                 eff_knob!("llama.cpp layer-split hand-off (ms)", llama_cpp.hop_ms, 0.1, 0.005, 3.0, multi_gpu),
                 Knob {
@@ -135,25 +187,34 @@ pub fn groups() -> Vec<Group> {
                     lo: 4.0,
                     hi: 1000.0,
                     determines: high_bw_per_sm,
+                    fallback: None,
                 },
-                Knob { name: "Vulkan over ROCm decode", at: |f| &mut f.vulkan_over_rocm, prior: 1.0, lo: 0.5, hi: 2.0, determines: vulkan_on_radeon },
             ],
         },
         Group {
             name: "llama.cpp prefill",
-            set: Set::Prefill,
+            sets: &[Set::Prefill],
             engines: &[E::LlamaCpp],
             knobs: vec![
                 eff_knob!("llama.cpp prefill MFU", llama_cpp.prefill_mfu, 0.5, 0.05, 0.95, matrix_units),
                 eff_knob!("llama.cpp quantized prefill share", llama_cpp.quant_prefill, 0.8, 0.2, 1.0, quantized_on_matrix_units),
                 eff_knob!("llama.cpp prefill attention share", llama_cpp.attention_flops, 0.5, 0.02, 1.0, long_context),
                 eff_knob!("llama.cpp prefill time per layer (ms)", llama_cpp.prefill_layer_ms, 0.05, 0.002, 3.0, any),
-                Knob { name: "GEMM share without matrix units", at: |f| &mut f.simt_gemm_mfu, prior: 0.5, lo: 0.05, hi: 0.95, determines: no_matrix_units },
+                Knob { name: "GEMM share without matrix units", at: |f| &mut f.simt_gemm_mfu, prior: 0.5, lo: 0.05, hi: 0.95, determines: no_matrix_units, fallback: None },
+                Knob {
+                    name: "llama.cpp expert GEMM half-fill tokens",
+                    at: |f| &mut f.llama_cpp_expert_half_tokens,
+                    prior: 1.0,
+                    lo: 0.1,
+                    hi: 1000.0,
+                    determines: moe,
+                    fallback: None,
+                },
             ],
         },
         Group {
             name: "vLLM/SGLang decode",
-            set: Set::Decode,
+            sets: &[Set::Decode],
             engines: &[E::Vllm, E::Sglang],
             knobs: vec![
                 eff_knob!("vLLM weight-stream share", vllm.weight_bw, 0.80, 0.3, 1.0, any),
@@ -162,13 +223,16 @@ pub fn groups() -> Vec<Group> {
         },
         Group {
             name: "vLLM/SGLang prefill",
-            set: Set::Prefill,
+            sets: &[Set::Prefill],
             engines: &[E::Vllm, E::Sglang],
-            knobs: vec![eff_knob!("vLLM prefill MFU", vllm.prefill_mfu, 0.5, 0.05, 0.95, any)],
+            knobs: vec![
+                eff_knob!("vLLM prefill MFU", vllm.prefill_mfu, 0.5, 0.05, 0.95, any),
+                Knob { name: "serving request overhead (ms)", at: |f| &mut f.serving_request_ms, prior: 5.0, lo: 0.1, hi: 200.0, determines: from_ttft, fallback: None },
+            ],
         },
         Group {
             name: "TensorRT-LLM decode",
-            set: Set::Decode,
+            sets: &[Set::Decode],
             engines: &[E::TrtLlm],
             knobs: vec![
                 eff_knob!("TensorRT-LLM weight-stream share", trt_llm.weight_bw, 0.80, 0.3, 1.0, any),
@@ -177,13 +241,16 @@ pub fn groups() -> Vec<Group> {
         },
         Group {
             name: "TensorRT-LLM prefill",
-            set: Set::Prefill,
+            sets: &[Set::Prefill],
             engines: &[E::TrtLlm],
-            knobs: vec![eff_knob!("TensorRT-LLM prefill MFU", trt_llm.prefill_mfu, 0.5, 0.05, 0.95, any)],
+            knobs: vec![
+                eff_knob!("TensorRT-LLM prefill MFU", trt_llm.prefill_mfu, 0.5, 0.05, 0.95, any),
+                Knob { name: "TensorRT-LLM request overhead (ms)", at: |f| &mut f.trt_llm_request_ms, prior: 5.0, lo: 0.1, hi: 200.0, determines: from_ttft, fallback: None },
+            ],
         },
         Group {
             name: "ExLlamaV2 decode",
-            set: Set::Decode,
+            sets: &[Set::Decode],
             engines: &[E::Exllamav2],
             knobs: vec![
                 eff_knob!("ExLlamaV2 weight-stream share", exllamav2.weight_bw, 0.80, 0.3, 1.0, any),
@@ -192,13 +259,13 @@ pub fn groups() -> Vec<Group> {
         },
         Group {
             name: "ExLlamaV2 prefill",
-            set: Set::Prefill,
+            sets: &[Set::Prefill],
             engines: &[E::Exllamav2],
             knobs: vec![eff_knob!("ExLlamaV2 prefill MFU", exllamav2.prefill_mfu, 0.5, 0.05, 0.95, any)],
         },
         Group {
             name: "MLC decode",
-            set: Set::Decode,
+            sets: &[Set::Decode],
             engines: &[E::Mlc],
             knobs: vec![
                 eff_knob!("MLC weight-stream share", mlc.weight_bw, 0.80, 0.3, 1.0, any),
@@ -207,23 +274,23 @@ pub fn groups() -> Vec<Group> {
         },
         Group {
             name: "transformers decode",
-            set: Set::Decode,
+            sets: &[Set::Decode],
             engines: &[E::Transformers],
             knobs: vec![
                 eff_knob!("transformers weight-stream share", transformers.weight_bw, 0.80, 0.3, 1.0, |r| !int8(r)),
                 eff_knob!("transformers decode time per layer (ms)", transformers.layer_ms, 0.05, 0.002, 3.0, |r| !int8(r)),
-                Knob { name: "LLM.int8() speed over 16-bit", at: |f| &mut f.llm_int8_speed, prior: 0.5, lo: 0.1, hi: 1.0, determines: int8 },
+                Knob { name: "LLM.int8() speed over 16-bit", at: |f| &mut f.llm_int8_speed, prior: 0.5, lo: 0.1, hi: 1.0, determines: int8, fallback: None },
             ],
         },
         Group {
             name: "training",
-            set: Set::Training,
+            sets: &[Set::Training],
             engines: &[],
             knobs: vec![
-                Knob { name: "training MFU, NVIDIA HBM", at: |f| &mut f.train_mfu_hbm, prior: 0.40, lo: 0.05, hi: 0.9, determines: hbm },
-                Knob { name: "training MFU, NVIDIA GDDR", at: |f| &mut f.train_mfu_gddr, prior: 0.40, lo: 0.05, hi: 0.9, determines: gddr },
-                Knob { name: "training MFU, other cards", at: |f| &mut f.train_mfu_other, prior: 0.40, lo: 0.05, hi: 0.9, determines: other_family },
-                Knob { name: "MFU with recomputation over without", at: |f| &mut f.recompute_mfu_ratio, prior: 0.75, lo: 0.5, hi: 1.0, determines: recompute },
+                Knob { name: "training MFU, NVIDIA HBM", at: |f| &mut f.train_mfu_hbm, prior: 0.40, lo: 0.05, hi: 0.9, determines: hbm, fallback: Some("training MFU, NVIDIA GDDR") },
+                Knob { name: "training MFU, NVIDIA GDDR", at: |f| &mut f.train_mfu_gddr, prior: 0.40, lo: 0.05, hi: 0.9, determines: gddr, fallback: Some("training MFU, NVIDIA HBM") },
+                Knob { name: "training MFU, other cards", at: |f| &mut f.train_mfu_other, prior: 0.40, lo: 0.05, hi: 0.9, determines: other_family, fallback: None },
+                Knob { name: "MFU with recomputation over without", at: |f| &mut f.recompute_mfu_ratio, prior: 0.75, lo: 0.5, hi: 1.0, determines: recompute, fallback: None },
             ],
         },
     ]
@@ -238,6 +305,9 @@ pub fn prior_fit(groups: &[Group]) -> LlmFit {
     f
 }
 
+/// A group's knob values and the knobs it left at their default.
+type GroupFit = (Vec<f64>, Vec<&'static str>);
+
 /// The LLM rows and their refits.
 pub struct LlmDomain {
     pub inventory: Inventory,
@@ -245,7 +315,7 @@ pub struct LlmDomain {
     /// Each group's member rows (indices), by group.
     members: Vec<Vec<usize>>,
     /// Refitted knob values by (group, the group's rows in the fold).
-    cache: Mutex<HashMap<(usize, Vec<usize>), (Vec<f64>, Vec<&'static str>)>>,
+    cache: Mutex<HashMap<(usize, Vec<usize>), GroupFit>>,
 }
 
 impl LlmDomain {
@@ -257,7 +327,7 @@ impl LlmDomain {
                 (0..inventory.rows.len())
                     .filter(|&i| {
                         let r = &inventory.rows[i];
-                        r.set == g.set && (g.engines.is_empty() || g.engines.contains(&r.payload.job.engine_for(r.gpu)))
+                        g.knobs.iter().any(|k| (k.determines)(r)) && g.sets.contains(&r.set) && (g.engines.is_empty() || g.engines.contains(&r.payload.job.engine_for(r.gpu)))
                     })
                     .collect()
             })
@@ -294,6 +364,21 @@ impl LlmDomain {
                 fallbacks.push(k.name);
             }
         }
+        // Knobs without rows of their own that take another knob's value: set after every sweep.
+        let tied: Vec<(usize, usize)> = g
+            .knobs
+            .iter()
+            .enumerate()
+            .filter(|(ki, _)| !free.contains(ki))
+            .filter_map(|(ki, k)| k.fallback.and_then(|name| g.knobs.iter().position(|o| o.name == name)).map(|src| (ki, src)))
+            .collect();
+        let tie = |f: &mut LlmFit| {
+            for &(ki, src) in &tied {
+                let v = *(g.knobs[src].at)(f);
+                *(g.knobs[ki].at)(f) = v;
+            }
+        };
+        tie(&mut f);
         let mut best = self.loss(&f, rows);
         for _sweep in 0..3 {
             let before = best;
@@ -307,6 +392,7 @@ impl LlmDomain {
                         let x = lo + (hi - lo) * f64::from(s) / f64::from(steps);
                         let mut trial = f;
                         *(k.at)(&mut trial) = x.exp();
+                        tie(&mut trial);
                         let l = self.loss(&trial, rows);
                         if l < best - 1e-12 {
                             best = l;
@@ -314,6 +400,7 @@ impl LlmDomain {
                         }
                     }
                     *(k.at)(&mut f) = best_x.exp();
+                    tie(&mut f);
                     let w = (hi - lo) / f64::from(steps);
                     lo = (best_x - w).max(k.lo.ln());
                     hi = (best_x + w).min(k.hi.ln());
@@ -346,10 +433,11 @@ impl Domain for LlmDomain {
         let in_train = |i: &usize| train.binary_search(i).is_ok();
         for gi in 0..self.groups.len() {
             let rows: Vec<usize> = self.members[gi].iter().copied().filter(in_train).collect();
-            // The fit of a group reads the constants of the groups before it on the same engine
+            // The fit of a group reads the constants of the groups before it on the same engines
             // (prefill's weight-stream floor reads the decode share): its key holds their rows.
+            let shares_engine = |h: usize| h == gi || self.groups[h].engines.iter().any(|e| self.groups[gi].engines.contains(e));
             let mut key_rows: Vec<usize> = (0..=gi)
-                .filter(|&h| self.groups[h].engines == self.groups[gi].engines)
+                .filter(|&h| shares_engine(h))
                 .flat_map(|h| self.members[h].iter().copied().filter(in_train))
                 .collect();
             key_rows.sort_unstable();
@@ -376,6 +464,20 @@ impl Domain for LlmDomain {
     fn predict(&self, f: &LlmFit, i: usize) -> Band {
         fit::scoped(f, || predict_row(&self.inventory.rows[i]))
     }
+
+    /// The serving figures of a DeepSeek-style MoE (routed experts and latent attention), and a
+    /// TTFT by its arrivals, have bands of their own (`serving::is_mla_moe`, `Arrivals`).
+    fn class(&self, i: usize) -> &'static str {
+        let r = &self.inventory.rows[i];
+        let serving_set = matches!(r.set, Set::Serving | Set::PerUser | Set::Ttft);
+        if serving_set && serving::is_mla_moe(&r.payload.job.model) {
+            return "mla-moe";
+        }
+        match r.payload.read {
+            Read::Ttft(Arrivals::InStep) => "in-step",
+            _ => "",
+        }
+    }
 }
 
 /// The engine's band for a row under the constants in force.
@@ -395,6 +497,10 @@ pub fn predict_row(r: &Row<LlmCase>) -> Band {
             _ => nan,
         },
         Read::Prefill => or_nan(t.prefill_tokens_per_s),
+        Read::PrefillFromTtft => match serving::analyze_opts(job, g, n, &ServingTargets::default(), true) {
+            Ok(rep) => rep.ttft_s.map_or(nan, |b| b.recip().scale(f64::from(job.prompt_tokens))),
+            Err(_) => nan,
+        },
         Read::Serving => or_nan(t.serving_tokens_per_s),
         Read::PerUser | Read::Ttft(_) => {
             let arrivals = if let Read::Ttft(a) = r.payload.read { a } else { Arrivals::Random };

@@ -18,7 +18,7 @@ use super::row::{family_of, generation_of, gpu, source_key, Csv, Row, Set};
 use crate::catalog::{self, Gpu};
 use crate::model::llm::backend::Backend;
 use crate::model::llm::serving::Arrivals;
-use crate::model::llm::{config_json, estimate_llm, Checkpointing, Engine, LlmJob, LoraTargets, ModelArch, Optimizer, Workload};
+use crate::model::llm::{config_json, estimate_llm, throughput, Checkpointing, Engine, LlmJob, LoraTargets, ModelArch, Optimizer, Workload};
 use crate::model::precision::{KvPrecision, Precision};
 use std::path::Path;
 
@@ -29,6 +29,8 @@ pub enum Read {
     /// Output tokens over a whole request (prefill of `prompt` tokens + `out` decode steps).
     DecodeE2e { prompt: f64, out: f64 },
     Prefill,
+    /// Prompt tokens over the time to the first token of one request on a server.
+    PrefillFromTtft,
     Serving,
     /// Output tokens/s one user sees at the job's concurrency.
     PerUser,
@@ -117,6 +119,7 @@ pub fn model(name: &str) -> R<ModelArch> {
     catalog::llm(id).map(ModelArch::from_spec).ok_or_else(|| format!("no preset for calibration model `{name}`"))
 }
 
+#[allow(clippy::too_many_arguments)]
 fn row(set: Set, file: &'static str, label: String, g: &'static Gpu, gpus: u32, case: LlmCase, measured: f64, source: &str) -> Row<LlmCase> {
     let engine = case.job.engine_for(g).as_str().to_string();
     Row {
@@ -228,6 +231,8 @@ fn inference_job(model_name: &str, quant: &str, engine: &str, notes: &str, (prom
     job.prompt_tokens = prompt + depth;
     job.output_tokens = output;
     job.context_tokens = prompt + depth + output;
+    // llama-bench `-ub N` (n_ubatch): the prompt's chunk.
+    job.ubatch_tokens = ["-ub ", "n_ubatch "].iter().find_map(|k| notes.split(k).nth(1)).and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next()).and_then(|v| v.parse().ok());
     // A row run without CUDA/HIP graphs says so (vLLM `--enforce-eager`, SGLang
     // `--disable-cuda-graph`): every kernel is launched from the host.
     if notes.contains("--enforce-eager") || notes.contains("--disable-cuda-graph") {
@@ -346,7 +351,7 @@ fn serving_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
                 }
                 "tpot_ms" if conc_one => (Set::Decode, Read::Decode, 1000.0 / value),
                 "per_user_tok_s" if conc_one => (Set::Decode, Read::Decode, value),
-                "ttft_ms" if conc_one => (Set::Prefill, Read::Prefill, f64::from(isl) / (value / 1000.0)),
+                "ttft_ms" if conc_one => (Set::Prefill, Read::PrefillFromTtft, f64::from(isl) / (value / 1000.0)),
                 // An offline benchmark queues every request at once: its latencies are queue time
                 // over a request count the tables do not print, not a steady state.
                 "tpot_ms" | "per_user_tok_s" | "ttft_ms" if batch == "max" => {
@@ -541,12 +546,25 @@ fn training_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
             "step_time_s" => f64::from(global) * f64::from(job.seq_len) / num::<f64>(c("value"), &label)? / f64::from(gpus),
             m => return Err(format!("{file}: metric `{m}`")),
         };
+        // A measurement above what the card can compute is not a measurement of this job: the
+        // model FLOPs it implies (6·N or 4·N per token plus attention, `train_flops_per_token`)
+        // over the card's sustained dense peak must stay below 85% (the best published LLM
+        // training MFUs are 40–60%).
+        let implied = measured * throughput::train_flops_per_token(&job) / (throughput::train_peak_tflops(&job, card) * 1e12);
+        if implied > MAX_PLAUSIBLE_MFU {
+            inv.skipped.push(format!("{file}: {label} = {measured:.0} tokens/s per GPU: implies {:.0}% of the card's dense peak", implied * 100.0));
+            continue;
+        }
         let mut x = row(Set::Training, file, label, card, gpus, LlmCase { job, read: Read::TrainPerGpu }, measured, c("source"));
         x.engine = framework.to_string();
         inv.rows.push(x);
     }
     Ok(())
 }
+
+/// The largest share of a card's sustained dense peak a training row may imply and still be
+/// taken as a measurement of the job it states.
+pub const MAX_PLAUSIBLE_MFU: f64 = 0.85;
 
 /// The job of a `memory.csv` fine-tuning row on `gpus` GPUs, with its source's recipe.
 ///
@@ -688,16 +706,22 @@ fn memory_more_row(csv: &Csv, r: &[String], ctx: f64, inv: &mut Inventory) -> R<
     if notes.contains("DoRA") {
         return skip("DoRA (weight-decomposed LoRA) not modelled", inv);
     }
-    if notes.contains("activation offloading") {
+    if notes.contains("activation offloading") || notes.contains("activations offloaded to CPU") {
         return skip("activation offloading to CPU, not modelled", inv);
     }
     let Ok(card) = gpu(g) else { return skip("GPU not in the catalog", inv) };
     let Ok(arch) = model(name) else { return skip("model not in the catalog", inv) };
-    let measured: f64 = num(c("peak_mem_gb"), &label)?;
+    // Figures printed as `bytes / 1e9` (LitGPT's `max_memory_allocated() / 1e9`, torchtune's
+    // `memory_stats_log` until mid-2024) are decimal GB: the engine's figures are GiB.
+    let printed: f64 = num(c("peak_mem_gb"), &label)?;
+    let decimal = metric.contains("/1e9") || metric.contains("units of 1e9 bytes");
+    let measured = if decimal { printed * 1e9 / (1u64 << 30) as f64 } else { printed };
     let gpus: u32 = num(n, &label)?;
     let mut job = LlmJob { model: arch, ..LlmJob::default() };
     job.precision = if dtype.starts_with("fp16") { Precision::Fp16 } else { Precision::Bf16 };
     job.batch = num(batch, &label)?;
+    // The sequence column is the longest batch of the run (padded datasets: the cap the longest
+    // samples reach, or the longest sample forced first).
     job.seq_len = num(seq.split_whitespace().next().unwrap_or(seq), &label)?;
     job.grad_checkpointing = if ckpt == "full" || ckpt == "unsloth" { Checkpointing::Full } else { Checkpointing::None };
     job.workload = match task {
@@ -706,27 +730,43 @@ fn memory_more_row(csv: &Csv, r: &[String], ctx: f64, inv: &mut Inventory) -> R<
         "finetune_qlora" => Workload::Qlora,
         t => return Err(format!("{file}: task `{t}`")),
     };
-    // MetaMathQA and torchtune run pure bf16 (use_amp false); the SFT examples bf16 mixed
-    // precision.
-    let torchtune = framework == "torchtune";
-    job.master_weights = !(torchtune || (job.workload == Workload::FinetuneFull && notes.contains("pure bf16")));
-    job.fp32_logits = !notes.contains("; chunked logits");
-    job.optimizer_in_backward = opt.contains("in_bwd");
+    // MetaMathQA and torchtune run pure bf16 (use_amp false); LitGPT's `--precision bf16-true`
+    // keeps the adapters in bf16 too; the SFT examples bf16 mixed precision (fp32 adapters).
+    let torchtune = framework.starts_with("torchtune");
+    let litgpt = framework.starts_with("LitGPT");
+    job.master_weights = !(torchtune || notes.contains("bf16-true") || (job.workload == Workload::FinetuneFull && notes.contains("pure bf16")));
+    job.fp32_logits = !(notes.contains("; chunked logits") || notes.contains("chunked cross entropy"));
+    job.optimizer_in_backward = opt.contains("in_bwd") || notes.contains("optimizer_in_bwd True");
     job.torch_compile = notes.contains("torch.compile on");
     job.optimizer = match opt {
-        o if o.starts_with("paged-adamw-8bit") || o.starts_with("paged_adamw_8bit") => Optimizer::PagedAdamW8bit,
+        // bitsandbytes' paged AdamW, 32-bit or 8-bit, keeps its state in CUDA managed memory that
+        // the allocator statistics never count; as 8-bit it is counted where nvidia-smi is read.
+        o if o.starts_with("paged-adamw") || o.starts_with("paged_adamw") => Optimizer::PagedAdamW8bit,
         o if o.starts_with("adamw8bit") || o.starts_with("adamw-8bit") || o.starts_with("adamw_8bit") => Optimizer::AdamW8bit,
         _ => Optimizer::AdamW,
     };
     if job.workload.is_adapter() {
         job.lora_rank = num(rank, &label)?;
-        job.lora_targets = if targets == "qv" { LoraTargets::AttentionQv } else { LoraTargets::AllLinear };
+        job.lora_targets = match targets {
+            "qv" => LoraTargets::AttentionQv,
+            // q, k, v: the nearest set the engine has is q, k, v, o.
+            "qkv" => LoraTargets::Attention,
+            _ => LoraTargets::AllLinear,
+        };
+        // LitGPT's finetune/lora.py and every config_hub/finetune config set lora_dropout 0.05
+        // (0.1 for Gemma 2); other rows say so in their notes.
+        job.lora_dropout = litgpt || notes.contains("dropout 0.05") || notes.contains("lora_dropout 0.05");
     }
     if framework.contains("ZeRO-3") || framework.contains("FSDP") {
         job.zero = 3;
         job.auto_layout = false;
     }
     job.nf4_double_quant = dtype.contains("double");
+    // bitsandbytes before 0.43.2 keeps every 4-bit linear's input: LitGPT's runs pin 0.41.1
+    // (resource tables) and 0.42.0 (pyproject.toml at every config_hub commit cited), and the
+    // LLaMA-Factory wiki's table (2024-04) predates 0.43.2 (2024-07). torchtune uses torchao's
+    // NF4; the other rows do not state their version.
+    job.nf4_keeps_inputs = dtype.starts_with("nf4") && (litgpt || framework.starts_with("LLaMA-Factory"));
     // Allocator peaks (torch max_memory_reserved) exclude the CUDA context; nvidia-smi includes it.
     let minus = if metric.contains("nvidia-smi") || metric.starts_with("per-GPU memory") { 0.0 } else { ctx };
     let read = if metric.contains("Active") || metric.contains("max_memory_allocated") { Read::AllocatedPeak } else { Read::PerGpuMem { minus } };

@@ -11,6 +11,8 @@
 pub mod folds;
 pub mod llm;
 pub mod llm_rows;
+pub mod media;
+pub mod offload;
 pub mod report;
 pub mod row;
 
@@ -48,6 +50,9 @@ pub struct Accuracy {
     pub notes: Vec<(&'static str, FoldNotes)>,
     /// (constant, shipped value, value refitted on every row).
     pub constants: Vec<(&'static str, f64, f64)>,
+    /// The LLM engine's constants refitted on every row: what `make accuracy` ships
+    /// (`src/model/llm/calibrated.rs`).
+    pub llm_full: crate::model::llm::fit::LlmFit,
     /// Rows read, rows left out (with the reason), rows not modelled.
     pub read: usize,
     pub skipped: Vec<String>,
@@ -63,7 +68,7 @@ fn score_domain<D: Domain>(d: &D, sets: &mut Vec<SetResult>) -> FoldNotes {
         if mine.is_empty() {
             continue;
         }
-        let summary = summarize(set, rows, &mine);
+        let summary = summarize(set, rows, &mine, &|i| d.class(i));
         let results = mine.iter().map(|s| row_result(&rows[s.index], s)).collect();
         sets.push(SetResult { summary, rows: results });
     }
@@ -94,11 +99,33 @@ pub fn run(dir: &Path) -> Result<Accuracy, String> {
     let llm_notes = score_domain(&llm, &mut sets);
     let all: Vec<usize> = (0..llm.rows().len()).collect();
     let full = llm.refit(&all).fit;
+    let llm_full = report::rounded(&full, llm.groups());
     let mut constants = Vec::new();
     for k in llm.groups().iter().flat_map(|g| &g.knobs) {
         let (mut shipped, mut refit) = (crate::model::llm::fit::LlmFit::CALIBRATED, full);
         constants.push((k.name, *(k.at)(&mut shipped), *(k.at)(&mut refit)));
     }
+    let mut notes = vec![("LLM", llm_notes)];
+    let media_inv = media::inventory(dir)?;
+    let (read, mut skipped) = (read + media_inv.read, skipped);
+    skipped.extend(media_inv.skipped.iter().cloned());
+    let media = media::MediaDomain::new(media_inv);
+    notes.push(("image, classic and video", score_domain(&media, &mut sets)));
+    let full = media.refit(&(0..media.rows().len()).collect::<Vec<_>>()).fit;
+    for k in media::media_knobs() {
+        let (mut shipped, mut refit) = (media::MediaFits::CALIBRATED.media, full.media);
+        constants.push((k.name, *(k.at)(&mut shipped), *(k.at)(&mut refit)));
+    }
+    for k in media::video_knobs() {
+        let (mut shipped, mut refit) = (media::MediaFits::CALIBRATED.video, full.video);
+        constants.push((k.name, *(k.at)(&mut shipped), *(k.at)(&mut refit)));
+    }
+    let offload_inv = offload::inventory(dir)?;
+    let read = read + offload_inv.read;
+    let offload = offload::OffloadDomain { inventory: offload_inv };
+    notes.push(("offload", score_domain(&offload, &mut sets)));
+    let full = offload.refit(&(0..offload.rows().len()).collect::<Vec<_>>()).fit;
+    constants.push(("offload: RAM stream share", offload.shipped().ram_stream_fraction, full.ram_stream_fraction));
     sets.sort_by_key(|s| s.summary.set);
-    Ok(Accuracy { sets, notes: vec![("LLM", llm_notes)], constants, read, skipped, not_modelled })
+    Ok(Accuracy { sets, notes, constants, llm_full, read, skipped, not_modelled })
 }

@@ -6,6 +6,8 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
+pub mod accuracy;
+pub mod accuracy_schema;
 pub mod schema;
 pub mod sources;
 

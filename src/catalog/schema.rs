@@ -114,6 +114,26 @@ pub struct Gpu {
     pub fp16_vector_tflops: Option<f64>,
     #[serde(default)]
     pub tdp_w: Option<f64>,
+    /// The peak engine (boost) clock the datasheet's rates are computed at, MHz. Given where
+    /// `gemm_clock_mhz` is, which is read against it.
+    #[serde(default)]
+    pub boost_clock_mhz: Option<f64>,
+    /// The engine clock the vendor measured the card holding under a long dense GEMM on
+    /// representative (random) data, MHz: the median clock of AMD's max-achievable-FLOPs runs.
+    /// Where set, `gemm_clock_mhz / boost_clock_mhz` is the card's sustained share of its tensor
+    /// rates (`model::numeric::sustained_tensor_factor`) in place of the power rule.
+    #[serde(default)]
+    pub gemm_clock_mhz: Option<f64>,
+    /// The card of its vendor, architecture and memory class (HBM or not) that is given power
+    /// enough to hold its boost clock under tensor load (the flagship). The power rule of
+    /// `model::numeric::sustained_tensor_factor` compares every card of the class with it; a
+    /// class without one gets no throttling. At most one per class.
+    #[serde(default)]
+    pub sustained_clock_reference: bool,
+    /// Scale-out Ethernet built into the card itself (Gaudi's on-die RoCE ports), all ports
+    /// together, Gb/s per direction. Absent where the node's network cards are separate parts.
+    #[serde(default)]
+    pub scale_out_gbit_s: Option<f64>,
     pub nvlink: bool,
     #[serde(default)]
     pub nvlink_gb_s: Option<f64>,
@@ -170,6 +190,13 @@ pub struct Gpu {
 #[serde(deny_unknown_fields)]
 pub struct GpuFile {
     pub gpu: Vec<Gpu>,
+}
+
+impl Gpu {
+    /// True when the card's memory is HBM (its memory class for the sustained-clock rule).
+    pub fn has_hbm(&self) -> bool {
+        self.memory_type.as_deref().is_some_and(|m| m.starts_with("HBM"))
+    }
 }
 
 /// `true` for a lowercase kebab-case id (dots allowed inside, as in `qwen2.5-7b`).
@@ -261,6 +288,46 @@ fn check_precision_order(errors: &mut Vec<String>, g: &Gpu) {
     }
 }
 
+/// The clock and scale-out fields: a measured GEMM clock needs the boost clock it is read against
+/// and cannot exceed it; a sustained-clock reference needs the figures the power rule compares
+/// (`fp32_tflops`, `tdp_w`).
+fn check_clocks(errors: &mut Vec<String>, g: &Gpu) {
+    let id = g.id.as_str();
+    in_range(errors, id, "boost_clock_mhz", g.boost_clock_mhz, 300.0, 4_000.0);
+    in_range(errors, id, "gemm_clock_mhz", g.gemm_clock_mhz, 100.0, 4_000.0);
+    in_range(errors, id, "scale_out_gbit_s", g.scale_out_gbit_s, 10.0, 10_000.0);
+    match (g.gemm_clock_mhz, g.boost_clock_mhz) {
+        (Some(_), None) => errors.push(format!("gpu `{id}`: gemm_clock_mhz needs boost_clock_mhz")),
+        (Some(gemm), Some(boost)) if gemm > boost => {
+            errors.push(format!("gpu `{id}`: gemm_clock_mhz ({gemm}) must not exceed boost_clock_mhz ({boost})"));
+        }
+        _ => {}
+    }
+    if g.sustained_clock_reference && (g.fp32_tflops.is_none() || g.tdp_w.is_none()) {
+        errors.push(format!("gpu `{id}`: sustained_clock_reference needs fp32_tflops and tdp_w"));
+    }
+}
+
+/// At most one sustained-clock reference per (vendor, architecture, memory class).
+fn check_references(errors: &mut Vec<String>, gpus: &[Gpu]) {
+    let mut seen: std::collections::BTreeMap<(Vendor, &str, bool), &str> = std::collections::BTreeMap::new();
+    for g in gpus.iter().filter(|g| g.sustained_clock_reference) {
+        let class = (g.vendor, g.architecture.as_str(), g.has_hbm());
+        match seen.get(&class) {
+            Some(first) => {
+                let memory = if class.2 { "HBM" } else { "non-HBM" };
+                errors.push(format!(
+                    "gpu `{}`: a second sustained_clock_reference for {:?} {} {memory} (`{first}` is one)",
+                    g.id, g.vendor, g.architecture
+                ));
+            }
+            None => {
+                seen.insert(class, g.id.as_str());
+            }
+        }
+    }
+}
+
 /// The back-ends a card lists are known names, each once.
 pub const BACKENDS: [&str; 7] = ["cuda", "rocm", "vulkan", "metal", "sycl", "cann", "mlx"];
 
@@ -343,6 +410,7 @@ pub fn validate_gpus(gpus: &[Gpu]) -> Vec<String> {
             errors.push(format!("gpu `{id}`: nvlink_gb_s given but nvlink = false"));
         }
         check_scale_up(&mut errors, g);
+        check_clocks(&mut errors, g);
         if g.ecc_on_by_default {
             let gddr = g.memory_type.as_deref().is_some_and(|t| t.starts_with("GDDR"));
             if g.ecc != Some(true) || !gddr {
@@ -378,6 +446,7 @@ pub fn validate_gpus(gpus: &[Gpu]) -> Vec<String> {
             }
         }
     }
+    check_references(&mut errors, gpus);
     errors
 }
 
@@ -481,6 +550,10 @@ pub struct LlmSpec {
     #[serde(default)]
     pub released: Option<String>,
     pub source: String,
+    /// The model an LLM job starts from before the user picks one (`LlmJob::default()`); exactly
+    /// one preset has it.
+    #[serde(default)]
+    pub default_job_model: bool,
     /// How a vision-language model turns an image into tokens (absent: text only).
     #[serde(default)]
     pub vision: Option<VisionSpec>,
@@ -593,6 +666,40 @@ pub struct DiffusionSpec {
     pub attn_fraction_at_native: f64,
     pub vae_decode_tflops_at_native: f64,
     pub text_encoder_gflops: f64,
+    /// The 16-bit format the image engine runs the pipeline in by default, as the model card's
+    /// diffusers example loads it: `fp16` or `bf16` (absent: `fp16`).
+    #[serde(default)]
+    pub default_precision: Option<String>,
+    /// Latent positions per image token at the denoiser's first attention level: 1 for SD 1.x and
+    /// 2.x (attention at the full latent), 4 for SDXL (its first attention is one level down) and
+    /// for DiTs (2 × 2 patches), 2 for an editing DiT whose input image's tokens join the output's.
+    /// Set on every image preset; video presets take the video engine's geometry.
+    #[serde(default)]
+    pub attention_token_divisor: Option<f64>,
+    /// Attention heads at the first attention level.
+    #[serde(default)]
+    pub attention_heads: Option<u32>,
+    /// Text tokens that join the image tokens in one joint attention (MMDiT); 0 where the text
+    /// enters by cross-attention.
+    #[serde(default)]
+    pub joint_text_tokens: u32,
+    /// A DiT's transformer width and block count (absent for UNets).
+    #[serde(default)]
+    pub dit_width: Option<u32>,
+    #[serde(default)]
+    pub dit_blocks: Option<u32>,
+    /// Share of a denoiser step's FLOPs in convolutions (hand count; 0 for DiTs, whose only
+    /// convolution is the patch embedding).
+    #[serde(default)]
+    pub conv_flop_share: f64,
+    /// Share of a denoiser step's FLOPs in 3×3 stride-1 convolutions (Winograd-eligible), inside
+    /// `conv_flop_share`.
+    #[serde(default)]
+    pub winograd_flop_share: f64,
+    /// A UNet's FLOP-weighted width, channels (`model::diffusion::traffic_width`, hand count);
+    /// DiTs derive theirs from `dit_width`.
+    #[serde(default)]
+    pub traffic_width: Option<f64>,
     #[serde(default)]
     pub released: Option<String>,
     pub sources: Vec<String>,
@@ -629,6 +736,11 @@ pub struct VideoSpec {
     pub vae_decode_gflops_per_px: f64,
     /// Output frames the VAE decoder holds at once (causal chunked decode; all frames when it has none).
     pub vae_decode_chunk_frames: u32,
+    /// True when the pipeline runs classifier-free guidance's conditional and unconditional passes
+    /// one after the other (Wan's `wan/text2video.py` calls the model twice per step), false when it
+    /// batches them into one pass (diffusers pipelines).
+    #[serde(default)]
+    pub cfg_in_sequence: bool,
 }
 
 /// The top of `data/diffusion.toml`.
@@ -636,6 +748,15 @@ pub struct VideoSpec {
 #[serde(deny_unknown_fields)]
 pub struct DiffusionFile {
     pub diffusion: Vec<DiffusionSpec>,
+}
+
+/// The kind of network a classic preset is: `transformer` (the transformer kernel mix and AdamW)
+/// or `convnet` (the convolutional mix, SGD with momentum, channels_last).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Network {
+    Transformer,
+    Convnet,
 }
 
 /// One classic vision, NLP or speech network.
@@ -661,6 +782,8 @@ pub struct ClassicSpec {
     /// Winograd's algorithm on the FP32 units (0 where not counted).
     #[serde(default)]
     pub winograd_flop_share: f64,
+    /// Transformer or ConvNet, which decides the kernel mix and the optimizer.
+    pub network: Network,
     /// `pixels` or `tokens`.
     pub scales_with: String,
     #[serde(default)]
@@ -673,6 +796,41 @@ pub struct ClassicSpec {
 #[serde(deny_unknown_fields)]
 pub struct ClassicFile {
     pub classic: Vec<ClassicSpec>,
+}
+
+/// The denoiser geometry of an image preset: set on every one (video presets take the video
+/// engine's), a UNet without DiT fields and with its traffic width, a DiT with its width and blocks
+/// and no convolution share, shares from 0 to 1 with the Winograd one inside the convolution one.
+fn check_image_geometry(errors: &mut Vec<String>, d: &DiffusionSpec) {
+    let id = &d.id;
+    if let Some(p) = d.default_precision.as_deref() {
+        if p != "fp16" && p != "bf16" {
+            errors.push(format!("diffusion `{id}`: default_precision must be fp16 or bf16"));
+        }
+    }
+    if !(0.0..=1.0).contains(&d.conv_flop_share) || !(0.0..=d.conv_flop_share).contains(&d.winograd_flop_share) {
+        errors.push(format!("diffusion `{id}`: conv_flop_share must be a share from 0 to 1, winograd_flop_share within it"));
+    }
+    if d.attention_token_divisor.is_some_and(|t| !(0.5..=64.0).contains(&t)) || d.attention_heads == Some(0) {
+        errors.push(format!("diffusion `{id}`: attention_token_divisor or attention_heads out of range"));
+    }
+    if d.video.is_some() {
+        return;
+    }
+    if d.attention_token_divisor.is_none() || d.attention_heads.is_none() || d.default_precision.is_none() {
+        errors.push(format!("diffusion `{id}`: image presets need attention_token_divisor, attention_heads and default_precision"));
+    }
+    let unet = d.denoiser == "unet";
+    let dit = d.dit_width.is_some() && d.dit_blocks.is_some();
+    if unet && (d.dit_width.is_some() || d.dit_blocks.is_some() || d.traffic_width.is_none() || d.conv_flop_share <= 0.0) {
+        errors.push(format!("diffusion `{id}`: a UNet needs traffic_width and conv_flop_share, and no dit_width or dit_blocks"));
+    }
+    if !unet && (!dit || d.traffic_width.is_some() || d.conv_flop_share > 0.0) {
+        errors.push(format!("diffusion `{id}`: a DiT needs dit_width and dit_blocks, and no traffic_width or conv_flop_share"));
+    }
+    if d.traffic_width.is_some_and(|w| !(100.0..=20_000.0).contains(&w)) || d.dit_width.is_some_and(|w| !(256..=20_000).contains(&w)) {
+        errors.push(format!("diffusion `{id}`: traffic_width or dit_width out of range"));
+    }
 }
 
 /// Every invariant of the model presets, across all three files (ids are unique across them).
@@ -734,6 +892,10 @@ pub fn validate_models(llms: &[LlmSpec], diffusion: &[DiffusionSpec], classic: &
             errors.push(format!("model `{id}`: source must be the config.json link"));
         }
     }
+    let defaults: Vec<&str> = llms.iter().filter(|m| m.default_job_model).map(|m| m.id.as_str()).collect();
+    if defaults.len() != 1 {
+        errors.push(format!("models: exactly one preset needs default_job_model = true, found [{}]", defaults.join(", ")));
+    }
     for d in diffusion {
         let id = &d.id;
         if !d.component.iter().any(|c| c.role == "denoiser") || !d.component.iter().any(|c| c.role == "vae") {
@@ -756,6 +918,7 @@ pub fn validate_models(llms: &[LlmSpec], diffusion: &[DiffusionSpec], classic: &
         if d.sources.is_empty() {
             errors.push(format!("diffusion `{id}`: needs a source"));
         }
+        check_image_geometry(&mut errors, d);
         if let Some(v) = &d.video {
             let counts = [v.native_width_px, v.native_height_px, v.default_frames, v.fps, v.temporal_downscale, v.patch_t, v.patch_hw, v.dit_layers, v.dit_width, v.experts, v.vae_decode_chunk_frames];
             if counts.contains(&0) || !(0.01..=50.0).contains(&v.dit_token_params_b) || !(0.0..=100.0).contains(&v.vae_decode_gflops_per_px) {

@@ -63,6 +63,8 @@ fn dispatch(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
         Some("i18n-pack") => i18n_pack(&rest),
         // Build step too: the cards' source links, which the web app loads for a detail panel.
         Some("sources-pack") => sources_pack(&rest),
+        // Build step too: the accuracy page's tables (data/accuracy.toml), loaded when it opens.
+        Some("accuracy-pack") => accuracy_pack(&rest),
         Some("help" | "--help" | "-h") => write_str(out, USAGE),
         Some(other) => Err(CliError(format!(
             "unknown command `{other}` (expected gpus, models, estimate, recommend or help)"
@@ -94,6 +96,20 @@ fn sources_pack(rest: &[OsString]) -> Result<(), CliError> {
 #[cfg(target_arch = "wasm32")]
 fn sources_pack(_: &[OsString]) -> Result<(), CliError> {
     Err(CliError("sources-pack runs natively".into()))
+}
+
+/// Writes the accuracy page's file (its tables rendered in each language from data/accuracy.toml,
+/// then the sets themselves) to the path given.
+#[cfg(not(target_arch = "wasm32"))]
+fn accuracy_pack(rest: &[OsString]) -> Result<(), CliError> {
+    let path = rest.first().ok_or_else(|| CliError("accuracy-pack needs the output path".into()))?;
+    std::fs::write(path, crate::ui::components::accuracy_view::packed())
+        .map_err(|e| CliError(format!("accuracy-pack: cannot write {}: {e}", path.to_string_lossy())))
+}
+
+#[cfg(target_arch = "wasm32")]
+fn accuracy_pack(_: &[OsString]) -> Result<(), CliError> {
+    Err(CliError("accuracy-pack runs natively".into()))
 }
 
 pub(crate) fn write_str(out: &mut dyn Write, s: &str) -> Result<(), CliError> {

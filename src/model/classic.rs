@@ -174,12 +174,11 @@ fn lookup(model_id: &str) -> Result<&'static ClassicSpec, EstimateError> {
     })
 }
 
-/// Transformer presets (all NLP and speech ones, ViT and CLIP) use the transformer kernel mix and
-/// AdamW; the rest (ResNet, YOLO, Mask R-CNN) the convolutional mix and SGD with momentum.
+/// Transformer presets (the preset's `network = "transformer"`: the NLP and speech ones, ViT and
+/// CLIP) use the transformer kernel mix and AdamW; the rest (`convnet`: ResNet, YOLO, Mask R-CNN)
+/// the convolutional mix and SGD with momentum.
 pub fn is_transformer(spec: &ClassicSpec) -> bool {
-    matches!(spec.kind, ModelKind::Nlp | ModelKind::Speech | ModelKind::Llm)
-        || spec.id.starts_with("vit")
-        || spec.id.starts_with("clip")
+    spec.network == crate::catalog::schema::Network::Transformer
 }
 
 /// Share of the FLOPs in convolutions: all of them for the ConvNets (ResNet-50's one linear layer is

@@ -64,7 +64,7 @@ pub const UNET_OFFLOAD_BLOCKS: f64 = 25.0;
 /// of the steps.
 pub const REFINER_STEP_SHARE: f64 = 0.3;
 
-/// Where the denoiser's attention happens and how wide the network is, by preset family.
+/// Where the denoiser's attention happens and how wide the network is, from the preset's fields.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Geometry {
     /// Image tokens at the first attention level = latent positions / this.
@@ -79,28 +79,23 @@ pub struct Geometry {
     pub dit_blocks: f64,
 }
 
-/// The attention geometry of a preset, from its family (diffusers configs: SD 1.x 8 heads at 64x64
-/// latents; SD 2.x 64-dim heads at 320 channels = 5; SDXL no attention at the top level, 10 heads at
-/// 640 channels; SD3 Medium 24 heads, 1536 wide, 24 blocks, 333 text tokens; FLUX 24 heads, 3072 wide,
-/// 57 blocks, 512 text tokens; PixArt-Σ 16 heads, 1152 wide, 28 blocks).
+/// The attention geometry of a preset: its `attention_token_divisor`, `attention_heads`,
+/// `joint_text_tokens`, `dit_width` and `dit_blocks` (`data/diffusion.toml`, from each model's
+/// diffusers config: SD 1.x 8 heads at 64x64 latents; SD 2.x 64-dim heads at 320 channels = 5;
+/// SDXL no attention at the top level, 10 heads at 640 channels; SD3 Medium 24 heads, 1536 wide, 24
+/// blocks, 333 text tokens; FLUX 24 heads, 3072 wide, 57 blocks, 512 text tokens; PixArt-Σ 16
+/// heads, 1152 wide, 28 blocks). A preset without them (the video presets, which the video engine
+/// sizes from their own geometry) is taken as a generic DiT: SD 1.x's attention level and 8 heads
+/// for a UNet; 2×2 patches, 24 heads, 1536 wide and 28 blocks otherwise.
 pub fn geometry(spec: &DiffusionSpec) -> Geometry {
-    let unet = |token_divisor, heads| Geometry { token_divisor, joint_text_tokens: 0.0, heads, dit_width: 0.0, dit_blocks: 0.0 };
-    let dit = |joint_text_tokens, heads, dit_width, dit_blocks| Geometry { token_divisor: 4.0, joint_text_tokens, heads, dit_width, dit_blocks };
-    match spec.family.as_str() {
-        "sd1" => unet(1.0, 8.0),
-        "sd2" => unet(1.0, 5.0),
-        "sdxl" => unet(4.0, 10.0),
-        "sd3" => dit(333.0, 24.0, 1536.0, 24.0),
-        "flux" => dit(if spec.id.contains("schnell") { 256.0 } else { 512.0 }, 24.0, 3072.0, 57.0),
-        // SD3.5 Large: 38 heads x 64 = 2432 wide, 38 blocks (transformer/config.json).
-        "sd3-large" => dit(333.0, 38.0, 2432.0, 38.0),
-        // FLUX.1 Kontext: the input image's tokens join the output's, so image tokens = latent / 2.
-        "flux-kontext" => Geometry { token_divisor: 2.0, ..dit(512.0, 24.0, 3072.0, 57.0) },
-        // Qwen-Image: 24 heads x 128 = 3072 wide, 60 blocks, ~128 prompt tokens.
-        "qwen-image" => dit(128.0, 24.0, 3072.0, 60.0),
-        "pixart" => dit(0.0, 16.0, 1152.0, 28.0),
-        _ if spec.denoiser == "unet" => unet(1.0, 8.0),
-        _ => dit(0.0, 24.0, 1536.0, 28.0),
+    let unet = spec.denoiser == "unet";
+    let (divisor, heads, width, blocks) = if unet { (1.0, 8, 0, 0) } else { (4.0, 24, 1536, 28) };
+    Geometry {
+        token_divisor: spec.attention_token_divisor.unwrap_or(divisor),
+        joint_text_tokens: f64::from(spec.joint_text_tokens),
+        heads: f64::from(spec.attention_heads.unwrap_or(heads)),
+        dit_width: f64::from(spec.dit_width.unwrap_or(width)),
+        dit_blocks: f64::from(spec.dit_blocks.unwrap_or(blocks)),
     }
 }
 
@@ -115,14 +110,10 @@ pub fn geometry(spec: &DiffusionSpec) -> Geometry {
 /// - SDXL (128x128 latent, 320/640/1280, ResNet blocks as above over three levels): 811 GMACs =
 ///   1.62 of 6.761 TFLOPs: 0.24 (the refiner is taken as the same);
 /// - DiT/MMDiT (SD3, FLUX, PixArt): only the patch embedding is a convolution: 0.
+///
+/// The preset's `conv_flop_share` (`data/diffusion.toml`).
 pub fn conv_flop_share(spec: &DiffusionSpec) -> f64 {
-    match spec.family.as_str() {
-        "sd1" => 0.52,
-        "sd2" => 0.44,
-        "sdxl" => 0.24,
-        _ if spec.denoiser == "unet" => 0.5,
-        _ => 0.0,
-    }
+    spec.conv_flop_share.clamp(0.0, 1.0)
 }
 
 /// FLOP-weighted width of a denoiser, channels: its step FLOPs over `Σ F_i / d_i`, the sum over its
@@ -142,13 +133,13 @@ pub fn conv_flop_share(spec: &DiffusionSpec) -> f64 {
 ///   6761 / (1.4206 + 1.8467 + 3.3907) = 1015 (the refiner taken as the same);
 /// - DiTs: the model width over the share of FLOPs outside attention, `dit_width / (1 − a)`
 ///   (FLUX.1: 3072 / 0.842 = 3648; the hand count 74.38 / (59.5 / 3072) gives 3840).
+///
+/// A UNet's is its preset's `traffic_width` (SD 1.x's where absent); a DiT's is derived.
 pub fn traffic_width(spec: &DiffusionSpec) -> f64 {
-    match spec.family.as_str() {
-        "sd1" => SD1_TRAFFIC_WIDTH,
-        "sd2" => 822.0,
-        "sdxl" => 1015.0,
-        _ if spec.denoiser == "unet" => SD1_TRAFFIC_WIDTH,
-        _ => geometry(spec).dit_width / (1.0 - spec.attn_fraction_at_native.clamp(0.0, 0.95)),
+    if spec.denoiser == "unet" {
+        spec.traffic_width.filter(|w| w.is_finite() && *w > 0.0).unwrap_or(SD1_TRAFFIC_WIDTH)
+    } else {
+        geometry(spec).dit_width / (1.0 - spec.attn_fraction_at_native.clamp(0.0, 0.95))
     }
 }
 
@@ -179,15 +170,10 @@ fn denoiser_gain(gain: StackGain, spec: &DiffusionSpec) -> StackGain {
 /// - SDXL at 128x128 latents: 811.6 GMACs, less two stride-2 downsamplers (2 × 3.775) and eleven 1×1
 ///   shortcuts (33.55) = 770.5 GMACs = 1.541 of 6.761 TFLOPs: 0.228 (the refiner taken as the same);
 /// - DiTs: 0.
+///
+/// The preset's `winograd_flop_share` (`data/diffusion.toml`), within its convolution share.
 pub fn winograd_flop_share(spec: &DiffusionSpec) -> f64 {
-    match spec.family.as_str() {
-        "sd1" => 0.49,
-        "sd2" => 0.415,
-        "sdxl" => 0.228,
-        // Other UNets: the SD 1.x proportion of their convolution share (197.35 / 209.2).
-        _ if spec.denoiser == "unet" => conv_flop_share(spec) * 0.943,
-        _ => 0.0,
-    }
+    spec.winograd_flop_share.min(conv_flop_share(spec)).max(0.0)
 }
 
 /// Share of the KL-f8 VAE decoder's FLOPs in 3×3 stride-1 convolutions. Hand count at 512 px (64x64
@@ -280,14 +266,11 @@ pub struct ImageJob {
 }
 
 impl ImageJob {
-    /// The preset's defaults: native square resolution, its default steps, batch 1, FP16 (BF16 for
-    /// FLUX and SD3, as their model cards use), eager diffusers with SDPA.
+    /// The preset's defaults: native square resolution, its default steps, batch 1, its
+    /// `default_precision` (the format its model card loads it in: BF16 for FLUX.1, SD 3.5 and
+    /// Qwen-Image; FP16 where absent), eager diffusers with SDPA.
     pub fn for_spec(spec: &DiffusionSpec) -> ImageJob {
-        let precision = if matches!(spec.family.as_str(), "flux" | "flux-kontext" | "sd3" | "sd3-large" | "qwen-image") {
-            Precision::Bf16
-        } else {
-            Precision::Fp16
-        };
+        let precision = spec.default_precision.as_deref().and_then(Precision::parse).unwrap_or(Precision::Fp16);
         ImageJob {
             model: spec.id.clone(),
             precision,

@@ -11,9 +11,10 @@
 //! - node links per GPU: DGX H100/H200/B200 have eight 400 Gb/s ConnectX-7 ports, one per GPU
 //!   (50 GB/s per direction); DGX A100 eight 200 Gb/s HDR ports (25 GB/s); DGX-1 V100 four
 //!   100 Gb/s EDR ports for eight GPUs (6.25 GB/s); AMD MI300X platforms pair each GPU with a
-//!   400 Gb/s NIC; Gaudi 2 and 3 expose three 100/200 GbE scale-out ports per card; PCIe servers
-//!   are taken to share one 100 GbE port per node of eight (1.56 GB/s per GPU). Inter-node NCCL
-//!   bus bandwidth reaches about 0.9 of the port rate.
+//!   400 Gb/s NIC; a card with scale-out Ethernet of its own uses it (the catalog's
+//!   `scale_out_gbit_s`: Gaudi 2 and 3 keep three of their on-die 100/200 GbE ports for it);
+//!   PCIe servers are taken to share one 100 GbE port per node of eight (1.56 GB/s per GPU).
+//!   Inter-node NCCL bus bandwidth reaches about 0.9 of the port rate.
 //!
 //! A ring collective's bus bandwidth is set by its slowest hop, so a group that spans nodes runs
 //! at the lesser of the fabric and the node link.
@@ -65,13 +66,15 @@ pub fn pcie_gb_s(gpu: &Gpu) -> f64 {
     }
 }
 
-/// The node link's port rate per GPU per direction, GB/s (see the module doc).
+/// The node link's port rate per GPU per direction, GB/s (see the module doc): the card's own
+/// scale-out ports where it has them (Gaudi 3: 600 Gb/s / 8 = 75 GB/s), else the platform's.
 pub fn node_port_gb_s(gpu: &Gpu) -> f64 {
+    if let Some(gbit_s) = gpu.scale_out_gbit_s.filter(|g| g.is_finite() && *g > 0.0) {
+        return gbit_s / 8.0;
+    }
     let arch = gpu.architecture.as_str();
     let big_dc = gpu.segment == Segment::Datacenter && gpu.scale_up_max_gpus.unwrap_or(0) >= 8;
     match gpu.vendor {
-        Vendor::Intel if gpu.id.starts_with("gaudi3") => 3.0 * 200.0 / 8.0,
-        Vendor::Intel if gpu.id.starts_with("gaudi") => 3.0 * 100.0 / 8.0,
         Vendor::Amd if big_dc => 50.0,
         Vendor::Nvidia if big_dc && (arch.starts_with("Hopper") || arch.starts_with("Blackwell")) => 50.0,
         Vendor::Nvidia if big_dc && arch.starts_with("Ampere") => 25.0,

@@ -28,8 +28,8 @@ use crate::model::types::{check_range, Estimate, EstimateError};
 /// Every constant of the media engines that was fitted to measurements (the rest of the physics
 /// has a datasheet, a paper or a hand count behind it). [`MediaFit::CALIBRATED`] holds the values
 /// fitted on all rows of `tests/data/calibration/` (`docs/MODEL.md`, "Calibration");
-/// `tests/media_calibration.rs` refits them on every cross-validation fold through the `*_with`
-/// functions.
+/// the accuracy harness (`src/accuracy/media.rs`) refits them inside every cross-validation fold
+/// through the `*_with` functions.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MediaFit {
     /// Share of the (sustained) dense 16-bit tensor peak that compute-bound kernels reach.
@@ -56,14 +56,14 @@ pub struct MediaFit {
 impl MediaFit {
     /// The fitted values (docs/MODEL.md, "Calibration").
     pub const CALIBRATED: MediaFit = MediaFit {
-        eta_tensor_16: 0.793,
-        eta_32: 0.80,
-        fp32_intensity_divisor: 1.98,
-        large_l2_bandwidth_factor: 1.40,
-        intensity_diffusion: 83.6,
-        intensity_convnet: 29.6,
-        intensity_transformer: 72.5,
-        eager_step_latency_s: 0.018,
+        eta_tensor_16: 0.796,
+        eta_32: 0.791,
+        fp32_intensity_divisor: 1.87,
+        large_l2_bandwidth_factor: 1.29,
+        intensity_diffusion: 81.8,
+        intensity_convnet: 29.0,
+        intensity_transformer: 70.8,
+        eager_step_latency_s: 0.0178,
         train_step_latency_s: 0.010,
     };
 

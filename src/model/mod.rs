@@ -7,6 +7,7 @@
 //! - [`llm`]: transformer LLM sizing (inference, training, fine-tuning);
 //! - [`diffusion`]: image generation; [`video`]: video generation; [`classic`]: vision/NLP/speech training and inference.
 
+pub mod bands;
 pub mod classic;
 pub mod diffusion;
 pub mod fabric;

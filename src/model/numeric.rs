@@ -101,7 +101,7 @@ pub fn fp32_path_tflops_winograd(gpu: &Gpu, mode: Fp32Math, conv_share: f64, win
         Fp32Math::Strict => (fp32, fp32),
     };
     let c = conv_share.clamp(0.0, 1.0);
-    let w = winograd_share.clamp(0.0, c);
+    let w = winograd_share.max(0.0).min(c);
     let winograd = conv.max(fp32 * WINOGRAD_F2X3_GAIN);
     Some(1.0 / ((c - w) / conv + w / winograd + (1.0 - c) / matmul))
 }
@@ -114,24 +114,13 @@ pub fn fp32_path_tflops_winograd(gpu: &Gpu, mode: Fp32Math, conv_share: f64, win
 /// with 11% more SMs, i.e. 0.77 of its clock).
 pub const SUSTAINED_CLOCK_EXPONENT: f64 = 0.5;
 
-/// The card of an architecture and memory class that is given power enough to hold its boost
-/// clock under tensor load (its flagship), as a catalog id. Cards without one get no throttling.
-fn reference_card(gpu: &Gpu) -> Option<&'static str> {
-    if gpu.vendor != Vendor::Nvidia {
-        return None;
-    }
-    let hbm = gpu.memory_type.as_deref().is_some_and(|m| m.starts_with("HBM"));
-    match (gpu.architecture.as_str(), hbm) {
-        ("Ada Lovelace", _) => Some("rtx-4090"),
-        ("Blackwell", false) => Some("rtx-5090"),
-        ("Blackwell", true) => Some("b200"),
-        ("Hopper", _) => Some("h100-sxm"),
-        ("Ampere", false) => Some("rtx-3090"),
-        ("Ampere", true) => Some("a100-80gb-sxm"),
-        ("Turing", _) => Some("titan-rtx"),
-        ("Volta", _) => Some("v100-sxm2-16gb"),
-        _ => None,
-    }
+/// The catalog card of `gpu`'s vendor, architecture and memory class (HBM or not) that is given
+/// power enough to hold its boost clock under tensor load: the one with `sustained_clock_reference`
+/// (build.rs allows at most one per class). `None` for a class without one: no throttling.
+fn reference_card(gpu: &Gpu) -> Option<&'static Gpu> {
+    crate::catalog::gpus().iter().find(|r| {
+        r.sustained_clock_reference && r.vendor == gpu.vendor && r.architecture == gpu.architecture && r.has_hbm() == gpu.has_hbm()
+    })
 }
 
 /// FP32 vector TFLOPS per board watt: SMs × boost clock per watt (every part of an architecture
@@ -146,15 +135,16 @@ fn sm_clock_per_watt(gpu: &Gpu) -> Option<f64> {
 /// Share of its datasheet tensor rate a card sustains under a long tensor load (0 < f <= 1).
 ///
 /// Rule: a card whose board power per SM-clock (`fp32_tflops / tdp_w`) is below that of its
-/// architecture's flagship (same memory class: RTX 4090 for Ada, RTX 5090 / B200 for Blackwell,
-/// H100 SXM for Hopper, RTX 3090 / A100 SXM for Ampere GDDR / HBM, Titan RTX for Turing, V100 SXM2
-/// for Volta) cannot hold the boost clock its datasheet rates assume; its clock falls to
-/// `(ratio)^(1/2)` of boost, `ratio = (flagship W per SM-clock) / (card W per SM-clock)`
-/// ([`SUSTAINED_CLOCK_EXPONENT`]). RTX 6000 Ada (300 W, 91.1 FP32 TFLOPS against the 4090's 450 W,
+/// architecture's flagship of the same memory class (the catalog's `sustained_clock_reference`:
+/// RTX 4090 for Ada, RTX 5090 / B200 for Blackwell, H100 SXM for Hopper, RTX 3090 / A100 SXM for
+/// Ampere GDDR / HBM, Titan RTX for Turing, V100 SXM2 for Volta) cannot hold the boost clock its
+/// datasheet rates assume; its clock falls to `(ratio)^(1/2)` of boost, `ratio = (flagship W per
+/// SM-clock) / (card W per SM-clock)` ([`SUSTAINED_CLOCK_EXPONENT`]). RTX 6000 Ada (300 W, 91.1 FP32 TFLOPS against the 4090's 450 W,
 /// 82.6): (0.1836 / 0.3037)^0.5 = 0.78; L40S 0.84; L4 0.66; T4 0.71; A10 0.70; H100 PCIe 0.81;
 /// the flagships and better-fed cards 1. A card whose vendor has published the clock it holds
-/// under a long GEMM takes that clock over its boost clock instead ([`MEASURED_GEMM_CLOCK_MHZ`]:
-/// MI300X 0.56). Other AMD, Intel and Apple parts: 1 (no rule).
+/// under a long GEMM takes that clock over its boost clock instead (the catalog's `gemm_clock_mhz /
+/// boost_clock_mhz`: MI300X 1,172.5 / 2,100 = 0.56, MI325X 1,409 / 2,100 = 0.67). Other AMD, Intel
+/// and Apple parts: 1 (no rule).
 pub fn sustained_tensor_factor(gpu: &Gpu) -> f64 {
     // Catalog cards: computed once (the engine asks for every card on every keystroke).
     static CATALOG: std::sync::LazyLock<Vec<f64>> =
@@ -165,24 +155,12 @@ pub fn sustained_tensor_factor(gpu: &Gpu) -> f64 {
     }
 }
 
-/// Clocks measured by a card's vendor under a long dense GEMM, as (catalog id, sustained MHz,
-/// boost MHz). MI300X: AMD's max-achievable-FLOPs measurement (ROCm blog, "Measuring
-/// Max-Achievable FLOPs – Part 2", rocm.blogs.amd.com, 2025: hipBLASLt GEMMs on the 750 W part,
-/// ROCm 6.3) held median clocks of 1,115–1,230 MHz across FP16, BF16 and FP8, and reached 654,
-/// 708 and 1,273 TFLOPS against datasheet peaks of 1,307, 1,307 and 2,615 (0.49–0.54); the
-/// datasheet's peak engine clock is 2,100 MHz. The middle of that clock range, 1,172.5 MHz, gives
-/// 0.56, the same kind of clock drop the power rule gives an NVIDIA card (the table's figures
-/// were read from a third-party catalog quoting the blog: the blog's table itself was not in
-/// the stored page text). Its serving rows say the same: vLLM on 8 × MI300X ran 0.60–0.77 of
-/// the model at full load in AMD's own tables before this (docs/MODEL.md).
-pub const MEASURED_GEMM_CLOCK_MHZ: &[(&str, f64, f64)] = &[("mi300x", 1172.5, 2100.0)];
-
 /// [`sustained_tensor_factor`] computed from the card's figures.
 fn sustained_factor_of(gpu: &Gpu) -> f64 {
-    if let Some((_, held, boost)) = MEASURED_GEMM_CLOCK_MHZ.iter().find(|(id, ..)| *id == gpu.id) {
+    if let (Some(held), Some(boost)) = (gpu.gemm_clock_mhz, gpu.boost_clock_mhz.filter(|b| *b > 0.0)) {
         return (held / boost).clamp(0.05, 1.0);
     }
-    let (Some(reference), Some(card)) = (reference_card(gpu).and_then(crate::catalog::gpu), sm_clock_per_watt(gpu)) else {
+    let (Some(reference), Some(card)) = (reference_card(gpu), sm_clock_per_watt(gpu)) else {
         return 1.0;
     };
     match sm_clock_per_watt(reference) {

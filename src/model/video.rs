@@ -11,7 +11,11 @@
 //! 35% of an H100, FlashAttention-3 there at its published 75%) plus a memory term for the element-wise traffic of each block
 //! ([`VideoFit::traffic_bytes_per_token_channel`]). Memory is the resident weights (by offload
 //! mode) plus the larger of the denoising working set ([`VideoFit::live_bytes_per_token_channel`])
-//! and the VAE decode. Every constant and its source is in `docs/MODEL.md`, "Video generation".
+//! and the VAE decode. On more than one card one clip is split over all of them by default, as the
+//! published multi-GPU runs do ([`VideoParallel`]): the latent tokens go N ways (DeepSpeed-Ulysses'
+//! all-to-all of q, k, v and the attention output per block, or ring attention), and FSDP shards the
+//! DiT's and the text encoder's weights. Every constant and its source is in `docs/MODEL.md`,
+//! "Video generation".
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
@@ -21,8 +25,9 @@ use crate::model::media::{self, band_half_width, effective_rate_with, offload_pe
 use crate::model::precision::Precision;
 use crate::model::types::{check_count, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB};
 
-/// The two constants of the video engine fitted to the published tables
-/// (`tests/data/calibration/video.csv`; `tests/video_calibration.rs` refits them on every fold).
+/// The constants of the video engine fitted to the published tables
+/// (`tests/data/calibration/video.csv`, `video_multi_gpu.csv`; the accuracy harness,
+/// `src/accuracy/media.rs`, refits them inside every cross-validation fold).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct VideoFit {
     /// Bytes live per video token and DiT channel while the denoiser runs (one pass at a time).
@@ -38,8 +43,8 @@ pub struct VideoFit {
 }
 
 impl VideoFit {
-    /// The values fitted on every row of `video.csv` (docs/MODEL.md, "Video generation").
-    pub const CALIBRATED: VideoFit = VideoFit { live_bytes_per_token_channel: 87.3, traffic_bytes_per_token_channel: 344.0, sm_overhead_sm_per_tflops: 0.188 };
+    /// The values fitted on every video row (docs/MODEL.md, "Video generation").
+    pub const CALIBRATED: VideoFit = VideoFit { live_bytes_per_token_channel: 87.1, traffic_bytes_per_token_channel: 579.0, sm_overhead_sm_per_tflops: 0.193 };
 }
 
 /// FlashAttention-2 on Hopper reaches only 35% of the H100's 989 TFLOPS, because it cannot use the
@@ -54,6 +59,93 @@ pub const FA2_HOPPER_CEILING_TFLOPS: f64 = 346.0;
 pub const FA3_SM_OVERHEAD_SM_PER_TFLOPS: f64 = (1.0 / 0.75 - 1.0) * 132.0 / 989.4;
 /// Layers of a T5/UMT5-XXL or Llama-3-8B text encoder (24 and 32): what sequential offload streams.
 const TEXT_ENCODER_LAYERS: f64 = 24.0;
+/// Blocks whose gathered 16-bit weights an FSDP rank holds at once: the one computing and the next,
+/// whose all-gather is prefetched (PyTorch `FullyShardedDataParallel(limit_all_gathers=True)`, the
+/// default: "GPU memory usage from only two consecutive FSDP instances (the current instance running
+/// computation and the next instance whose all-gather is prefetched)"). Wan wraps each DiT block
+/// (`wan/distributed/fsdp.py`, `lambda_auto_wrap_policy` on `model.blocks`).
+pub const FSDP_GATHERED_BLOCKS: f64 = 2.0;
+/// Bytes per weight FSDP gathers: Wan's `shard_model` casts the shards to
+/// `MixedPrecision(param_dtype=torch.bfloat16)` before the all-gather (`wan/distributed/fsdp.py`).
+pub const FSDP_GATHER_BYTES_PER_WEIGHT: f64 = 2.0;
+/// Bytes per element of the activations sequence parallelism exchanges (BF16 under Wan's and xDiT's
+/// autocast).
+pub const SP_BYTES_PER_ELEMENT: f64 = 2.0;
+/// All-to-alls per attention block under DeepSpeed-Ulysses: q, k and v before the attention (tokens
+/// split → heads split) and its output after (back): Jacobs et al., "DeepSpeed Ulysses", arXiv
+/// 2309.14509, §3.1 ("the communication volume per link is 4Nh/P" for sequence N, hidden h, P GPUs).
+pub const ULYSSES_ALL_TO_ALLS: f64 = 4.0;
+
+/// How a job uses more than one card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum VideoParallel {
+    /// Each card holds the whole pipeline and runs its own clips: `ceil(batch / gpus)` per card.
+    Clips,
+    /// One clip over every card: its tokens split N ways, DeepSpeed-Ulysses' all-to-all around each
+    /// attention (xDiT's USP with ring degree 1; HunyuanVideo `--ulysses-degree N`, Wan
+    /// `--ulysses_size N`). `fsdp` also shards the DiT and the text encoder (Wan `--dit_fsdp
+    /// --t5_fsdp`); without it every card holds every weight.
+    Ulysses { fsdp: bool },
+    /// One clip over every card with ring attention: tokens split N ways, each card's key and value
+    /// blocks passed around the ring while the attention runs (Liu et al., "Ring Attention", arXiv
+    /// 2310.01889; Wan `--ring_size N`, which its README uses where the heads do not divide by N).
+    Ring { fsdp: bool },
+}
+
+impl VideoParallel {
+    /// What the published multi-GPU runs do: the Wan2.1 and Wan2.2 READMEs' recipe, `torchrun
+    /// --nproc_per_node=N generate.py --dit_fsdp --t5_fsdp --ulysses_size N`.
+    pub const PUBLISHED: VideoParallel = VideoParallel::Ulysses { fsdp: true };
+
+    /// Every mode, in CLI order.
+    pub const ALL: [VideoParallel; 5] = [
+        VideoParallel::Ulysses { fsdp: true },
+        VideoParallel::Ulysses { fsdp: false },
+        VideoParallel::Ring { fsdp: true },
+        VideoParallel::Ring { fsdp: false },
+        VideoParallel::Clips,
+    ];
+
+    /// CLI and URL name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VideoParallel::Clips => "clips",
+            VideoParallel::Ulysses { fsdp: true } => "fsdp+ulysses",
+            VideoParallel::Ulysses { fsdp: false } => "ulysses",
+            VideoParallel::Ring { fsdp: true } => "fsdp+ring",
+            VideoParallel::Ring { fsdp: false } => "ring",
+        }
+    }
+
+    /// Parses a name of [`VideoParallel::as_str`], ignoring a trailing degree (`fsdp+ulysses8`).
+    pub fn parse(s: &str) -> Option<VideoParallel> {
+        let name = s.trim().to_ascii_lowercase();
+        let name = name.trim_end_matches(|c: char| c.is_ascii_digit());
+        VideoParallel::ALL.into_iter().find(|m| m.as_str() == name)
+    }
+
+    /// The mode `job` runs with on `gpus` cards: the job's, else [`VideoParallel::PUBLISHED`]; on
+    /// one card nothing is split.
+    pub fn of(job: &VideoJob, gpus: u32) -> VideoParallel {
+        if gpus <= 1 {
+            VideoParallel::Clips
+        } else {
+            job.parallel.unwrap_or(VideoParallel::PUBLISHED)
+        }
+    }
+
+    /// Cards one clip's tokens are split over.
+    fn sequence_ways(self, gpus: u32) -> u32 {
+        match self {
+            VideoParallel::Clips => 1,
+            _ => gpus.max(1),
+        }
+    }
+
+    fn fsdp(self) -> bool {
+        matches!(self, VideoParallel::Ulysses { fsdp: true } | VideoParallel::Ring { fsdp: true })
+    }
+}
 
 /// The attention kernel a video pipeline runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -89,7 +181,8 @@ pub struct VideoJob {
     pub height_px: u32,
     pub frames: u32,
     pub steps: u32,
-    /// Clips per call (global; split over the cards, each holding the whole pipeline).
+    /// Clips per call: split over the cards under [`VideoParallel::Clips`], each through every card
+    /// under sequence parallelism.
     pub batch: u32,
     /// Classifier-free guidance; `None` follows the preset.
     pub cfg: Option<bool>,
@@ -98,6 +191,8 @@ pub struct VideoJob {
     pub attention: Option<AttentionKernel>,
     /// Run the text encoder on the CPU (Wan's `--t5_cpu`).
     pub text_encoder_on_cpu: bool,
+    /// How more than one card is used; `None`: [`VideoParallel::PUBLISHED`].
+    pub parallel: Option<VideoParallel>,
 }
 
 impl VideoJob {
@@ -115,6 +210,7 @@ impl VideoJob {
             offload: OffloadMode::None,
             attention: None,
             text_encoder_on_cpu: false,
+            parallel: None,
         }
     }
 
@@ -232,8 +328,16 @@ pub fn video_timing_with(fit: &VideoFit, job: &VideoJob, gpu: &Gpu, gpus: u32) -
 }
 
 /// [`video_timing_with`] under the image engine's shared constants `media` (its large-L2 factor,
-/// and the rates of the VAE and the text encoders): `tests/media_calibration.rs` fits those shared
-/// constants on the video rows too.
+/// and the rates of the VAE and the text encoders): the accuracy harness fits those shared
+/// constants on the video rows too (`src/accuracy/media.rs`).
+///
+/// On more than one card under sequence parallelism ([`VideoParallel::Ulysses`],
+/// [`VideoParallel::Ring`]) every card runs a 1/N share of each pass's matmuls, attention and
+/// element-wise traffic, plus the collectives: Ulysses' all-to-alls ([`ulysses_s`], in series with
+/// the compute), ring attention's key/value hand-offs ([`ring_kv_s`], overlapped with the
+/// attention), FSDP's all-gather of the active DiT's 16-bit weights ([`fsdp_gather_s`], prefetched
+/// under the compute). Text encoding runs on every card (the same prompts), and the VAE decode on
+/// one card (Wan: `if self.rank == 0: videos = self.vae.decode(x0)`), so neither shrinks with N.
 pub fn video_timing_with_media(fit: &VideoFit, media: &MediaFit, job: &VideoJob, gpu: &Gpu, gpus: u32) -> Result<VideoTiming, EstimateError> {
     let (spec, video) = lookup(&job.model)?;
     validate(job, gpus)?;
@@ -249,20 +353,36 @@ pub fn video_timing_with_media(fit: &VideoFit, media: &MediaFit, job: &VideoJob,
     // Large-L2 cards (Ada, GeForce Blackwell) serve part of the traffic from L2, as in the image engine.
     let l2 = if media::large_l2(gpu) { m.large_l2_bandwidth_factor } else { 1.0 };
     let slow = if job.precision.is_quantized() && job.precision != Precision::Fp8 { 1.3 } else { 1.0 };
-    let pass_s = slow * lin / (matmul_tflops * 1e12) + attn / (attn_tflops * 1e12) + traffic / (gpu.memory_bandwidth_gb_s * 1e9 * l2);
-    let per_gpu_batch = f64::from(job.batch.div_ceil(gpus.max(1)));
-    let passes = f64::from(job.steps) * cfg_passes(job, spec) * per_gpu_batch;
+    let par = VideoParallel::of(job, gpus);
+    let ways = par.sequence_ways(gpus);
+    let n = f64::from(ways);
+    let link = crate::model::fabric::group_link(gpu, gpus);
+    let seq = self_attention_tokens(video, tokens);
+    let attn_s = attn / n / (attn_tflops * 1e12);
+    let (attn_s, comm_s) = match par {
+        VideoParallel::Clips => (attn_s, 0.0),
+        VideoParallel::Ulysses { .. } => (attn_s, ulysses_s(video, seq, ways, &link)),
+        VideoParallel::Ring { .. } => (attn_s.max(ring_kv_s(video, seq, ways, &link)), 0.0),
+    };
+    let compute_s = slow * lin / n / (matmul_tflops * 1e12) + attn_s + traffic / n / (gpu.memory_bandwidth_gb_s * 1e9 * l2);
+    let experts = f64::from(video.experts.max(1));
+    let gather_s = if par.fsdp() { fsdp_gather_s(params_of(spec, "denoiser") / experts, ways, &link) } else { 0.0 };
+    let pass_s = compute_s.max(gather_s) + comm_s;
+    let (per_card_batch, clips_per_call) = clips(par, job.batch, gpus);
+    let passes = f64::from(job.steps) * cfg_passes(job, spec) * per_card_batch;
     let denoise_call_s = passes * pass_s;
 
     let vae_rate = effective_rate_with(&m, gpu, Math::Half, KernelMix::Diffusion, StackGain::EAGER)?;
     let pixel_frames = f64::from(job.width_px) * f64::from(job.height_px) * f64::from(job.frames);
-    let vae_call_s = per_gpu_batch * video.vae_decode_gflops_per_px * 1e9 * pixel_frames / (vae_rate.tflops * 1e12);
+    let vae_call_s = per_card_batch * video.vae_decode_gflops_per_px * 1e9 * pixel_frames / (vae_rate.tflops * 1e12);
     let text_rate = effective_rate_with(&m, gpu, Math::Half, KernelMix::Transformer, StackGain::EAGER)?;
-    let text_tflop = spec.text_encoder_gflops / 1000.0 * cfg_passes(job, spec) * per_gpu_batch;
-    let text_call_s = if job.text_encoder_on_cpu { text_tflop / CPU_TFLOPS } else { text_tflop / text_rate.tflops };
-    let offload_call_s = offload_bytes(job, spec, video, passes) / media::host_copy_bytes_per_s(gpu);
+    let text_calls = cfg_passes(job, spec) * per_card_batch;
+    let text_tflop = spec.text_encoder_gflops / 1000.0 * text_calls;
+    let text_gather_s = if par.fsdp() { text_calls * fsdp_gather_s(params_of(spec, "text_encoder"), ways, &link) } else { 0.0 };
+    let text_call_s = if job.text_encoder_on_cpu { text_tflop / CPU_TFLOPS } else { (text_tflop / text_rate.tflops).max(text_gather_s) };
+    let shard = if par.fsdp() { n } else { 1.0 };
+    let offload_call_s = offload_bytes(job, spec, video, passes, shard) / media::host_copy_bytes_per_s(gpu);
 
-    let clips_per_call = per_gpu_batch * f64::from(gpus);
     let (denoise_s, vae_s, text_s, offload_s) =
         (denoise_call_s / clips_per_call, vae_call_s / clips_per_call, text_call_s / clips_per_call, offload_call_s / clips_per_call);
     let calibrated = gpu.vendor == crate::catalog::Vendor::Nvidia && matches!(gpu.architecture.as_str(), "Ampere" | "Ada Lovelace" | "Hopper");
@@ -271,11 +391,68 @@ pub fn video_timing_with_media(fit: &VideoFit, media: &MediaFit, job: &VideoJob,
     Ok(VideoTiming { denoise_s, vae_s, text_s, offload_s, total_s: Band::around(total, 1.0 - w, 1.0 + w), calibrated })
 }
 
-/// Bytes copied from host to GPU per call by the offload mode: `model` moves each component (both
-/// experts of a two-expert DiT) in once; `sequential` streams the DiT's weights on every pass.
-fn offload_bytes(job: &VideoJob, spec: &DiffusionSpec, video: &VideoSpec, passes: f64) -> f64 {
-    let dit = params_of(spec, "denoiser") * job.precision.bytes_per_weight();
-    let text = if job.text_encoder_on_cpu { 0.0 } else { params_of(spec, "text_encoder") * 2.0 };
+/// (clips each card runs per call, clips per call): `ceil(batch / gpus)` per card and that many on
+/// every card under [`VideoParallel::Clips`]; every clip through every card otherwise.
+fn clips(par: VideoParallel, batch: u32, gpus: u32) -> (f64, f64) {
+    match par {
+        VideoParallel::Clips => {
+            let per_card = f64::from(batch.div_ceil(gpus.max(1)));
+            (per_card, per_card * f64::from(gpus.max(1)))
+        }
+        _ => (f64::from(batch), f64::from(batch)),
+    }
+}
+
+/// Tokens in each self-attention: the video tokens, and the text tokens too under joint attention.
+pub fn self_attention_tokens(video: &VideoSpec, tokens: f64) -> f64 {
+    if video.joint_attention {
+        tokens + f64::from(video.text_tokens)
+    } else {
+        tokens
+    }
+}
+
+/// Seconds of DeepSpeed-Ulysses' all-to-alls in one denoiser pass over `n` cards: per block
+/// [`ULYSSES_ALL_TO_ALLS`] of the card's `seq / n` tokens × width in BF16, of which `(n - 1) / n`
+/// leaves the card (Jacobs et al., arXiv 2309.14509, §3.1: per-link volume `4Nh/P`), at the link's
+/// rate, plus one link latency per all-to-all:
+/// `layers × (4 × (seq / n) × width × 2 B × (n − 1) / n / link + 4 × latency)`.
+pub fn ulysses_s(video: &VideoSpec, seq: f64, n: u32, link: &crate::model::fabric::Link) -> f64 {
+    if n <= 1 || link.gb_s <= 0.0 {
+        return 0.0;
+    }
+    let nf = f64::from(n);
+    let bytes = ULYSSES_ALL_TO_ALLS * seq / nf * f64::from(video.dit_width) * SP_BYTES_PER_ELEMENT * (nf - 1.0) / nf;
+    f64::from(video.dit_layers) * (bytes / (link.gb_s * 1e9) + ULYSSES_ALL_TO_ALLS * link.latency_s)
+}
+
+/// Seconds of ring attention's key/value hand-offs in one pass over `n` cards: per block each card
+/// passes its `seq / n` keys and values (2 × width in BF16) on `n − 1` times (Liu et al., arXiv
+/// 2310.01889, §3): `layers × (n − 1) × (2 × (seq / n) × width × 2 B / link + latency)`. They run
+/// under the blockwise attention, so a pass takes the larger of the two.
+pub fn ring_kv_s(video: &VideoSpec, seq: f64, n: u32, link: &crate::model::fabric::Link) -> f64 {
+    if n <= 1 || link.gb_s <= 0.0 {
+        return 0.0;
+    }
+    let nf = f64::from(n);
+    let bytes = 2.0 * seq / nf * f64::from(video.dit_width) * SP_BYTES_PER_ELEMENT;
+    f64::from(video.dit_layers) * (nf - 1.0) * (bytes / (link.gb_s * 1e9) + link.latency_s)
+}
+
+/// Seconds for FSDP to all-gather `params` weights in 16 bits over `n` cards, once per pass: the
+/// all-gather half of a ring all-reduce, `(n − 1) / n × params × 2 B / link`
+/// ([`crate::model::fabric::allreduce_s`]). FSDP issues the next block's all-gather while the
+/// current one computes, so it costs time only where it is the longer of the two.
+pub fn fsdp_gather_s(params: f64, n: u32, link: &crate::model::fabric::Link) -> f64 {
+    crate::model::fabric::allreduce_s(params * FSDP_GATHER_BYTES_PER_WEIGHT, n, link) / 2.0
+}
+
+/// Bytes copied from host to one GPU per call by the offload mode: `model` moves each component
+/// (both experts of a two-expert DiT) in once; `sequential` streams the DiT's weights on every pass.
+/// Under FSDP a card copies its `1 / shard` of the DiT and the text encoder.
+fn offload_bytes(job: &VideoJob, spec: &DiffusionSpec, video: &VideoSpec, passes: f64, shard: f64) -> f64 {
+    let dit = params_of(spec, "denoiser") * job.precision.bytes_per_weight() / shard;
+    let text = if job.text_encoder_on_cpu { 0.0 } else { params_of(spec, "text_encoder") * 2.0 / shard };
     let vae = params_of(spec, "vae") * 2.0;
     match job.offload {
         OffloadMode::None => 0.0,
@@ -284,22 +461,36 @@ fn offload_bytes(job: &VideoJob, spec: &DiffusionSpec, video: &VideoSpec, passes
     }
 }
 
-/// Memory of one card for `job`, with the assumption line that explains it.
+/// Memory of the busiest card for `job` (under sequence parallelism the one that also decodes), with
+/// the assumption line that explains it.
+///
+/// Sequence parallelism over N cards keeps `1 / N` of each pass's tokens, so of its working set, on
+/// every card; FSDP keeps `1 / N` of the DiT's and the text encoder's weights (in the job's weight
+/// format) plus [`FSDP_GATHERED_BLOCKS`] gathered DiT blocks in 16 bits. The VAE decode runs whole
+/// on one card.
 fn memory_for(fit: &VideoFit, job: &VideoJob, spec: &DiffusionSpec, video: &VideoSpec, gpus: u32) -> (MemoryBreakdown, Note) {
-    let per_gpu_batch = f64::from(job.batch.div_ceil(gpus.max(1)));
+    let par = VideoParallel::of(job, gpus);
+    let (per_card_batch, _) = clips(par, job.batch, gpus);
+    let ways = f64::from(par.sequence_ways(gpus));
+    let shard = if par.fsdp() { ways } else { 1.0 };
     let tokens = video_tokens(spec, video, job.width_px, job.height_px, job.frames);
     let dit_all = params_of(spec, "denoiser") * job.precision.bytes_per_weight();
     let experts = f64::from(video.experts.max(1));
-    // Wan runs the conditional and unconditional passes one after the other (wan/text2video.py calls
-    // the model twice per step); diffusers pipelines batch them.
-    let cfg_batch = if spec.family == "wan" { 1.0 } else { cfg_passes(job, spec) };
-    let denoise_work = fit.live_bytes_per_token_channel * tokens * f64::from(video.dit_width) * per_gpu_batch * cfg_batch;
+    // A pipeline that runs the conditional and unconditional passes one after the other (Wan)
+    // holds one pass's working set; one that batches them (diffusers) holds both.
+    let cfg_batch = if video.cfg_in_sequence { 1.0 } else { cfg_passes(job, spec) };
+    let denoise_work = fit.live_bytes_per_token_channel * tokens / ways * f64::from(video.dit_width) * per_card_batch * cfg_batch;
     let chunk = f64::from(video.vae_decode_chunk_frames.min(job.frames));
     let vae_work = VAE_DECODE_LIVE_CHANNELS * f64::from(job.width_px) * f64::from(job.height_px) * chunk * 2.0;
-    let text_w = if job.text_encoder_on_cpu { 0.0 } else { params_of(spec, "text_encoder") * 2.0 };
+    let text_w = if job.text_encoder_on_cpu { 0.0 } else { params_of(spec, "text_encoder") * 2.0 / shard };
     let vae_w = params_of(spec, "vae") * 2.0;
+    let gathered = if par.fsdp() && ways > 1.0 {
+        FSDP_GATHERED_BLOCKS * params_of(spec, "denoiser") / experts / f64::from(video.dit_layers.max(1)) * FSDP_GATHER_BYTES_PER_WEIGHT
+    } else {
+        0.0
+    };
     // With no offload both experts stay resident; under `model` only the active one is on the GPU.
-    let dit_w = if job.offload == OffloadMode::None { dit_all } else { dit_all / experts };
+    let dit_w = if job.offload == OffloadMode::None { dit_all } else { dit_all / experts } / shard + gathered;
     let phases = [
         Phase { weights_bytes: text_w, work_bytes: 0.0, layers: TEXT_ENCODER_LAYERS },
         Phase { weights_bytes: dit_w, work_bytes: denoise_work, layers: f64::from(video.dit_layers) },
@@ -334,8 +525,8 @@ pub fn video_memory(job: &VideoJob, gpus: u32) -> Result<MemoryBreakdown, Estima
     video_memory_with(&VideoFit::CALIBRATED, job, gpus)
 }
 
-/// Sizes one text-to-video job on `gpus` cards of `gpu` (clips spread over the cards; each holds the
-/// whole pipeline). Reports `throughput.seconds_per_video`.
+/// Sizes one text-to-video job on `gpus` cards of `gpu` (one clip split over the cards by
+/// [`VideoParallel::of`] the job). Reports `throughput.seconds_per_video`.
 pub fn estimate_video(job: &VideoJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, EstimateError> {
     let (spec, video) = lookup(&job.model)?;
     let t = video_timing(job, gpu, gpus)?;
@@ -368,7 +559,9 @@ pub fn estimate_video(job: &VideoJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, 
             vec![("need", crate::decimal::fixed(memory.total_gib, 1).into()), ("has", crate::decimal::fixed(usable, 0).into())],
         ));
     }
-    let gpus_needed = (1..=job.batch)
+    // More cards hold more clips apart, or split one clip and (FSDP) its weights: the fewest that fit,
+    // up to the batch or one node of eight.
+    let gpus_needed = (1..=job.batch.max(crate::model::fabric::NODE_GPUS))
         .find(|&n| memory_for(&VideoFit::CALIBRATED, job, spec, video, n).0.total_gib <= usable)
         .unwrap_or(0);
     Ok(Estimate {

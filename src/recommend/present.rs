@@ -7,6 +7,7 @@ use super::cost::CostSettings;
 use super::facts::{Exclusion, Fact, Link, PowerNeed, RecNote, WhyNot};
 use super::{Explain, Mode, OptionRow, RateKind, RecommendInput};
 use crate::i18n::{num, t, tf, Lang};
+use crate::model::{Arg, Note};
 
 fn gib(lang: Lang, v: f64) -> String {
     num(lang, v, if v >= 100.0 { 0 } else { 1 })
@@ -503,4 +504,60 @@ pub fn owned_reasons(a: &super::owned::Addition, input: &RecommendInput, lang: L
         &[("speed", &speed(lang, a.decode_tokens_per_s())), ("gib", &gib(lang, a.estimate.per_gpu_gib))],
     ));
     out
+}
+
+/// The name of an accuracy set (`data/accuracy.toml`'s ids, `accuracy::row::Set`), in `lang`,
+/// for the accuracy page (rendered natively at build time); an id the app does not know stays as
+/// written.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn set_name(lang: Lang, id: &str) -> &str {
+    match id {
+        "decode" => t(lang, "LLM decode, one request"),
+        "prefill" => t(lang, "LLM prompt processing"),
+        "serving" => t(lang, "LLM serving, all users"),
+        "per-user" => t(lang, "LLM serving, one user's speed"),
+        "ttft" => t(lang, "LLM time to first token"),
+        "training" => t(lang, "LLM training and fine-tuning speed"),
+        "memory" => t(lang, "LLM training memory"),
+        "offload" => t(lang, "LLM decode with weights in system RAM"),
+        "image" => t(lang, "Image generation"),
+        "classic" => t(lang, "Classic vision/NLP training"),
+        "video-time" => t(lang, "Video generation time"),
+        "video-memory" => t(lang, "Video generation memory"),
+        other => other,
+    }
+}
+
+/// How far off an LLM option's headline figure was on measurements the engine did not see, as a
+/// note its "how this was computed" lists first (translated when shown): the leave-one-family-out
+/// median error of the figure's set (one user: decode, or decode with weights in system RAM; more
+/// users: serving throughput; training and fine-tuning: training speed) for the option's engine on
+/// the card's GPU family (`catalog::accuracy`), or the set's overall figure when that pair has no
+/// rows, saying so. Training rows are grouped by framework, which the app does not choose: always
+/// the overall figure. The set names are `set_name`'s, in English.
+pub fn held_out(o: &OptionRow, input: &RecommendInput) -> Option<Note> {
+    let (super::Job::Llm(job), Some(gpu)) = (&input.job, crate::catalog::gpu(&o.gpu)) else { return None };
+    let family = crate::catalog::accuracy::family_of(gpu);
+    let (set, name, engine) = if job.workload != crate::model::llm::Workload::Inference {
+        ("training", "LLM training and fine-tuning speed", None)
+    } else if o.serving.as_ref().is_some_and(|s| s.report.users > 1.0) {
+        ("serving", "LLM serving, all users", Some(job.engine_for(gpu).as_str()))
+    } else if o.estimate.offload.is_some() {
+        ("offload", "LLM decode with weights in system RAM", Some(job.engine_for(gpu).as_str()))
+    } else {
+        ("decode", "LLM decode, one request", Some(job.engine_for(gpu).as_str()))
+    };
+    let h = crate::catalog::accuracy::held_out(set, engine, family)?;
+    let args = vec![
+        ("set", Note::plain(name).into()),
+        ("engine", engine.map_or_else(|| Note::plain("any framework").into(), Arg::from)),
+        ("family", family.into()),
+        ("pct", crate::decimal::fixed(h.median_error * 100.0, 0).into()),
+        ("n", h.rows.to_string().into()),
+    ];
+    Some(if h.pair {
+        Note::new("{set} — {engine} on {family}: {pct}% median error on {n} held-out rows, leave-family-out", args)
+    } else {
+        Note::new("{set} — {engine} on {family}: no held-out rows for this pair; the set's {pct}% median error on {n} rows, leave-family-out", args)
+    })
 }

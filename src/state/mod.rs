@@ -25,6 +25,8 @@ pub enum View {
     Advisor,
     Catalog,
     Compare,
+    /// How far the engine's estimates are from measurements it did not see.
+    Accuracy,
 }
 
 impl View {
@@ -34,6 +36,7 @@ impl View {
             View::Advisor => "advisor",
             View::Catalog => "catalog",
             View::Compare => "compare",
+            View::Accuracy => "accuracy",
         }
     }
 
@@ -43,6 +46,7 @@ impl View {
             "advisor" => Some(View::Advisor),
             "catalog" => Some(View::Catalog),
             "compare" => Some(View::Compare),
+            "accuracy" => Some(View::Accuracy),
             _ => None,
         }
     }

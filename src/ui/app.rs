@@ -5,7 +5,7 @@
 use crate::state::{stored, url, Action, AppState, View};
 use gloo::storage::Storage as _;
 use crate::ui::components::{
-    advisor_view::AdvisorView, after_start::AfterStart, embed_dialog::EmbedDialog, catalog_filters::CatalogFilters, catalog_table::CatalogTable, compare_view::CompareView, gpu_detail::GpuDetail,
+    accuracy_view::accuracy_view, advisor_view::AdvisorView, after_start::AfterStart, embed_dialog::EmbedDialog, catalog_filters::CatalogFilters, catalog_table::CatalogTable, compare_view::CompareView, gpu_detail::GpuDetail,
     header::Header, url_notes::UrlNotes,
 };
 use crate::i18n::{tf, Lang};
@@ -127,6 +127,32 @@ pub fn app() -> Html {
         });
     }
 
+    let detail = state.detail.as_ref().and_then(|id| crate::catalog::gpu(id));
+    let browser = use_memo((), |_| crate::ui::lang::browser_lang());
+    let requested = state.lang.as_deref().and_then(Lang::parse).or(*browser).unwrap_or_default();
+    // Switching to Chinese or Russian loads their table first, then paints again. Until it is
+    // there the page is English: the language then changes once the table arrives, and every
+    // component reading it renders again (their other props may be unchanged).
+    let lang = if requested == Lang::En || crate::i18n::installed() { requested } else { Lang::En };
+    let repaint = use_force_update();
+    // The accuracy page's tables load the same way, when the page opens (ui::accuracy_load); a
+    // failed load is tried again the next time it opens.
+    let accuracy = state.view == View::Accuracy;
+    use_effect_with((requested, accuracy), move |&(lang, accuracy)| {
+        let table = lang != Lang::En && !crate::i18n::installed();
+        let page = accuracy && crate::ui::accuracy_load::page(lang).is_none();
+        if table || page {
+            wasm_bindgen_futures::spawn_local(async move {
+                if table {
+                    crate::ui::i18n_load::load().await;
+                }
+                if page {
+                    crate::ui::accuracy_load::load().await;
+                }
+                repaint.force_update();
+            });
+        }
+    });
     let body = match state.view {
         View::Advisor => html! { <AdvisorView inputs={state.advisor.clone()} dispatch={dispatch.clone()} /> },
         View::Catalog => html! {
@@ -136,24 +162,8 @@ pub fn app() -> Html {
             </>
         },
         View::Compare => html! { <CompareView ids={state.compare.clone()} advisor={state.advisor.clone()} dispatch={dispatch.clone()} /> },
+        View::Accuracy => accuracy_view(lang, &dispatch),
     };
-    let detail = state.detail.as_ref().and_then(|id| crate::catalog::gpu(id));
-    let browser = use_memo((), |_| crate::ui::lang::browser_lang());
-    let requested = state.lang.as_deref().and_then(Lang::parse).or(*browser).unwrap_or_default();
-    // Switching to Chinese or Russian loads their table first, then paints again. Until it is
-    // there the page is English: the language then changes once the table arrives, and every
-    // component reading it renders again (their other props may be unchanged).
-    let lang = if requested == Lang::En || crate::i18n::installed() { requested } else { Lang::En };
-    let repaint = use_force_update();
-    use_effect_with(requested, move |lang| {
-        if *lang != Lang::En && !crate::i18n::installed() {
-            wasm_bindgen_futures::spawn_local(async move {
-                if crate::ui::i18n_load::load().await {
-                    repaint.force_update();
-                }
-            });
-        }
-    });
     use_effect_with(lang, |lang| {
         if let Some(el) = gloo::utils::document().document_element() {
             let _ = el.set_attribute("lang", match lang { Lang::En => "en", Lang::Zh => "zh-CN", Lang::Ru => "ru" });

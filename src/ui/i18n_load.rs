@@ -13,15 +13,16 @@ pub const INLINE_ID: &str = "gpu-advisor-i18n";
 
 /// Installs the table if it is not yet; true when Chinese and Russian can be shown.
 pub async fn load() -> bool {
-    if crate::i18n::installed() {
-        return true;
-    }
-    if let Some(bytes) = inline(INLINE_ID) {
-        return crate::i18n::install(&bytes);
-    }
-    match fetch(FILE).await {
-        Some(bytes) => crate::i18n::install(&bytes),
-        None => false,
+    crate::i18n::installed() || bytes(FILE, INLINE_ID).await.is_some_and(|b| crate::i18n::install(&b))
+}
+
+/// The bytes of a file loaded after start-up (this table, the source links, the accuracy page):
+/// the one-file download's inline block with id `inline_id` if the page has it, else `file`
+/// fetched from beside the page. One future for all of them: the app's wasm carries its code once.
+pub(crate) async fn bytes(file: &str, inline_id: &str) -> Option<Vec<u8>> {
+    match inline(inline_id) {
+        Some(bytes) => Some(bytes),
+        None => fetch(file).await,
     }
 }
 

@@ -1,6 +1,7 @@
 //! The Yew user interface: the only layer that touches the browser. Components live one per file
 //! in [`components`]; [`app`] holds the root, its reducer and the URL/storage effects.
 
+pub mod accuracy_load;
 pub mod app;
 pub mod browser_json;
 pub mod chart;

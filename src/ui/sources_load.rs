@@ -3,7 +3,7 @@
 //! table: the first load never downloads them. The one-file download carries them inline, base64
 //! in a `<script type="application/octet-stream" id="gpu-advisor-sources">` block.
 
-use crate::ui::i18n_load::{fetch, inline};
+use crate::ui::i18n_load::bytes;
 
 /// The table's file name beside `index.html`.
 pub const FILE: &str = "sources.bin";
@@ -13,14 +13,5 @@ pub const INLINE_ID: &str = "gpu-advisor-sources";
 
 /// Installs the links if they are not yet; true when they can be shown.
 pub async fn load() -> bool {
-    if crate::catalog::sources::installed() {
-        return true;
-    }
-    if let Some(bytes) = inline(INLINE_ID) {
-        return crate::catalog::sources::install(&bytes);
-    }
-    match fetch(FILE).await {
-        Some(bytes) => crate::catalog::sources::install(&bytes),
-        None => false,
-    }
+    crate::catalog::sources::installed() || bytes(FILE, INLINE_ID).await.is_some_and(|b| crate::catalog::sources::install(&b))
 }

@@ -3,14 +3,12 @@
 //! efficiency a back-end has where published measurements show one differs from the card's
 //! first (native) back-end.
 //!
-//! One factor is modelled, with its sources in `docs/MODEL.md` ("Back-ends"): llama.cpp's Vulkan
-//! back-end on AMD Radeon cards decodes at 1.20 × the ROCm (HIP) speed, the median of five
-//! published same-machine comparisons (RX 7900 XTX and RX 9070 XT). Every other pairing keeps the
-//! calibrated factors (1.0): no consistent published gap.
+//! llama.cpp's decode has its own weight-stream share and time per layer on each back-end
+//! ([`llama_cpp_decode`]), fitted on the rows of that back-end (`docs/MODEL.md`, "Back-ends").
 
 use super::engines::Engine;
 use super::LlmJob;
-use crate::catalog::{Gpu, Vendor};
+use crate::catalog::Gpu;
 use crate::model::types::{EstimateError, Note};
 
 /// A compute back-end.
@@ -94,40 +92,28 @@ pub fn validate(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Result<(), EstimateE
     Ok(())
 }
 
-/// Decode speed of llama.cpp on Vulkan over ROCm on the same AMD Radeon card: a fitted constant
-/// ([`super::fit::LlmFit::vulkan_over_rocm`]), determined by the Vulkan rows of Radeon cards.
-/// Published same-machine comparisons put it at 1.20 (the median of 1.26, ggml-org/llama.cpp#20934,
-/// RX 7900 XTX; 1.30, llama.cpp#10439; 1.12 and 0.81, aguyintech.com; 1.20,
-/// lmstudio-bug-tracker#574, RX 9070 XT).
-pub fn vulkan_over_rocm_decode() -> f64 {
-    super::fit::with(|f| f.vulkan_over_rocm)
-}
-
-/// Multiplier on the decode weight stream for `job` on `gpu` with `engine` (1 where no published
-/// gap is modelled; the calibration ran on each card's native back-end).
-pub fn decode_factor(job: &LlmJob, gpu: &Gpu, engine: Engine) -> f64 {
-    let vulkan_on_radeon = engine == Engine::LlamaCpp
-        && gpu.vendor == Vendor::Amd
-        && job.backend == Some(Backend::Vulkan)
-        && card_has(gpu, Backend::Rocm);
-    if vulkan_on_radeon {
-        vulkan_over_rocm_decode()
-    } else {
-        1.0
+/// llama.cpp's decode weight-stream share and time per layer on the back-end `job` runs on
+/// `gpu` (fitted per back-end: [`super::fit::LlmFit::llama_cpp_rocm`] and the others; CUDA's are
+/// the engine's own factors). A decode step runs the same mat-vec kernels through each API, but
+/// the dispatch cost per kernel and the code the back-end's compiler makes differ: published
+/// same-machine comparisons put Vulkan's decode on an RX 7900 XTX 1.26× (ggml-org/llama.cpp#20934)
+/// and 1.30× (llama.cpp#10439) ROCm's, and 1.20× on an RX 9070 XT (lmstudio-bug-tracker#574).
+/// MLX figures are read as Metal's. `None` for other engines.
+pub fn llama_cpp_decode(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Option<super::fit::BackendDecode> {
+    if engine != Engine::LlamaCpp {
+        return None;
     }
+    super::fit::with(|f| match backend_for(job, gpu, engine)? {
+        Backend::Cuda => None,
+        Backend::Rocm => Some(f.llama_cpp_rocm),
+        Backend::Vulkan => Some(f.llama_cpp_vulkan),
+        Backend::Metal | Backend::Mlx => Some(f.llama_cpp_metal),
+        Backend::Sycl => Some(f.llama_cpp_sycl),
+    })
 }
 
 /// The assumption note naming the back-end.
 pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, out: &mut Vec<Note>) {
     let Some(b) = backend_for(job, gpu, engine) else { return };
-    let f = decode_factor(job, gpu, engine);
-    let (template, args) = if f == 1.0 {
-        ("back-end: {backend}", vec![("backend", b.as_str().into())])
-    } else {
-        (
-            "back-end: {backend}, decoding at {factor}× the native back-end's speed (median of published runs)",
-            vec![("backend", b.as_str().into()), ("factor", crate::decimal::fixed(f, 2).into())],
-        )
-    };
-    out.push(Note::new(template, args));
+    out.push(Note::new("back-end: {backend}", vec![("backend", b.as_str().into())]));
 }

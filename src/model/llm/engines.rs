@@ -233,10 +233,16 @@ impl Engine {
     }
 }
 
-/// vLLM's large-card class: at least 70 GiB and not an A100 ("Setting large
-/// `max_num_batched_tokens` for A100 reduces throughput, see PR #17885").
+/// vLLM's large-card class: at least 70 GiB and not an A100. vLLM's `EngineArgs`
+/// (`vllm/engine/arg_utils.py`, `_set_default_args` / `get_batch_defaults`) tests
+/// `device_memory >= 70 * GiB_bytes and "a100" not in device_name` ("Setting large
+/// `max_num_batched_tokens` for A100 reduces throughput, see PR #17885"). Read here as the
+/// catalog's NVIDIA Ampere cards with HBM (GA100: the A100s, the A800 and the 24 GB A30), the
+/// chip that regression was measured on. vLLM's name test itself does not match "A800", so
+/// vLLM gives an 80 GB A800 the large defaults; this rule keeps it with the A100.
 fn large_vllm_class(gpu: &Gpu) -> bool {
-    gpu.memory_gib >= 70.0 && !gpu.id.starts_with("a100") && !gpu.id.starts_with("a800")
+    let ga100 = gpu.vendor == crate::catalog::Vendor::Nvidia && gpu.architecture == "Ampere" && gpu.has_hbm();
+    gpu.memory_gib >= 70.0 && !ga100
 }
 
 /// GPU families that share efficiency factors.
@@ -403,7 +409,7 @@ pub enum Standing {
     Fitted,
     /// The factors come from other pairs, and this pair's published rows, never used for
     /// fitting, check them (`llm_inference_more.csv`, `llm_serving_more.csv`; the figures are in
-    /// docs/MODEL.md, "Cross-validation").
+    /// docs/ACCURACY.md).
     CrossValidated,
     /// No published rows for this pair: the factors are carried over unchecked.
     CarriedOver,
@@ -446,11 +452,10 @@ pub fn carried_over(engine: Engine) -> Efficiency {
     Efficiency { measured: false, ..efficiency(engine, GpuFamily::Other) }
 }
 
-/// [`carried_over`] without the rows of `held_out`: what leave-one-family-out cross-validation
-/// predicts a held-out family with. No engine's factors differ by family any more (llama.cpp's
-/// did until its family factors became the in-flight bandwidth cap and the matrix-unit rule),
-/// so no family's rows can be left out of them: this is [`carried_over`], and the family's
-/// rows are held out of the global refit only (tests/llm_crossval.rs).
+/// [`carried_over`] for a family held out: every engine has one set of factors for every family
+/// (the family differences are physics on catalog properties), so this is [`carried_over`]. The
+/// accuracy harness holds a family out by refitting every factor without its rows
+/// (`src/accuracy`), not through this function.
 pub fn carried_over_without(engine: Engine, _held_out: Option<GpuFamily>) -> Efficiency {
     carried_over(engine)
 }

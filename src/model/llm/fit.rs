@@ -1,8 +1,8 @@
 //! The LLM engine's fitted constants, in one place: every number the engine takes from the
 //! published measurements in `tests/data/calibration/` rather than from a datasheet, a paper or
 //! a source file. [`LlmFit::CALIBRATED`] is what the app ships: the fit of every constant on every
-//! row, by the procedure in `src/accuracy/fit.rs` (`make accuracy` refits it and a test fails when
-//! the shipped values drift from that fit). Each fitted constant's physics default, which a fit
+//! row, by the procedure in `src/accuracy/llm.rs` (`make accuracy` refits it into `calibrated.rs`, and `make test` fails when
+//! the file differs from that fit). Each fitted constant's physics default, which a fit
 //! starts from and falls back to when the rows it is given cannot determine it, is listed with
 //! the constant's rows in `src/accuracy/llm.rs`; the factors no row determines are defaults too.
 //!
@@ -38,8 +38,21 @@ pub struct LlmFit {
     pub simt_gemm_mfu: f64,
     /// bitsandbytes LLM.int8() token-by-token speed as a share of the 16-bit speed.
     pub llm_int8_speed: f64,
-    /// llama.cpp's decode speed on Vulkan over ROCm on the same AMD Radeon card.
-    pub vulkan_over_rocm: f64,
+    /// llama.cpp's decode weight-stream share and time per layer on each back-end but CUDA
+    /// (whose are `llama_cpp.weight_bw` and `llama_cpp.layer_ms`): a decode step is the same
+    /// kernels dispatched through another API and compiler.
+    pub llama_cpp_rocm: BackendDecode,
+    pub llama_cpp_vulkan: BackendDecode,
+    pub llama_cpp_metal: BackendDecode,
+    pub llama_cpp_sycl: BackendDecode,
+    /// Tokens per expert at which llama.cpp's expert GEMMs reach half their dense efficiency in
+    /// a prefill chunk (a GEMM of M token rows fills M / (M + this) of its tiles).
+    pub llama_cpp_expert_half_tokens: f64,
+    /// Milliseconds vLLM and SGLang spend on a request outside the forward passes before its first
+    /// token: API server, tokenizer, scheduler, sampling.
+    pub serving_request_ms: f64,
+    /// The same for TensorRT-LLM (its own runtime and `trtllm-bench`/`trtllm-serve`).
+    pub trt_llm_request_ms: f64,
     /// Training MFU (model FLOPs over the sustained dense peak) without recomputation, on NVIDIA
     /// HBM, NVIDIA GDDR and other cards.
     pub train_mfu_hbm: f64,
@@ -49,96 +62,17 @@ pub struct LlmFit {
     pub recompute_mfu_ratio: f64,
 }
 
+/// A decode weight-stream share and time per layer on one compute back-end.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BackendDecode {
+    pub weight_bw: f64,
+    pub layer_ms: f64,
+}
+
 impl LlmFit {
-    /// The shipped constants: the fit on every calibration row (`src/accuracy/fit.rs`).
-    pub const CALIBRATED: LlmFit = LlmFit {
-        llama_cpp: Efficiency {
-            weight_bw: 0.93,
-            quant_bw: 1.0,
-            attention_bw: 0.20,
-            layer_ms: 0.12,
-            prefill_mfu: 0.55,
-            quant_prefill: 0.75,
-            attention_flops: 0.20,
-            prefill_layer_ms: 0.3,
-            decode_mfu: 0.35,
-            hop_ms: 0.1,
-            measured: true,
-        },
-        exllamav2: Efficiency {
-            weight_bw: 0.85,
-            quant_bw: 1.0,
-            attention_bw: 0.5,
-            layer_ms: 0.03,
-            prefill_mfu: 0.5,
-            quant_prefill: 0.8,
-            attention_flops: 0.5,
-            prefill_layer_ms: 0.1,
-            decode_mfu: 0.35,
-            hop_ms: 0.1,
-            measured: false,
-        },
-        trt_llm: Efficiency {
-            weight_bw: 0.80,
-            quant_bw: 1.0,
-            attention_bw: 0.7,
-            layer_ms: 0.008,
-            prefill_mfu: 0.6,
-            quant_prefill: 1.0,
-            attention_flops: 0.6,
-            prefill_layer_ms: 0.02,
-            decode_mfu: 0.5,
-            hop_ms: 0.05,
-            measured: false,
-        },
-        vllm: Efficiency {
-            weight_bw: 0.86,
-            quant_bw: 0.9,
-            attention_bw: 0.6,
-            layer_ms: 0.077,
-            prefill_mfu: 0.55,
-            quant_prefill: 0.8,
-            attention_flops: 0.5,
-            prefill_layer_ms: 0.03,
-            decode_mfu: 0.45,
-            hop_ms: 0.05,
-            measured: false,
-        },
-        mlc: Efficiency {
-            weight_bw: 0.65,
-            quant_bw: 0.95,
-            attention_bw: 0.5,
-            layer_ms: 0.02,
-            prefill_mfu: 0.45,
-            quant_prefill: 0.8,
-            attention_flops: 0.4,
-            prefill_layer_ms: 0.05,
-            decode_mfu: 0.35,
-            hop_ms: 0.05,
-            measured: false,
-        },
-        transformers: Efficiency {
-            weight_bw: 0.70,
-            quant_bw: 0.6,
-            attention_bw: 0.5,
-            layer_ms: 0.4,
-            prefill_mfu: 0.45,
-            quant_prefill: 0.6,
-            attention_flops: 0.5,
-            prefill_layer_ms: 0.1,
-            decode_mfu: 0.35,
-            hop_ms: 0.1,
-            measured: false,
-        },
-        llama_cpp_sm_read_gb_s: 12.3,
-        simt_gemm_mfu: 0.75,
-        llm_int8_speed: 0.45,
-        vulkan_over_rocm: 1.20,
-        train_mfu_hbm: 0.45,
-        train_mfu_gddr: 0.40,
-        train_mfu_other: 0.30,
-        recompute_mfu_ratio: 0.87,
-    };
+    /// The shipped constants: every fitted constant refitted on every calibration row by `make
+    /// accuracy` (`src/accuracy/llm.rs`), written into `src/model/llm/calibrated.rs`.
+    pub const CALIBRATED: LlmFit = super::calibrated::CALIBRATED;
 
     /// The factors of `engine` (SGLang shares vLLM's).
     pub fn engine(&self, engine: Engine) -> &Efficiency {

@@ -50,6 +50,15 @@ pub fn weight_bytes(job: &LlmJob) -> (f64, f64, f64) {
     }
     match job.bits_per_weight_override {
         Some(bits) => (body * bits / 8.0, embed * KEEP_BYTES, head * KEEP_BYTES),
+        // MXFP4 as llama.cpp's GGUFs store it (`MXFP4 MoE`): the routed experts in MXFP4, every
+        // other tensor in Q8_0, 34 bytes per 32 weights. llama-bench prints gpt-oss 20B (20.91B
+        // parameters, 19.11B of them in experts) at 11.27 GiB = 12.10 GB: 19.11e9 × 4.25/8 =
+        // 10.15 GB of experts leaves 1.95 GB for the other 1.80B, 8.7 bits each.
+        None if p == crate::model::precision::Precision::Mxfp4 && m.is_moe() && job.engine == Some(super::Engine::LlamaCpp) => {
+            let experts = m.routed_expert_params();
+            let q8 = crate::model::precision::Precision::Q80.bytes_per_weight();
+            (experts * p.bytes_per_weight() + (body - experts) * q8, embed * q8, head * q8)
+        }
         // MXFP4 as gpt-oss ships it: the routed experts in MXFP4, attention and router in BF16
         // (`quantization_config.modules_to_not_convert` of openai/gpt-oss-120b).
         None if p == crate::model::precision::Precision::Mxfp4 && m.is_moe() => {
@@ -151,8 +160,96 @@ pub fn ffn_saved_bytes(job: &LlmJob, width: f64) -> f64 {
     tensors * 2.0 * width
 }
 
+/// Activation bytes kept per token per layer by a LoRA or QLoRA job, whose base weights are
+/// frozen. PyTorch's autograd saves an operand only if the gradient that reads it is needed
+/// (tools/autograd/gen_variable_type.py: `guard_for` wraps the save in
+/// `grad_fn->should_compute_output(i)`), so a frozen linear keeps none of its input: its one
+/// use is the weight's gradient. What stays, per token per layer:
+/// - each RMSNorm's input, in fp32 in eager mode (transformers' `LlamaRMSNorm`, torchtune's
+///   `RMSNorm` and LitGPT's `RMSNorm` upcast with `.float()` before normalizing, and the norm's
+///   backward reads that fp32 copy): 2 × 4h; 2 × 2h under `torch.compile`, which fuses the
+///   upcast;
+/// - the attention's Q, K, V and output (FlashAttention / SDPA save them): 2·hq + 4·kv_dim +
+///   2·hq, plus the s×s scores without FlashAttention;
+/// - the FFN activation's own operands: SwiGLU 6·I in eager mode (gate, SiLU(gate), up: the
+///   product feeds only the frozen `down`), 4·I compiled (gate, up); GELU fc1's output, 2·I;
+/// - each adapted linear's input for lora_A's gradient (PEFT's `lora_B(lora_A(dropout(x)))`,
+///   peft/tuners/lora/layer.py): with 16-bit adapters and no dropout the matrices reading one
+///   tensor share it (2 B per element once); with dropout each adapted matrix keeps its own
+///   dropped-out copy and a 1-byte mask (3 B), and fp32 adapters each keep their own cast copy
+///   (PEFT's `_cast_input_dtype`; 2 B under autocast); none under `torch.compile`, whose
+///   partitioner recomputes them from tensors it keeps anyway; plus x·A, r wide, per adapted
+///   matrix;
+/// - with bitsandbytes before 0.43.2 ([`LlmJob::nf4_keeps_inputs`]) `MatMul4Bit.forward` keeps
+///   every 4-bit linear's input (`ctx.tensors = (A, B)`, bitsandbytes/autograd/_functions.py;
+///   removed by PR #1270, "fix QLoRA mem bug: delete useless buffered activation"): attention
+///   input 2h, o_proj input 2·hq, FFN input 2h and down's input 2·I, except those the adapters
+///   already share.
+pub fn adapter_activation_bytes_per_token_layer(job: &LlmJob, seq: f64, keep_scores: bool) -> f64 {
+    let m = &job.model;
+    let h = f64::from(m.hidden_size);
+    let hq = m.attention_width();
+    let kvd = f64::from(m.kv_heads) * f64::from(m.head_dim);
+    let ffn_width = if m.is_moe() {
+        f64::from(m.moe_intermediate_size) * f64::from(m.experts_active)
+    } else {
+        f64::from(m.intermediate_size)
+    };
+    let norms = 2.0 * h * if job.torch_compile { 2.0 } else { 4.0 };
+    let attention = 4.0 * hq + 4.0 * kvd + if keep_scores { 4.0 * f64::from(m.attention_heads) * seq } else { 0.0 };
+    let ffn = match (m.gated_ffn, job.torch_compile) {
+        (true, false) => 6.0,
+        (true, true) => 4.0,
+        (false, _) => 2.0,
+    } * ffn_width;
+    // The linears' input tensors: (width, adapted matrices reading it).
+    let up_mats = if m.gated_ffn { 2.0 } else { 1.0 };
+    let inputs: [(f64, f64); 4] = match job.lora_targets {
+        LoraTargets::AttentionQv => [(h, 2.0), (hq, 0.0), (h, 0.0), (ffn_width, 0.0)],
+        LoraTargets::Attention => [(h, 3.0), (hq, 1.0), (h, 0.0), (ffn_width, 0.0)],
+        LoraTargets::AllLinear => [(h, 3.0), (hq, 1.0), (h, up_mats), (ffn_width, 1.0)],
+    };
+    let own_copies = job.lora_dropout || job.master_weights;
+    let copy_bytes = if job.lora_dropout { 3.0 } else { 2.0 };
+    let mut kept = 0.0;
+    for (width, mats) in inputs {
+        let adapters = if mats == 0.0 || job.torch_compile {
+            // Compiled, every adapted input is a pointwise function of tensors the min-cut
+            // partitioner saves anyway (the norms' inputs, the attention output, gate and up),
+            // so it is recomputed in backward rather than kept (see `ffn_saved_bytes`).
+            0.0
+        } else if own_copies {
+            copy_bytes * width * mats
+        } else {
+            2.0 * width
+        };
+        let shared_by_adapters = mats > 0.0 && !own_copies;
+        let bnb = if job.workload == Workload::Qlora && job.nf4_keeps_inputs && !shared_by_adapters { 2.0 * width } else { 0.0 };
+        kept += adapters + bnb;
+    }
+    let mats: f64 = inputs.iter().map(|(_, n)| n).sum();
+    let rank = 2.0 * f64::from(job.lora_rank) * mats;
+    norms + attention + ffn + kept + rank
+}
+
+/// Bytes of one frozen weight matrix dequantized to 16 bits: QLoRA's NF4 linears dequantize
+/// their weight for each matmul, forward and backward (bitsandbytes `MatMul4Bit`:
+/// `F.dequantize_4bit(B, quant_state).to(A.dtype)`; torchao's `LinearNF4`:
+/// `weight.to(input.dtype)`), so one matrix, the largest, is alive beside the activations.
+pub fn nf4_dequant_buffer_bytes(job: &LlmJob) -> f64 {
+    if job.workload != Workload::Qlora {
+        return 0.0;
+    }
+    let m = &job.model;
+    let h = f64::from(m.hidden_size);
+    let widest = if m.is_moe() { f64::from(m.moe_intermediate_size) } else { f64::from(m.intermediate_size) };
+    h * widest.max(m.attention_width()) * KEEP_BYTES
+}
+
 /// Training activations of one GPU's micro-batch, bytes, including the logits (see
-/// [`LlmJob::fp32_logits`]).
+/// [`LlmJob::fp32_logits`]). LoRA and QLoRA keep what
+/// [`adapter_activation_bytes_per_token_layer`] lists, plus QLoRA's dequantized weight
+/// ([`nf4_dequant_buffer_bytes`]).
 pub fn training_activation_bytes(job: &LlmJob) -> f64 {
     let m = &job.model;
     let s = f64::from(job.seq_len);
@@ -162,11 +259,18 @@ pub fn training_activation_bytes(job: &LlmJob) -> f64 {
     let layers = f64::from(m.layers) + f64::from(m.encoder_layers);
     let h = f64::from(m.hidden_size);
     let scores = !job.flash_attention && job.grad_checkpointing == Checkpointing::None;
-    let per_layer = activation_bytes_per_token_layer(job, s, scores) * tokens;
+    let per_token_layer = |keep_scores: bool| {
+        if job.workload.is_adapter() {
+            adapter_activation_bytes_per_token_layer(job, s, keep_scores)
+        } else {
+            activation_bytes_per_token_layer(job, s, keep_scores)
+        }
+    };
+    let per_layer = per_token_layer(scores) * tokens;
     let body = match job.grad_checkpointing {
         Checkpointing::None | Checkpointing::Selective => per_layer * layers,
         // Layer inputs (2·s·b·h each) plus one layer recomputed in full during backward.
-        Checkpointing::Full => 2.0 * h * tokens * layers + activation_bytes_per_token_layer(job, s, !job.flash_attention) * tokens,
+        Checkpointing::Full => 2.0 * h * tokens * layers + per_token_layer(!job.flash_attention) * tokens,
     };
     // Bytes per logit at the loss's peak. A chunked loss (torchtune's `CEWithChunkedOutputLoss`,
     // `num_output_chunks = 8`) keeps the 16-bit logits of every chunk and upcasts one chunk at a
@@ -177,9 +281,7 @@ pub fn training_activation_bytes(job: &LlmJob) -> f64 {
     let wide = matches!(job.precision, crate::model::precision::Precision::Fp32 | crate::model::precision::Precision::Tf32);
     let logit_bytes = if wide || job.fp32_logits { 12.0 } else { 2.5 };
     let logits = tokens * f64::from(m.vocab_size) * logit_bytes;
-    // LoRA keeps the rank-r intermediate x·A of each adapted matrix (7 matrices per layer at most).
-    let lora = if job.workload.is_adapter() { tokens * f64::from(job.lora_rank) * 2.0 * 7.0 * layers } else { 0.0 };
-    body + logits + lora
+    body + logits + nf4_dequant_buffer_bytes(job)
 }
 
 /// Inference compute buffers of one GPU, bytes.
@@ -198,13 +300,13 @@ pub fn inference_buffer_bytes(job: &LlmJob, gpu: &Gpu, engine: Engine) -> f64 {
     let ctx = f64::from(job.context_tokens);
     match engine {
         Engine::LlamaCpp => {
-            let ub = 512.0_f64.min(f64::from(job.prompt_tokens).max(1.0) * b).max(1.0);
+            let ub = job.prefill_chunk(gpu, engine).unwrap_or(512.0).min(f64::from(job.prompt_tokens).max(1.0) * b).max(1.0);
             let kq = if job.flash_attention { 0.0 } else { f64::from(m.attention_heads) * ctx };
             ub * 4.0 * (v + kq) + ub * h * 4.0 * 4.0
         }
         _ => {
             let prompt = f64::from(job.prompt_tokens) * b;
-            let chunk = engine.prefill_chunk_tokens(gpu).map_or(prompt, |c| c.min(prompt.max(1.0)));
+            let chunk = job.prefill_chunk(gpu, engine).map_or(prompt, |c| c.min(prompt.max(1.0)));
             let ffn_width = if m.is_moe() {
                 f64::from(m.moe_intermediate_size) * f64::from(m.experts_active)
             } else {
@@ -233,11 +335,10 @@ pub fn optimizer_bytes_per_param(job: &LlmJob) -> f64 {
     }
 }
 
-/// Measured peak / model for LLM training and fine-tuning: the 10th and 90th percentiles of the
-/// held-out memory rows of `tests/llm_crossval.rs` (torchtune, Hugging Face PEFT; allocator
-/// and `nvidia-smi` peaks each compared with what they count). See docs/MODEL.md,
-/// "Cross-validation".
-pub const TRAINING_MEMORY_BAND: (f64, f64) = (0.85, 1.25);
+/// Measured peak / model for LLM training and fine-tuning (`crate::model::bands::MEMORY`): the
+/// 10th and 90th percentiles of the held-out memory rows, every source weighing the same
+/// (allocator and `nvidia-smi` peaks each compared with what they count; docs/ACCURACY.md).
+pub const TRAINING_MEMORY_BAND: (f64, f64) = crate::model::bands::MEMORY.fitted;
 
 /// `gib` as the band measured peaks fall in: training and fine-tuning only; `None` for
 /// inference, whose held-out rows are weight files only (no measured peaks to set a spread).

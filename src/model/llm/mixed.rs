@@ -187,8 +187,8 @@ pub fn estimate_mixed(job: &LlmJob, cards: &[(&Gpu, u32)]) -> Result<Estimate, E
         gpus_needed: if s.fits() { s.devices.len() as u32 } else { 0 },
         fits: s.fits(),
         throughput: Throughput {
-            decode_tokens_per_s: Some(throughput::band(1.0 / s.decode_step_s.max(1e-12), measured, true)),
-            prefill_tokens_per_s: Some(throughput::band(f64::from(job.prompt_tokens) / s.prefill_s.max(1e-12), measured, false)),
+            decode_tokens_per_s: Some(throughput::band(1.0 / s.decode_step_s.max(1e-12), measured, &crate::model::bands::DECODE)),
+            prefill_tokens_per_s: Some(throughput::band(f64::from(job.prompt_tokens) / s.prefill_s.max(1e-12), measured, &crate::model::bands::PREFILL)),
             ..Throughput::default()
         },
         assumptions: describe(job, cards, &s),

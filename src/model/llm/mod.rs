@@ -12,6 +12,7 @@
 
 pub mod arch;
 pub mod backend;
+pub mod calibrated;
 pub mod config_json;
 pub mod custom;
 pub mod engines;
@@ -232,6 +233,14 @@ pub struct LlmJob {
     /// Training under `torch.compile`: AOTAutograd's min-cut partitioner recomputes the FFN's
     /// pointwise results in backward instead of saving them (see `memory::ffn_saved_bytes`).
     pub torch_compile: bool,
+    /// LoRA dropout on (p > 0; LitGPT's and axolotl's configs use 0.05, PEFT's `LoraConfig`
+    /// defaults to 0): each adapted matrix keeps its own dropped-out copy of its input and a
+    /// 1-byte mask for backward (see `memory::adapter_activation_bytes_per_token_layer`).
+    pub lora_dropout: bool,
+    /// QLoRA on bitsandbytes before 0.43.2: its `MatMul4Bit` keeps the input of every 4-bit
+    /// linear for backward although the frozen weight takes no gradient (removed in
+    /// bitsandbytes PR #1270); false for later versions and for torchao's NF4 (torchtune).
+    pub nf4_keeps_inputs: bool,
     /// Whether the serving engine's decode step replays CUDA (HIP) graphs: `Some(false)` for
     /// vLLM `--enforce-eager` or SGLang `--disable-cuda-graph`, `Some(true)` for TensorRT-LLM's
     /// `cuda_graph_mode`; `None` (default): the engine's default
@@ -239,13 +248,21 @@ pub struct LlmJob {
     pub cuda_graphs: Option<bool>,
     /// Overrides the engine's efficiency factors (what-if and cross-validation).
     pub efficiency: Option<Efficiency>,
+    /// Tokens of one prefill chunk (llama.cpp `-ub`, vLLM `max_num_batched_tokens`); `None`: the
+    /// engine's default ([`Engine::prefill_chunk_tokens`]).
+    pub ubatch_tokens: Option<u32>,
     /// System RAM and offload (llama.cpp inference), and a unified-memory machine's GPU share.
     pub host: offload::Host,
 }
 
 impl Default for LlmJob {
     fn default() -> Self {
-        let model = crate::catalog::llm("llama-3-8b")
+        // The preset `data/models.toml` marks `default_job_model` (Llama 3 8B; build.rs checks
+        // there is exactly one).
+        let model = crate::catalog::catalog()
+            .llms
+            .iter()
+            .find(|m| m.default_job_model)
             .map(ModelArch::from_spec)
             .or_else(|| custom::arch_from_params(8.03e9).ok())
             .unwrap_or_else(fallback_arch);
@@ -281,8 +298,11 @@ impl Default for LlmJob {
             fp32_logits: true,
             nf4_double_quant: false,
             torch_compile: false,
+            lora_dropout: false,
+            nf4_keeps_inputs: false,
             cuda_graphs: None,
             efficiency: None,
+            ubatch_tokens: None,
             host: offload::Host::default(),
         }
     }
@@ -343,6 +363,15 @@ impl LlmJob {
 
     /// The engine used on `gpu`: the job's, or llama.cpp for GGUF weights, Apple GPUs and
     /// inference with system RAM given for offload, else vLLM.
+    /// Tokens of one prefill chunk on `gpu` with `engine`: the job's `ubatch_tokens`, else the
+    /// engine's default; `None`: the whole prompt at once.
+    pub fn prefill_chunk(&self, gpu: &Gpu, engine: Engine) -> Option<f64> {
+        match self.ubatch_tokens {
+            Some(t) if t > 0 => Some(f64::from(t)),
+            _ => engine.prefill_chunk_tokens(gpu),
+        }
+    }
+
     pub fn engine_for(&self, gpu: &Gpu) -> Engine {
         match self.engine {
             Some(e) => e,
@@ -600,7 +629,7 @@ fn offloaded_throughput(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &parall
     let prefill = prompt / offload::prefill_s(job, gpu, engine, layout, p, prompt);
     Throughput {
         decode_tokens_per_s: Some(crate::model::types::Band::around(decode, 1.0 - OFFLOAD_BAND, 1.0 + OFFLOAD_BAND)),
-        prefill_tokens_per_s: Some(throughput::band(prefill, false, false)),
+        prefill_tokens_per_s: Some(throughput::band(prefill, false, &crate::model::bands::PREFILL)),
         ..Throughput::default()
     }
 }

@@ -29,11 +29,36 @@ use serde::Serialize;
 /// specifications).
 pub const OS_RESERVE_GIB: f64 = 4.0;
 
-/// Share of the theoretical DRAM bandwidth llama.cpp's CPU path reaches when it streams
-/// offloaded weights at batch 1. Fitted once to the published runs of
-/// `tests/data/calibration/llm_offload.csv` (no per-row or per-model factor); its
-/// leave-one-source-out error is printed by `tests/offload.rs`.
-pub const RAM_STREAM_FRACTION: f64 = 0.48;
+/// The offload engine's fitted constant, swappable per call for cross-validation
+/// (`src/accuracy/offload.rs` refits it inside every fold).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OffloadFit {
+    /// Share of the theoretical DRAM bandwidth llama.cpp's CPU path reaches when it streams
+    /// offloaded weights at batch 1.
+    pub ram_stream_fraction: f64,
+}
+
+impl OffloadFit {
+    /// Fitted once to the published runs of `tests/data/calibration/llm_offload.csv` (no per-row
+    /// or per-model factor); its held-out error is in `docs/ACCURACY.md`.
+    pub const CALIBRATED: OffloadFit = OffloadFit { ram_stream_fraction: 0.48 };
+
+    /// `job` with this fit in force ([`Host::ram_stream_fraction`]).
+    pub fn apply(&self, job: &LlmJob) -> LlmJob {
+        let mut j = job.clone();
+        j.host.ram_stream_fraction = Some(self.ram_stream_fraction);
+        j
+    }
+}
+
+/// Share of the theoretical DRAM bandwidth llama.cpp's CPU path reaches ([`OffloadFit::CALIBRATED`]).
+pub const RAM_STREAM_FRACTION: f64 = OffloadFit::CALIBRATED.ram_stream_fraction;
+
+/// The RAM stream share `job` runs at: its override ([`OffloadFit::apply`]), else
+/// [`RAM_STREAM_FRACTION`].
+pub fn ram_stream_fraction(job: &LlmJob) -> f64 {
+    job.host.ram_stream_fraction.unwrap_or(RAM_STREAM_FRACTION)
+}
 
 /// One GPU↔CPU hand-over of the hidden state during decode, s: one PCIe hop as
 /// [`crate::model::fabric`] times it (25 µs).
@@ -89,7 +114,7 @@ pub struct Host {
     /// Unified-memory machines: the GPU share the user set (`iogpu.wired_limit_mb` on macOS,
     /// the GTT size on Linux), GiB; `None` = the platform's default ([`unified_gpu_gib`]).
     pub unified_gpu_gib: Option<f64>,
-    /// Overrides [`RAM_STREAM_FRACTION`] (cross-validation).
+    /// Overrides [`RAM_STREAM_FRACTION`] ([`OffloadFit::apply`], for cross-validation).
     pub ram_stream_fraction: Option<f64>,
 }
 
@@ -173,7 +198,7 @@ pub fn unified_gpu_gib(gpu: &Gpu, job: &LlmJob) -> Option<f64> {
     let mem = gpu.usable_memory_gib();
     let most = (mem - OS_RESERVE_GIB).max(0.0);
     Some(match job.host.unified_gpu_gib {
-        Some(g) => g.clamp(0.0, most),
+        Some(g) => g.max(0.0).min(most),
         None => mem * unified_default_share(gpu, mem),
     })
 }
@@ -261,7 +286,7 @@ fn ram_reads(job: &LlmJob, plan: &OffloadPlan, batch: f64, ctx: f64) -> (f64, f6
 pub fn decode_step_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &super::parallel::Layout, plan: &OffloadPlan, batch: f64, ctx: f64) -> f64 {
     let on_gpu = super::throughput::decode_step_s(job, gpu, engine, layout, batch, ctx);
     let (gpu_weight_bw, gpu_kv_bw) = super::throughput::gpu_stream_bw(job, gpu, engine);
-    let ram_bw = ram_gb_s(job, gpu) * 1e9 * job.host.ram_stream_fraction.unwrap_or(RAM_STREAM_FRACTION);
+    let ram_bw = ram_gb_s(job, gpu) * 1e9 * ram_stream_fraction(job);
     let (weights, kv, hops) = ram_reads(job, plan, batch, ctx);
     on_gpu - weights / gpu_weight_bw - kv / gpu_kv_bw + (weights + kv) / ram_bw + hops * CROSSING_S
 }
@@ -335,7 +360,7 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, plan: Option<&OffloadPl
     }
     let Some(p) = plan else { return };
     let bw = ram_gb_s(job, gpu);
-    let eff = job.host.ram_stream_fraction.unwrap_or(RAM_STREAM_FRACTION);
+    let eff = ram_stream_fraction(job);
     let what = match p.placement {
         Placement::Layers => Note::new(
             "layers (-ngl {on}): {on} of {total} layers on the GPU",

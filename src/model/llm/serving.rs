@@ -19,7 +19,7 @@
 //! more users are offered than the build holds, the wait for a slot (a closed loop: Little's law).
 //! That mid takes arrivals as random; requests known to arrive together ([`Arrivals::InStep`]:
 //! fixed-length requests of a closed loop started at once, or a burst) take the in-step figure,
-//! the prompts batched into the scheduler's iterations, as their mid ([`IN_STEP_TTFT_BAND`]).
+//! the prompts batched into the scheduler's iterations, as their mid (`crate::model::bands::TTFT_IN_STEP`).
 //!
 //! Arrivals: with a request rate λ, requests wait for a free slot as in an M/M/c queue (Erlang C,
 //! Kleinrock, *Queueing Systems* vol. 1, §3.5) with `c` = the requests the build holds and the
@@ -240,7 +240,7 @@ impl Build<'_> {
 
     /// Chunks a prompt of `tokens` is prefilled in.
     fn chunks(&self, tokens: f64) -> f64 {
-        let chunk = self.engine.prefill_chunk_tokens(self.gpu).unwrap_or(tokens).max(1.0);
+        let chunk = self.job.prefill_chunk(self.gpu, self.engine).unwrap_or(tokens).max(1.0);
         (tokens / chunk).ceil().max(1.0)
     }
 
@@ -272,23 +272,17 @@ impl Build<'_> {
     /// arrivals: the M/D/1 mid of [`Build::ttft`], its high end the other limit, users whose
     /// requests arrive together ([`Build::ttft_in_step`]); measured sweeps of unknown lengths sit
     /// at either end (NVIDIA NIM 1.8's Llama 3.3 70B near the mid). Arrivals in step: the in-step
-    /// figure with [`IN_STEP_TTFT_BAND`].
-    /// A DeepSeek-style MoE's high end reaches [`MLA_MOE_TTFT_HIGH`] × the mid.
+    /// figure. Each with its band (`crate::model::bands`: `TTFT`, `TTFT_IN_STEP`, and a
+    /// DeepSeek-style MoE's `TTFT_MLA_MOE`).
     fn ttft_band(&self, users: f64, wait: f64, measured: bool) -> Band {
-        let in_step = wait + self.ttft_in_step(users);
-        let b = if self.arrivals == Arrivals::InStep {
-            Band::around(in_step, IN_STEP_TTFT_BAND.0, IN_STEP_TTFT_BAND.1)
-        } else {
-            let random = band(wait + self.ttft(users), measured, false);
-            Band { high: random.high.max(in_step), ..random }
+        use crate::model::bands;
+        let (mid, set) = match self.arrivals {
+            Arrivals::InStep => (wait + self.ttft_in_step(users), bands::TTFT_IN_STEP),
+            Arrivals::Random => (wait + self.ttft(users), bands::TTFT),
         };
-        if is_mla_moe(&self.job.model) {
-            Band { high: b.high.max(b.mid * MLA_MOE_TTFT_HIGH), ..b }
-        } else {
-            b
-        }
+        let set = if is_mla_moe(&self.job.model) { bands::TTFT_MLA_MOE } else { set };
+        band(mid, measured, &set)
     }
-
     /// Mean TTFT of `users` whose prompts arrive together, as a closed loop of fixed-length
     /// requests started at once does on every round (they all finish together and send the next
     /// at once). The scheduler packs the waiting prompts first come, first served, into
@@ -305,9 +299,17 @@ impl Build<'_> {
         let prompt = self.prompt.max(1.0);
         let users = users.max(1.0);
         let all = users * prompt;
-        let budget = self.engine.prefill_chunk_tokens(self.gpu).unwrap_or(all).max(prompt);
+        let budget = self.job.prefill_chunk(self.gpu, self.engine).unwrap_or(all).max(prompt);
         let first = all.min(budget);
-        (self.prefill_batch(first / prompt) + self.prefill_batch(users)) / 2.0
+        (self.prefill_batch(first / prompt) + self.prefill_batch(users)) / 2.0 + self.request_overhead()
+    }
+
+    /// Seconds every request spends outside the GPU's forward passes before its first token:
+    /// the API server's parsing and tokenization, the scheduler's admission and the first
+    /// token's sampling and detokenization ([`super::fit::LlmFit::serving_request_ms`], fitted on
+    /// the serving engines' one-user TTFT rows).
+    fn request_overhead(&self) -> f64 {
+        request_overhead_s(self.engine)
     }
 
     /// Seconds to prefill `seqs` prompts that arrive together, batched: one weight stream per
@@ -328,73 +330,34 @@ impl Build<'_> {
     fn ttft_alone(&self, users: f64) -> f64 {
         let prompt = self.prompt.max(1.0);
         let others = if users > 1.0 { self.step(users - 1.0) } else { 0.0 };
-        self.prefill(prompt) + self.chunks(prompt) * others
+        self.prefill(prompt) + self.chunks(prompt) * others + self.request_overhead()
     }
 }
 
-/// The band of a serving total (output tokens/s of a loaded server) as factors of the mid:
-/// (low, high). Derived from the cross-validated residuals, not fitted per pair: the 10th and
-/// 90th percentiles of measured/model over the held-out serving rows of every model that shows
-/// this band (dense models and MoE without latent attention: 441 rows from 16 sources in
-/// `tests/llm_crossval.rs`, which checks these factors against them and that neither edge could
-/// be 5 points narrower): 0.654 and 1.269, rounded out. Session 12's vLLM/SGLang decode step
-/// (a per-layer kernel floor, [`super::engines`]) brought the dense rows alone to 0.71–1.26; the
-/// MoE rows (Mixtral, Qwen3-235B, gpt-oss, GLM-4.5-Air) spread wider, and the band has to say
-/// so for them too, so it is derived from all the rows it is shown for (before: dense rows only,
-/// 0.64–1.27). The spread is real: the same configuration measured by two vendors differs by up
-/// to 1.4× (Llama 3.1 405B FP8 on 8 × H100 with TensorRT-LLM, 128/2048 tokens, 4,340 output
-/// tokens/s in NVIDIA's table, 3,265 in AMD's ROCm blog). A serving total is never fitted itself
-/// (it derives from the decode and prefill factors), so no pair gets the ±30% of a fitted figure.
-pub const SERVING_BAND: (f64, f64) = (0.65, 1.27);
-
-/// The band of the TTFT of requests that arrive in step ([`Arrivals::InStep`]) as factors of the
-/// in-step mid: (low, high). Derived from the held-out residuals, not fitted per pair: on the 95
-/// dense-model TTFT rows recorded as fixed-length requests sent together (`tests/llm_crossval.rs`;
-/// the NIM DLI sweep's 92 GenAI-Perf rows at 5–250 users, 200/1,000 and 2,000/200 tokens, and
-/// others) measured/model runs from 0.49 (10th percentile) to 1.36 (90th), rounded out to
-/// 0.45–1.40. It is wider than the serving band because the in-step figure is a limit: at 100–250
-/// users with 2,000-token prompts the measured TTFT is 0.3–0.7 of it (the users drift out of
-/// step as the queue for slots spreads them), at 5 users with 200-token prompts up to 2× it.
-pub const IN_STEP_TTFT_BAND: (f64, f64) = (0.45, 1.40);
-
-/// The band of a serving total of a DeepSeek-style MoE (routed experts and latent attention:
-/// DeepSeek-V3/R1/V3.1, Kimi K2) as factors of the mid. The physics does not explain these
-/// models' published serving sweeps (docs/MODEL.md, "Cross-validation"): on the 33 held-out
-/// DeepSeek-R1 serving rows (dstack on 8 × H200 and 8 × MI300X, vLLM, SGLang, TensorRT-LLM;
-/// GPUStack on 8 × H200) measured/model runs from 0.34 (10th percentile) to 1.09 (90th), and the
-/// 21 per-user rows from 0.37 to 0.71 (0.29–1.08 and 0.29–0.65 before session 12's vLLM/SGLang
-/// per-layer kernel floor). The uncertainty is real, so the band says so: its low edge
-/// is that 10th percentile, its high edge the dense band's (the mid itself is not moved: no
-/// factor is fitted to these rows). Re-derived without each of the two sources, it would not hold
-/// the other's rows (dstack 0.24–0.61, GPUStack mostly 0.54–1.27): the sources disagree with each
-/// other as much as with the model.
-pub const MLA_MOE_SERVING_BAND: (f64, f64) = (0.34, 1.27);
-
-/// The high end of the TTFT band of a DeepSeek-style MoE, as a factor of its mid (the low end is
-/// the dense model's). The physics puts such a model's prefill near its roofline, where DeepSeek's
-/// own serving system runs it (about 73.7k prompt tokens/s per 8-GPU H800 node, prefix-cache hits
-/// included: deepseek-ai/open-infra-index, "Day 6: One More Thing, DeepSeek-V3/R1 Inference
-/// System Overview"); the published sweeps of the open engines measure far slower first tokens.
-/// On the 21 DeepSeek-R1 TTFT rows (`tests/llm_crossval.rs`: dstack on 8 × H200 and 8 × MI300X
-/// with vLLM 0.7, SGLang 0.4.2–0.4.3 and TensorRT-LLM at 4–128 users; GPUStack's vLLM on 8 × H200
-/// at 4) measured/model runs from 3.8 (10th percentile) to 9.8 (90th), GPUStack's row at 2.8. So
-/// the band reaches 10 × the mid and the mid is not moved (no factor is fitted to these rows).
-/// This is an in-sample width from essentially one source (dstack holds 20 of the 21 rows):
-/// docs/MODEL.md says so.
-pub const MLA_MOE_TTFT_HIGH: f64 = 10.0;
+/// Seconds a serving engine spends on a request outside the forward passes before its first
+/// token (0 for the engines that are not servers: llama.cpp's bench, ExLlamaV2, MLC, transformers).
+pub fn request_overhead_s(engine: Engine) -> f64 {
+    match engine {
+        Engine::Vllm | Engine::Sglang => super::fit::with(|f| f.serving_request_ms) * 1e-3,
+        Engine::TrtLlm => super::fit::with(|f| f.trt_llm_request_ms) * 1e-3,
+        _ => 0.0,
+    }
+}
 
 /// True for a DeepSeek-style MoE: routed experts and multi-head latent attention.
 pub fn is_mla_moe(model: &super::ModelArch) -> bool {
     model.is_moe() && model.attention == crate::catalog::Attention::Mla
 }
 
-/// The serving band's factors for `model`: [`MLA_MOE_SERVING_BAND`] for a DeepSeek-style MoE,
-/// else [`SERVING_BAND`].
+/// The serving band's factors for `model` (`crate::model::bands`): a DeepSeek-style MoE's own,
+/// else the serving set's; each the 10th–90th percentile of measured / model over the held-out
+/// rows of its class, every source weighing the same. A serving total is never fitted itself (it
+/// derives from the decode and prefill factors), so its band is the same for every pair.
 pub fn serving_band_factors(model: &super::ModelArch) -> (f64, f64) {
     if is_mla_moe(model) {
-        MLA_MOE_SERVING_BAND
+        crate::model::bands::SERVING_MLA_MOE.fitted
     } else {
-        SERVING_BAND
+        crate::model::bands::SERVING.fitted
     }
 }
 
@@ -402,6 +365,12 @@ pub fn serving_band_factors(model: &super::ModelArch) -> (f64, f64) {
 pub fn serving_band(model: &super::ModelArch, mid: f64) -> Band {
     let (low, high) = serving_band_factors(model);
     Band::around(mid, low, high)
+}
+
+/// The band of one user's speed `mid` at a concurrency above 1.
+fn per_user_band(model: &super::ModelArch, mid: f64) -> Band {
+    let b = if is_mla_moe(model) { crate::model::bands::PER_USER_MLA_MOE } else { crate::model::bands::PER_USER };
+    Band::around(mid, b.fitted.0, b.fitted.1)
 }
 
 /// Adds the serving assumptions to `out`: where the serving band comes from, and, for a
@@ -417,19 +386,20 @@ pub fn describe(job: &LlmJob, engine: Engine, out: &mut Vec<Note>) {
     let args = vec![("low", crate::decimal::fixed(low, 2).into()), ("high", crate::decimal::fixed(high, 2).into())];
     out.push(if is_mla_moe(&job.model) {
         Note::new(
-            "DeepSeek-style MoE with latent attention: published serving sweeps measure 1.4–4× less output than this estimate; the model does not capture that gap yet, so its serving band is widened to {low}–{high} × the mid",
+            "DeepSeek-style MoE with latent attention: published serving sweeps of other sources measure {low}–{high} × this estimate (the 10th–90th percentile of held-out rows); the model does not capture that gap yet",
             args,
         )
     } else {
         Note::new(
-            "serving totals: band {low}–{high} × the mid, the 10th–90th percentile of published serving measurements the model was not fitted to",
+            "serving totals: band {low}–{high} × the mid, the 10th–90th percentile of published serving measurements held out of every fit",
             args,
         )
     });
     if is_mla_moe(&job.model) {
+        let (low, high) = crate::model::bands::TTFT_MLA_MOE.fitted;
         out.push(Note::new(
-            "DeepSeek-style MoE: published sweeps measure its first token 3–10× later than this estimate, so the time-to-first-token band reaches {high} × the mid",
-            vec![("high", crate::decimal::fixed(MLA_MOE_TTFT_HIGH, 0).into())],
+            "DeepSeek-style MoE: published sweeps of other sources time its first token at {low}–{high} × this estimate",
+            vec![("low", crate::decimal::fixed(low, 1).into()), ("high", crate::decimal::fixed(high, 1).into())],
         ));
     }
 }
@@ -511,7 +481,7 @@ pub fn analyze_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets
     Ok(ServingReport {
         users,
         // One user: the decode figure and its band; more: a loaded server's figure.
-        per_user_tokens_per_s: if users > 1.0 { serving_band(&job.model, per_user) } else { band(per_user, measured, true) },
+        per_user_tokens_per_s: if users > 1.0 { per_user_band(&job.model, per_user) } else { band(per_user, measured, &crate::model::bands::DECODE) },
         aggregate_tokens_per_s: serving_band(&job.model, users * per_user),
         // Ranking alone (no curve) needs the TTFT only to test a TTFT target or an arrival rate;
         // the options shown are analysed again in full.

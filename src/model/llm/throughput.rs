@@ -18,17 +18,12 @@ use crate::model::fabric::{self, Link};
 use crate::model::precision::Precision;
 use crate::model::types::{Band, Note, Throughput, GIB};
 
-/// A band of `mid` as the engine shows it: fitted (engine, family) pairs ±25% (decode) / ±30%
-/// (others); carried-over and cross-validated pairs ±35%.
-pub fn band(mid: f64, measured: bool, decode: bool) -> Band {
-    let w = if !measured {
-        0.35
-    } else if decode {
-        0.25
-    } else {
-        0.30
-    };
-    Band::around(mid, 1.0 - w, 1.0 + w)
+/// A band of `mid` as the engine shows it for a set (`crate::model::bands`): the band the held-out
+/// rows of the set give for engine and card pairs with published rows (`measured`: the pair's
+/// factors were fitted), the wider one of pairs without (a GPU family held out).
+pub fn band(mid: f64, measured: bool, set: &crate::model::bands::SetBand) -> Band {
+    let (low, high) = if measured { set.fitted } else { set.new_family };
+    Band::around(mid, low, high)
 }
 
 struct Ctx<'a> {
@@ -55,7 +50,7 @@ impl Ctx<'_> {
         } else {
             1.0
         };
-        weight_stream_fraction(self.gpu, self.engine, &self.eff) * self.bw() * q * super::backend::decode_factor(self.job, self.gpu, self.engine)
+        weight_stream_fraction(self.gpu, self.engine, &self.eff) * self.bw() * q
     }
 
     /// The sustained dense peak: the datasheet rate times the card's sustained-clock factor
@@ -70,6 +65,12 @@ impl Ctx<'_> {
             * crate::model::numeric::sustained_tensor_factor(self.gpu)
             * super::engines::sync_mma_share(self.gpu, self.engine)
             * 1e12
+    }
+
+    /// (GEMM MFU, multiplier for the weights' format) of this job's GEMMs
+    /// ([`super::engines::prefill_gemm_shares`]).
+    fn gemm_shares(&self) -> (f64, f64) {
+        super::engines::prefill_gemm_shares(self.gpu, self.engine, self.quantized(), &self.eff)
     }
 
     /// The attention's share of [`Ctx::peak_flops`]: attention multiplies queries by the KV cache
@@ -137,7 +138,7 @@ impl Ctx<'_> {
         // run at the prefill's share of the peak. At a few sequences the term is small beside the
         // weight stream; at full batch it is a large part of the step.
         let mfu = if self.engine.continuous_batching() {
-            let (m, q) = super::engines::prefill_gemm_shares(self.gpu, self.engine, self.quantized(), &self.eff);
+            let (m, q) = self.gemm_shares();
             m * q
         } else {
             self.eff.decode_mfu
@@ -157,16 +158,34 @@ impl Ctx<'_> {
     fn prefill_seqs(&self, tokens: f64, seqs: f64, with_fixed: bool) -> f64 {
         let m = &self.job.model;
         let (div, _) = self.split();
-        let (mfu, q) = super::engines::prefill_gemm_shares(self.gpu, self.engine, self.quantized(), &self.eff);
+        let (mfu, q) = self.gemm_shares();
         let peak = self.peak_flops() * mfu;
-        let gemm = 2.0 * m.active_compute_params() * tokens / div / (peak * q);
+        let gemm = 2.0 * (m.active_compute_params() + self.expert_tile_loss(tokens)) * tokens / div / (peak * q);
         // A prompt, however short, reads every weight at least once per prefill chunk: the GEMMs
         // take no less than the weight stream (the decode roofline's memory term).
-        let chunks = self.engine.prefill_chunk_tokens(self.gpu).map_or(1.0, |c| (tokens / c).ceil().max(1.0));
+        let chunks = self.job.prefill_chunk(self.gpu, self.engine).map_or(1.0, |c| (tokens / c).ceil().max(1.0));
         let stream = chunks * self.weight_read_bytes(tokens) / div / self.weight_bw();
         let attn = 2.0 * f64::from(m.layers) * tokens * (tokens / seqs.max(1.0)) * m.attention_width() / div / (peak * self.eff.attention_flops * self.attention_rate_share());
         let fixed = if with_fixed { f64::from(m.layers) * self.eff.prefill_layer_ms * 1e-3 + self.moe_fixed() + self.comm(tokens) } else { 0.0 };
         gemm.max(stream) + attn + fixed + self.vision_time(tokens, peak * q * div)
+    }
+
+    /// Parameters' worth of GEMM work a prefill of `tokens` loses to partly filled expert tiles:
+    /// each routed expert multiplies only the `chunk · k / E` tokens routed to it, and a GEMM of
+    /// M token rows fills M / (M + h) of its tiles (h: llama.cpp's
+    /// [`super::fit::LlmFit::llama_cpp_expert_half_tokens`]; 0, no loss, for the other engines,
+    /// whose fused MoE kernels are timed by [`super::engines::FUSED_MOE_LAYER_MS`]). So the
+    /// active experts' parameters count (M + h) / M times.
+    fn expert_tile_loss(&self, tokens: f64) -> f64 {
+        let m = &self.job.model;
+        if !m.is_moe() || self.engine != Engine::LlamaCpp {
+            return 0.0;
+        }
+        let h = super::fit::with(|f| f.llama_cpp_expert_half_tokens);
+        let chunk = self.job.prefill_chunk(self.gpu, self.engine).map_or(tokens, |c| c.min(tokens)).max(1.0);
+        let share = f64::from(m.experts_active) / f64::from(m.experts_total.max(1));
+        let per_expert = (chunk * share).max(1e-9);
+        m.routed_expert_params() * share * h / per_expert
     }
 
     /// The vision tower's share of a prefill of `tokens` prompt tokens: the request's encoder
@@ -311,7 +330,13 @@ pub fn serving_batch(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, lay
 
 /// The efficiency factors a job runs with: its override, else the engine's on this family.
 pub fn job_efficiency(job: &LlmJob, engine: Engine, gpu: &Gpu) -> Efficiency {
-    job.efficiency.unwrap_or_else(|| efficiency(engine, GpuFamily::of(gpu)))
+    job.efficiency.unwrap_or_else(|| {
+        let e = efficiency(engine, GpuFamily::of(gpu));
+        match super::backend::llama_cpp_decode(job, gpu, engine) {
+            Some(b) => Efficiency { weight_bw: b.weight_bw, layer_ms: b.layer_ms, ..e },
+            None => e,
+        }
+    })
 }
 
 /// All throughput figures of `job` on `n` GPUs laid out as `layout`.
@@ -319,7 +344,7 @@ pub fn throughput(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout
     if job.workload.is_training() {
         let step = train_step(job, gpu, terms, layout, n);
         let measured = GpuFamily::of(gpu) == GpuFamily::NvidiaHbm;
-        return Throughput { train_tokens_per_s: Some(band(step.tokens_per_s, measured, false)), ..Throughput::default() };
+        return Throughput { train_tokens_per_s: Some(band(step.tokens_per_s, measured, &crate::model::bands::TRAINING)), ..Throughput::default() };
     }
     let c = Ctx { job, gpu, engine, eff: job_efficiency(job, engine, gpu), layout: *layout };
     let measured = c.eff.measured;
@@ -340,8 +365,8 @@ pub fn throughput(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout
         None
     };
     Throughput {
-        decode_tokens_per_s: Some(band(decode, measured, true)),
-        prefill_tokens_per_s: Some(band(prefill, measured, false)),
+        decode_tokens_per_s: Some(band(decode, measured, &crate::model::bands::DECODE)),
+        prefill_tokens_per_s: Some(band(prefill, measured, &crate::model::bands::PREFILL)),
         serving_tokens_per_s: serving,
         ..Throughput::default()
     }
@@ -511,13 +536,24 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: 
             ("mfu", crate::decimal::fixed(super::engines::prefill_gemm_shares(gpu, engine, false, &eff).0 * 100.0, 0).into()),
         ],
     ));
-    let note = match super::engines::standing(engine, family) {
-        super::engines::Standing::Fitted => "{engine} on {family} GPUs: fitted on this pair's published measurements, band ±25–30%",
-        super::engines::Standing::CrossValidated => "{engine} on {family} GPUs: factors from other pairs, cross-validated on this pair's measurements, band ±35%",
-        super::engines::Standing::CarriedOver => "{engine} on {family} GPUs has no calibration rows: factors carried over, band ±35%",
+    let standing = super::engines::standing(engine, family);
+    let note = match standing {
+        super::engines::Standing::Fitted => "{engine} on {family} GPUs: fitted on this pair's published measurements; decode band {low}–{high} × the mid, from rows of other sources",
+        super::engines::Standing::CrossValidated => "{engine} on {family} GPUs: factors from other pairs, checked on this pair's measurements; decode band {low}–{high} × the mid, from rows of other sources",
+        super::engines::Standing::CarriedOver => "{engine} on {family} GPUs has no calibration rows: factors carried over; decode band {low}–{high} × the mid, as for a GPU family held out",
     };
+    let set = crate::model::bands::DECODE;
+    let (low, high) = if eff.measured { set.fitted } else { set.new_family };
     if job.efficiency.is_none() {
-        out.push(Note::new(note, vec![("engine", engine.as_str().into()), ("family", family.as_str().into())]));
+        out.push(Note::new(
+            note,
+            vec![
+                ("engine", engine.as_str().into()),
+                ("family", family.as_str().into()),
+                ("low", crate::decimal::fixed(low, 2).into()),
+                ("high", crate::decimal::fixed(high, 2).into()),
+            ],
+        ));
     }
     super::serving::describe(job, engine, out);
     match layout {

@@ -1,4 +1,4 @@
-//! The site header: the brand and the view tabs.
+//! The site header: the brand and the view tabs (advisor, catalog, compare, accuracy).
 
 use crate::state::{Action, View};
 use crate::i18n::{t, tf};
@@ -39,6 +39,7 @@ pub fn header(props: &HeaderProps) -> Html {
                 { tab(View::Advisor, t(lang, "Advisor").into()) }
                 { tab(View::Catalog, t(lang, "Catalog").into()) }
                 { tab(View::Compare, tf(lang, "Compare ({n})", &[("n", &props.compare_count.to_string())])) }
+                { tab(View::Accuracy, t(lang, "Accuracy").into()) }
             </nav>
             <label class="header__lang">
                 <span class="visually-hidden">{ t(lang, "Language") }</span>

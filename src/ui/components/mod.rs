@@ -1,5 +1,6 @@
 //! One Yew component per file, each with its own BEM-named stylesheet in `styles/`.
 
+pub mod accuracy_view;
 pub mod advisor_form;
 pub mod after_start;
 pub mod advisor_view;

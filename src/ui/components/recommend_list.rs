@@ -112,7 +112,8 @@ pub fn recommend_list(props: &ResultProps) -> Html {
                 <ul class="recommend-list__reasons">
                     { for present::reasons(o, input, lang).into_iter().map(|r| html! { <li>{ r }</li> }) }
                 </ul>
-                <ExplainDetails explain={Rc::new(present::explain(o, input))} assumptions={Rc::new(e.assumptions.clone())} />
+                // First how far off the headline figure was on held-out measurements, then the assumptions.
+                <ExplainDetails explain={Rc::new(present::explain(o, input))} assumptions={Rc::new(present::held_out(o, input).into_iter().chain(e.assumptions.iter().cloned()).collect())} />
             </li>
         }
     };
