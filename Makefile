@@ -25,7 +25,7 @@ serve: install-build
 
 ## dist: release bundle in dist/ (wasm-opt -Oz), with its CSP, service worker list and one-file copy.
 ## -Zlocation-detail=none (the release wasm only): a panic in the web app does not carry its source
-## file and line: 2.8 KB brotli of path strings less (issue 13); the crash panel keeps the message.
+## file and line: 2.8 KB brotli of path strings less; the crash panel keeps the message.
 ## It is an unstable flag, hence RUSTC_BOOTSTRAP=1 on the stable toolchain (as `make fuzz` does);
 ## Trunk's post_build hook drops it again for its native build.
 dist: install-build
@@ -37,11 +37,11 @@ dist: install-build
 ## single-file: dist-single/gpu-advisor.html, the whole app in one file that works from file://
 single-file: dist
 
-## Two size guards (tools/size.mjs). The first result, issue 13's first load, is the page with the
-## default answer pre-rendered in it, its stylesheet and its icon: the app loads after the answer
-## has painted; 150 KB brotli is the issue's budget. The app (page, loader, glue and wasm: what it
-## takes until the inputs respond) keeps a guard of 280 KB: session 5 ended at 266.9 KB, and the
-## pre-rendered answer adds about 6 KB of HTML. It stops further growth; it is not the goal.
+## Two size guards (tools/size.mjs). The first result, what a visitor loads before the answer is on
+## screen, is the page with the default answer pre-rendered in it, its stylesheet and its icon: the
+## app loads after the answer has painted; its budget is 150 KB brotli. The app (page, loader, glue
+## and wasm: what it takes until the inputs respond) keeps a guard of 280 KB, which the pre-rendered
+## answer's HTML (about 6 KB) counts toward. It stops further growth; it is not the goal.
 ## test: native cargo tests, wasm-bindgen tests in headless Chromium, Playwright end to end
 test: install
 	$(MAKE) --no-print-directory test-native

@@ -170,7 +170,7 @@ fn main() {
     let (mut gpu, mut llms, mut diffusion, mut classic) = (gpus.gpu, models.model, diffusion.diffusion, classic.classic);
     // The web app shows no model's sources and a card's (and its notes) only in its detail panel, which loads them
     // from `sources.bin` (`gpu-advisor sources-pack`, run by Trunk's post_build hook; see
-    // `catalog::sources`): the wasm's catalog goes without the links (issue 13, first-load size).
+    // `catalog::sources`): the wasm's catalog goes without the links, to keep the first load small.
     // Native builds (CLI, tests, check-data) keep every field.
     if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
         for g in &mut gpu {

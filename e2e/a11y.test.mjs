@@ -1,4 +1,4 @@
-// Accessibility (issue 6): axe-core finds no serious or critical violation on every view, in light
+// Accessibility: axe-core finds no serious or critical violation on every view, in light
 // and dark colour schemes; every input has a label; the keyboard reaches the controls.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// End to end: the advisor page of issue 5 against the release build.
+// End to end: the advisor page against the release build.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useApp, watchErrors } from './harness.mjs';
@@ -61,7 +61,7 @@ test('copy link reproduces the same page', async () => {
   await again.goto(link);
   assert.equal(await topOption(again), top);
   assert.equal(await again.locator('#in-model').inputValue(), 'llama-3-70b');
-  // `batch` in an older link is the number of users (issue 12).
+  // `batch` in an older link is the number of users.
   assert.equal(await again.locator('#in-users').inputValue(), '2');
   await page.close();
   await again.close();
@@ -98,7 +98,7 @@ test('cards only: a budget that buys no card plus host buys the card alone, and 
   const page = await app.ctx.newPage();
   // Llama 3 70B fp16 needs 7 × 24 GB cards: seven Tesla P40s ($300 street) are $2,100, within
   // $2,200, but not with the $15,000 server they would go into. With the host counted nothing
-  // fits, so the options count the cards alone with a note (issue 12); "cards only" gives the same
+  // fits, so the options count the cards alone with a note; "cards only" gives the same
   // options without it.
   await page.goto(app.url('?model=llama-3-70b&precision=fp16&budget=2200'));
   await page.locator('.recommend-list__option[data-gpu="p40"]').first().waitFor();

@@ -1,4 +1,4 @@
-// End to end against the release build in dist/: the compare view of issue 2, the catalog,
+// End to end against the release build in dist/: the compare view, the catalog,
 // same-origin-only network traffic, and the README screenshot.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -79,7 +79,7 @@ test('screenshot of the real app for the README', async () => {
   await page.close();
 });
 
-test('compare view shows prices in the chosen currency and the cards on the advisor job (issue 15 §5)', async () => {
+test('compare view shows prices in the chosen currency and the cards on the advisor job', async () => {
   const page = await app.ctx.newPage();
   const errors = watchErrors(page);
   await page.goto(url('?view=compare&gpus=rtx-5070,rtx-5090&currency=rub&rate=100&mode=rent'));

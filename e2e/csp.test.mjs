@@ -1,4 +1,4 @@
-// End to end for issue 7 §2: the page carries a Content-Security-Policy meta tag that allows no
+// End to end: the page carries a Content-Security-Policy meta tag that allows no
 // inline script, and neither the served build nor the one-file download violates it while the app
 // starts on the advisor, switches views, opens a detail panel and runs embedded with an accent colour.
 import { test, before, after } from 'node:test';

@@ -1,4 +1,4 @@
-// Fifty hostile links (issue 7): each must render the page, say what it ignored, log no console
+// Fifty hostile links: each must render the page, say what it ignored, log no console
 // error, and run no injected markup or script.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// End to end: the interface speaks Chinese with ?lang=zh and Russian with ?lang=ru (issue 6).
+// End to end: the interface speaks Chinese with ?lang=zh and Russian with ?lang=ru.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useApp, watchErrors } from './harness.mjs';

@@ -1,4 +1,4 @@
-// End to end for issue 6's reach: offline after one visit (service worker), a new build replacing
+// End to end for the app's reach: offline after one visit (service worker), a new build replacing
 // the old cache whole, the one-file download from file://, and the embed in an iframe on a page of
 // another origin. Runs against dist/ (or, with E2E_SERVE_ROOT and E2E_BASE_PATH, under a sub-path).
 import { test, before, after } from 'node:test';

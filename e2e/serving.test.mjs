@@ -1,8 +1,8 @@
-// Issue 12 end to end: the default page's first option shows the speed `gpu-advisor estimate
+// Serving end to end: the default page's first option shows the speed `gpu-advisor estimate
 // --users 1` gives for that card and count; a target of 50 users at 20 tokens/s each keeps only
 // options that meet it; bad serving inputs get a message beside their field while the last result
 // stays; the frontier chart draws the target; the best option is on the first screen of a phone
-// and of a blog embed (issue 13).
+// and of a blog embed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

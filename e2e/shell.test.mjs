@@ -1,4 +1,4 @@
-// End to end: the static shell of index.html (issue 13) paints the header and the advisor's frame
+// End to end: the static shell of index.html paints the header and the advisor's frame
 // before the wasm runs, in the language the link asks for, and the app replaces it when it mounts.
 // In the release build the shell of the default question holds its answer, pre-rendered by the
 // app itself (tools/prerender.mjs): it shows with no wasm at all, it is the live app's answer, and

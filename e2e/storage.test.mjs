@@ -1,4 +1,4 @@
-// Remembered settings (issue 7): the last inputs come back; a shared link wins without
+// Remembered settings: the last inputs come back; a shared link wins without
 // overwriting them until the user changes something; an old stored version is dropped with a note.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-//! The compare view's figures that depend on the advisor (issue 15 §5): the money settings its
+//! The compare view's figures that depend on the advisor: the money settings its
 //! prices are shown in, and the "for your job" rows (each compared card sized on the advisor's
 //! current job). Pure, so native tests check what the view shows.
 

@@ -1,7 +1,7 @@
 //! Reading JSON text into a `serde_json::Value`, with a reader the web app can replace.
 //!
 //! Natively (the CLI, the tests) the reader is serde_json's. Its parser, with the float
-//! formatting its error messages pull in, is about 16 KB of brotli in the app (issue 13), and
+//! formatting its error messages pull in, is about 16 KB of brotli in the app, and
 //! the browser already has one: `ui::start` installs `JSON.parse` through [`install`]. A wasm
 //! build without an installed reader refuses all JSON rather than linking serde_json's.
 //! The values are the same serde_json types either way, so every consumer (`config.json`

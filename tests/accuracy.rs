@@ -5,7 +5,7 @@
 //!   source-balanced bands, and the out-of-fold in-band share, each checked against a hand
 //!   calculation.
 //! - The published figures (`data/accuracy.toml`, which `make test` regenerates and compares:
-//!   `accuracy --check`) against the goals of the accuracy brief: median |error| of held-out rows
+//!   `accuracy --check`) against the project's accuracy goals: median |error| of held-out rows
 //!   (leave one GPU family out and leave one source out) ≤ 12% decode (leave one hardware
 //!   generation out ≤ 15%), ≤ 20% prefill, serving, per-user speed, training, image and video, ≤ 30%
 //!   time to first token, ≤ 8% memory, ≤ 25% offload; ≥ 80% of rows inside the band the other
@@ -168,7 +168,7 @@ fn at_least(what: &str, value: f64, limit: f64) {
     assert!(value >= limit - 1e-9, "{what}: {:.1}% < {:.1}%", value * 100.0, limit * 100.0);
 }
 
-/// Every set the brief names is scored, on enough rows to mean something.
+/// Every set with a goal is scored, on enough rows to mean something.
 #[test]
 fn every_set_is_scored() {
     let f = figures();

@@ -34,8 +34,8 @@ fn embedded_catalog_equals_the_data_files() {
 #[test]
 fn every_entry_holds_the_invariants() {
     let c = catalog::catalog();
-    assert!(c.gpus.len() >= 60, "issue 2 asks for at least 60 cards, have {}", c.gpus.len());
-    assert!(c.llms.iter().filter(|m| m.kind == schema::ModelKind::Llm).count() >= 50, "issue 3 asks for 50 LLM presets");
+    assert!(c.gpus.len() >= 60, "the catalog holds at least 60 cards, have {}", c.gpus.len());
+    assert!(c.llms.iter().filter(|m| m.kind == schema::ModelKind::Llm).count() >= 50, "the catalog holds at least 50 LLM presets");
     assert_eq!(schema::validate_gpus(&c.gpus), Vec::<String>::new());
     assert_eq!(schema::validate_models(&c.llms, &c.diffusion, &c.classic), Vec::<String>::new());
 }
@@ -86,7 +86,7 @@ fn validation_catches_broken_scale_up_and_ecc_rows() {
 
 #[test]
 fn every_seed_card_is_present_under_its_contract_id() {
-    // The ids issue 2 fixes for the cards in the seed articles.
+    // The cards in the seed articles, under the ids that links and the CLI rely on.
     for id in [
         "rtx-a5000", "rtx-4090", "rtx-4090d", "h100-sxm", "h100-pcie", "h100-nvl", "a100-40gb-sxm", "a100-40gb-pcie",
         "a100-80gb-sxm", "a100-80gb-pcie", "rtx-a6000", "rtx-a4000", "v100-sxm2-16gb", "v100-sxm2-32gb", "v100-pcie-16gb",
@@ -255,7 +255,7 @@ fn names_and_architectures_are_ascii() {
     }
 }
 
-// ---- Scale-up fabrics, ECC defaults and the issue-11 catalog gaps (each expected value cites its source). ----
+// ---- Scale-up fabrics, ECC defaults, the A10G and the P100 (each expected value cites its source). ----
 
 /// AMD CDNA 3 white paper: "P2P RING PEAK AGGREGATE I/O BANDWIDTH: 896 GB/s (8 GPUs)"; MI300X data
 /// sheet: 7 Infinity Fabric links at 128 GB/s peak each (7 x 128 = 896); the 8 OAMs of the MI300X
@@ -359,15 +359,15 @@ fn spot_a10g_and_p100() {
 }
 
 #[test]
-fn every_issue_15_card_is_present_under_its_contract_id() {
-    // Issue 15 §4 fixes these ids.
+fn every_contract_card_is_present_under_its_id() {
+    // These ids are fixed: links and the CLI rely on them.
     for id in [
         "b300", "rtx-5070", "rtx-5060-ti-8gb", "rtx-pro-5000-blackwell", "rtx-pro-4500-blackwell", "rtx-pro-4000-blackwell",
         "dgx-spark", "mi350x", "rx-9070-xt", "ryzen-ai-max-395", "arc-b580", "arc-pro-b60", "apple-m4-pro", "ascend-910b",
         "rtx-2080", "rtx-3070", "rtx-3060-ti", "rx-6900-xt", "rx-7900-xt", "arc-a770",
     ] {
         let g = gpu(id);
-        assert!(!g.backends.is_empty(), "{id}: issue 15 asks which back-ends run on each new card");
+        assert!(!g.backends.is_empty(), "{id}: each of these cards names the back-ends that run on it");
     }
 }
 

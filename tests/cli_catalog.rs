@@ -1,4 +1,4 @@
-//! The `gpus` and `models` commands: the JSON contract of issue 2 and 3, and one-line errors.
+//! The `gpus` and `models` commands: their JSON contracts, and one-line errors.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::process::Command;

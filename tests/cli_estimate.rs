@@ -1,5 +1,5 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! `gpu-advisor estimate` end to end: the JSON contract of issue 3 §8, exit code 2 with one line
+//! `gpu-advisor estimate` end to end: the JSON contract of `estimate --json`, exit code 2 with one line
 //! for bad input, and nearest-id suggestions.
 
 use std::process::Command;
@@ -142,7 +142,7 @@ fn image_generation_routes_to_the_media_engine() {
     fails_with(&["estimate", "--gpu", "rtx-4090", "--model", "sd-1.5", "--resolution", "512by512"], "--resolution");
 }
 
-/// Issue 12's serving contract: `throughput.per_user_tokens_per_s`, `aggregate_tokens_per_s` and
+/// The serving keys of the JSON contract: `throughput.per_user_tokens_per_s`, `aggregate_tokens_per_s` and
 /// `ttft_s` (bands), `serving.max_users` (null without a target) and `serving.curve`; with one
 /// user the per-user speed is the decode speed and the total equals it.
 #[test]
@@ -192,7 +192,7 @@ fn bad_serving_flags_name_the_flag() {
     }
 }
 
-/// Issue 12: `estimate` serves a build as the recommender does, as replicas of tensor-parallel
+/// `estimate` serves a build as the recommender does, as replicas of tensor-parallel
 /// groups, and says which (`serving.replicas` × `serving.gpus_per_replica` = the cards).
 #[test]
 fn serving_json_names_the_replica_layout() {
@@ -207,7 +207,7 @@ fn serving_json_names_the_replica_layout() {
     assert!((total - users * per_user).abs() <= 1e-6 * total, "{total} vs {users} × {per_user}");
 }
 
-/// Issue 14: `--frames`, `--offload-mode` and `throughput.seconds_per_video`. The Wan2.2 README's
+/// Video generation: `--frames`, `--offload-mode` and `throughput.seconds_per_video`. The Wan2.2 README's
 /// "Computational Efficiency" table (github Wan-Video/Wan2.2 @42bf4cfa) times T2V-A14B at 720P
 /// (1280x720, 81 frames, 40 steps, `--offload_model True`) at 1041.5 s on one H100 with 59.8 GB peak.
 #[test]
@@ -253,7 +253,7 @@ fn bad_video_flags_name_the_flag() {
     }
 }
 
-/// Serving round 3: `--arrivals in-step` takes the batched prefill of the users' prompts as the
+/// Serving: `--arrivals in-step` takes the batched prefill of the users' prompts as the
 /// TTFT's mid (per-user speed unchanged); `--cuda-graphs off` (vLLM `--enforce-eager`) pays the
 /// host launches per layer, so one user decodes slower; bad values name the flag.
 #[test]

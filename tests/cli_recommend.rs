@@ -1,5 +1,5 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! `gpu-advisor recommend` end to end (issue 5 §4): the JSON contract (an array best first, each
+//! `gpu-advisor recommend` end to end: the JSON contract (an array best first, each
 //! with `gpu`, `count`, `fits`, `per_gpu_gib`, `purchase_usd`, `hourly_usd`, `throughput`,
 //! `reasons`), the seed 003 scenario from the command line, and exit code 2 with one line for
 //! bad input.
@@ -128,7 +128,7 @@ fn help_lists_the_flags() {
     }
 }
 
-/// Issue 12's serving keys on every LLM inference option: per-user speed, total rate and TTFT at
+/// The serving keys on every LLM inference option: per-user speed, total rate and TTFT at
 /// `--users`, and `max_users` under a target (null without one). With 20 users on one card the
 /// total is 20 × the per-user speed.
 #[test]
@@ -155,7 +155,7 @@ fn options_carry_the_serving_keys() {
     assert!(v.as_array().expect("array").iter().all(|o| o["max_users"].is_u64()));
 }
 
-/// Issue 12's `recommend --json` keys: `facts` (objects with a `kind`), the serving figures and
+/// The `recommend --json` serving keys: `facts` (objects with a `kind`), the serving figures and
 /// the replica layout; with a target, every option serves the users within it, and the API price
 /// gives a break-even fact.
 #[test]
@@ -180,7 +180,7 @@ fn json_has_facts_and_serving_keys() {
     }
 }
 
-/// Issue 14: video jobs rank like image jobs, by seconds per video.
+/// Video jobs rank like image jobs, by seconds per video.
 #[test]
 fn video_jobs_rank_by_seconds_per_video() {
     let items = json(&["recommend", "--model", "wan2.1-t2v-1.3b", "--frames", "81", "--offload-mode", "model", "--top", "3", "--json"]);

@@ -1,4 +1,4 @@
-//! The compare view's advisor-dependent figures (issue 15 §5): prices in the chosen currency, and
+//! The compare view's advisor-dependent figures: prices in the chosen currency, and
 //! the "for your job" rows. Expected values are hand calculations from the catalog's own figures.
 #![cfg(not(target_arch = "wasm32"))]
 

@@ -1,5 +1,5 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! The cost model (issue 5 §1): purchase with host, rent, energy, TCO, break-even, $ per million
+//! The cost model: purchase with host, rent, energy, TCO, break-even, $ per million
 //! tokens, currencies and price overrides. Every expected number is a hand calculation written
 //! next to it, from the catalog values it reads (data/gpus.toml, quoted in the comment).
 

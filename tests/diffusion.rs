@@ -1,5 +1,5 @@
 //! Image-generation sizing: the seed 003 comparison, hand-calculated memory terms, the
-//! monotonicity properties of issue 4 and the input errors.
+//! monotonicity properties and the input errors.
 //!
 //! Seed 003 (/work/shared/seeds/003_*.txt, UCloud article): SDXL, 888x1280, 50 steps, A100 11.5 s
 //! against RTX 4090 11.4 s per image.

@@ -1,6 +1,7 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! Issue 11, "Physics to fix": one test per item, each expected value from a cited source or a
-//! hand calculation written beside it.
+//! The LLM engine's physics rules (memory terms by engine and workload, MLA, llama.cpp buffers,
+//! vLLM defaults, ECC, activations, NF4, sharding, fabrics, measured efficiencies): one test per
+//! rule, each expected value from a cited source or a hand calculation written beside it.
 
 use gpu_advisor::catalog;
 use gpu_advisor::model::fabric::{self, LinkKind};
@@ -19,7 +20,7 @@ fn job(preset: &str) -> LlmJob {
     LlmJob::for_preset(catalog::llm(preset).unwrap_or_else(|| panic!("{preset} preset")))
 }
 
-/// Item 4. Llama 3.2 1B ties its head to the embedding (config.json `tie_word_embeddings: true`,
+/// Llama 3.2 1B ties its head to the embedding (config.json `tie_word_embeddings: true`,
 /// vocab 128,256 × hidden 2,048). The head is still multiplied for every token: the compute
 /// parameters are all 1.24e9 (body 0.977e9 + head 0.263e9), and a decode step reads the whole
 /// table as the head: 1.24e9 × 2 B in fp16.
@@ -35,7 +36,7 @@ fn tied_head_is_read_and_multiplied() {
     assert!((got / expected - 1.0).abs() < 1e-9, "{got} vs {expected}");
 }
 
-/// Item 3. Training never runs under vLLM's `gpu_memory_utilization` cap, and TensorRT-LLM's
+/// Training never runs under vLLM's `gpu_memory_utilization` cap, and TensorRT-LLM's
 /// 0.9 is a share of the memory left after weights, not of the card. Llama 3.1 70B in FP8 on one
 /// H100 80 GB: 68.45e9 body parameters × 1 B + embedding and head 2 × 1.05e9 × 2 B (kept in
 /// 16 bits) = 72.7e9 B = 67.7 GiB, under the 80 GiB card: it fits and serves.
@@ -59,7 +60,7 @@ fn memory_cap_follows_engine_and_workload() {
     assert!(est.throughput.serving_tokens_per_s.is_some());
 }
 
-/// Item 5. DeepSeek-V3's MLA cache (kv_lora_rank 512 + RoPE key 64 per token per layer, 61
+/// DeepSeek-V3's MLA cache (kv_lora_rank 512 + RoPE key 64 per token per layer, 61
 /// layers) cannot be split by head, so tensor parallelism over 8 GPUs keeps it whole on every
 /// rank: each request costs 8 × its KV bytes of the pool.
 #[test]
@@ -82,7 +83,7 @@ fn serving_batch_counts_replicated_mla_cache() {
     assert!(got < (pool / per_seq).floor() / 7.0);
 }
 
-/// Item 6. llama.cpp with FlashAttention (the default since mid-2025) allocates no f32 KQ
+/// llama.cpp with FlashAttention (the default since mid-2025) allocates no f32 KQ
 /// buffer. Llama 3.1 8B Q4_K_M at 131,072 tokens on a 24 GB card: weights 4.6 GiB + f16 KV
 /// 32 layers × 8 heads × 128 × 2 × 2 B × 131,072 = 16 GiB + logits buffer 512 × 128,256 × 4 B
 /// = 0.24 GiB ≈ 21 GiB: fits. Without FlashAttention the KQ scores add 512 × 32 heads × 131,072
@@ -100,7 +101,7 @@ fn llama_cpp_flash_attention_has_no_kq_buffer() {
     assert!(!estimate_llm(&j, card, 1).expect("no fa").fits);
 }
 
-/// Item 7. Absorbed MLA decode: 2 · heads · (2 · 512 + 64) FLOPs per cached token per layer.
+/// Absorbed MLA decode: 2 · heads · (2 · 512 + 64) FLOPs per cached token per layer.
 /// DeepSeek-V3 at 4,096 tokens: 2 × 128 × 1,088 × 61 × 4,096 = 69.6 GFLOP per token, about as
 /// much as its 2 × 37e9 = 74 GFLOP of weights.
 #[test]
@@ -110,7 +111,7 @@ fn mla_decode_attention_flops() {
     assert!((decode_attention_flops(&j.model, 4096.0) / expected - 1.0).abs() < 1e-12);
 }
 
-/// Item 8. vLLM's `EngineArgs._set_default_args` (vllm/engine/arg_utils.py): cards of at least
+/// vLLM's `EngineArgs._set_default_args` (vllm/engine/arg_utils.py): cards of at least
 /// 70 GiB that are not A100s get `max_num_seqs` 1024 and, for the API server,
 /// `max_num_batched_tokens` 8192; the rest 256 and 2048.
 #[test]
@@ -123,7 +124,7 @@ fn vllm_defaults_follow_memory_class() {
     assert_eq!(Engine::Vllm.prefill_chunk_tokens(gpu("l40s")), Some(2048.0));
 }
 
-/// Item 11. GDDR cards with ECC on by default lose 1/16: a 24 GB L4 or A10 shows 23,028 MiB in
+/// GDDR cards with ECC on by default lose 1/16: a 24 GB L4 or A10 shows 23,028 MiB in
 /// `nvidia-smi` (24 × 15/16 = 22.5 GiB); HBM cards keep their capacity.
 #[test]
 fn ecc_on_gddr_costs_a_sixteenth() {
@@ -133,7 +134,7 @@ fn ecc_on_gddr_costs_a_sixteenth() {
     assert_eq!(gpu("rtx-4090").usable_memory_gib(), 24.0);
 }
 
-/// Item 11. An unfused SwiGLU saves four I-wide tensors per token: Llama 3.1 8B (h 4,096,
+/// An unfused SwiGLU saves four I-wide tensors per token: Llama 3.1 8B (h 4,096,
 /// 32 × 128 query width, 8 × 128 KV width, I 14,336) keeps 8·4096 + 4·4096 + 4·1024 + 8·14336 =
 /// 167,936 bytes per token per layer without scores.
 #[test]
@@ -185,7 +186,7 @@ fn training_memory_has_a_band() {
     assert!(inf.memory.per_gpu_band_gib.is_none() && inf.memory.total_band_gib.is_none());
 }
 
-/// Item 11. transformers' `BitsAndBytesConfig` defaults to `bnb_4bit_use_double_quant=False`:
+/// transformers' `BitsAndBytesConfig` defaults to `bnb_4bit_use_double_quant=False`:
 /// NF4 costs 4 + 32/64 = 4.5 bits per weight (QLoRA paper §2), not 4.127.
 #[test]
 fn nf4_defaults_to_no_double_quant() {
@@ -200,7 +201,7 @@ fn nf4_defaults_to_no_double_quant() {
     assert!(lora > 0.1e9 && lora < 0.25e9, "{lora}");
 }
 
-/// Item 13. torchtune's `llama3_1/70B_lora.yaml` runs Llama 3.1 70B LoRA on 8 × A100 80 GB with
+/// torchtune's `llama3_1/70B_lora.yaml` runs Llama 3.1 70B LoRA on 8 × A100 80 GB with
 /// FSDP: the sharding chooser must find it (a full bf16 replica, 141 GB, fits no single card).
 #[test]
 fn seventy_b_lora_on_eight_a100s_with_fsdp() {
@@ -219,7 +220,7 @@ fn seventy_b_lora_on_eight_a100s_with_fsdp() {
     assert!(est.assumptions.iter().any(|a| a.contains("ZeRO-3") || a.contains("ZeRO-2") || a.contains("ZeRO-1")), "{:?}", est.assumptions);
 }
 
-/// Item 2. Scale-up fabrics are numbers: MI300X's Infinity Fabric joins 8 GPUs at 7 × 128 =
+/// Scale-up fabrics are numbers: MI300X's Infinity Fabric joins 8 GPUs at 7 × 128 =
 /// 896 GB/s (AMD datasheet): 448 per direction × 0.75 NCCL-style efficiency = 336 GB/s. A PCIe
 /// A100's NVLink bridge joins pairs only: four cards talk over PCIe 4.0 (31.5 × 0.75). Past 8
 /// H100 SXM GPUs the traffic crosses one 400 Gb/s port per GPU: 50 × 0.9 = 45 GB/s.
@@ -364,7 +365,7 @@ fn llm_int8_streams_at_its_measured_speed() {
     assert_eq!(quant_stream_factor(Engine::Vllm, Precision::Int8, &v), v.quant_bw);
 }
 
-/// Item 8. Full recomputation runs at a measured MFU: the ratio r of the MFU with activation
+/// Full recomputation runs at a measured MFU: the ratio r of the MFU with activation
 /// checkpointing to the MFU without is fitted on the training rows (`LlmFit::recompute_mfu_ratio`;
 /// llm-foundry's MPT-7B on 8 × H100 holds 46.4% MFU without and 40.4% with, 0.87,
 /// scripts/train/benchmarking/README.md), and it is above the 6/8 = 0.75 that counting the
@@ -393,7 +394,7 @@ fn recomputation_runs_at_a_measured_mfu() {
     assert!((train_mfu(&j, h100) / base - lora).abs() < 1e-9, "{lora}");
 }
 
-/// Item 11. Hugging Face PEFT keeps LoRA adapters in fp32 under mixed precision and upcasts the
+/// Hugging Face PEFT keeps LoRA adapters in fp32 under mixed precision and upcasts the
 /// logits for the loss. Llama 3.1 8B LoRA, rank 16 on every linear layer, one sequence of 1,024
 /// tokens: the logits alone cost 1,024 × 128,256 × 12 B = 1.47 GiB with the upcast and
 /// 1,024 × 128,256 × 2.5 B = 0.31 GiB with torchtune's chunked loss; the adapters' weights are

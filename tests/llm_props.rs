@@ -1,5 +1,5 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! Property tests of the LLM engine (issue 3): memory never falls when context, batch or weight
+//! Property tests of the LLM engine: memory never falls when context, batch or weight
 //! bits rise; `gpus_needed` never rises when a card has more memory; no NaN, infinity or panic
 //! for any in-range input; out-of-range input is an error naming its field.
 

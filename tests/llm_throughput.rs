@@ -123,7 +123,7 @@ fn pcie_consumer_cards_scale_poorly_in_training() {
     assert!(h > 7.0, "8× H100 = {h}×");
 }
 
-/// Issue 11: scaling is bounded and knows about nodes. MosaicML's llm-foundry table
+/// Scaling is bounded and knows about nodes. MosaicML's llm-foundry table
 /// (scripts/train/benchmarking/README.md) holds MPT-13B at about 40% MFU from 8 to 64 H100s
 /// (FSDP, micro-batch 16? of 2048 tokens): the per-GPU speed must not fall without limit as the
 /// count grows past a node. Across nodes the gradient traffic crosses one 400 Gb/s port per GPU

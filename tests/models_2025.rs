@@ -1,7 +1,8 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! The 2025 presets of issue 14: parameter counts against their model cards, each pasted
-//! `config.json` (tests/data/configs/, the sizing keys of the Hugging Face file named in its
-//! `_source`) against its preset, and the memory checks the issue's acceptance lists.
+//! The 2025 presets: parameter counts against their model cards, each pasted `config.json`
+//! (tests/data/configs/, the sizing keys of the Hugging Face file named in its `_source`) against
+//! its preset, and memory checks (which cards hold each model, the cache of sliding, chunked and
+//! linear-attention layers, FP4 block scales).
 
 use gpu_advisor::catalog;
 use gpu_advisor::model::llm::{config_json, estimate_llm, Engine, LlmJob, ModelArch};

@@ -1,6 +1,6 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! "I already have" (issue 15 §3): owned cards cost nothing and the recommender answers what to
-//! add, with the issue's own question: "I have a 3090. Should I add a 4090 or a second 3090?"
+//! "I already have": owned cards cost nothing and the recommender answers what to add, as in
+//! "I have a 3090. Should I add a 4090 or a second 3090?"
 //! A second 3090 runs as any two 3090s do; a 4090 beside it is a llama.cpp layer split in
 //! proportion to memory (`tests/mixed_cards.rs` checks that split by hand). Prices are the
 //! catalog's street prices of the added cards alone.

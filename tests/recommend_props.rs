@@ -1,5 +1,5 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! Property tests of the recommender (issue 5, Acceptance): raising the budget never removes an
+//! Property tests of the recommender: raising the budget never removes an
 //! option; every option shown fits (with the headroom asked) and is within budget; the ranking is
 //! deterministic and ties are broken by card id, then count.
 
@@ -72,7 +72,7 @@ proptest! {
         let mut b = a.clone();
         b.budget = budget(kind, low + extra);
         let (ra, mut rb) = (recommend(&a).expect("a"), recommend(&b).expect("b"));
-        // Nothing fitting the low budget with a host, the options count the cards alone (issue 12);
+        // Nothing fitting the low budget with a host, the options count the cards alone;
         // the higher budget is then compared on the same footing, cards alone.
         let cards_only = |r: &Recommendation| r.notes.iter().any(|n| matches!(n, gpu_advisor::recommend::facts::RecNote::CardsOnly { .. }));
         if cards_only(&ra) && !cards_only(&rb) {

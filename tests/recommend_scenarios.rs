@@ -1,5 +1,5 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! Recommender scenarios from the seed articles (issue 5, Acceptance). Each test names its seed:
+//! Recommender scenarios from the seed articles. Each test names its seed:
 //! - seed 003 (`/work/shared/seeds/003_112156743b39f16e.txt`): a 70B model in fp16 is 140 GB of
 //!   weights plus about 40 GB of KV cache, which "at least 3 × H100 80GB" or "8 × RTX 4090"
 //!   hold, the 4090 being far cheaper;
@@ -132,7 +132,7 @@ fn seeds_000_001_training_with_nvlink_never_offers_pcie_only_cards() {
         assert!(!rec.options.is_empty(), "{mode:?}: something with NVLink trains it");
         for o in &rec.options {
             let g = catalog::gpu(&o.gpu).expect("gpu");
-            // "NVLink required" accepts any scale-up fabric (issue 11): NVLink, Infinity Fabric, RoCE.
+            // "NVLink required" accepts any scale-up fabric: NVLink, Infinity Fabric, RoCE.
             assert!(g.scale_up_gb_s.is_some(), "{mode:?}: {} ×{} has no scale-up fabric", o.gpu, o.count);
             assert!(!o.gpu.starts_with("rtx-40") && !o.gpu.starts_with("rtx-50"), "{}", o.gpu);
             if !gpu_advisor::recommend::cost::is_baseboard(g) {
@@ -335,10 +335,10 @@ fn estimates_only_the_counts_that_matter() {
     assert!(small.estimates_run < rec.estimates_run);
 }
 
-/// The reasons and why-not notes come out in the interface language (issue 6: every UI string in
+/// The reasons and why-not notes come out in the interface language (every UI string is in
 /// English, Chinese and Russian). The expected openings are the entries of data/i18n.toml for
 /// "fits with {pct}% headroom (…)" and "{name}: …"; the English run is unchanged. The engine
-/// returns facts, so one ranking is written out in every language (issue 12).
+/// returns facts, so one ranking is written out in every language.
 #[test]
 fn reasons_and_why_not_follow_the_language() {
     use gpu_advisor::i18n::Lang;
@@ -357,7 +357,7 @@ fn reasons_and_why_not_follow_the_language() {
     assert!(en.is_empty() || en != zh, "{zh:?}");
 }
 
-/// "Cards only" reaches the ranking (issue 12: "the budget answers what a buyer means"). Llama 3
+/// "Cards only" reaches the ranking (the budget answers what a buyer means). Llama 3
 /// 70B in fp16 needs 7 × 24 GB cards; the Tesla P40's street price is $300 (data/gpus.toml), so
 /// seven cost 7 × 300 = $2,100, within $2,200, but not with a host (a server for 7 cards is
 /// $15,000), and the unified-memory computers that hold 140 GB cost more. With the host counted
@@ -386,7 +386,7 @@ fn cards_only_changes_what_the_budget_buys() {
     assert_eq!(r.cost.purchase.map(|p| p.total_usd), Some(17_100.0));
 }
 
-/// A unified-memory computer is one box priced whole (issue 15 cards): the Ryzen AI Max+ 395
+/// A unified-memory computer is one box priced whole: the Ryzen AI Max+ 395
 /// (128 GB, $1,999 for the Framework Desktop in data/gpus.toml) is offered at one unit and its
 /// price, never as two boxes plus a host; two DGX Sparks may pair over their ConnectX-7 link.
 #[test]
@@ -401,7 +401,7 @@ fn unified_memory_computers_are_whole_machines() {
     assert!(rec.options.iter().filter(|o| o.gpu == "dgx-spark").all(|o| o.count <= 2));
 }
 
-/// Issue 14: a video job ranks like an image job, by clips per second, fastest first.
+/// A video job ranks like an image job, by clips per second, fastest first.
 #[test]
 fn video_generation_jobs_rank_by_videos() {
     let job = Job::Media(MediaJob {
@@ -424,7 +424,7 @@ fn video_generation_jobs_rank_by_videos() {
     assert!(secs.first().unwrap() <= secs.last().unwrap(), "{secs:?}");
 }
 
-/// The web app ranks a card per step between frames (issue 13: no long task). One step per card,
+/// The web app ranks a card per step between frames (no long task). One step per card,
 /// then the answer: over the catalog's first 5 cards, 5 steps evaluate one card each (`None`) and
 /// the 6th ranks (`Some`). The cards-only case above needs a second pass: 2 × (n + 1) steps, with
 /// the cards-only note, as in one go.

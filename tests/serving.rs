@@ -1,5 +1,5 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! The serving model of issue 12 (`llm::serving`): per-user speed, total rate and time to first
+//! The serving model (`llm::serving`): per-user speed, total rate and time to first
 //! token at a concurrency, the frontier, the users that meet a target, arrivals and speculative
 //! decoding. Properties hold for any job (proptest); the formulas are checked by hand.
 
@@ -30,7 +30,7 @@ fn one_user_gets_the_decode_speed() {
     }
 }
 
-/// Issue 12's example: Llama 3.1 8B in BF16 on 2 × RTX 3060 serves one user at about 31
+/// Llama 3.1 8B in BF16 on 2 × RTX 3060 serves one user at about 31
 /// tokens/s (16 GB of weights streamed over two 360 GB/s cards in tensor parallel), not the
 /// 226 tokens/s of a full KV pool.
 #[test]

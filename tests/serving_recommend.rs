@@ -1,5 +1,5 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! Issue 12 in the recommender: every LLM serving option carries per-user and total speed and
+//! Serving in the recommender: every LLM serving option carries per-user and total speed and
 //! TTFT, builds are split into replicas when that serves more, a per-user target keeps only the
 //! builds that meet it (the others get the gap in a why-not note), and an API price gives the
 //! monthly volume at which self-hosting breaks even. Expected values are hand calculations from
@@ -45,7 +45,7 @@ fn replicas_add_up_and_the_plan_keeps_the_better_layout() {
 }
 
 /// With one user, the per-user speed of every option is the single-sequence speed of its build
-/// and the total equals it (issue 12, Acceptance).
+/// and the total equals it.
 #[test]
 fn one_user_options_show_one_speed() {
     let input = RecommendInput::new(Job::Llm(Box::new(job("llama-3.1-8b", 1))));
@@ -113,7 +113,7 @@ fn api_break_even_by_hand() {
     assert!((capacity_m_tokens_per_month - speed * 3600.0 * 243.5 / 1e6).abs() < 1e-9);
 }
 
-/// Pipeline parallel serving (issue 12): vLLM runs Llama 3 70B on 3 × A100 as a 3-stage layer
+/// Pipeline parallel serving: vLLM runs Llama 3 70B on 3 × A100 as a 3-stage layer
 /// split (64 heads do not divide by 3), and pipelines the requests: 30 users form 3 micro-batches
 /// of 10, each passing all stages in turn while the others use the other stages, so a user's time
 /// per token is one pass of 10 sequences, `t_step(10)`, plus its share of the other prompts'

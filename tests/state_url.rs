@@ -6,7 +6,7 @@ use gpu_advisor::state::{url, Action, AppState, View};
 use proptest::prelude::*;
 
 #[test]
-fn compare_link_from_issue_2_reproduces_the_view() {
+fn a_shared_compare_link_reproduces_the_view() {
     let p = url::parse("?view=compare&gpus=rtx-a5000,rtx-4090");
     assert!(p.notes.is_empty(), "{:?}", p.notes);
     assert_eq!(p.state.view, View::Compare);
@@ -117,7 +117,7 @@ proptest! {
     }
 }
 
-/// Link notes and field errors come out in the link's language (issue 6). Expected texts are the
+/// Link notes and field errors come out in the link's language. Expected texts are the
 /// entries of data/i18n.toml for "Ignored unknown parameter `{key}`." and "`{text}` is not a
 /// number"; without `lang` the notes stay English.
 #[test]
@@ -174,7 +174,7 @@ fn config_json_errors_name_the_key_in_every_language() {
     assert_eq!(e.message_in(Lang::Ru), "config.json: нет обязательного ключа `num_hidden_layers`");
 }
 
-/// Issue 12's URL keys reach the recommender and round-trip; an old link's `batch` is the number
+/// The serving URL keys reach the recommender and round-trip; an old link's `batch` is the number
 /// of users, and a bad value is reset with a note naming it.
 #[test]
 fn serving_keys_reach_the_recommender_and_round_trip() {
@@ -199,7 +199,7 @@ fn serving_keys_reach_the_recommender_and_round_trip() {
     assert!(bad.state.advisor.recommend_input().is_ok());
 }
 
-/// Issue 15: the offload keys (`ram`, `ram_bw`, `offload`) and the unified-memory share
+/// The offload keys (`ram`, `ram_bw`, `offload`) and the unified-memory share
 /// (`gpu_share`) reach the LLM job and round trip; RAM of 0 or less, or a word, is reset with a
 /// note naming the key, and the job still sizes.
 #[test]
@@ -223,7 +223,7 @@ fn offload_keys_reach_the_job_and_round_trip() {
     }
 }
 
-/// Issue 14: the URL keys `frames` and `offload_mode` round trip, reach the job, and a bad value is
+/// The video URL keys `frames` and `offload_mode` round trip, reach the job, and a bad value is
 /// an error beside its field (and, in a link, a reset with a note).
 #[test]
 fn video_keys_reach_the_job_and_round_trip() {

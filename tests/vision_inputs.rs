@@ -1,5 +1,5 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! Vision-language inputs (issue 14 §4): image tokens by each model's own rule, and what they add
+//! Vision-language inputs: image tokens by each model's own rule, and what they add
 //! to the KV cache and the prefill. Every expected count is a hand calculation from the
 //! processor source it cites:
 //! - Qwen2.5-VL: `smart_resize` in transformers `models/qwen2_vl/image_processing_qwen2_vl.py`

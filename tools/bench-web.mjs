@@ -1,5 +1,5 @@
 // `make bench-web`: the first load and the input latency of gpu-advisor beside a static 12-line page
-// and, optionally, another calculator (issue 13). A benchmark, not a test: it prints and records
+// and, optionally, another calculator. A benchmark, not a test: it prints and records
 // figures and asserts none; `make test` does not run it.
 //
 // Usage (after `make dist`):

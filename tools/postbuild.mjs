@@ -63,8 +63,8 @@ function externalizeLoader(dist) {
     fail(`expected exactly one inline module script (Trunk's loader) in ${indexPath}, found ${inline.length}`);
   }
   // With the default answer pre-rendered in the shell (step 5), the app is not needed for the first
-  // result, so it loads after it (issue 13: "anything not needed for the first result may load
-  // after it"): the loader waits for the frame that paints the answer before it fetches the wasm.
+  // result, so it loads after it: the loader waits for the frame that paints the answer before it
+  // fetches the wasm.
   // Without an answer (another question, or a build with no pre-render) it starts at once.
   const code = "await new Promise((go) => document.getElementById('shell')?.hasAttribute('data-answer') ? requestAnimationFrame(() => setTimeout(go)) : go());\n"
     + inline[0][2].trim() + '\n';
@@ -150,7 +150,7 @@ function stripComments(dist) {
 
 /**
  * Minifies wasm-bindgen's JS glue (the file the loader imports) with terser: 43 KB raw, 6.6 KB
- * brotli as wasm-bindgen writes it, 5.1 KB minified (issue 13). Its file name keeps Trunk's hash;
+ * brotli as wasm-bindgen writes it, 5.1 KB minified. Its file name keeps Trunk's hash;
  * the service worker's version hashes the contents. tools/single_file.mjs reads the minified
  * export line for the init function's name. A second run minifies minified code, to no effect.
  */

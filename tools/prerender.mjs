@@ -1,4 +1,4 @@
-// Pre-renders the advisor's default answer into the static shell of dist/index.html (issue 13).
+// Pre-renders the advisor's default answer into the static shell of dist/index.html.
 // Run by tools/postbuild.mjs (`make dist`); by hand: node tools/prerender.mjs dist
 //
 // What it does: serves the built folder on loopback, opens it in headless Chromium (Debian's, or

@@ -1,5 +1,5 @@
 // Prints the raw, gzip and brotli size of every file in a folder, the totals, and two loads:
-// - the first result: what a visitor downloads before the first result is on screen (issue 13).
+// - the first result: what a visitor downloads before the first result is on screen.
 //   With the default answer pre-rendered into index.html (tools/prerender.mjs) that is the page,
 //   its stylesheet and its icon: the app loads after the answer has painted. Without it (a build
 //   on a machine with no browser), it is the app too.

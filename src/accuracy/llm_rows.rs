@@ -241,6 +241,40 @@ fn inference_job(model_name: &str, quant: &str, engine: &str, notes: &str, (prom
     Ok(job)
 }
 
+/// The columns the inference and serving files share.
+struct Cols<'a> {
+    g: &'a str,
+    n: &'a str,
+    name: &'a str,
+    quant: &'a str,
+    engine: &'a str,
+    batch: &'a str,
+    ctx: &'a str,
+    metric: &'a str,
+    value: &'a str,
+    source: &'a str,
+    notes: &'a str,
+}
+
+impl<'a> Cols<'a> {
+    fn of(csv: &Csv, r: &'a [String]) -> Cols<'a> {
+        let c = |k: &str| csv.get(r, k);
+        Cols {
+            g: c("gpu"),
+            n: c("num_gpus"),
+            name: c("model"),
+            quant: c("quant_or_dtype"),
+            engine: c("engine"),
+            batch: c("batch"),
+            ctx: c("context_or_prompt_len"),
+            metric: c("metric"),
+            value: c("value"),
+            source: c("source"),
+            notes: c("notes"),
+        }
+    }
+}
+
 /// decode / prefill / serving rows of the `llm_inference*.csv` files (an optional `backend`
 /// column names the compute back-end).
 fn inference_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
@@ -249,19 +283,7 @@ fn inference_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
         for r in &csv.rows {
             inv.read += 1;
             let c = |k: &str| csv.get(r, k);
-            let (g, n, name, quant, engine, batch, ctx, metric, value, source, notes) = (
-                c("gpu"),
-                c("num_gpus"),
-                c("model"),
-                c("quant_or_dtype"),
-                c("engine"),
-                c("batch"),
-                c("context_or_prompt_len"),
-                c("metric"),
-                c("value"),
-                c("source"),
-                c("notes"),
-            );
+            let Cols { g, n, name, quant, engine, batch, ctx, metric, value, source, notes } = Cols::of(&csv, r);
             let backend = c("backend");
             let label = format!("{g} ×{n} {name} {quant} {engine}{} {ctx}", if backend.is_empty() { String::new() } else { format!(" {backend}") });
             let measured: f64 = num(value, &label)?;
@@ -313,19 +335,7 @@ fn serving_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
         for r in &csv.rows {
             inv.read += 1;
             let c = |k: &str| csv.get(r, k);
-            let (g, n, name, quant, engine, batch, ctx, metric, value, source, notes) = (
-                c("gpu"),
-                c("num_gpus"),
-                c("model"),
-                c("quant_or_dtype"),
-                c("engine"),
-                c("batch"),
-                c("context_or_prompt_len"),
-                c("metric"),
-                c("value"),
-                c("source"),
-                c("notes"),
-            );
+            let Cols { g, n, name, quant, engine, batch, ctx, metric, value, source, notes } = Cols::of(&csv, r);
             let arrivals = match c("arrivals") {
                 "in-step" => Arrivals::InStep,
                 "random" | "" => Arrivals::Random,

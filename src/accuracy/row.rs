@@ -2,7 +2,7 @@
 //! card and its fold keys (GPU family, hardware generation, source), and the row's own payload
 //! (the job to estimate), with the CSV reading every loader shares.
 
-use crate::catalog::{self, Gpu, Segment, Vendor};
+use crate::catalog::{self, Gpu, Vendor};
 
 /// What a row measures; each set has its own error goal and band.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -160,21 +160,12 @@ impl<P> Row<P> {
     }
 }
 
-/// The GPU family a row is held out with: NVIDIA HBM (datacenter), NVIDIA GDDR (GeForce,
+/// The GPU family a row is held out with ([`catalog::accuracy::family_of`], the rule the app
+/// looks an estimate's held-out error up by): NVIDIA HBM (datacenter), NVIDIA GDDR (GeForce,
 /// workstation and GDDR datacenter cards), AMD Instinct (CDNA), AMD Radeon and Ryzen (RDNA),
 /// Apple, Intel Arc, and other accelerators (Gaudi, Ascend).
 pub fn family_of(g: &Gpu) -> &'static str {
-    let hbm = g.memory_type.as_deref().is_some_and(|m| m.to_ascii_uppercase().contains("HBM"));
-    match g.vendor {
-        Vendor::Nvidia if hbm || (g.memory_type.is_none() && g.segment == Segment::Datacenter) => "NVIDIA HBM",
-        Vendor::Nvidia => "NVIDIA GDDR",
-        Vendor::Amd if g.architecture.starts_with("CDNA") => "AMD Instinct",
-        Vendor::Amd => "AMD Radeon",
-        Vendor::Apple => "Apple",
-        Vendor::Intel if g.architecture.starts_with("Gaudi") => "other",
-        Vendor::Intel => "Intel Arc",
-        Vendor::Huawei => "other",
-    }
+    catalog::accuracy::family_of(g)
 }
 
 /// The hardware generation a row is held out with: the architecture, with NVIDIA's split by memory

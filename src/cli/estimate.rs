@@ -1,6 +1,6 @@
 //! `gpu-advisor estimate`: sizes one job on one card and prints a table or, with `--json`, the
-//! [`Estimate`](crate::model::Estimate) object (the contract of issue 3 §8). LLM jobs go to
-//! [`crate::model::llm`]; diffusion and classic presets go to
+//! [`Estimate`](crate::model::Estimate) object (a contract: its keys are fixed; add, don't
+//! rename). LLM jobs go to [`crate::model::llm`]; diffusion and classic presets go to
 //! [`crate::model::media::estimate_media`]. Bad input is one line and exit code 2.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 

@@ -123,7 +123,7 @@ pub(crate) struct SizingArgs {
     pub zero: Option<u32>,
     pub grad_accum: Option<u32>,
     pub fp32_math: Option<String>,
-    /// Serving (issue 12): `--users` is the concurrency (`--batch` stays its alias).
+    /// Serving: `--users` is the concurrency (`--batch` is its alias).
     pub users: Option<u32>,
     pub target_tps_user: Option<f64>,
     pub max_ttft_s: Option<f64>,
@@ -138,20 +138,21 @@ pub(crate) struct SizingArgs {
     pub cuda_graphs: Option<String>,
     pub resolution: Option<(u32, u32)>,
     pub steps: Option<u32>,
-    /// Issue 15 §1–2: system RAM (GiB), its bandwidth (GB/s), the offload placement, and a
-    /// unified-memory machine's GPU share (GiB). Kept as typed to name the flag in errors.
+    /// RAM offload and unified memory: system RAM (GiB), its bandwidth (GB/s), the offload
+    /// placement, and a unified-memory machine's GPU share (GiB). Kept as typed to name the flag in
+    /// errors.
     pub ram_gib: Option<String>,
     pub ram_gb_s: Option<String>,
     pub offload: Option<String>,
     pub gpu_share_gib: Option<String>,
-    /// Video generation (issue 14): frames per clip.
+    /// Video generation: frames per clip.
     pub frames: Option<u32>,
-    /// Image and video generation (issue 14): diffusers' CPU offload.
+    /// Image and video generation: diffusers' CPU offload.
     pub offload_mode: Option<crate::model::media::OffloadMode>,
-    /// Vision-language inference (issue 14 §4): images per request and their size.
+    /// Vision-language inference: images per request and their size.
     pub images: Option<u32>,
     pub image_resolution: Option<(u32, u32)>,
-    /// `--backend` (issue 15 §6): the compute back-end the estimate assumes.
+    /// `--backend`: the compute back-end the estimate assumes.
     pub backend: Option<String>,
 }
 
@@ -300,7 +301,7 @@ fn positive_amount(flag: &str, v: &Option<String>) -> Result<Option<f64>, CliErr
     Ok(Some(x))
 }
 
-/// The host of `--ram-gib`, `--ram-gb-s`, `--offload` and `--gpu-share-gib` (issue 15).
+/// The host of `--ram-gib`, `--ram-gb-s`, `--offload` and `--gpu-share-gib`.
 pub(crate) fn host(a: &SizingArgs) -> Result<crate::model::llm::offload::Host, CliError> {
     use crate::model::llm::offload::{Host, OffloadMode};
     let mode = parse_enum("offload", &a.offload, OffloadMode::parse, choices(&OffloadMode::ALL, OffloadMode::as_str))?;

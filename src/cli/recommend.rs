@@ -1,6 +1,6 @@
 //! `gpu-advisor recommend`: ranks cards and counts for one job under a budget and prints a table
-//! or, with `--json`, an array best first (the contract of issue 5 §4: `gpu`, `count`, `fits`,
-//! `per_gpu_gib`, `purchase_usd`, `hourly_usd`, `throughput`, `reasons`, plus extra keys).
+//! or, with `--json`, an array best first (a contract: `gpu`, `count`, `fits`, `per_gpu_gib`,
+//! `purchase_usd`, `hourly_usd`, `throughput`, `reasons`, plus extra keys; add, don't rename).
 //!
 //! The sizing flags are the `estimate` command's; `estimate.rs` keeps its parser private, so the
 //! few lines that turn flags into a job are repeated here. Bad input is one line and exit code 2.
@@ -393,7 +393,7 @@ pub struct RecommendRow<'a> {
     pub training_hours: Option<f64>,
     pub usd_per_training_run: Option<f64>,
     pub break_even_month: Option<f64>,
-    /// Issue 12's serving keys (LLM inference only; null otherwise).
+    /// The serving keys (LLM inference only; null otherwise).
     pub per_user_tokens_per_s: Option<Band>,
     pub aggregate_tokens_per_s: Option<Band>,
     pub ttft_s: Option<Band>,

@@ -1,4 +1,4 @@
-//! The serving block of `estimate`: the JSON keys of issue 12 (`throughput.per_user_tokens_per_s`,
+//! The serving block of `estimate`: its JSON keys (`throughput.per_user_tokens_per_s`,
 //! `throughput.aggregate_tokens_per_s`, `throughput.ttft_s`, `serving{users, capacity, max_users,
 //! curve}`, plus `replicas` and `gpus_per_replica`) added to the estimate's object, and the table
 //! lines.

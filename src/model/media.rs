@@ -242,7 +242,7 @@ pub fn band_half_width(calibrated: bool) -> f64 {
     }
 }
 
-/// The inputs of a media job beyond the shared ones: video frames and the CPU-offload mode (issue 14).
+/// The inputs of a media job beyond the shared ones: video frames and the CPU-offload mode.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct MediaExtras {
     /// Frames per clip (video presets only).

@@ -81,7 +81,7 @@ pub struct Throughput {
     pub train_tokens_per_s: Option<Band>,
     pub seconds_per_image: Option<Band>,
     pub train_samples_per_s: Option<Band>,
-    /// Video generation: seconds per clip (issue 14 contract `throughput.seconds_per_video`).
+    /// Video generation: seconds per clip (the JSON key `throughput.seconds_per_video`).
     pub seconds_per_video: Option<Band>,
 }
 

@@ -515,7 +515,7 @@ pub fn recommend_in(input: &RecommendInput, gpus: &[Gpu]) -> Result<Recommendati
 }
 
 /// [`recommend_in`] one card at a time: the web app ranks a few cards per task, between frames,
-/// so that a keystroke or the page's start never waits behind a whole ranking (issue 13). The
+/// so that a keystroke or the page's start never waits behind a whole ranking. The
 /// same steps as [`recommend_in`], which runs them in one go; `gpus` must be the same list at
 /// every step.
 pub struct Ranking {

@@ -727,9 +727,9 @@ fn parse_cards(field: Field, text: &str, errors: &mut Vec<FieldError>) -> Vec<(S
 }
 
 impl AdvisorInputs {
-    /// The serving targets (issue 12): per-user speed, TTFT, arrival rate, prefix-cache share,
+    /// The serving targets: per-user speed, TTFT, arrival rate, prefix-cache share,
     /// speculative decoding. An empty target is no target; zero or negative ones are errors.
-    /// System RAM for llama.cpp's offload and a unified-memory machine's GPU share (issue 15):
+    /// System RAM for llama.cpp's offload and a unified-memory machine's GPU share:
     /// empty RAM is no offload; every number must be positive.
     fn offload_host(&self, errors: &mut Vec<FieldError>) -> crate::model::llm::offload::Host {
         use crate::model::llm::offload::{Host, OffloadMode};

@@ -71,7 +71,7 @@ pub fn parse_in(query: &str, fallback: Lang) -> Parsed {
         }
     };
     let lang = pairs.iter().find(|(k, _)| k == "lang").and_then(|(_, v)| Lang::parse(v)).unwrap_or(fallback);
-    // `batch` was the concurrency of LLM serving before `users` (issue 12): old links keep it.
+    // `batch` is the older key for `users` (the serving concurrency): links that carry it still work.
     let has_users = pairs.iter().any(|(k, _)| k == "users");
     let st = &mut out.state;
     let notes = &mut out.notes;

@@ -83,15 +83,15 @@ pub fn app() -> Html {
         use_reducer(move || initial.state.clone())
     };
     // One callback for the app's life: children whose other props are unchanged compare equal and
-    // skip their render (the every-card table on each keystroke, issue 13).
+    // skip their render (the every-card table on each keystroke).
     let dispatch = {
         let dispatcher = state.dispatcher();
         (*use_memo((), move |_| {
             Callback::from(move |a: Action| match a {
                 // A typed or chosen value is already on screen (the browser paints it): the app
                 // takes it after that frame, so the keystroke's frame carries no render of ours
-                // (issue 13: input to next frame at 4× CPU throttle). A text field sends its value
-                // once typing rests (`dom::once_typing_rests`).
+                // (the input → next frame goal, at 4× CPU throttle too: README.md, "Speed and size").
+                // A text field sends its value once typing rests (`dom::once_typing_rests`).
                 Action::SetInput(..) => {
                     let dispatcher = dispatcher.clone();
                     dom::after_paint(move || dispatcher.dispatch(a));
@@ -119,7 +119,7 @@ pub fn app() -> Html {
         use_effect_with((*state).clone(), move |s| {
             dom::replace_query_once_idle(url::render(s));
             // Save only once the user has changed something, and never from an embed; and only
-            // once typing pauses (issue 13: localStorage writes are synchronous).
+            // once typing pauses (localStorage writes are synchronous).
             if *s != initial_state && !s.embed {
                 *unsaved.borrow_mut() = Some(s.clone());
                 *timer.borrow_mut() = Some(gloo::timers::callback::Timeout::new(SAVE_DELAY_MS, move || save(&unsaved)));

@@ -1,5 +1,5 @@
 //! The browser's `JSON.parse` as the app's JSON reader (`crate::json`): the same serde_json
-//! values without serde_json's parser in the wasm (issue 13).
+//! values without serde_json's parser in the wasm.
 
 use js_sys::{Array, JsString, Object, Reflect, JSON};
 use serde_json::{Map, Number, Value};

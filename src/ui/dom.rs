@@ -27,9 +27,9 @@ thread_local! {
 
 /// Replaces the query string once the inputs rest: of several calls within [`QUERY_DELAY_MS`] of
 /// each other only the last query is written, once. `history.replaceState` costs about 6 ms a call
-/// here (issue 13's profile, 1x CPU; more on a phone), work that would otherwise follow every
-/// keystroke and hold up the next one (issue 13: "URL and localStorage writes once typing
-/// pauses"). Whatever reads the address for the user ([`flush_query`]) writes it first.
+/// here (profiled at 1x CPU; more on a phone), work that would otherwise follow every keystroke
+/// and hold up the next one. Whatever reads the address for the user ([`flush_query`]) writes it
+/// first.
 pub fn replace_query_once_idle(query: String) {
     PENDING_QUERY.with(|p| *p.borrow_mut() = Some(query));
     // A new timer replaces (and so cancels) the one still waiting; a timer is never dropped from
@@ -58,8 +58,7 @@ thread_local! {
 /// Runs `f` once typing in `field` has rested for [`TYPING_REST_MS`]: a newer call for the same
 /// field replaces (and so cancels) the one waiting; another field's wait goes on. The keystrokes
 /// of a burst then paint alone, and the results follow the value the user stopped at, not every
-/// prefix of it (issue 13: input to next frame at 4× CPU throttle; a recompute takes a few
-/// frames there).
+/// prefix of it (at 4× CPU throttle a recompute takes a few frames).
 pub fn once_typing_rests(field: crate::state::advisor::Field, f: impl FnOnce() + 'static) {
     let timer = gloo::timers::callback::Timeout::new(TYPING_REST_MS, f);
     if let Some((waiting, old)) = TYPED.with(|t| t.borrow_mut().replace((field, timer))) {
@@ -104,7 +103,7 @@ pub fn app_root() -> Option<web_sys::Element> {
 ///
 /// The app renders outside the document ([`app_root`]) while the shell stays on screen: its start
 /// is split into tasks (mount, form, first ranking, results, their later parts) so no one task
-/// holds the page long (issue 13's long tasks), and this puts the whole app in the shell's place
+/// holds the page long, and this puts the whole app in the shell's place
 /// in one step, so no frame shows both or half of the app.
 pub fn reveal_app() {
     if REVEALED.with(|r| r.replace(true)) {

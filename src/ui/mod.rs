@@ -16,7 +16,7 @@ pub mod sources_load;
 
 /// Installs the panic panel and mounts the app in `#app-root` (see [`mount`]).
 ///
-/// The start is split into tasks, each short (issue 13: no long task during load): this one, which
+/// The start is split into tasks, each short (no long task during load): this one, which
 /// follows the wasm's instantiation, only installs the panic panel; the next reads the link's
 /// embedding options and the language; the one after mounts the app, behind the static shell
 /// (see [`dom::reveal_app`]), where its first ranking then runs in slices. The service worker is

@@ -1,5 +1,5 @@
 //! How N cards serve an LLM: `k` replicas of `m` cards each (tensor parallel, or the engine's
-//! layer split, inside a replica), chosen for the serving targets (issue 12).
+//! layer split, inside a replica), chosen for the serving targets.
 //!
 //! A replica is an independent server: the users are spread evenly over the replicas, each
 //! replica runs [`super::serving::analyze`] for its share, and the build's total is the replicas'

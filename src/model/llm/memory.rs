@@ -117,6 +117,24 @@ pub fn lora_params(job: &LlmJob) -> f64 {
     per_layer * f64::from(m.layers)
 }
 
+/// A layer's widths: hidden size, query width, key/value width, and the FFN's (a MoE's active
+/// experts together).
+struct Widths {
+    h: f64,
+    hq: f64,
+    kvd: f64,
+    ffn: f64,
+}
+
+fn widths(m: &super::ModelArch) -> Widths {
+    Widths {
+        h: f64::from(m.hidden_size),
+        hq: m.attention_width(),
+        kvd: f64::from(m.kv_heads) * f64::from(m.head_dim),
+        ffn: if m.is_moe() { f64::from(m.moe_intermediate_size) * f64::from(m.experts_active) } else { f64::from(m.intermediate_size) },
+    }
+}
+
 /// Activation bytes kept per token per layer during training (16-bit), generalizing
 /// Korthikanti et al. 2022 eq. 1 (34·s·b·h + 5·a·s²·b for MHA, 4h MLP, with dropout) to
 /// GQA and gated FFNs without dropout: norms 4h, attention input 2h, Q 2·hq, K and V
@@ -128,14 +146,7 @@ pub fn lora_params(job: &LlmJob) -> f64 {
 /// 4·heads·s per token.
 pub fn activation_bytes_per_token_layer(job: &LlmJob, seq: f64, keep_scores: bool) -> f64 {
     let m = &job.model;
-    let h = f64::from(m.hidden_size);
-    let hq = m.attention_width();
-    let kvd = f64::from(m.kv_heads) * f64::from(m.head_dim);
-    let ffn_width = if m.is_moe() {
-        f64::from(m.moe_intermediate_size) * f64::from(m.experts_active)
-    } else {
-        f64::from(m.intermediate_size)
-    };
+    let Widths { h, hq, kvd, ffn: ffn_width } = widths(m);
     let base = 8.0 * h + 4.0 * hq + 4.0 * kvd + ffn_saved_bytes(job, ffn_width);
     if keep_scores {
         base + 4.0 * f64::from(m.attention_heads) * seq
@@ -187,14 +198,7 @@ pub fn ffn_saved_bytes(job: &LlmJob, width: f64) -> f64 {
 ///   already share.
 pub fn adapter_activation_bytes_per_token_layer(job: &LlmJob, seq: f64, keep_scores: bool) -> f64 {
     let m = &job.model;
-    let h = f64::from(m.hidden_size);
-    let hq = m.attention_width();
-    let kvd = f64::from(m.kv_heads) * f64::from(m.head_dim);
-    let ffn_width = if m.is_moe() {
-        f64::from(m.moe_intermediate_size) * f64::from(m.experts_active)
-    } else {
-        f64::from(m.intermediate_size)
-    };
+    let Widths { h, hq, kvd, ffn: ffn_width } = widths(m);
     let norms = 2.0 * h * if job.torch_compile { 2.0 } else { 4.0 };
     let attention = 4.0 * hq + 4.0 * kvd + if keep_scores { 4.0 * f64::from(m.attention_heads) * seq } else { 0.0 };
     let ffn = match (m.gated_ffn, job.torch_compile) {

@@ -1,6 +1,6 @@
 //! Serving under load: how fast each user is served, how long the first token takes, the total
 //! output rate, and how many users a build holds at a per-user speed and time-to-first-token
-//! target (issue 12's serving model; the engine part).
+//! target (the engine part of the serving model; docs/MODEL.md, "Serving under load").
 //!
 //! Continuous batching (vLLM, SGLang, TensorRT-LLM) runs one decode step for every request in
 //! flight and mixes new prompts into the steps in chunks. With `B` requests of `P` prompt and `O`

@@ -124,7 +124,7 @@ pub fn validate(job: &LlmJob) -> Result<(), EstimateError> {
     if job.model.vision.is_none() {
         return Err(EstimateError::invalid(
             "images",
-            format!("{} has no vision tower; images need a vision-language model (e.g. qwen2.5-vl-7b)", job.model.id),
+            format!("{} has no vision tower; images need a vision-language model", job.model.id),
         ));
     }
     if job.workload.is_training() {

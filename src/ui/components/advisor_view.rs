@@ -67,7 +67,8 @@ fn compute(input: Option<RecommendInput>) -> Shown {
 }
 
 /// How long one task of sliced work may run (ms): a keystroke that arrives meanwhile waits at most
-/// about this long (issue 13: input to next frame within 16 ms, even at 4× CPU throttle).
+/// about this long (README.md, "Speed and size": an input's next frame within 16.7 ms, and 50 ms at
+/// 4× CPU throttle).
 const SLICE_MS: f64 = 6.0;
 
 fn now_ms() -> f64 {
@@ -99,7 +100,7 @@ fn in_slices<T: 'static>(mut step: impl FnMut() -> Option<T> + 'static, still: S
 }
 
 /// Runs `steps` in order, each in a task of its own, while the input they are for is `still`
-/// wanted: the parts of one input's results render apart (issue 13), and a newer input stops the
+/// wanted: the parts of one input's results render apart (no long task), and a newer input stops the
 /// rest.
 fn in_turn(still: Still, mut steps: std::collections::VecDeque<Box<dyn FnOnce()>>) {
     later(move || {
@@ -159,7 +160,7 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
     };
     // While the app starts behind the static shell, the first ranking runs in slices after the
     // mount, and its results render in a task of their own; then the app takes the shell's place
-    // (dom::reveal_app), results included, so nothing shifts (issue 13's CLS and long tasks).
+    // (dom::reveal_app), results included, so nothing shifts and no task runs long.
     // Opened later (from another view), the advisor ranks before its first paint. Every card's
     // sizing follows in tasks of its own (compute, then show the table below). Later inputs paint
     // their field first and rank after that paint; a burst of inputs computes only the last.
@@ -177,8 +178,8 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
         });
     }
     // The charts (below the first screen) follow the ranked list a task later each, so no one
-    // task renders them all (issue 13: after an input the list, each chart and the every-card
-    // table render in tasks of their own).
+    // task renders them all: after an input the list, each chart and the every-card table render
+    // in tasks of their own.
     let frontier = use_state(|| (*shown).clone());
     let pareto = use_state(|| (*shown).clone());
     let rows = use_state(|| Rc::new(Vec::<SizingRow>::new()));

@@ -1,5 +1,5 @@
 //! Content that the app's start leaves for a task of its own, so that the start's tasks stay short
-//! (issue 13: long tasks during load): the advisor's form, the ranked options after the first,
+//! (no long task during load): the advisor's form, the ranked options after the first,
 //! the why-not list, the charts, and the model field's preset list (never painted). Each renders
 //! one task after it would have, while the app is still hidden behind the static shell (the
 //! advisor takes the shell's place in a task queued after these); once the app has started, at

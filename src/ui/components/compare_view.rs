@@ -1,6 +1,6 @@
 //! The compare view: 2 to 4 cards side by side, every field, the best value of each row
 //! highlighted, ratio sentences against the first card, and the cards on the advisor's job.
-//! Prices are shown in the advisor's currency (issue 15 §5).
+//! Prices are shown in the advisor's currency.
 
 use crate::state::fields::{best_index, ratio_sentences, FIELDS};
 use crate::state::advisor::AdvisorInputs;

@@ -1,4 +1,4 @@
-//! The throughput–interactivity frontier of the top LLM serving options (issue 12), as plain
+//! The throughput–interactivity frontier of the top LLM serving options, as plain
 //! SVG with log axes: speed per user across, output tokens/s per GPU up, one line per option from
 //! one user to its memory limit, its operating point (the users asked for) ringed, and the
 //! per-user target drawn as a vertical line. The legend is HTML below the chart so it stays

@@ -131,8 +131,7 @@ pub fn recommend_list(props: &ResultProps) -> Html {
             <ol class="recommend-list__options">
                 { for rec.options.iter().enumerate().take(1).map(&option) }
                 // During the app's start the other options and the why-not list render in tasks of
-                // their own, one option each, still behind the static shell (issue 13: no long
-                // task).
+                // their own, one option each, still behind the static shell (no long task).
                 { for rec.options.iter().enumerate().skip(1).map(|o| html! { <AfterStart key={format!("{}x{}", o.1.gpu, o.1.count)}>{ option(o) }</AfterStart> }) }
             </ol>
             <AfterStart>

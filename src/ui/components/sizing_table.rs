@@ -87,7 +87,7 @@ pub fn sizing_table(props: &SizingTableProps) -> Html {
                     </tr></thead>
                     <tbody>
                         // The first screenful of rows comes in chunks, a task each, the first time
-                        // (issue 13: no long task); later updates go in place.
+                        // (no long task); later updates go in place.
                         { for shown.chunks(ROWS_PER_TASK).enumerate().map(|(k, chunk)| html! {
                             <AfterStart key={format!("rows-{k}")} always={k > 0 && (k + 1) * ROWS_PER_TASK <= FIRST_ROWS}>
                                 { for chunk.iter().map(|r| row(r)) }

@@ -1,7 +1,6 @@
 //! One text input of the advisor form, in its [`FieldRow`]. Its props are plain values and the
 //! app's one dispatch callback, so a field whose value, label and error are unchanged compares
-//! equal and skips its render: a keystroke renders the field it lands in, not the whole form
-//! (issue 13).
+//! equal and skips its render: a keystroke renders the field it lands in, not the whole form.
 
 use crate::state::advisor::Field;
 use crate::state::Action;
