@@ -207,17 +207,17 @@ fn at_least_150_new_rows() {
 #[test]
 fn decode_meets_its_goals() {
     let s = set("decode");
-    at_most("decode LOSO", s.loso, 0.12 + 0.03); // GOAL NOT MET (≤ 12%): guard at today's 12.1% + 3
-    at_most("decode LOFO", s.lofo, 0.20 + 0.03); // GOAL NOT MET (≤ 12%): guard at today's 20.3% + 3
-    at_most("decode LOGO", s.logo, 0.15 + 0.03); // GOAL NOT MET (≤ 15%): guard at today's 15.1% + 3
+    at_most("decode LOSO", s.loso, 0.126 + 0.03); // GOAL NOT MET (≤ 12%): guard at today's 12.6% + 3
+    at_most("decode LOFO", s.lofo, 0.204 + 0.03); // GOAL NOT MET (≤ 12%): guard at today's 20.4% + 3
+    at_most("decode LOGO", s.logo, 0.153 + 0.03); // GOAL NOT MET (≤ 15%): guard at today's 15.3% + 3
     at_least("decode in band", s.in_band, 0.76 - 0.05); // GOAL NOT MET (≥ 80%): guard at 75.9% − 5
 }
 
 #[test]
 fn prefill_meets_its_goals() {
     let s = set("prefill");
-    at_most("prefill LOSO", s.loso, 0.224 + 0.03); // GOAL NOT MET (≤ 20%)
-    at_most("prefill LOFO", s.lofo, 0.276 + 0.03); // GOAL NOT MET (≤ 20%)
+    at_most("prefill LOSO", s.loso, 0.215 + 0.03); // GOAL NOT MET (≤ 20%)
+    at_most("prefill LOFO", s.lofo, 0.286 + 0.03); // GOAL NOT MET (≤ 20%)
     at_least("prefill in band", s.in_band, 0.80);
 }
 

@@ -259,3 +259,18 @@ fn new_layouts_name_a_missing_key() {
         assert!(err.to_string().contains(key), "{err}");
     }
 }
+
+#[test]
+fn llama_cpp_multiplies_mxfp4_below_the_16_bit_rate() {
+    // llama.cpp multiplies an MXFP4 GGUF through its quantized matrix-multiply kernels, not the FP4
+    // tensor rate. DGX Spark (GB10): 16-bit tensor rate 2 × 31 FP32 TFLOPS = 62 TFLOPS (the RTX 50
+    // rule, data/gpus.toml). gpt-oss-20b computes 2 FLOPs per active weight per token, 3.61B active
+    // (model card Table 1), so prompt processing cannot pass 62e12 / (2 · 3.61e9) = 8,587 tokens/s.
+    // At the 500 TFLOPS FP4 rate the bound would be 69,252. ggml-org/llama.cpp
+    // benches/dgx-spark/dgx-spark.md measures 4,506 tokens/s at pp2048 (-ub 2048) on this box.
+    let mut j = job("gpt-oss-20b", Precision::Mxfp4, 4096);
+    j.engine = Some(Engine::LlamaCpp);
+    let e = estimate_llm(&j, gpu("dgx-spark"), 1).expect("estimate");
+    let pp = e.throughput.prefill_tokens_per_s.expect("prefill").mid;
+    assert!(pp <= 62e12 / (2.0 * 3.61e9), "{pp}");
+}

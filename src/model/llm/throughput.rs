@@ -58,9 +58,14 @@ impl Ctx<'_> {
     /// engines use too).
     fn peak_flops(&self) -> f64 {
         let dp4a = if self.quantized() { super::engines::dp4a_tops(self.gpu, self.engine) } else { None };
-        // MXFP4/NVFP4 run on FP4 tensor cores where the card has them (Blackwell); elsewhere the
-        // engines dequantize to 16 bits (vLLM's Marlin MXFP4 kernel on Hopper and Ada).
-        let fp4 = if self.job.effective_precision().is_fp4() { self.gpu.fp4_tflops } else { None };
+        // MXFP4/NVFP4 run on FP4 tensor cores where the card has them (Blackwell) in the serving
+        // engines (TensorRT-LLM, vLLM and SGLang's FP4 GEMMs); elsewhere they dequantize to 16 bits
+        // (vLLM's Marlin MXFP4 kernel on Hopper and Ada). llama.cpp multiplies an MXFP4 GGUF's
+        // experts as it does its other quantized types, through its quantized matrix-multiply
+        // kernels (ggml-cuda `mmq`, Vulkan's dequantizing shaders), not the FP4 tensor rate: so
+        // its peak is the 16-bit one, with its quantized-weight share.
+        let fp4_gemm = self.job.effective_precision().is_fp4() && self.engine.continuous_batching();
+        let fp4 = if fp4_gemm { self.gpu.fp4_tflops } else { None };
         dp4a.or(fp4).unwrap_or_else(|| inference_peak_tflops(self.gpu, self.engine, self.job.effective_precision() == Precision::Fp8))
             * crate::model::numeric::sustained_tensor_factor(self.gpu)
             * super::engines::sync_mma_share(self.gpu, self.engine)
