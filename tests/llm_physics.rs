@@ -223,7 +223,7 @@ fn seventy_b_lora_on_eight_a100s_with_fsdp() {
 /// Scale-up fabrics are numbers: MI300X's Infinity Fabric joins 8 GPUs at 7 × 128 =
 /// 896 GB/s (AMD datasheet): 448 per direction × 0.75 NCCL-style efficiency = 336 GB/s. A PCIe
 /// A100's NVLink bridge joins pairs only: four cards talk over PCIe 4.0 (31.5 × 0.75). Past 8
-/// H100 SXM GPUs the traffic crosses one 400 Gb/s port per GPU: 50 × 0.9 = 45 GB/s.
+/// H100 SXM GPUs see `across_nodes_bus_bandwidth_rides_every_rail`.
 #[test]
 fn scale_up_fabrics_as_numbers() {
     let l = fabric::group_link(gpu("mi300x"), 8);
@@ -234,9 +234,32 @@ fn scale_up_fabrics_as_numbers() {
     assert!((p.gb_s - 31.5 * 0.75).abs() < 1e-9);
     let two = fabric::group_link(gpu("a100-80gb-pcie"), 2);
     assert_eq!(two.kind, LinkKind::ScaleUp);
-    let n = fabric::group_link(gpu("h100-sxm"), 16);
-    assert_eq!(n.kind, LinkKind::Node);
-    assert!((n.gb_s - 45.0).abs() < 1e-9);
+}
+
+/// Bus bandwidth across rail-optimised DGX H100 nodes (eight 400 Gb/s ConnectX-7 ports, one per
+/// GPU; DGX H100 datasheet). NCCL runs one ring per rail, so a group with all 8 GPUs of each node
+/// crosses each node boundary 8 times in parallel: 8 × 50 GB/s × 0.9 = 360 GB/s of port
+/// bandwidth, above NVLink 4's 900 / 2 × 0.75 = 337.5 GB/s, so NVLink sets it: 337.5 GB/s, on 2
+/// nodes (16 GPUs) as on 64 (512 GPUs). nccl-tests on such clusters report 350-450 GB/s of
+/// all-reduce bus bandwidth across nodes (NVLS/SHARP push past NVLink's ring figure). A group
+/// with one GPU per node (data parallel beside tensor parallel 8) rides one rail: 45 GB/s.
+/// The ring all-reduce of 1 GB over 512 GPUs then takes 2 · 511/512 · 1e9 / 337.5e9 = 5.92 ms.
+#[test]
+fn across_nodes_bus_bandwidth_rides_every_rail() {
+    let h100 = gpu("h100-sxm");
+    for gpus in [16, 512] {
+        let l = fabric::group_link(h100, gpus);
+        assert_eq!(l.kind, LinkKind::Node);
+        assert!((l.gb_s - 337.5).abs() < 1e-9, "{gpus}: {}", l.gb_s);
+    }
+    let one_rail = fabric::spread_link(h100, 64, 1, fabric::node_port_gb_s(h100));
+    assert!((one_rail.gb_s - 45.0).abs() < 1e-9, "{}", one_rail.gb_s);
+    let t = fabric::allreduce_s(1e9, 512, &fabric::group_link(h100, 512));
+    assert!((t - 2.0 * 511.0 / 512.0 * 1e9 / 337.5e9).abs() < 1e-12, "{t}");
+    // A100 (DGX A100: eight 200 Gb/s HDR ports): 8 × 25 × 0.9 = 180 GB/s, below NVLink 3's
+    // 600 / 2 × 0.75 = 225, so the ports set it.
+    let a = fabric::group_link(gpu("a100-80gb-sxm"), 128);
+    assert!((a.gb_s - 180.0).abs() < 1e-9, "{}", a.gb_s);
 }
 
 /// "Each estimate says whether its (engine, GPU family) pair was fitted, cross-validated, or

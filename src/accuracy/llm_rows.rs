@@ -18,7 +18,7 @@ use super::row::{family_of, generation_of, gpu, source_key, Csv, Row, Set};
 use crate::catalog::{self, Gpu};
 use crate::model::llm::backend::Backend;
 use crate::model::llm::serving::Arrivals;
-use crate::model::llm::{config_json, estimate_llm, throughput, Checkpointing, Engine, LlmJob, LoraTargets, ModelArch, Optimizer, Workload};
+use crate::model::llm::{config_json, estimate_llm, parallel, throughput, Checkpointing, Engine, LlmJob, LoraTargets, ModelArch, Optimizer, Workload};
 use crate::model::precision::{KvPrecision, Precision};
 use std::path::Path;
 
@@ -67,7 +67,7 @@ pub struct Inventory {
 }
 
 /// The files this module reads, in order.
-pub const FILES: [&str; 11] = [
+pub const FILES: [&str; 12] = [
     "llm_inference.csv",
     "llm_inference_more.csv",
     "llm_inference_newgen_nvidia.csv",
@@ -76,6 +76,7 @@ pub const FILES: [&str; 11] = [
     "llm_serving_fp4.csv",
     "training.csv",
     "llm_training_more.csv",
+    "llm_training_multinode.csv",
     "memory.csv",
     "memory_more.csv",
     "memory_peft.csv",
@@ -429,6 +430,14 @@ fn training_model(name: &str, params: f64, layers: &str, hidden: &str) -> R<Mode
 }
 
 /// (ZeRO stage, data-parallel size) of a stated sharding on `n` GPUs.
+/// The Megatron mesh a sharding cell names (`tp=4 pp=4 cp=2 vp=5 dp=2`), or `None` for data
+/// parallel and FSDP rows.
+fn mesh_spec(s: &str) -> Option<parallel::MeshSpec> {
+    let (tp, pp, cp) = (kv_num(s, "tp=").unwrap_or(1).max(1), kv_num(s, "pp=").unwrap_or(1).max(1), kv_num(s, "cp=").unwrap_or(1).max(1));
+    (!s.contains("fsdp") && !s.starts_with("single") && tp * pp * cp > 1)
+        .then(|| parallel::MeshSpec { tp, cp, pp, interleave: kv_num(s, "vp=").unwrap_or(1).max(1) })
+}
+
 fn sharding(s: &str, n: u32) -> (u8, u32) {
     let tp = kv_num(s, "tp=").unwrap_or(1).max(1);
     let pp = kv_num(s, "pp=").unwrap_or(1).max(1);
@@ -481,9 +490,30 @@ fn mpt_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
     Ok(())
 }
 
-/// llm_training_more.csv.
+/// llm_training_more.csv and llm_training_multinode.csv.
 fn training_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
-    let file = "llm_training_more.csv";
+    training_file(dir, "llm_training_more.csv", inv)?;
+    training_file(dir, "llm_training_multinode.csv", inv)
+}
+
+/// Why a training row is not scored, before its job is built: FP8 training, expert
+/// parallelism, a published MFU without tokens/s, or no published micro-batch.
+fn training_row_gap(precision: &str, shard: &str, metric: &str, micro: &str) -> Option<&'static str> {
+    if precision == "fp8" {
+        Some("FP8 training (the engine trains in 16 or 32 bits)")
+    } else if kv_num(shard, "ep=").unwrap_or(1) > 1 {
+        Some("expert parallelism (an MoE's experts split over GPUs) is not modelled in training")
+    } else if metric == "mfu_pct_only" {
+        Some("the source publishes MFU by its own FLOP count, not tokens/s")
+    } else if micro.is_empty() {
+        Some("no published micro-batch")
+    } else {
+        None
+    }
+}
+
+/// One training file's rows.
+fn training_file(dir: &Path, file: &'static str, inv: &mut Inventory) -> R<()> {
     let csv = Csv::read(dir, file)?;
     for r in &csv.rows {
         inv.read += 1;
@@ -504,8 +534,8 @@ fn training_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
             c("notes"),
         );
         let label = format!("{g} ×{n} {name} {task} {precision} micro {micro} gbs {global} seq {seq} ckpt {ckpt} [{shard}]");
-        if precision == "fp8" {
-            inv.not_modelled.push(format!("{file}: {label}: FP8 training (the engine trains in 16 or 32 bits)"));
+        if let Some(why) = training_row_gap(precision, shard, metric, micro) {
+            inv.not_modelled.push(format!("{file}: {label}: {why}"));
             continue;
         }
         if framework == "torchtune" && name == "llama-3.1-70b" && task == "finetune_full" {
@@ -528,41 +558,34 @@ fn training_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
         job.master_weights = !notes.contains("mp_mode PURE") && !torchtune;
         job.batch = num(micro, &label)?;
         job.seq_len = num(seq, &label)?;
-        // torchtune recipes and Megatron-LM's GPT-3 script checkpoint activations.
-        job.grad_checkpointing = if ckpt == "none" { Checkpointing::None } else { Checkpointing::Full };
+        // torchtune recipes and Megatron-LM's GPT-3 script checkpoint activations; the multi-node
+        // file states each run's recomputation, and an empty cell there is Megatron's default
+        // (none).
+        job.grad_checkpointing = match (ckpt, file) {
+            ("none", _) | ("", "llm_training_multinode.csv") => Checkpointing::None,
+            (c, "llm_training_multinode.csv") => Checkpointing::parse(c).ok_or_else(|| format!("{file}: act_ckpt `{c}`"))?,
+            _ => Checkpointing::Full,
+        };
         let (zero, dp) = sharding(shard, gpus);
         job.zero = zero;
         job.auto_layout = false;
         let global: u32 = num(global, &label)?;
+        job.mesh = mesh_spec(shard);
+        if job.mesh.is_some() {
+            job.global_batch = Some(global);
+        }
         let micro_b = job.batch.max(1);
         job.grad_accum = kv_num(shard, "ga=")
             .or_else(|| notes.split("grad_accum ").nth(1).and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next()).and_then(|v| v.parse().ok()))
             .unwrap_or_else(|| (global / (micro_b * dp)).max(1));
-        if torchtune {
-            job.fp32_logits = false;
-            job.lora_rank = if gpus > 1 { 16 } else { 8 };
-            job.lora_targets = LoraTargets::AllLinear;
-            if job.workload == Workload::FinetuneFull {
-                job.optimizer = Optimizer::PagedAdamW8bit;
-                job.optimizer_in_backward = true;
-            }
-        } else if job.workload.is_adapter() {
-            // NeMo AutoModel recipes: LoRA dim 16 on every *_proj.
-            job.lora_rank = 16;
-            job.lora_targets = LoraTargets::AllLinear;
-        }
+        recipe(&mut job, torchtune, gpus);
         let measured = match metric {
             "tokens_s_per_gpu" | "tokens_s" => num(c("value_per_gpu"), &label)?,
             "step_time_s" => f64::from(global) * f64::from(job.seq_len) / num::<f64>(c("value"), &label)? / f64::from(gpus),
             m => return Err(format!("{file}: metric `{m}`")),
         };
-        // A measurement above what the card can compute is not a measurement of this job: the
-        // model FLOPs it implies (6·N or 4·N per token plus attention, `train_flops_per_token`)
-        // over the card's sustained dense peak must stay below 85% (the best published LLM
-        // training MFUs are 40–60%).
-        let implied = measured * throughput::train_flops_per_token(&job) / (throughput::train_peak_tflops(&job, card) * 1e12);
-        if implied > MAX_PLAUSIBLE_MFU {
-            inv.skipped.push(format!("{file}: {label} = {measured:.0} tokens/s per GPU: implies {:.0}% of the card's dense peak", implied * 100.0));
+        if let Some(why) = implausible(&job, card, measured) {
+            inv.skipped.push(format!("{file}: {label} = {measured:.0} tokens/s per GPU: {why}"));
             continue;
         }
         let mut x = row(Set::Training, file, label, card, gpus, LlmCase { job, read: Read::TrainPerGpu }, measured, c("source"));
@@ -570,6 +593,33 @@ fn training_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
         inv.rows.push(x);
     }
     Ok(())
+}
+
+/// A training row's recipe settings: torchtune's (chunked loss, LoRA rank 8 on one GPU and 16
+/// on several, paged 8-bit AdamW stepped in backward for full fine-tunes) or NeMo AutoModel's
+/// LoRA (dim 16 on every `*_proj`).
+fn recipe(job: &mut LlmJob, torchtune: bool, gpus: u32) {
+    if torchtune {
+        job.fp32_logits = false;
+        job.lora_rank = if gpus > 1 { 16 } else { 8 };
+        job.lora_targets = LoraTargets::AllLinear;
+        if job.workload == Workload::FinetuneFull {
+            job.optimizer = Optimizer::PagedAdamW8bit;
+            job.optimizer_in_backward = true;
+        }
+    } else if job.workload.is_adapter() {
+        job.lora_rank = 16;
+        job.lora_targets = LoraTargets::AllLinear;
+    }
+}
+
+/// Why a training measurement cannot be of the job it states: a measurement above what the card
+/// can compute. The model FLOPs it implies (6·N or 4·N per token plus attention,
+/// `train_flops_per_token`) over the card's sustained dense peak must stay below
+/// [`MAX_PLAUSIBLE_MFU`] (the best published LLM training MFUs are 40–60%).
+fn implausible(job: &LlmJob, card: &Gpu, measured: f64) -> Option<String> {
+    let implied = measured * throughput::train_flops_per_token(job) / (throughput::train_peak_tflops(job, card) * 1e12);
+    (implied > MAX_PLAUSIBLE_MFU).then(|| format!("implies {:.0}% of the card's dense peak", implied * 100.0))
 }
 
 /// The largest share of a card's sustained dense peak a training row may imply and still be

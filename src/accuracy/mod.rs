@@ -37,6 +37,8 @@ pub struct RowResult {
     pub family: String,
     pub generation: String,
     pub engine: String,
+    /// GPUs the measured run used.
+    pub gpus: u32,
     pub measured: f64,
     pub raw: f64,
     pub in_sample: f64,
@@ -83,6 +85,7 @@ fn row_result<P>(r: &Row<P>, s: &Scored) -> RowResult {
         family: r.family.clone(),
         generation: r.generation.clone(),
         engine: r.engine.clone(),
+        gpus: r.gpus,
         measured: s.measured,
         raw: s.raw.mid,
         in_sample: s.in_sample.mid,

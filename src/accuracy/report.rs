@@ -55,6 +55,39 @@ pub fn summary_table(a: &Accuracy) -> String {
     out
 }
 
+/// The training rows of runs past one node (more than 8 GPUs), by source and in all: their
+/// median error as shipped and in each fold.
+fn across_nodes(s: &SetResult) -> String {
+    let multi: Vec<&super::RowResult> = s.rows.iter().filter(|r| r.gpus > 8).collect();
+    let med = |rows: &[&super::RowResult], k: Option<usize>| {
+        let mut e: Vec<f64> = rows.iter().map(|r| (k.map_or(r.raw, |k| r.held_out[k]) / r.measured - 1.0).abs()).filter(|e| e.is_finite()).collect();
+        e.sort_by(f64::total_cmp);
+        if e.is_empty() { f64::NAN } else if e.len() % 2 == 1 { e[e.len() / 2] } else { (e[e.len() / 2 - 1] + e[e.len() / 2]) / 2.0 }
+    };
+    let count = |f: fn(&super::RowResult) -> &str| multi.iter().map(|r| f(r)).collect::<std::collections::BTreeSet<_>>().len();
+    let (lo, hi) = multi.iter().fold((u32::MAX, 0), |(lo, hi), r| (lo.min(r.gpus), hi.max(r.gpus)));
+    let mut out = format!(
+        "\nPast one node ({} rows of {} to {} GPUs; {} sources, {} hardware generations):\n\n| rows | source | shipped | LOFO | LOSO | LOGO |\n|---|---|---:|---:|---:|---:|\n",
+        multi.len(),
+        lo,
+        hi,
+        count(|r| &r.source),
+        count(|r| &r.generation)
+    );
+    let mut sources: Vec<&str> = multi.iter().map(|r| r.source.as_str()).collect();
+    sources.sort_unstable();
+    sources.dedup();
+    let line = |rows: &[&super::RowResult], name: &str| {
+        format!("| {} | {} | {} | {} | {} | {} |\n", rows.len(), name, pct(med(rows, None)), pct(med(rows, Some(0))), pct(med(rows, Some(1))), pct(med(rows, Some(2))))
+    };
+    for src in sources {
+        let rows: Vec<&super::RowResult> = multi.iter().copied().filter(|r| r.source == src).collect();
+        out.push_str(&line(&rows, src));
+    }
+    out.push_str(&line(&multi, "**all**"));
+    out
+}
+
 /// The five worst rows of a set.
 fn worst(s: &SetResult) -> String {
     let mut rows: Vec<&super::RowResult> = s.rows.iter().collect();
@@ -129,6 +162,9 @@ pub fn markdown(a: &Accuracy) -> String {
                 "- {name}: {:.2}–{:.2} × the model (LOSO, {} rows); for a GPU family without rows {:.2}–{:.2} (LOFO)",
                 b.band.0, b.band.1, b.rows, b.band_new_family.0, b.band_new_family.1
             );
+        }
+        if m.set == Set::Training {
+            out.push_str(&across_nodes(s));
         }
         out.push_str("\nThe five worst held-out rows:\n\n");
         out.push_str(&worst(s));

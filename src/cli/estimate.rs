@@ -25,6 +25,9 @@ USAGE:
     [--context TOKENS] [--prompt-tokens N --output-tokens N] [--batch N] [--seq-len TOKENS]
     [--optimizer adamw|adamw-8bit|paged-adamw-8bit|sgd|adafactor]
     [--grad-checkpointing none|selective|full] [--lora-rank R] [--zero auto|0|1|2|3] [--grad-accum N] [--fp32-math pytorch|tf32|strict] [--json]
+  Training numerics and clusters:
+    [--framework transformers|torchtune|megatron] [--master-weights on|off] [--optimizer-in-backward on|off]
+    [--tp N] [--cp N] [--pp N] [--vp N] [--global-batch SEQUENCES] [--nic-gbit-s GBIT_S]
   Serving (inference):
     [--users N] [--target-tokens-per-s-per-user X] [--max-ttft-s Y] [--arrival-rate R]
     [--prefix-hit P] [--spec-decode off|draft|eagle|mtp] [--spec-accept A] [--arrivals random|in-step]
@@ -58,9 +61,15 @@ DEFAULTS:
   --arrivals random (in-step: fixed-length requests sent together, as benchmark clients at a fixed concurrency do);
   --cuda-graphs: the engine's default (vLLM and SGLang on, TensorRT-LLM's runtime off; off = vllm --enforce-eager)
   --seq-len 2048 (capped at the model's maximum context)
-  --optimizer adamw, --grad-checkpointing none, --lora-rank 16 (all linear layers), --zero auto (the fastest
-  sharding that fits: data parallel with ZeRO-0/1/2/3 or tensor + pipeline model parallel), --grad-accum 1
-  (micro-batches per optimizer step; the gradient all-reduce runs once per step), --fp32-math pytorch
+  --optimizer and --grad-checkpointing: the framework's (transformers: adamw, none), --lora-rank 16 (all
+  linear layers), --zero auto (the fastest sharding that fits: data parallel with ZeRO-0/1/2/3, or a
+  Megatron mesh TP × CP × PP × DP with the distributed optimizer, interleaved 1F1B), --grad-accum 1
+  (micro-batches per optimizer step; the gradient all-reduce runs once per step), --framework
+  transformers (fp32 master weights; torchtune: pure bf16, chunked loss, and on one GPU a full fine-tune
+  pages 8-bit AdamW stepped in backward with checkpointing; megatron: fp32 master weights), --tp/--cp/
+  --pp/--vp: a fixed mesh whose TP × CP × PP divides --gpus (default: searched), --global-batch: the
+  sequences of one optimizer step (default: --batch × --grad-accum per data-parallel GPU),
+  --nic-gbit-s: each GPU's node port (default: the catalog's, e.g. 400 for DGX H100), --fp32-math pytorch
   (image and classic jobs in fp32 on cards with TF32: PyTorch's defaults run convolutions in TF32 and
   matmuls in FP32; tf32 = NGC containers, TF32 for both; strict = FP32 everywhere)
   Training assumes mixed precision with fp32 master weights and FlashAttention.
@@ -269,6 +278,7 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
     };
     super::flags::apply_images(&a.s, &mut job)?;
     super::flags::apply_backend(&a.s, &mut job)?;
+    super::flags::apply_training(&a.s, &mut job, Some(mix.as_ref().and_then(|m| m.first()).map_or(gpus, |(_, n)| *n)))?;
     if let Some(cards) = mix.as_ref().filter(|m| m.len() > 1) {
         let est = llm::mixed::estimate_mixed(&job, cards).map_err(engine_error)?;
         return print(&est, a.json, out);

@@ -154,11 +154,23 @@ pub(crate) struct SizingArgs {
     pub image_resolution: Option<(u32, u32)>,
     /// `--backend`: the compute back-end the estimate assumes.
     pub backend: Option<String>,
+    /// Training numerics and layout: `--framework`, `--master-weights on|off`,
+    /// `--optimizer-in-backward on|off`, a fixed mesh (`--tp`, `--cp`, `--pp`, `--vp`),
+    /// `--global-batch` (sequences per step) and `--nic-gbit-s` (each GPU's node port).
+    pub framework: Option<String>,
+    pub master_weights: Option<String>,
+    pub optimizer_in_backward: Option<String>,
+    pub tp: Option<u32>,
+    pub cp: Option<u32>,
+    pub pp: Option<u32>,
+    pub vp: Option<u32>,
+    pub global_batch: Option<u32>,
+    pub nic_gbit_s: Option<f64>,
 }
 
 impl SizingArgs {
     /// Every sizing flag, without its `--`.
-    pub(crate) const FLAGS: [&'static str; 38] = ["images", "arrivals", "cuda-graphs", "image-resolution", "backend",
+    pub(crate) const FLAGS: [&'static str; 47] = ["framework", "master-weights", "optimizer-in-backward", "tp", "cp", "pp", "vp", "global-batch", "nic-gbit-s", "images", "arrivals", "cuda-graphs", "image-resolution", "backend",
         "ram-gib", "ram-gb-s", "offload", "gpu-share-gib",
         "users", "target-tokens-per-s-per-user", "max-ttft-s", "arrival-rate", "prefix-hit", "spec-decode", "spec-accept",
         "fp32-math", "model", "params", "config", "workload", "precision", "kv-precision", "engine", "context", "prompt-tokens", "output-tokens", "batch", "seq-len", "optimizer", "grad-checkpointing", "lora-rank", "zero", "grad-accum", "resolution", "steps", "frames", "offload-mode"];
@@ -215,6 +227,15 @@ impl SizingArgs {
                 self.offload_mode = Some(mode);
             }
             "images" => self.images = Some(number(p, "images")?),
+            "framework" => self.framework = Some(value(p, "framework")?),
+            "master-weights" => self.master_weights = Some(value(p, "master-weights")?),
+            "optimizer-in-backward" => self.optimizer_in_backward = Some(value(p, "optimizer-in-backward")?),
+            "tp" => self.tp = Some(number(p, "tp")?),
+            "cp" => self.cp = Some(number(p, "cp")?),
+            "pp" => self.pp = Some(number(p, "pp")?),
+            "vp" => self.vp = Some(number(p, "vp")?),
+            "global-batch" => self.global_batch = Some(number(p, "global-batch")?),
+            "nic-gbit-s" => self.nic_gbit_s = Some(real(p, "nic-gbit-s", 1.0, 100_000.0)?),
             "backend" => self.backend = Some(value(p, "backend")?),
             "image-resolution" => self.image_resolution = Some(resolution_for("image-resolution", &value(p, "image-resolution")?)?),
             _ => return Ok(false),
@@ -352,4 +373,45 @@ pub(crate) fn card_counts(flag: &str, s: &str) -> Result<Vec<(&'static catalog::
         return Err(CliError(format!("--{flag}: give cards as ID:COUNT,ID:COUNT")));
     }
     Ok(out)
+}
+
+/// Parses an `on|off` flag.
+fn on_off(flag: &str, v: Option<&String>) -> Result<Option<bool>, CliError> {
+    match v.map(|s| s.trim().to_ascii_lowercase()) {
+        None => Ok(None),
+        Some(s) if matches!(s.as_str(), "on" | "true" | "yes" | "1") => Ok(Some(true)),
+        Some(s) if matches!(s.as_str(), "off" | "false" | "no" | "0") => Ok(Some(false)),
+        Some(s) => Err(CliError(format!("--{flag}: expected on or off, got `{s}`"))),
+    }
+}
+
+/// Puts the training flags on `job` for a run on `gpus` GPUs (`None`: the count is searched): the framework's numerics for what
+/// `--optimizer`, `--grad-checkpointing`, `--master-weights` and `--optimizer-in-backward` left
+/// open (default framework: transformers, the engine's defaults), a fixed mesh from `--tp`,
+/// `--cp`, `--pp` and `--vp` (the layout search's choice otherwise), `--global-batch` and
+/// `--nic-gbit-s`.
+pub(crate) fn apply_training(a: &SizingArgs, job: &mut crate::model::llm::LlmJob, gpus: Option<u32>) -> Result<(), CliError> {
+    use crate::model::llm::framework::{Chosen, Framework};
+    let framework = match &a.framework {
+        None => Framework::Transformers,
+        Some(s) => Framework::parse(s).ok_or_else(|| CliError(format!("--framework: unknown `{s}` (expected {})", choices(&Framework::ALL, Framework::as_str))))?,
+    };
+    let chosen = Chosen {
+        optimizer: a.optimizer.as_ref().map(|_| job.optimizer),
+        checkpointing: a.grad_checkpointing.as_ref().map(|_| job.grad_checkpointing),
+        master_weights: on_off("master-weights", a.master_weights.as_ref())?,
+        optimizer_in_backward: on_off("optimizer-in-backward", a.optimizer_in_backward.as_ref())?,
+    };
+    framework.apply(job, chosen, gpus.unwrap_or(1));
+    if a.tp.is_some() || a.cp.is_some() || a.pp.is_some() || a.vp.is_some() {
+        let spec = crate::model::llm::parallel::MeshSpec { tp: a.tp.unwrap_or(1), cp: a.cp.unwrap_or(1), pp: a.pp.unwrap_or(1), interleave: a.vp.unwrap_or(1) };
+        let replica = u64::from(spec.tp) * u64::from(spec.cp) * u64::from(spec.pp);
+        if let Some(gpus) = gpus.filter(|g| replica == 0 || u64::from(*g) % replica != 0) {
+            return Err(CliError(format!("--tp × --cp × --pp = {replica} must divide --gpus {gpus}")));
+        }
+        job.mesh = Some(spec);
+    }
+    job.global_batch = a.global_batch;
+    job.nic_gbit_s = a.nic_gbit_s;
+    Ok(())
 }

@@ -302,6 +302,7 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
     };
     super::flags::apply_images(&a.s, &mut job)?;
     super::flags::apply_backend(&a.s, &mut job)?;
+    super::flags::apply_training(&a.s, &mut job, None)?;
     job.validate().map_err(engine_error)?;
     Ok(Job::Llm(Box::new(job)))
 }

@@ -16,8 +16,12 @@
 //!   PCIe servers are taken to share one 100 GbE port per node of eight (1.56 GB/s per GPU).
 //!   Inter-node NCCL bus bandwidth reaches about 0.9 of the port rate.
 //!
-//! A ring collective's bus bandwidth is set by its slowest hop, so a group that spans nodes runs
-//! at the lesser of the fabric and the node link.
+//! Across nodes, NCCL runs one ring (channel) per NIC rail: a group with `k` GPUs in each node
+//! crosses every node boundary `k` times in parallel, so its bus bandwidth is the lesser of the
+//! fabric inside the node and `k` node ports (nccl-tests on rail-optimised DGX H100 nodes with
+//! eight 400 Gb/s ports reach 350-450 GB/s of all-reduce bus bandwidth across nodes, against one
+//! port's 50 GB/s). A group with one GPU per node (a data-parallel group beside tensor parallelism
+//! of 8) runs at one port.
 
 use crate::catalog::{Gpu, Segment, Vendor};
 
@@ -98,19 +102,25 @@ fn intra_node(gpu: &Gpu, n: u32) -> Link {
 }
 
 /// The link a collective over `n` GPUs of `gpu` runs at: the scale-up fabric while the group
-/// fits in it, PCIe beyond it inside a node, and no faster than the node link across nodes.
+/// fits in it, PCIe beyond it inside a node, and across nodes with every GPU of each node in the
+/// group ([`spread_link`] with a full node and the catalog's node port).
 pub fn group_link(gpu: &Gpu, n: u32) -> Link {
     let n = n.max(1);
-    if n <= node_gpus(gpu) {
+    spread_link(gpu, n, n.min(node_gpus(gpu)), node_port_gb_s(gpu))
+}
+
+/// The link a collective over `n` GPUs runs at when `per_node` of them sit in each node, each
+/// node port carrying `port_gb_s` per direction: inside one node the fabric; across nodes the
+/// lesser of the fabric among the `per_node` GPUs and `per_node` ports, one ring per rail.
+pub fn spread_link(gpu: &Gpu, n: u32, per_node: u32, port_gb_s: f64) -> Link {
+    let n = n.max(1);
+    let per_node = per_node.clamp(1, n.min(node_gpus(gpu)));
+    if n <= per_node {
         return intra_node(gpu, n);
     }
-    let inside = intra_node(gpu, node_gpus(gpu));
-    let node = node_port_gb_s(gpu) * NODE_LINK_EFFICIENCY;
-    if node < inside.gb_s {
-        Link { kind: LinkKind::Node, gb_s: node, latency_s: 20e-6 }
-    } else {
-        inside
-    }
+    let rails = f64::from(per_node) * port_gb_s.max(0.0) * NODE_LINK_EFFICIENCY;
+    let inside = if per_node > 1 { intra_node(gpu, per_node).gb_s } else { f64::INFINITY };
+    Link { kind: LinkKind::Node, gb_s: rails.min(inside), latency_s: 20e-6 }
 }
 
 /// Seconds of a ring all-reduce of `bytes` over `n` GPUs: `2 (n-1)/n · bytes / bw`

@@ -72,11 +72,12 @@ pub enum Field {
     Backend,
     Mix,
     Owned,
+    Framework,
 }
 
 impl Field {
     /// Every field, in URL order.
-    pub const ALL: [Field; 56] = [
+    pub const ALL: [Field; 57] = [
         Field::Model, Field::Params, Field::Workload, Field::Precision, Field::KvPrecision, Field::Engine, Field::Context,
         Field::PromptTokens, Field::OutputTokens, Field::Batch, Field::SeqLen, Field::Optimizer, Field::GradCkpt,
         Field::LoraRank, Field::Zero, Field::Resolution, Field::Steps, Field::TrainTokens, Field::HoursPerDay,
@@ -84,7 +85,7 @@ impl Field {
         Field::MaxWatts, Field::Region, Field::Headroom, Field::KwhPrice, Field::Prices, Field::PriceBasis,
         Field::RentBasis, Field::Utilisation, Field::Pue, Field::Host, Field::Fp32Math, Field::Users, Field::TpsUser,
         Field::Ttft, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::ApiPrice, Field::Ram,
-        Field::RamBw, Field::Offload, Field::GpuShare, Field::Frames, Field::OffloadMode, Field::Images, Field::ImageRes, Field::Backend, Field::Mix, Field::Owned,
+        Field::RamBw, Field::Offload, Field::GpuShare, Field::Frames, Field::OffloadMode, Field::Images, Field::ImageRes, Field::Backend, Field::Mix, Field::Owned, Field::Framework,
     ];
 
     /// The URL key (a contract: links in blog posts depend on it).
@@ -146,6 +147,7 @@ impl Field {
             Field::Backend => "backend",
             Field::Mix => "mix",
             Field::Owned => "owned",
+            Field::Framework => "framework",
         }
     }
 
@@ -168,8 +170,8 @@ impl Field {
             Field::OutputTokens => "256",
             Field::Batch => "1",
             Field::SeqLen => "2048",
-            Field::Optimizer => "adamw",
-            Field::GradCkpt => "none",
+            Field::Optimizer => "auto",
+            Field::GradCkpt => "auto",
             Field::LoraRank => "16",
             Field::Zero => "auto",
             Field::Resolution => "",
@@ -211,6 +213,7 @@ impl Field {
             Field::Images => "0",
             Field::ImageRes => "1024x1024",
             Field::Backend | Field::Mix | Field::Owned => "",
+            Field::Framework => "auto",
         }
     }
 }
@@ -447,14 +450,7 @@ impl AdvisorInputs {
             if let Some(s) = parse_u32(Field::SeqLen, self.get(Field::SeqLen), 1, 1_048_576, &mut errors) {
                 job.seq_len = s;
             }
-            match Optimizer::parse(self.get(Field::Optimizer)) {
-                Some(o) => job.optimizer = o,
-                None => errors.push(FieldError::new(Field::Optimizer, "unknown optimizer", &[])),
-            }
-            match Checkpointing::parse(self.get(Field::GradCkpt)) {
-                Some(c) => job.grad_checkpointing = c,
-                None => errors.push(FieldError::new(Field::GradCkpt, "choose none, selective or full", &[])),
-            }
+            self.numerics(&mut job, &mut errors);
             if let Some(r) = parse_u32(Field::LoraRank, self.get(Field::LoraRank), 1, 4096, &mut errors) {
                 job.lora_rank = r;
             }
@@ -593,7 +589,7 @@ impl AdvisorInputs {
         let headroom = parse_f64(Field::Headroom, self.get(Field::Headroom), 0.0, 90.0, &mut errors);
         let max_gpus = match self.get(Field::MaxGpus).trim() {
             "" => None,
-            t => parse_u32(Field::MaxGpus, t, 1, 1024, &mut errors),
+            t => parse_u32(Field::MaxGpus, t, 1, crate::model::llm::MAX_GPUS, &mut errors),
         };
         let max_watts = match self.get(Field::MaxWatts).trim() {
             "" => None,
@@ -729,6 +725,39 @@ fn parse_cards(field: Field, text: &str, errors: &mut Vec<FieldError>) -> Vec<(S
 impl AdvisorInputs {
     /// The serving targets: per-user speed, TTFT, arrival rate, prefix-cache share,
     /// speculative decoding. An empty target is no target; zero or negative ones are errors.
+    /// Training numerics: the framework's defaults (`auto`: transformers, the engine's own) for
+    /// the optimizer and checkpointing left at `auto`, with fp32 master weights, optimizer in
+    /// backward and the loss's logits as that framework runs them (one GPU's recipe).
+    fn numerics(&self, job: &mut LlmJob, errors: &mut Vec<FieldError>) {
+        use crate::model::llm::framework::{Chosen, Framework};
+        let auto = |f: Field| matches!(self.get(f).trim(), "" | "auto");
+        let mut chosen = Chosen::default();
+        if !auto(Field::Optimizer) {
+            match Optimizer::parse(self.get(Field::Optimizer)) {
+                Some(o) => chosen.optimizer = Some(o),
+                None => errors.push(FieldError::new(Field::Optimizer, "unknown optimizer", &[])),
+            }
+        }
+        if !auto(Field::GradCkpt) {
+            match Checkpointing::parse(self.get(Field::GradCkpt)) {
+                Some(c) => chosen.checkpointing = Some(c),
+                None => errors.push(FieldError::new(Field::GradCkpt, "choose none, selective or full", &[])),
+            }
+        }
+        let framework = if auto(Field::Framework) {
+            Framework::Transformers
+        } else {
+            match Framework::parse(self.get(Field::Framework)) {
+                Some(f) => f,
+                None => {
+                    errors.push(FieldError::new(Field::Framework, "choose transformers, torchtune or megatron", &[]));
+                    Framework::Transformers
+                }
+            }
+        };
+        framework.apply(job, chosen, 1);
+    }
+
     /// System RAM for llama.cpp's offload and a unified-memory machine's GPU share:
     /// empty RAM is no offload; every number must be positive.
     fn offload_host(&self, errors: &mut Vec<FieldError>) -> crate::model::llm::offload::Host {

@@ -17,6 +17,7 @@ pub mod config_json;
 pub mod custom;
 pub mod engines;
 pub mod fit;
+pub mod framework;
 pub mod memory;
 pub mod offload;
 pub mod mixed;
@@ -253,6 +254,15 @@ pub struct LlmJob {
     pub ubatch_tokens: Option<u32>,
     /// System RAM and offload (llama.cpp inference), and a unified-memory machine's GPU share.
     pub host: offload::Host,
+    /// Training: a fixed Megatron-style mesh (tensor, context and pipeline parallel sizes, and
+    /// model chunks per stage); `None`: the layout search picks one.
+    pub mesh: Option<parallel::MeshSpec>,
+    /// Training: sequences per optimizer step over all GPUs; `None`: `batch × grad_accum` per
+    /// data-parallel GPU, as many as a pure data-parallel run of the same count would step.
+    pub global_batch: Option<u32>,
+    /// Training: each GPU's node port, Gb/s per direction (the user's cluster); `None`: the
+    /// catalog's `scale_out_gbit_s`, or the platform rule in `model::fabric`.
+    pub nic_gbit_s: Option<f64>,
 }
 
 impl Default for LlmJob {
@@ -304,6 +314,9 @@ impl Default for LlmJob {
             efficiency: None,
             ubatch_tokens: None,
             host: offload::Host::default(),
+            mesh: None,
+            global_batch: None,
+            nic_gbit_s: None,
         }
     }
 }
@@ -344,7 +357,7 @@ fn fallback_arch() -> ModelArch {
 }
 
 /// Largest GPU count the engine considers.
-pub const MAX_GPUS: u32 = 1024;
+pub const MAX_GPUS: u32 = 16_384;
 
 impl LlmJob {
     /// A job for a catalog preset with every other setting at its default.
@@ -404,6 +417,17 @@ impl LlmJob {
         check_range("zero", f64::from(self.zero), 0.0, 3.0)?;
         check_range("train_tokens", self.train_tokens, 1.0, 1e16)?;
         check_range("grad_accum", f64::from(self.grad_accum), 1.0, 65_536.0)?;
+        if let Some(g) = self.global_batch {
+            check_range("global_batch", f64::from(g), 1.0, 16_777_216.0)?;
+        }
+        if let Some(g) = self.nic_gbit_s {
+            check_range("nic_gbit_s", g, 1.0, 100_000.0)?;
+        }
+        if let Some(m) = self.mesh {
+            for (name, v) in [("tp", m.tp), ("pp", m.pp), ("cp", m.cp), ("vp", m.interleave)] {
+                check_range(name, f64::from(v), 1.0, f64::from(MAX_GPUS))?;
+            }
+        }
         if self.workload.is_adapter() {
             check_range("lora_rank", f64::from(self.lora_rank), 1.0, 65_536.0)?;
         }
@@ -639,7 +663,7 @@ fn offloaded_throughput(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &parall
 pub const OFFLOAD_BAND: f64 = 0.35;
 
 /// The layout `job` runs with on `gpus` of `gpu`. Training with `auto_layout` tries data
-/// parallel with ZeRO-0/1/2/3 (FSDP) and tensor + pipeline model parallel, and keeps the
+/// parallel with ZeRO-0/1/2/3 (FSDP) and every Megatron mesh, and keeps the
 /// fastest that fits (the simplest on a tie; the smallest footprint when none fits); otherwise
 /// the engine's or the job's fixed layout.
 pub fn layout_for(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &memory::Terms, gpus: u32) -> parallel::Layout {
@@ -648,7 +672,7 @@ pub fn layout_for(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &memory::Terms
     }
     let mut best: Option<(parallel::Layout, f64)> = None;
     let mut smallest: Option<(parallel::Layout, f64)> = None;
-    for l in parallel::training_candidates(job, gpus).into_iter().flatten() {
+    for l in parallel::training_candidates(job, gpu, gpus) {
         let gib = parallel::per_gpu_gib(job, gpu, engine, terms, &l);
         if smallest.is_none_or(|(_, g)| gib < g) {
             smallest = Some((l, gib));

@@ -5,9 +5,12 @@
 //! transformers (`device_map="auto"`), whole layers go to each GPU (layer split / pipeline),
 //! so the busiest GPU holds ceil(L/N)/L of the layers. Training: ZeRO-1/2/3 shard optimizer
 //! states, gradients and weights over data-parallel GPUs (Rajbhandari et al. 2019, §5); with
-//! ZeRO 0 and N > 1, Megatron-style tensor + pipeline model parallelism splits all states and,
-//! with sequence parallelism, the activations N ways (Korthikanti et al. 2022, §4.2.2). With
-//! `auto_layout` (the default) training tries each of these at every count and keeps the
+//! ZeRO 0 and N > 1, or a mesh the job fixes, a Megatron-style mesh of tensor × context ×
+//! pipeline × data parallel groups ([`Mesh`]; Narayanan et al. 2021, "Efficient Large-Scale
+//! Language Model Training on GPU Clusters Using Megatron-LM", SC21) splits the weights,
+//! gradients and (with sequence parallelism) activations over tensor and pipeline ranks, and the
+//! optimizer states also over data-parallel ranks (Megatron's distributed optimizer, ZeRO-1).
+//! With `auto_layout` (the default) training tries each of these at every count and keeps the
 //! fastest that fits ([`training_candidates`]; the choice is made in `llm::layout_for`).
 
 use super::engines::Engine;
@@ -27,8 +30,60 @@ pub enum Layout {
     LayerSplit(u32),
     /// Data parallel training over N GPUs with a ZeRO stage.
     DataParallel { gpus: u32, zero: u8 },
-    /// Tensor + pipeline model parallel training over N GPUs.
-    ModelParallel(u32),
+    /// A Megatron-style training mesh: tensor × context × pipeline × data parallel.
+    Mesh(Mesh),
+}
+
+/// The parallel sizes a user or a published run fixes: tensor (`tp`), context (`cp`) and
+/// pipeline (`pp`) parallel, and model chunks per pipeline stage (`interleave`, Megatron's
+/// `--num-layers-per-virtual-pipeline-stage` expressed as chunks; 1 = plain 1F1B).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeshSpec {
+    pub tp: u32,
+    pub cp: u32,
+    pub pp: u32,
+    pub interleave: u32,
+}
+
+/// A training mesh over `tp · cp · pp · dp` GPUs. Megatron orders ranks tensor first, then
+/// context, data and pipeline (megatron/core/parallel_state.py `order="tp-cp-ep-dp-pp"`), so a
+/// tensor group sits inside a node and consecutive pipeline stages are `tp · cp · dp` ranks apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mesh {
+    pub tp: u32,
+    pub cp: u32,
+    pub pp: u32,
+    pub dp: u32,
+    /// ZeRO stage over the data-parallel (and context-parallel) ranks: 1 = the distributed optimizer.
+    pub zero: u8,
+    /// Model chunks per pipeline stage (interleaved 1F1B).
+    pub interleave: u32,
+    /// Micro-batches each pipeline runs per optimizer step.
+    pub micro_batches: u32,
+}
+
+impl Mesh {
+    /// GPUs the mesh spans.
+    pub fn gpus(&self) -> u32 {
+        self.tp * self.cp * self.pp * self.dp
+    }
+
+    /// GPUs one model replica spans (the ranks that split its weights or its sequence).
+    pub fn replica(&self) -> u32 {
+        self.tp * self.cp * self.pp
+    }
+}
+
+/// Micro-batches per optimizer step for each of `replicas` data-parallel replicas: the job's
+/// global batch over the replicas' micro-batches, or, without one, as many as keep the global
+/// batch of a pure data-parallel run on the same `gpus` (`batch × grad_accum` per GPU).
+pub fn micro_batches(job: &LlmJob, gpus: u32, replicas: u32) -> u32 {
+    let b = job.batch.max(1);
+    let replicas = replicas.max(1);
+    match job.global_batch {
+        Some(g) => g.div_ceil(b.saturating_mul(replicas)).max(1),
+        None => job.grad_accum.max(1).saturating_mul((gpus / replicas).max(1)),
+    }
 }
 
 impl Layout {
@@ -44,14 +99,14 @@ impl Layout {
                 "data parallel ×{n} with ZeRO-{zero}",
                 vec![("n", gpus.to_string().into()), ("zero", zero.to_string().into())],
             ),
-            Layout::ModelParallel(g) => Note::new("tensor + pipeline model parallel over {n} GPUs", n(g)),
+            Layout::Mesh(m) => mesh_note(&m),
         }
     }
 
     /// How many copies of the per-GPU activation term exist across the job.
     pub fn activation_copies(&self, gpus: u32) -> f64 {
         match self {
-            Layout::ModelParallel(_) => 1.0,
+            Layout::Mesh(m) => mesh_activation_share(*m) * f64::from(m.gpus()),
             _ => f64::from(gpus.max(1)),
         }
     }
@@ -59,13 +114,18 @@ impl Layout {
 
 /// The layout `engine` uses for `job` on `gpus` GPUs when the job fixes its sharding
 /// (`auto_layout` off, or inference).
-pub fn layout(job: &LlmJob, _gpu: &Gpu, engine: Engine, gpus: u32) -> Layout {
+pub fn layout(job: &LlmJob, gpu: &Gpu, engine: Engine, gpus: u32) -> Layout {
     if gpus <= 1 {
         return Layout::Single;
     }
     if job.workload.is_training() {
+        if let Some(spec) = job.mesh.filter(|s| spec_divides(*s, gpus)) {
+            return Layout::Mesh(mesh_of(job, spec, gpus));
+        }
         return if job.zero == 0 && !job.workload.is_adapter() {
-            Layout::ModelParallel(gpus)
+            let domain = gpu.scale_up_max_gpus.unwrap_or(crate::model::fabric::NODE_GPUS).max(1);
+            let tp = (1..=gpus.min(domain)).rev().find(|t| gpus.is_multiple_of(*t) && tp_divides(job, *t)).unwrap_or(1);
+            Layout::Mesh(mesh_of(job, MeshSpec { tp, cp: 1, pp: gpus / tp, interleave: 1 }, gpus))
         } else {
             Layout::DataParallel { gpus, zero: job.zero }
         };
@@ -77,17 +137,104 @@ pub fn layout(job: &LlmJob, _gpu: &Gpu, engine: Engine, gpus: u32) -> Layout {
     }
 }
 
-/// The training layouts worth trying at `gpus` GPUs, simplest first: data parallel with a full
-/// replica, ZeRO-1, ZeRO-2, ZeRO-3 / FSDP full shard, and (full training only) tensor +
-/// pipeline model parallel. LoRA and QLoRA run data parallel, with FSDP when the frozen base
-/// does not fit (torchtune's `lora_finetune_distributed` recipes).
-pub fn training_candidates(job: &LlmJob, gpus: u32) -> [Option<Layout>; 5] {
-    if gpus <= 1 {
-        return [Some(Layout::Single), None, None, None, None];
+/// The mesh `spec` makes of `gpus` GPUs: its data-parallel size is what is left over (at least 1).
+pub fn mesh_of(job: &LlmJob, spec: MeshSpec, gpus: u32) -> Mesh {
+    let replica = (spec.tp.max(1) * spec.cp.max(1) * spec.pp.max(1)).max(1);
+    let dp = (gpus / replica).max(1);
+    Mesh {
+        tp: spec.tp.max(1),
+        cp: spec.cp.max(1),
+        pp: spec.pp.max(1),
+        dp,
+        zero: 1,
+        interleave: spec.interleave.max(1),
+        micro_batches: micro_batches(job, gpus, dp),
     }
-    let dp = |zero| Some(Layout::DataParallel { gpus, zero });
-    let mp = if job.workload.is_adapter() { None } else { Some(Layout::ModelParallel(gpus)) };
-    [dp(0), dp(1), dp(2), dp(3), mp]
+}
+
+/// Whether a mesh of `spec` fills `gpus` GPUs with whole replicas.
+fn spec_divides(spec: MeshSpec, gpus: u32) -> bool {
+    let replica = u64::from(spec.tp.max(1)) * u64::from(spec.cp.max(1)) * u64::from(spec.pp.max(1));
+    u64::from(gpus).is_multiple_of(replica)
+}
+
+/// Whether tensor parallelism of `t` splits the model's heads: Megatron needs the attention
+/// heads and the KV groups to divide by it (`num_query_groups % tensor_model_parallel_size`).
+fn tp_divides(job: &LlmJob, t: u32) -> bool {
+    job.model.attention_heads.is_multiple_of(t) && (job.model.kv_heads.is_multiple_of(t) || t.is_multiple_of(job.model.kv_heads.max(1)))
+}
+
+/// The training layouts worth trying at `gpus` GPUs, simplest first: data parallel with a full
+/// replica, ZeRO-1, ZeRO-2, ZeRO-3 / FSDP full shard, and (full training only) every Megatron
+/// mesh of tensor parallel within the scale-up domain (powers of two dividing the heads), context
+/// parallel in chunks of at least [`MIN_CP_CHUNK_TOKENS`], any pipeline depth up to one stage
+/// per layer (the busiest stage holds the rounded-up share), and each interleave that divides
+/// the stages' layers evenly.
+/// LoRA and QLoRA run data parallel, with FSDP when the frozen base does not fit (torchtune's
+/// `lora_finetune_distributed` recipes).
+pub fn training_candidates(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Vec<Layout> {
+    if gpus <= 1 {
+        return vec![Layout::Single];
+    }
+    let mut out: Vec<Layout> = (0..=3).map(|zero| Layout::DataParallel { gpus, zero }).collect();
+    if job.workload.is_adapter() {
+        return out;
+    }
+    if let Some(spec) = job.mesh {
+        if spec_divides(spec, gpus) {
+            out.push(Layout::Mesh(mesh_of(job, spec, gpus)));
+        }
+        return out;
+    }
+    let domain = gpu.scale_up_max_gpus.unwrap_or(crate::model::fabric::NODE_GPUS).max(1);
+    let layers = job.model.layers.max(1);
+    let powers = |max: u32| (0..15).map(|k| 1u32 << k).take_while(move |v| *v <= max);
+    for tp in powers(gpus.min(domain)).filter(|t| gpus.is_multiple_of(*t) && tp_divides(job, *t)) {
+        let cp_max = (job.seq_len / MIN_CP_CHUNK_TOKENS).max(1);
+        for cp in powers(cp_max).filter(|c| (gpus / tp).is_multiple_of(*c) && job.seq_len.is_multiple_of(2 * c)) {
+            let rest = gpus / (tp * cp);
+            for pp in (1..=rest.min(layers)).filter(|p| rest.is_multiple_of(*p)) {
+                if tp * cp * pp == 1 {
+                    continue;
+                }
+                let per_stage = layers / pp;
+                for v in (1..=per_stage.max(1)).filter(|v| *v == 1 || (pp > 1 && layers.is_multiple_of(pp * v))) {
+                    out.push(Layout::Mesh(mesh_of(job, MeshSpec { tp, cp, pp, interleave: v }, gpus)));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The shortest sequence chunk context parallelism leaves each rank: NVIDIA's published Llama 3
+/// configurations split 8,192-token sequences in two at most (NeMo performance summary: 70B and
+/// 405B pre-training at CP 2), and ring attention's KV exchange stops hiding behind attention
+/// below that.
+pub const MIN_CP_CHUNK_TOKENS: u32 = 4096;
+
+/// Micro-batches whose activations the busiest stage (the first) holds, as a share of one
+/// micro-batch through the whole model on one GPU: 1F1B keeps `min(pp, m)` micro-batches of
+/// its `L/pp` layers in flight, interleaving adds `1 + (pp−1)/(pp·v)` of that (Korthikanti et
+/// al. 2022, "Reducing Activation Recomputation in Large Transformer Models", §4.2.3), and tensor
+/// parallelism with sequence parallelism and context parallelism split it `tp · cp` ways (§4.2.2).
+pub fn mesh_activation_share(m: Mesh) -> f64 {
+    let pp = f64::from(m.pp.max(1));
+    let in_flight = f64::from(m.micro_batches.max(1)).min(pp);
+    let interleave = if m.interleave > 1 { 1.0 + (pp - 1.0) / (pp * f64::from(m.interleave)) } else { 1.0 };
+    in_flight / pp * interleave / f64::from((m.tp * m.cp).max(1))
+}
+
+/// The mesh in words: "TP 8 × PP 4 × DP 16, ZeRO-1, 8 micro-batches".
+fn mesh_note(m: &Mesh) -> Note {
+    let a = |k: &'static str, v: u32| (k, Arg::from(v.to_string()));
+    let args = vec![a("tp", m.tp), a("cp", m.cp), a("pp", m.pp), a("dp", m.dp), a("zero", u32::from(m.zero)), a("m", m.micro_batches), a("v", m.interleave)];
+    match (m.cp > 1, m.interleave > 1) {
+        (false, false) => Note::new("TP {tp} × PP {pp} × DP {dp}, ZeRO-{zero}, {m} micro-batches", args),
+        (false, true) => Note::new("TP {tp} × PP {pp} (interleaved ×{v}) × DP {dp}, ZeRO-{zero}, {m} micro-batches", args),
+        (true, false) => Note::new("TP {tp} × CP {cp} × PP {pp} × DP {dp}, ZeRO-{zero}, {m} micro-batches", args),
+        (true, true) => Note::new("TP {tp} × CP {cp} × PP {pp} (interleaved ×{v}) × DP {dp}, ZeRO-{zero}, {m} micro-batches", args),
+    }
 }
 
 /// True when the busiest GPU of `layout` holds what must stay resident.
@@ -121,7 +268,11 @@ pub fn tensor_kv_share(job: &LlmJob, g: u32) -> f64 {
 fn shard_fraction(job: &LlmJob, layout: &Layout) -> f64 {
     match *layout {
         Layout::Single => 1.0,
-        Layout::Tensor(n) | Layout::ModelParallel(n) | Layout::DataParallel { gpus: n, .. } => 1.0 / f64::from(n.max(1)),
+        Layout::Tensor(n) | Layout::DataParallel { gpus: n, .. } => 1.0 / f64::from(n.max(1)),
+        Layout::Mesh(m) => {
+            let l = job.model.layers.max(1);
+            f64::from(l.div_ceil(m.pp.max(1))) / f64::from(l) / f64::from(m.tp.max(1))
+        }
         Layout::LayerSplit(n) => {
             let l = job.model.layers.max(1);
             f64::from(l.div_ceil(n.max(1))) / f64::from(l)
@@ -144,7 +295,8 @@ fn per_gpu_parts(job: &LlmJob, engine: Engine, t: &Terms, layout: &Layout) -> (f
     let f = shard_fraction(job, layout);
     let n = match *layout {
         Layout::Single => 1.0,
-        Layout::Tensor(n) | Layout::LayerSplit(n) | Layout::ModelParallel(n) | Layout::DataParallel { gpus: n, .. } => f64::from(n.max(1)),
+        Layout::Tensor(n) | Layout::LayerSplit(n) | Layout::DataParallel { gpus: n, .. } => f64::from(n.max(1)),
+        Layout::Mesh(m) => f64::from(m.gpus().max(1)),
     };
     let fixed = t.context_gib + t.slack_gib / n;
     match *layout {
@@ -155,10 +307,12 @@ fn per_gpu_parts(job: &LlmJob, engine: Engine, t: &Terms, layout: &Layout) -> (f
             (t.weights_gib * f + t.kv_gib * kv_f + t.activations_gib + fixed, 0.0)
         }
         Layout::LayerSplit(_) => (t.weights_gib * f + t.kv_gib * f + t.activations_gib + fixed, 0.0),
-        Layout::ModelParallel(_) => (
-            (t.weights_gib + t.gradients_gib + t.optimizer_gib - t.pageable_gib + t.activations_gib) * f + fixed,
-            t.pageable_gib * f,
-        ),
+        Layout::Mesh(m) => {
+            // Weights and gradients split over tensor and pipeline ranks; the distributed
+            // optimizer also splits the states over the data and context ranks.
+            let o = f / f64::from((m.dp * m.cp).max(1));
+            ((t.weights_gib + t.gradients_gib) * f + (t.optimizer_gib - t.pageable_gib) * o + t.activations_gib * mesh_activation_share(m) + fixed, t.pageable_gib * o)
+        }
         Layout::DataParallel { zero, .. } => {
             let block = t.weights_gib / f64::from(job.model.layers.max(1));
             let w = if zero >= 3 { t.weights_gib * f + FSDP_LIVE_BLOCKS * block } else { t.weights_gib };
@@ -177,15 +331,39 @@ pub fn per_gpu_gib(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, layout: &
 }
 
 /// Smallest GPU count at which some layout the job may use fits (0 when none up to
-/// [`MAX_GPUS`] does).
+/// [`MAX_GPUS`] does). Every count up to two nodes is tried; beyond that, the first whole node
+/// count that holds it, found by doubling and then halving the gap (memory per GPU falls as
+/// nodes are added), and then the smallest count inside that last node.
 pub fn gpus_needed_for(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms) -> u32 {
-    (1..=MAX_GPUS)
-        .find(|&n| {
-            if job.workload.is_training() && job.auto_layout {
-                training_candidates(job, n).iter().flatten().any(|l| fits(job, gpu, engine, t, l))
-            } else {
-                fits(job, gpu, engine, t, &layout(job, gpu, engine, n))
-            }
-        })
-        .unwrap_or(0)
+    let holds = |n: u32| {
+        if job.workload.is_training() && job.auto_layout {
+            training_candidates(job, gpu, n).iter().any(|l| fits(job, gpu, engine, t, l))
+        } else {
+            fits(job, gpu, engine, t, &layout(job, gpu, engine, n))
+        }
+    };
+    let node = crate::model::fabric::node_gpus(gpu).max(1);
+    if let Some(n) = (1..=(2 * node).min(MAX_GPUS)).find(|&n| holds(n)) {
+        return n;
+    }
+    let (mut lo, mut hi) = (2u32, 4u32);
+    while hi * node <= MAX_GPUS && !holds(hi * node) {
+        lo = hi;
+        hi *= 2;
+    }
+    if hi * node > MAX_GPUS {
+        hi = MAX_GPUS / node;
+        if !holds(hi * node) {
+            return 0;
+        }
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if holds(mid * node) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    ((hi - 1) * node + 1..=hi * node).find(|&n| holds(n)).unwrap_or(hi * node)
 }

@@ -11,7 +11,7 @@
 
 use super::engines::{efficiency, inference_peak_tflops, Efficiency, Engine, GpuFamily};
 use super::memory::{kv_bytes, weight_bytes, Terms};
-use super::parallel::{tensor_kv_share, usable_gib, Layout};
+use super::parallel::{tensor_kv_share, usable_gib, Layout, Mesh};
 use super::{Checkpointing, LlmJob};
 use crate::catalog::Gpu;
 use crate::model::fabric::{self, Link};
@@ -444,8 +444,10 @@ pub struct TrainStep {
     /// Communication per step, s, and the part of it not hidden behind compute.
     pub comm_s: f64,
     pub exposed_s: f64,
-    /// The link the collectives run over.
+    /// The link the collectives run over (a mesh's data-parallel gradient reduction).
     pub link: Link,
+    /// Share of the step a pipeline stage waits idle (the 1F1B bubble); 0 without pipelining.
+    pub bubble: f64,
 }
 
 /// Training speed with its communication: data parallel layouts all-reduce the gradients once
@@ -461,10 +463,11 @@ pub fn train_step(job: &LlmJob, gpu: &Gpu, terms: &Terms, layout: &Layout, n: u3
     let f = train_flops_per_token(job);
     let rate = train_peak_tflops(job, gpu) * 1e12 * train_mfu(job, gpu);
     let micro_tokens = f64::from(job.batch) * f64::from(job.seq_len);
-    let accum = f64::from(job.grad_accum.max(1));
+    let accum = f64::from(super::parallel::micro_batches(job, n, n));
     let t_micro = micro_tokens * f / rate;
     let single = micro_tokens / t_micro;
-    let link = fabric::group_link(gpu, n);
+    let port = node_port(job, gpu);
+    let link = fabric::spread_link(gpu, n, n.min(fabric::node_gpus(gpu)), port);
     let nf = f64::from(n.max(1));
     let (tokens_per_s, comm_s, exposed_s) = match *layout {
         Layout::Single | Layout::Tensor(_) | Layout::LayerSplit(_) => (single, 0.0, 0.0),
@@ -483,23 +486,86 @@ pub fn train_step(job: &LlmJob, gpu: &Gpu, terms: &Terms, layout: &Layout, n: u3
                 (nf * micro_tokens * accum / (t_micro * accum + exposed), comm, exposed)
             }
         }
-        Layout::ModelParallel(g) => {
-            let domain = gpu.scale_up_max_gpus.unwrap_or(fabric::NODE_GPUS).max(1);
-            let tp = (1..=g.min(domain)).rev().find(|t| g.is_multiple_of(*t) && job.model.attention_heads.is_multiple_of(*t)).unwrap_or(1);
-            let pp = g / tp;
-            let tp_link = fabric::group_link(gpu, tp);
-            let passes = if job.grad_checkpointing == Checkpointing::Full { 6.0 } else { 4.0 };
-            let layers_per_stage = f64::from(job.model.layers) / f64::from(pp.max(1));
-            let act_bytes = micro_tokens * f64::from(job.model.hidden_size) * 2.0;
-            let t_tp = passes * layers_per_stage * fabric::allreduce_s(act_bytes, tp, &tp_link);
-            let t_stage = t_micro / nf + t_tp;
-            let ppf = f64::from(pp);
-            let t_step = (accum + ppf - 1.0) * t_stage;
-            (micro_tokens * accum / t_step, t_tp * accum, t_step - accum * t_micro / nf)
+        Layout::Mesh(m) => {
+            let s = mesh_step(job, gpu, &m, t_micro);
+            return TrainStep { scaling: (s.tokens_per_s / (nf * single)).clamp(0.0, 1.0), ..s };
         }
     };
     let scaling = (tokens_per_s / (nf * single)).clamp(0.0, 1.0);
-    TrainStep { tokens_per_s, scaling, comm_s, exposed_s, link }
+    TrainStep { tokens_per_s, scaling, comm_s, exposed_s, link, bubble: 0.0 }
+}
+
+/// Each GPU's node port, GB/s per direction: the job's own (`nic_gbit_s`) or the catalog's.
+fn node_port(job: &LlmJob, gpu: &Gpu) -> f64 {
+    job.nic_gbit_s.filter(|g| g.is_finite() && *g > 0.0).map_or_else(|| fabric::node_port_gb_s(gpu), |g| g / 8.0)
+}
+
+/// One optimizer step of a Megatron mesh (Narayanan et al. 2021, SC21), where `t_micro` is one
+/// micro-batch's compute on one GPU:
+/// - a stage computes `t_micro / (tp · cp · pp)` per micro-batch, plus its tensor-parallel
+///   collectives (with sequence parallelism, an all-gather and a reduce-scatter of the
+///   micro-batch's `b · s/cp · h` activations around attention and around the MLP, forward and
+///   backward: 4 all-reduces' worth per layer, 6 with recomputation; Korthikanti et al. 2022 §4),
+///   plus the context-parallel ring's KV exchange where it outlasts the attention it overlaps
+///   (each rank passes its K and V chunk `cp − 1` times forward and twice that backward), plus
+///   the point-to-point sends of activations and their gradients between stages, `v` times per
+///   micro-batch when interleaved, over the node port when the next stage is in another node;
+/// - the pipeline runs `m + (pp − 1)/v` stage times per step: `m` micro-batches and the
+///   interleaved 1F1B bubble (§2.2);
+/// - the distributed optimizer reduce-scatters the gradients and all-gathers the weights over
+///   the `dp · cp` ranks that hold the same shard (one GPU per node when tensor parallelism fills
+///   the node, so one port), overlapped with the last micro-batch's backward.
+fn mesh_step(job: &LlmJob, gpu: &Gpu, m: &Mesh, t_micro: f64) -> TrainStep {
+    let node = fabric::node_gpus(gpu).max(1);
+    let port = node_port(job, gpu);
+    let (tp, cp, pp, dp) = (m.tp.max(1), m.cp.max(1), m.pp.max(1), m.dp.max(1));
+    let v = f64::from(m.interleave.max(1));
+    let micro_tokens = f64::from(job.batch.max(1)) * f64::from(job.seq_len);
+    let t_c = t_micro / f64::from(tp * cp * pp);
+    let layers = f64::from(job.model.layers.max(1)) / f64::from(pp);
+    let h = f64::from(job.model.hidden_size);
+    let shard_tokens = micro_tokens / f64::from(cp);
+    let t_tp = if tp > 1 {
+        let passes = if job.grad_checkpointing == Checkpointing::Full { 6.0 } else { 4.0 };
+        passes * layers * fabric::allreduce_s(shard_tokens * h * 2.0, tp, &fabric::group_link(gpu, tp))
+    } else {
+        0.0
+    };
+    let t_cp = if cp > 1 {
+        let kv_bytes = shard_tokens * 2.0 * f64::from(job.model.kv_heads) * f64::from(job.model.head_dim) * 2.0 / f64::from(tp);
+        let link = fabric::spread_link(gpu, cp, (node / tp).clamp(1, cp), port);
+        let ring = 3.0 * f64::from(cp - 1) * layers * kv_bytes / (link.gb_s * 1e9);
+        let attention = 12.0 * f64::from(job.model.layers) * f64::from(job.seq_len) * job.model.attention_width();
+        (ring - t_c * attention / train_flops_per_token(job)).max(0.0)
+    } else {
+        0.0
+    };
+    let t_p2p = if pp > 1 {
+        let bytes = shard_tokens * h * 2.0 / f64::from(tp);
+        let across = tp * cp * dp >= node;
+        let gb_s = if across { port * fabric::NODE_LINK_EFFICIENCY } else { fabric::group_link(gpu, 2).gb_s };
+        2.0 * v * bytes / (gb_s.max(1e-9) * 1e9)
+    } else {
+        0.0
+    };
+    let t_stage = t_c + t_tp + t_cp + t_p2p;
+    let mb = f64::from(m.micro_batches.max(1));
+    let bubble_stages = f64::from(pp - 1) / v;
+    let t_pipe = (mb + bubble_stages) * t_stage;
+    let shard_group = dp * cp;
+    let link = fabric::spread_link(gpu, shard_group, (node / tp).clamp(1, shard_group), port);
+    let t_dp = fabric::allreduce_s(train_grad_bytes(job) / f64::from(tp * pp), shard_group, &link);
+    let exposed_dp = (t_dp - backward_share(job) * t_c).max(0.0);
+    let t_step = t_pipe + exposed_dp;
+    let comm = mb * (t_tp + t_cp + t_p2p) + t_dp;
+    TrainStep {
+        tokens_per_s: mb * micro_tokens * f64::from(dp) / t_step,
+        scaling: 0.0,
+        comm_s: comm,
+        exposed_s: mb * (t_tp + t_cp + t_p2p) + exposed_dp,
+        link,
+        bubble: bubble_stages * t_stage / t_step,
+    }
 }
 
 /// Gradient bytes a data-parallel step reduces: 16-bit gradients of the trainable parameters
@@ -577,7 +643,8 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: 
 fn n_of(layout: &Layout) -> u32 {
     match *layout {
         Layout::Single => 1,
-        Layout::Tensor(g) | Layout::LayerSplit(g) | Layout::ModelParallel(g) | Layout::DataParallel { gpus: g, .. } => g,
+        Layout::Tensor(g) | Layout::LayerSplit(g) | Layout::DataParallel { gpus: g, .. } => g,
+        Layout::Mesh(m) => m.gpus(),
     }
 }
 
@@ -618,5 +685,17 @@ fn describe_training(job: &LlmJob, gpu: &Gpu, terms: &Terms, layout: &Layout, ou
                 ("pct", crate::decimal::fixed(step.scaling * 100.0, 0).into()),
             ],
         ));
+    }
+    if let Layout::Mesh(m) = layout {
+        if m.pp > 1 {
+            out.push(Note::new(
+                "pipeline of {pp} stages: {m} micro-batches per step, the 1F1B bubble idles {pct}% of it",
+                vec![
+                    ("pp", m.pp.to_string().into()),
+                    ("m", m.micro_batches.to_string().into()),
+                    ("pct", crate::decimal::fixed(step.bubble * 100.0, 0).into()),
+                ],
+            ));
+        }
     }
 }

@@ -104,7 +104,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
     let shape_fields: &[Field] = if serving {
         &[Field::Context, Field::PromptTokens, Field::OutputTokens, Field::KvPrecision, Field::Engine, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::Images, Field::ImageRes, Field::Backend]
     } else if is_llm {
-        &[Field::SeqLen, Field::Batch, Field::Optimizer, Field::GradCkpt, Field::LoraRank, Field::Zero, Field::TrainTokens]
+        &[Field::SeqLen, Field::Batch, Field::Framework, Field::Optimizer, Field::GradCkpt, Field::LoraRank, Field::Zero, Field::TrainTokens]
     } else {
         &[Field::Resolution, Field::Steps, Field::Frames, Field::OffloadMode, Field::Batch, Field::Fp32Math]
     };
@@ -133,10 +133,12 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
             } else if is_llm {
                 { text(Field::SeqLen, t(lang, "Sequence length"), t(lang, "Tokens per training sample."), "numeric") }
                 { text(Field::Batch, t(lang, "Micro-batch per GPU"), t(lang, "Sequences per GPU per step."), "numeric") }
+                { select(Field::Framework, t(lang, "Framework"), t(lang, "Sets the defaults: torchtune trains in pure bf16; transformers and Megatron keep fp32 master weights."),
+                    ["auto", "transformers", "torchtune", "megatron"].iter().map(|o| (o.to_string(), o.to_string())).collect()) }
                 { select(Field::Optimizer, t(lang, "Optimizer"), t(lang, "AdamW keeps 2 fp32 states per parameter."),
-                    ["adamw", "adamw-8bit", "paged-adamw-8bit", "sgd", "adafactor"].iter().map(|o| (o.to_string(), o.to_string())).collect()) }
+                    ["auto", "adamw", "adamw-8bit", "paged-adamw-8bit", "sgd", "adafactor"].iter().map(|o| (o.to_string(), o.to_string())).collect()) }
                 { select(Field::GradCkpt, t(lang, "Activation checkpointing"), t(lang, "Trades compute for activation memory."),
-                    ["none", "selective", "full"].iter().map(|o| (o.to_string(), o.to_string())).collect()) }
+                    ["auto", "none", "selective", "full"].iter().map(|o| (o.to_string(), o.to_string())).collect()) }
                 if workload == "lora" || workload == "qlora" {
                     { text(Field::LoraRank, t(lang, "LoRA rank"), t(lang, "Adapter rank r on all linear layers."), "numeric") }
                 }
