@@ -245,9 +245,8 @@ fn ttft_meets_its_goals() {
 fn training_meets_its_goals() {
     let s = set("training");
     at_most("training LOSO", s.loso, 0.20);
-    at_most("training LOFO", s.lofo, 0.294 + 0.03); // GOAL NOT MET (≤ 20%)
-    // GOAL NOT MET (≥ 80%): 70.0% since the multi-node rows of two more sources joined the set.
-    at_least("training in band", s.in_band, 0.70 - 0.05);
+    at_most("training LOFO", s.lofo, 0.278 + 0.03); // GOAL NOT MET (≤ 20%)
+    at_least("training in band", s.in_band, 0.793 - 0.05); // GOAL NOT MET (≥ 80%)
 }
 
 #[test]

@@ -125,3 +125,33 @@ fn counts_reach_16384() {
     assert!(e.fits);
     assert!(estimate_llm(&j, h100, 16_385).is_err());
 }
+
+/// FP8 training (Transformer Engine) runs the linear layers' GEMMs in FP8 and attention in 16
+/// bits. Llama 3.1 70B at 8,192 tokens: attention is 12 · L · s · d = 12 · 80 · 8,192 · 8,192 =
+/// 6.44e10 FLOPs per token; the rest of the 6·N step is GEMMs. On an H100 SXM (989.4 dense BF16,
+/// 1,978.9 FP8 TFLOPS, datasheet) the GEMMs gain the fitted share g of FP8's 2× and the step's
+/// FLOPs run at F / ((F − A) / (989.4 · (1 + (1978.9/989.4 − 1) · g)) + A / 989.4).
+#[test]
+fn fp8_training_runs_the_gemms_at_the_fp8_rate() {
+    use gpu_advisor::model::llm::fit::LlmFit;
+    use gpu_advisor::model::llm::throughput::{fp8_training_peak, train_flops_per_token};
+    use gpu_advisor::model::precision::Precision;
+    let h100 = gpu("h100-sxm");
+    let mut j = llama70b(128);
+    j.precision = Precision::Fp8;
+    let f = train_flops_per_token(&j);
+    let a = 12.0 * 80.0 * 8192.0 * 8192.0;
+    let g = LlmFit::CALIBRATED.train_fp8_gain;
+    let gemm = 989.4 * (1.0 + (1978.9 / 989.4 - 1.0) * g);
+    let hand = f / ((f - a) / gemm + a / 989.4);
+    let ours = fp8_training_peak(&j, h100, 989.4);
+    assert!((ours / hand - 1.0).abs() < 1e-9, "{ours} against {hand}");
+    // An A100 has no FP8 tensor cores: FP8 training stays at its 16-bit rate.
+    assert!((fp8_training_peak(&j, gpu("a100-80gb-sxm"), 312.0) - 312.0).abs() < 1e-9);
+    // Memory: the 16-bit parameters (2 B) beside the cached FP8 casts of the body (1 B); the
+    // embedding and head stay in 16 bits.
+    let t = terms(&j, h100, Engine::Vllm);
+    let m = &j.model;
+    let hand_weights = (m.body_params() * 3.0 + m.embedding_params() * 2.0 + m.head_params() * 2.0) / GIB;
+    assert!((t.weights_gib / hand_weights - 1.0).abs() < 1e-9, "{} against {hand_weights}", t.weights_gib);
+}

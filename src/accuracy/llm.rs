@@ -21,6 +21,7 @@ use crate::model::llm::backend::Backend;
 use crate::model::llm::fit::{self, LlmFit};
 use crate::model::llm::serving::{self, Arrivals, ServingTargets};
 use crate::model::llm::{estimate_llm_figures, layout_for, memory, parallel, Checkpointing, Engine, LlmJob};
+use crate::model::precision::Precision;
 use crate::model::Band;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -142,6 +143,10 @@ fn gddr(r: &Row<LlmCase>) -> bool {
 
 fn other_family(r: &Row<LlmCase>) -> bool {
     !hbm(r) && !gddr(r)
+}
+
+fn fp8_training(r: &Row<LlmCase>) -> bool {
+    r.payload.job.workload.is_training() && r.payload.job.precision == Precision::Fp8
 }
 
 fn recompute(r: &Row<LlmCase>) -> bool {
@@ -291,6 +296,7 @@ pub fn groups() -> Vec<Group> {
                 Knob { name: "training MFU, NVIDIA GDDR", at: |f| &mut f.train_mfu_gddr, prior: 0.40, lo: 0.05, hi: 0.9, determines: gddr, fallback: Some("training MFU, NVIDIA HBM") },
                 Knob { name: "training MFU, other cards", at: |f| &mut f.train_mfu_other, prior: 0.40, lo: 0.05, hi: 0.9, determines: other_family, fallback: None },
                 Knob { name: "MFU with recomputation over without", at: |f| &mut f.recompute_mfu_ratio, prior: 0.75, lo: 0.5, hi: 1.0, determines: recompute, fallback: None },
+                Knob { name: "share of FP8's GEMM rate a training step realizes", at: |f| &mut f.train_fp8_gain, prior: 1.0, lo: 0.01, hi: 1.0, determines: fp8_training, fallback: None },
             ],
         },
     ]

@@ -496,11 +496,10 @@ fn training_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
     training_file(dir, "llm_training_multinode.csv", inv)
 }
 
-/// Why a training row is not scored, before its job is built: FP8 training, expert
-/// parallelism, a published MFU without tokens/s, or no published micro-batch.
-fn training_row_gap(precision: &str, shard: &str, metric: &str, micro: &str) -> Option<&'static str> {
-    if precision == "fp8" {
-        Some("FP8 training (the engine trains in 16 or 32 bits)")
+/// Why a training row is not scored, before its job is built: FP8 LoRA, expert parallelism, a published MFU without tokens/s, or no published micro-batch.
+fn training_row_gap(precision: &str, task: &str, shard: &str, metric: &str, micro: &str) -> Option<&'static str> {
+    if precision == "fp8" && task != "pretrain" && task != "finetune_full" {
+        Some("FP8 LoRA (adapters over an FP8 base) is not modelled; FP8 is for full training")
     } else if kv_num(shard, "ep=").unwrap_or(1) > 1 {
         Some("expert parallelism (an MoE's experts split over GPUs) is not modelled in training")
     } else if metric == "mfu_pct_only" {
@@ -534,7 +533,7 @@ fn training_file(dir: &Path, file: &'static str, inv: &mut Inventory) -> R<()> {
             c("notes"),
         );
         let label = format!("{g} ×{n} {name} {task} {precision} micro {micro} gbs {global} seq {seq} ckpt {ckpt} [{shard}]");
-        if let Some(why) = training_row_gap(precision, shard, metric, micro) {
+        if let Some(why) = training_row_gap(precision, task, shard, metric, micro) {
             inv.not_modelled.push(format!("{file}: {label}: {why}"));
             continue;
         }
@@ -569,7 +568,8 @@ fn training_file(dir: &Path, file: &'static str, inv: &mut Inventory) -> R<()> {
         let (zero, dp) = sharding(shard, gpus);
         job.zero = zero;
         job.auto_layout = false;
-        let global: u32 = num(global, &label)?;
+        // A row with tokens/s per GPU may leave the global batch out: one micro-batch per GPU.
+        let global: u32 = if global.is_empty() { job.batch.max(1) * gpus } else { num(global, &label)? };
         job.mesh = mesh_spec(shard);
         if job.mesh.is_some() {
             job.global_batch = Some(global);

@@ -72,7 +72,7 @@ DEFAULTS:
   --nic-gbit-s: each GPU's node port (default: the catalog's, e.g. 400 for DGX H100), --fp32-math pytorch
   (image and classic jobs in fp32 on cards with TF32: PyTorch's defaults run convolutions in TF32 and
   matmuls in FP32; tf32 = NGC containers, TF32 for both; strict = FP32 everywhere)
-  Training assumes mixed precision with fp32 master weights and FlashAttention.
+  Training assumes FlashAttention; --precision fp8 trains the linear layers in FP8 (Transformer Engine).
   No --ram-gib: no RAM offload. With it (> 0), llama.cpp jobs that do not fit the GPUs put whole layers
   (-ngl) or MoE experts (--n-cpu-moe) in RAM, less 4 GiB for the OS; --offload auto picks the faster
   placement that fits. --ram-gb-s defaults by card: 8-channel DDR5-4800 (307.2) for datacenter cards,

@@ -60,6 +60,10 @@ pub struct LlmFit {
     pub train_mfu_other: f64,
     /// MFU with full activation recomputation over the MFU without it, for a 6·N step.
     pub recompute_mfu_ratio: f64,
+    /// Share of FP8's faster GEMM rate an FP8 training step realizes (Transformer Engine, MXFP8):
+    /// 1 would run every linear layer at the card's FP8 rate; the casts, their scaling and the
+    /// 16-bit work between the GEMMs keep it lower.
+    pub train_fp8_gain: f64,
 }
 
 /// A decode weight-stream share and time per layer on one compute back-end.

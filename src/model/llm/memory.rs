@@ -398,7 +398,11 @@ pub fn terms(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Terms {
     let optimizer = master + states;
     let pageable = if job.optimizer == Optimizer::PagedAdamW8bit { states } else { 0.0 };
     let act = training_activation_bytes(job);
-    let all_weights = weights + adapter_weights;
+    // FP8 training keeps the 16-bit parameters and, beside them, the FP8 casts of the linear
+    // layers' weights that Transformer Engine caches across a step's micro-batches
+    // (`is_first_microbatch`): 2 B + 1 B per body parameter (`weights` above holds the casts).
+    let fp8_params = if job.precision == crate::model::precision::Precision::Fp8 { m.body_params() * 2.0 } else { 0.0 };
+    let all_weights = weights + adapter_weights + fp8_params;
     let slack = Engine::Transformers.allocator_slack() * (all_weights + gradients + optimizer - pageable + act);
     Terms {
         weights_gib: all_weights / GIB,

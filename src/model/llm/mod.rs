@@ -444,11 +444,12 @@ impl LlmJob {
         if let Some(mfu) = self.train_mfu {
             check_range("mfu", mfu, 0.01, 1.0)?;
         }
-        if self.workload.is_training() && self.workload != Workload::Qlora && !self.precision.is_trainable() {
+        let fp8_training = self.precision == Precision::Fp8 && !self.workload.is_adapter();
+        if self.workload.is_training() && self.workload != Workload::Qlora && !self.precision.is_trainable() && !fp8_training {
             return Err(EstimateError::invalid(
                 "precision",
                 format!(
-                    "{} weights cannot be trained directly; use fp32, tf32, fp16 or bf16, or --workload qlora",
+                    "{} weights cannot be trained directly; use fp32, tf32, fp16, bf16 or fp8 (full training), or --workload qlora",
                     self.precision
                 ),
             ));

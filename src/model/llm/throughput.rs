@@ -418,9 +418,27 @@ pub fn train_peak_tflops(job: &LlmJob, gpu: &Gpu) -> f64 {
     let peak = match job.effective_precision() {
         Precision::Fp32 => fp32_path_tflops(gpu, Fp32Math::PytorchDefault, 0.0),
         Precision::Tf32 => fp32_path_tflops(gpu, Fp32Math::Tf32, 0.0),
+        Precision::Fp8 => gpu.train_16bit_tflops().map(|bf16| fp8_training_peak(job, gpu, bf16)),
         _ => gpu.train_16bit_tflops(),
     };
     peak.filter(|v| v.is_finite() && *v > 0.0).map_or(1.0, |p| p * sustained_tensor_factor(gpu))
+}
+
+/// The dense peak an FP8 training step computes at, TFLOPS, from the card's 16-bit rate `bf16`:
+/// Transformer Engine (and MXFP8 on Blackwell) runs the linear layers' GEMMs in FP8 and the
+/// attention core (FlashAttention) in 16 bits (NVIDIA Transformer Engine docs, "Using FP8 with
+/// Transformer Engine": `te.Linear` and friends; `DotProductAttention` in BF16 by default). The
+/// GEMMs gain the fitted share ([`super::fit::LlmFit::train_fp8_gain`]) of the card's FP8 over
+/// 16-bit speed-up; the step's FLOPs then run at their time-weighted rate. A card without FP8
+/// tensor cores stays at its 16-bit rate.
+pub fn fp8_training_peak(job: &LlmJob, gpu: &Gpu, bf16: f64) -> f64 {
+    let Some(fp8) = gpu.fp8_tflops.filter(|v| v.is_finite() && *v > bf16) else { return bf16 };
+    let gain = super::fit::with(|f| f.train_fp8_gain);
+    let gemm_rate = bf16 * (1.0 + (fp8 / bf16 - 1.0) * gain);
+    let total = train_flops_per_token(job);
+    let attention = 12.0 * f64::from(job.model.layers) * f64::from(job.seq_len) * job.model.attention_width();
+    let gemm = (total - attention).max(0.0);
+    total / (gemm / gemm_rate + attention / bf16)
 }
 
 /// The MFU a training job reaches on one GPU (model FLOPs over peak).
