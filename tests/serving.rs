@@ -493,3 +493,48 @@ fn deepseek_style_moe_ttft_band_is_its_own_and_says_so() {
     let est = estimate_llm(&dense, gpu("h100-sxm"), 4).expect("estimate");
     assert!(!est.assumptions.iter().any(|n| n.text().contains("time its first token")), "{:?}", est.assumptions);
 }
+
+/// A verification pass reads each sequence's KV cache once for all its k + 1 query tokens.
+/// Llama 3.1 8B in fp16 keeps 2 (K and V) · 8 KV heads · 128 · 2 B · 32 layers = 131,072 B of
+/// cache per token; 16 sequences add 2.1 MB per token of context, about 0.6 µs at an H100's
+/// 3.35 TB/s, while the attention FLOPs of 16 · 5 = 80 query tokens add 80 · 4 · 32 · 4,096 =
+/// 42 MFLOP per context token, well under 0.1 µs. So a 5-token verify pass grows with context
+/// about as a 1-token step does: the ratio of their slopes stays under 1.5 (reading the cache
+/// once per query token would make it about 5).
+#[test]
+fn a_verify_pass_reads_the_cache_once() {
+    use gpu_advisor::model::llm::parallel::Layout;
+    use gpu_advisor::model::llm::throughput::{decode_step_s, verify_step_s};
+    let mut j = job("llama-3.1-8b");
+    j.engine = Some(Engine::Vllm);
+    let h100 = gpu("h100-sxm");
+    let (c1, c2) = (2048.0, 16_384.0);
+    let verify = |c: f64| verify_step_s(&j, h100, Engine::Vllm, &Layout::Single, 16.0, 5.0, c);
+    let step = |c: f64| decode_step_s(&j, h100, Engine::Vllm, &Layout::Single, 16.0, c);
+    let ratio = (verify(c2) - verify(c1)) / (step(c2) - step(c1));
+    assert!(ratio > 1.0 && ratio < 1.5, "{ratio}");
+}
+
+/// A drafter takes memory: its weights (a draft model a tenth of the target: 0.1 · 16.06 GB for
+/// Llama 3.1 8B in bf16) come out of the KV pool and each request keeps its cache too (a tenth
+/// of the target's). With a pool of C requests of 768 tokens (512 prompt + 256 output) at
+/// 131,072 B a token, the build holds floor((C · 768 · 131,072 − 0.1 · W) / (768 · 131,072 ·
+/// 1.1)) requests with the drafter.
+#[test]
+fn a_drafter_takes_its_share_of_the_pool() {
+    use gpu_advisor::model::llm::memory::weight_bytes;
+    use gpu_advisor::model::llm::serving::capacity_with_drafter;
+    let j = job("llama-3.1-8b");
+    let (b, e, h) = weight_bytes(&j);
+    let w = b + e + h;
+    assert!((w / 16.06e9 - 1.0).abs() < 0.01, "{w}");
+    let per = 768.0 * 131_072.0;
+    for c in [40u32, 200, 1000] {
+        let hand = ((f64::from(c) * per - 0.1 * w) / (per * 1.1)).floor().max(0.0) as u32;
+        assert_eq!(capacity_with_drafter(&j, c, 0.1), hand, "{c}");
+    }
+    assert_eq!(capacity_with_drafter(&j, 200, 0.0), 200);
+    let off = analyze(&j, gpu("h100-sxm"), 1, &ServingTargets::default()).expect("off");
+    let draft = analyze(&j, gpu("h100-sxm"), 1, &ServingTargets { spec: SpecDecode::Draft, ..ServingTargets::default() }).expect("draft");
+    assert!(draft.capacity < off.capacity, "{} against {}", draft.capacity, off.capacity);
+}

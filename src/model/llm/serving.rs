@@ -28,8 +28,9 @@
 //!
 //! Speculative decoding (Leviathan et al. 2023, "Fast Inference from Transformers via
 //! Speculative Decoding", eq. 1): with `k` drafted tokens accepted with probability α each, a
-//! verification step yields `(1 − α^(k+1)) / (1 − α)` tokens. The verification step costs the
-//! target's step at `B·(k + 1)` tokens; drafting costs `k` steps of the drafter, taken as 1/10 of
+//! verification step yields `(1 − α^(k+1)) / (1 − α)` tokens. The verification step is one pass
+//! of the target over `B·(k + 1)` tokens that streams the weights once and reads each sequence's
+//! KV cache once; drafting costs `k` steps of the drafter, taken as 1/10 of
 //! the target (a draft model about a tenth of its size), one layer of it (EAGLE's one-layer head,
 //! Li et al. 2024) or one layer once (DeepSeek-V3's MTP module, depth 1). Default acceptance:
 //! draft 0.7 (Leviathan et al. report 0.5–0.8 for T5 drafts), EAGLE 0.8 (EAGLE-2: about 4 tokens
@@ -38,7 +39,7 @@
 
 use super::engines::Engine;
 use super::parallel::Layout;
-use super::throughput::{band, decode_step_s, job_efficiency, prefill_batch_s, prefill_s};
+use super::throughput::{band, decode_step_s, job_efficiency, prefill_batch_s, prefill_s, verify_step_s};
 use super::{layout_for, max_concurrency, memory, LlmJob};
 use crate::catalog::Gpu;
 use crate::model::types::{Band, EstimateError, Note};
@@ -213,7 +214,8 @@ impl Build<'_> {
             return self.step(users) + others;
         }
         let tokens = if alpha >= 1.0 { k + 1.0 } else { (1.0 - alpha.powf(k + 1.0)) / (1.0 - alpha) };
-        let verify = self.step(users * (k + 1.0));
+        let seqs = (users / self.pipeline(users)).max(1.0);
+        let verify = verify_step_s(self.job, self.gpu, self.engine, &self.layout, seqs, k + 1.0, self.ctx);
         (verify + k * draft * self.step(users) + others) / tokens
     }
 
@@ -443,14 +445,14 @@ pub fn analyze_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets
         }
     }
     let engine = job.engine_for(gpu);
-    let capacity = max_concurrency(job, gpu, gpus)?.max(1);
+    let (k, alpha0, draft) = targets.spec.params(f64::from(job.model.layers));
+    let capacity = capacity_with_drafter(job, max_concurrency(job, gpu, gpus)?, draft).max(1);
     let mut one = job.clone();
     one.batch = 1;
     let terms = memory::terms(&one, gpu, engine);
     let layout = layout_for(&one, gpu, engine, &terms, gpus);
     let prompt = f64::from(job.prompt_tokens) * (1.0 - targets.prefix_hit);
     let output = f64::from(job.output_tokens);
-    let (k, alpha0, draft) = targets.spec.params(f64::from(job.model.layers));
     let alpha = targets.spec_accept.unwrap_or(alpha0);
     let b = Build {
         job,
@@ -494,6 +496,21 @@ pub fn analyze_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets
         capacity,
         curve,
     })
+}
+
+/// Requests a build that holds `capacity` without speculation holds beside its drafter, whose
+/// cost share of a target step is `draft` (a draft model a tenth of the target, EAGLE's
+/// one-layer head, DeepSeek-V3's one MTP layer: 14B beside 671B, its model card): the drafter's
+/// weights, that share of the target's, come out of the KV pool, and every request keeps the
+/// drafter's cache beside the target's, the same share of it.
+pub fn capacity_with_drafter(job: &LlmJob, capacity: u32, draft: f64) -> u32 {
+    let per_request = memory::kv_bytes(job, f64::from(job.prompt_tokens.saturating_add(job.output_tokens)), 1.0);
+    if draft <= 0.0 || per_request <= 0.0 || !per_request.is_finite() {
+        return capacity;
+    }
+    let (body, embed, head) = memory::weight_bytes(job);
+    let pool = f64::from(capacity) * per_request;
+    ((pool - draft * (body + embed + head)) / (per_request * (1.0 + draft))).floor().clamp(0.0, f64::from(capacity)) as u32
 }
 
 /// Users in flight and the mean wait for a slot under `rate` requests/s (M/M/c, Erlang C), solved

@@ -128,13 +128,24 @@ impl Ctx<'_> {
 
     /// Seconds per decode step for `batch` sequences at average context `ctx`.
     fn decode_step(&self, batch: f64, ctx: f64) -> f64 {
+        self.decode_tokens(batch, 1.0, ctx)
+    }
+
+    /// Seconds of one decode forward pass over `seqs` sequences of `queries` new tokens each (a
+    /// speculative verification step passes the `k` drafted tokens and one more): the weights are
+    /// streamed once for all `seqs · queries` tokens (an MoE's routed experts as those tokens touch
+    /// them), each sequence's KV cache is read once for all its query tokens (FlashAttention and
+    /// FlashInfer load a KV block once per query block; vLLM, SGLang and TensorRT-LLM verify the
+    /// drafts in one such pass), and the FLOPs grow with the tokens.
+    fn decode_tokens(&self, seqs: f64, queries: f64, ctx: f64) -> f64 {
         let m = &self.job.model;
         let (div, kv_share) = self.split();
+        let batch = seqs * queries.max(1.0);
         // The routed experts stream in the fused MoE kernel; the other GEMMs take no less than
         // their block-scaled FP8 calls' floor (0 for other weights).
         let (rest, routed) = decode_weight_split(self.job, batch);
         let t_weights = routed / div / self.weight_bw() + (rest / div / self.weight_bw()).max(block_fp8_floor_s(self.job, self.engine));
-        let t_kv = kv_bytes(self.job, ctx, batch) * kv_share / (self.bw() * self.eff.attention_bw);
+        let t_kv = kv_bytes(self.job, ctx, seqs) * kv_share / (self.bw() * self.eff.attention_bw);
         let flops = (2.0 * m.active_compute_params() + decode_attention_flops(m, ctx) / self.attention_rate_share()) * batch / div;
         // A continuous-batching engine multiplies a decode batch of B tokens with the same GEMM
         // kernels as a prefill chunk of B tokens — under chunked prefill in the very same GEMM, the
@@ -225,6 +236,12 @@ pub fn gpu_stream_bw(job: &LlmJob, gpu: &Gpu, engine: Engine) -> (f64, f64) {
 /// KV cache, FLOPs, the fixed per-layer time and the layout's communication).
 pub fn decode_step_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, batch: f64, ctx: f64) -> f64 {
     Ctx { job, gpu, engine, eff: job_efficiency(job, engine, gpu), layout: *layout }.decode_step(batch, ctx)
+}
+
+/// Seconds of a speculative verification pass: `seqs` sequences of `queries` tokens each, each
+/// sequence's KV cache read once (see `Ctx::decode_tokens`).
+pub fn verify_step_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, seqs: f64, queries: f64, ctx: f64) -> f64 {
+    Ctx { job, gpu, engine, eff: job_efficiency(job, engine, gpu), layout: *layout }.decode_tokens(seqs, queries, ctx)
 }
 
 /// Seconds to prefill `tokens` prompt tokens on `layout`; `with_fixed` adds the per-layer fixed
