@@ -34,7 +34,8 @@ fn recommend_catalog(c: &mut Criterion) {
 }
 
 /// A full `recommend` of a training job: every count of every card now tries each sharding
-/// (ZeRO-0/1/2/3, tensor + pipeline) and keeps the fastest that fits.
+/// (ZeRO-0/1/2/3 and every Megatron mesh, skipping those whose communication-free bound cannot
+/// pass the best found) and keeps the fastest that fits.
 fn recommend_training(c: &mut Criterion) {
     use gpu_advisor::model::llm::Workload;
     use gpu_advisor::recommend::{recommend, Job, Mode, RecommendInput};

@@ -155,3 +155,31 @@ fn fp8_training_runs_the_gemms_at_the_fp8_rate() {
     let hand_weights = (m.body_params() * 3.0 + m.embedding_params() * 2.0 + m.head_params() * 2.0) / GIB;
     assert!((t.weights_gib / hand_weights - 1.0).abs() < 1e-9, "{} against {hand_weights}", t.weights_gib);
 }
+
+/// A token budget with a deadline: every option finishes within it, and a multi-node option is
+/// the first whole-node count (doubling) that does: half its nodes take longer. Llama 3.1 70B,
+/// 1T tokens at 8,192 tokens in 10 days (240 h), renting. By hand, each option's hours are
+/// 1e12 / (its training tokens/s) / 3,600.
+#[test]
+fn a_deadline_sizes_the_cluster() {
+    use gpu_advisor::recommend::{recommend, Job, Mode, RateKind, RecommendInput};
+    let mut j = llama70b(0);
+    j.global_batch = None;
+    j.train_tokens = 1e12;
+    let mut input = RecommendInput::new(Job::Llm(Box::new(j.clone())));
+    input.mode = Mode::Rent;
+    input.constraints.deadline_hours = Some(240.0);
+    let rec = recommend(&input).expect("recommend");
+    assert!(!rec.options.is_empty());
+    for o in &rec.options {
+        let (rate, kind) = o.rate.expect("a training rate");
+        assert_eq!(kind, RateKind::TrainTokens);
+        let hours = 1e12 / rate.mid / 3600.0;
+        assert!(hours <= 240.0, "{} × {}: {hours:.0} h", o.count, o.gpu);
+        if o.count > 16 {
+            let half = estimate_llm(&j, gpu(&o.gpu), o.count / 2).expect("estimate");
+            let slower = 1e12 / half.throughput.train_tokens_per_s.expect("rate").mid / 3600.0;
+            assert!(slower > 240.0, "{} × {}: half the nodes take {slower:.0} h", o.count, o.gpu);
+        }
+    }
+}

@@ -31,6 +31,7 @@ USAGE:
     (--budget-usd N | --budget-usd-per-hour N | --budget-usd-per-month N)
     [--mode buy|rent] [--objective cheapest|fastest|value|cost-per-token|time-to-train]
     [--max-gpus N] [--require-nvlink] [--datacenter-only] [--max-watts W] [--region global|cn]
+    [--deadline-days D] (training: finish --train-tokens within D days; datacenter cards add nodes)
     [--headroom PERCENT] [--top N] [--all-counts] [--json]
     [--users N] [--target-tokens-per-s-per-user X] [--max-ttft-s Y] [--arrival-rate R]
     [--prefix-hit P] [--spec-decode off|draft|eagle|mtp] [--spec-accept A] [--arrivals random|in-step] [--cuda-graphs on|off] [--api-price USD]
@@ -76,6 +77,7 @@ struct Args {
     require_nvlink: bool,
     datacenter_only: bool,
     max_watts: Option<f64>,
+    deadline_days: Option<f64>,
     region: Option<String>,
     headroom_pct: Option<f64>,
     top: Option<u32>,
@@ -136,6 +138,7 @@ fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, 
             Long("require-nvlink") => a.require_nvlink = true,
             Long("datacenter-only") => a.datacenter_only = true,
             Long("max-watts") => a.max_watts = Some(real(&mut p, "max-watts", 1.0, 1e9)?),
+            Long("deadline-days") => a.deadline_days = Some(real(&mut p, "deadline-days", 0.001, 36_500.0)?),
             Long("region") => {
                 let s = value(&mut p, "region")?.trim().to_ascii_lowercase();
                 if s != "global" && s != "cn" {
@@ -329,6 +332,7 @@ fn input_from(a: &Args, job: Job) -> Result<RecommendInput, CliError> {
     input.constraints.require_nvlink = a.require_nvlink;
     input.constraints.datacenter_only = a.datacenter_only;
     input.constraints.max_watts = a.max_watts;
+    input.constraints.deadline_hours = a.deadline_days.map(|d| d * 24.0);
     input.constraints.region = a.region.clone();
     input.headroom = a.headroom_pct.map_or(0.10, |p| p / 100.0);
     input.top = a.top.map_or(5, |t| t.max(1) as usize);

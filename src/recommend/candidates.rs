@@ -139,11 +139,27 @@ fn score(obj: Objective, tco: f64, rate_mid: f64, usd_per_million: Option<f64>, 
 
 /// The counts looked at for a card, from `needed` up to `limit`: every count up to one node, then
 /// whole nodes (×1, ×2, ×4 of the smallest node multiple that holds the job) for multi-node.
-fn counts(needed: u32, limit: u32) -> impl Iterator<Item = u32> {
+/// With a training deadline (`scale_out`), whole nodes double from two nodes (or the smallest
+/// node multiple that holds the job) up to `limit`.
+fn counts(needed: u32, limit: u32, scale_out: bool) -> impl Iterator<Item = u32> {
     let single = needed..=limit.min(GPUS_PER_NODE);
     let n0 = needed.div_ceil(GPUS_PER_NODE) * GPUS_PER_NODE;
-    let multi = [n0, n0 * 2, n0 * 4].into_iter().filter(move |&n| needed > GPUS_PER_NODE && n <= limit);
-    single.chain(multi)
+    let multi = [n0, n0 * 2, n0 * 4].into_iter().filter(move |&n| !scale_out && needed > GPUS_PER_NODE && n <= limit);
+    let first = n0.max(2 * GPUS_PER_NODE);
+    let doubling = (0..15).map(move |k| first.saturating_mul(1 << k)).filter(move |&n| scale_out && n <= limit);
+    single.chain(multi).chain(doubling)
+}
+
+/// Whether the job scales out to meet a training deadline.
+fn scales_out(input: &RecommendInput) -> bool {
+    input.constraints.deadline_hours.is_some() && input.job.train_tokens().is_some()
+}
+
+/// The deadline a candidate misses: its training run takes longer than the deadline.
+fn deadline_miss(input: &RecommendInput, c: &Cand) -> Option<Exclusion> {
+    let deadline = input.constraints.deadline_hours?;
+    let hours = c.training_hours.filter(|h| h.is_finite())?;
+    (hours > deadline).then_some(Exclusion::Deadline { count: c.count, hours })
 }
 
 /// The largest count a card may have: unified-memory computers 1 (or what their link joins),
@@ -156,6 +172,8 @@ fn count_limit(input: &RecommendInput, gpu: &Gpu) -> (u32, bool) {
     // over ConnectX-7).
     let mut limit = if gpu.is_unified_computer() {
         gpu.scale_up_max_gpus.unwrap_or(1).max(1)
+    } else if gpu.segment == Segment::Datacenter && c.allow_multi_node && scales_out(input) {
+        crate::model::llm::MAX_GPUS
     } else if gpu.segment == Segment::Datacenter && c.allow_multi_node {
         MAX_MULTI_NODE_GPUS
     } else {
@@ -315,7 +333,7 @@ pub(super) fn eval_card(input: &RecommendInput, obj: Objective, gi: usize, gpu: 
     let allowed = capacity * (1.0 - input.headroom);
     let mut first_fail: Option<Exclusion> = None;
     let mut accepted = false;
-    for count in counts(needed, limit) {
+    for count in counts(needed, limit, scales_out(input)) {
         let (figures, tco) = match price(input, gpu, count, unit, per_gpu_hour) {
             Ok(p) => p,
             Err(x) => {
@@ -359,8 +377,17 @@ pub(super) fn eval_card(input: &RecommendInput, obj: Objective, gi: usize, gpu: 
                 continue;
             }
         }
-        out.push(accept(input, obj, gi, count, Priced { figures, tco, capacity }, est, serving));
+        let cand = accept(input, obj, gi, count, Priced { figures, tco, capacity }, est, serving);
+        if let Some(miss) = deadline_miss(input, &cand) {
+            first_fail = Some(miss);
+            continue;
+        }
+        out.push(cand);
         accepted = true;
+        if scales_out(input) && count > GPUS_PER_NODE {
+            // Past one node, more nodes only cost more: the first count that meets the deadline.
+            break;
+        }
     }
     if accepted {
         None

@@ -140,6 +140,8 @@ pub enum Exclusion {
     /// The serving target is missed at every count within the limits: the best build serves
     /// `max_users` of the `users` asked.
     Target { count: u32, max_users: u32, users: u32, tokens_per_s_per_user: Option<f64>, max_ttft_s: Option<f64> },
+    /// The training run takes `hours` at the largest count looked at, over the deadline.
+    Deadline { count: u32, hours: f64 },
     Engine { message: String },
 }
 

@@ -231,6 +231,10 @@ pub struct Constraints {
     pub region: Option<String>,
     /// Datacenter cards may span several 8-GPU nodes when one node cannot hold the job.
     pub allow_multi_node: bool,
+    /// LLM training: the run of `train_tokens` must finish within this many hours; datacenter
+    /// cards then scale out by whole nodes (doubling, up to [`crate::model::llm::MAX_GPUS`]) until
+    /// one count meets it.
+    pub deadline_hours: Option<f64>,
 }
 
 impl Default for Constraints {
@@ -242,6 +246,7 @@ impl Default for Constraints {
             max_watts: None,
             region: None,
             allow_multi_node: true,
+            deadline_hours: None,
         }
     }
 }

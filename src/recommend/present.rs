@@ -462,6 +462,11 @@ pub fn why_not(w: &WhyNot, input: &RecommendInput, lang: Lang) -> String {
             "{name}: serves {max} users {terms}, not {users}",
             &[("name", &at(count)), ("max", &max_users.to_string()), ("terms", &target_terms(lang, *tokens_per_s_per_user, *max_ttft_s)), ("users", &users.to_string())],
         ),
+        Exclusion::Deadline { count, hours } => tf(
+            lang,
+            "{name}: trains in {hours} h, over the {limit} h deadline",
+            &[("name", &at(count)), ("hours", &num(lang, *hours, 0)), ("limit", &num(lang, input.constraints.deadline_hours.unwrap_or(0.0), 0))],
+        ),
         Exclusion::Engine { message } => format!("{name}: {message}"),
     }
 }

@@ -73,11 +73,12 @@ pub enum Field {
     Mix,
     Owned,
     Framework,
+    DeadlineDays,
 }
 
 impl Field {
     /// Every field, in URL order.
-    pub const ALL: [Field; 57] = [
+    pub const ALL: [Field; 58] = [
         Field::Model, Field::Params, Field::Workload, Field::Precision, Field::KvPrecision, Field::Engine, Field::Context,
         Field::PromptTokens, Field::OutputTokens, Field::Batch, Field::SeqLen, Field::Optimizer, Field::GradCkpt,
         Field::LoraRank, Field::Zero, Field::Resolution, Field::Steps, Field::TrainTokens, Field::HoursPerDay,
@@ -85,7 +86,7 @@ impl Field {
         Field::MaxWatts, Field::Region, Field::Headroom, Field::KwhPrice, Field::Prices, Field::PriceBasis,
         Field::RentBasis, Field::Utilisation, Field::Pue, Field::Host, Field::Fp32Math, Field::Users, Field::TpsUser,
         Field::Ttft, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::ApiPrice, Field::Ram,
-        Field::RamBw, Field::Offload, Field::GpuShare, Field::Frames, Field::OffloadMode, Field::Images, Field::ImageRes, Field::Backend, Field::Mix, Field::Owned, Field::Framework,
+        Field::RamBw, Field::Offload, Field::GpuShare, Field::Frames, Field::OffloadMode, Field::Images, Field::ImageRes, Field::Backend, Field::Mix, Field::Owned, Field::Framework, Field::DeadlineDays,
     ];
 
     /// The URL key (a contract: links in blog posts depend on it).
@@ -148,6 +149,7 @@ impl Field {
             Field::Mix => "mix",
             Field::Owned => "owned",
             Field::Framework => "framework",
+            Field::DeadlineDays => "deadline_days",
         }
     }
 
@@ -214,6 +216,7 @@ impl Field {
             Field::ImageRes => "1024x1024",
             Field::Backend | Field::Mix | Field::Owned => "",
             Field::Framework => "auto",
+            Field::DeadlineDays => "",
         }
     }
 }
@@ -595,6 +598,10 @@ impl AdvisorInputs {
             "" => None,
             t => parse_f64(Field::MaxWatts, t, 10.0, 1e7, &mut errors),
         };
+        let deadline_days = match self.get(Field::DeadlineDays).trim() {
+            "" => None,
+            t => parse_f64(Field::DeadlineDays, t, 0.001, 36_500.0, &mut errors),
+        };
         let region = self.get(Field::Region).trim().to_string();
         if region != "global" && region != "cn" {
             errors.push(FieldError::new(Field::Region, "choose global or cn", &[]));
@@ -652,6 +659,7 @@ impl AdvisorInputs {
         input.headroom = headroom / 100.0;
         input.constraints.max_gpus = max_gpus;
         input.constraints.max_watts = max_watts;
+        input.constraints.deadline_hours = deadline_days.map(|d| d * 24.0);
         input.constraints.require_nvlink = self.need_nvlink;
         input.constraints.datacenter_only = self.datacenter_only;
         input.constraints.region = Some(region);

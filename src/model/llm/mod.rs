@@ -672,11 +672,12 @@ pub fn layout_for(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &memory::Terms
         return parallel::layout(job, gpu, engine, gpus);
     }
     let mut best: Option<(parallel::Layout, f64)> = None;
-    let mut smallest: Option<(parallel::Layout, f64)> = None;
-    for l in parallel::training_candidates(job, gpu, gpus) {
-        let gib = parallel::per_gpu_gib(job, gpu, engine, terms, &l);
-        if smallest.is_none_or(|(_, g)| gib < g) {
-            smallest = Some((l, gib));
+    let all = throughput::train_single_tokens_per_s(job, gpu) * f64::from(gpus);
+    parallel::for_each_candidate(job, gpu, gpus, true, &mut |l| {
+        // A layout that cannot pass the best so far, even with free communication, is skipped
+        // (it could not replace it: a replacement must be 0.1% faster).
+        if best.is_some_and(|(_, s)| all * throughput::train_bound_share(&l) <= s * 1.001) {
+            return false;
         }
         if parallel::fits(job, gpu, engine, terms, &l) {
             let speed = throughput::train_step(job, gpu, terms, &l, gpus).tokens_per_s;
@@ -684,8 +685,20 @@ pub fn layout_for(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &memory::Terms
                 best = Some((l, speed));
             }
         }
-    }
-    best.or(smallest).map_or_else(|| parallel::layout(job, gpu, engine, gpus), |(l, _)| l)
+        false
+    });
+    let smallest = || {
+        let mut small: Option<(parallel::Layout, f64)> = None;
+        parallel::for_each_candidate(job, gpu, gpus, false, &mut |l| {
+            let g = parallel::per_gpu_gib(job, gpu, engine, terms, &l);
+            if small.is_none_or(|(_, a)| g < a) {
+                small = Some((l, g));
+            }
+            false
+        });
+        small
+    };
+    best.or_else(smallest).map_or_else(|| parallel::layout(job, gpu, engine, gpus), |(l, _)| l)
 }
 
 /// The most requests `job` can have in flight on `gpus` of `gpu`: as many as the engine's KV

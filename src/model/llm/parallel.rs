@@ -173,18 +173,30 @@ fn tp_divides(job: &LlmJob, t: u32) -> bool {
 /// LoRA and QLoRA run data parallel, with FSDP when the frozen base does not fit (torchtune's
 /// `lora_finetune_distributed` recipes).
 pub fn training_candidates(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Vec<Layout> {
+    let mut out = Vec::with_capacity(64);
+    for_each_candidate(job, gpu, gpus, true, &mut |l| {
+        out.push(l);
+        false
+    });
+    out
+}
+
+/// Calls `visit` on each of [`training_candidates`] (with or without the interleaved variants
+/// of each pipeline, which hold no less memory than plain 1F1B: `mesh_activation_share`) until
+/// it returns true; true when one did. No list is built: the recommender runs this for every
+/// count of every card.
+pub fn for_each_candidate(job: &LlmJob, gpu: &Gpu, gpus: u32, interleaved: bool, visit: &mut dyn FnMut(Layout) -> bool) -> bool {
     if gpus <= 1 {
-        return vec![Layout::Single];
+        return visit(Layout::Single);
     }
-    let mut out: Vec<Layout> = (0..=3).map(|zero| Layout::DataParallel { gpus, zero }).collect();
+    if (0..=3).any(|zero| visit(Layout::DataParallel { gpus, zero })) {
+        return true;
+    }
     if job.workload.is_adapter() {
-        return out;
+        return false;
     }
     if let Some(spec) = job.mesh {
-        if spec_divides(spec, gpus) {
-            out.push(Layout::Mesh(mesh_of(job, spec, gpus)));
-        }
-        return out;
+        return spec_divides(spec, gpus) && visit(Layout::Mesh(mesh_of(job, spec, gpus)));
     }
     let domain = gpu.scale_up_max_gpus.unwrap_or(crate::model::fabric::NODE_GPUS).max(1);
     let layers = job.model.layers.max(1);
@@ -193,18 +205,17 @@ pub fn training_candidates(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Vec<Layout> {
         let cp_max = (job.seq_len / MIN_CP_CHUNK_TOKENS).max(1);
         for cp in powers(cp_max).filter(|c| (gpus / tp).is_multiple_of(*c) && job.seq_len.is_multiple_of(2 * c)) {
             let rest = gpus / (tp * cp);
-            for pp in (1..=rest.min(layers)).filter(|p| rest.is_multiple_of(*p)) {
-                if tp * cp * pp == 1 {
-                    continue;
-                }
+            for pp in (1..=rest.min(layers)).filter(|p| rest.is_multiple_of(*p) && tp * cp * p > 1) {
                 let per_stage = layers / pp;
-                for v in (1..=per_stage.max(1)).filter(|v| *v == 1 || (pp > 1 && layers.is_multiple_of(pp * v))) {
-                    out.push(Layout::Mesh(mesh_of(job, MeshSpec { tp, cp, pp, interleave: v }, gpus)));
+                for v in (1..=per_stage.max(1)).filter(|v| *v == 1 || (interleaved && pp > 1 && layers.is_multiple_of(pp * v))) {
+                    if visit(Layout::Mesh(mesh_of(job, MeshSpec { tp, cp, pp, interleave: v }, gpus))) {
+                        return true;
+                    }
                 }
             }
         }
     }
-    out
+    false
 }
 
 /// The shortest sequence chunk context parallelism leaves each rank: NVIDIA's published Llama 3
@@ -337,7 +348,7 @@ pub fn per_gpu_gib(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, layout: &
 pub fn gpus_needed_for(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms) -> u32 {
     let holds = |n: u32| {
         if job.workload.is_training() && job.auto_layout {
-            training_candidates(job, gpu, n).iter().any(|l| fits(job, gpu, engine, t, l))
+            for_each_candidate(job, gpu, n, false, &mut |l| fits(job, gpu, engine, t, &l))
         } else {
             fits(job, gpu, engine, t, &layout(job, gpu, engine, n))
         }

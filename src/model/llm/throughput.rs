@@ -530,6 +530,25 @@ pub fn train_step(job: &LlmJob, gpu: &Gpu, terms: &Terms, layout: &Layout, n: u3
     TrainStep { tokens_per_s, scaling, comm_s, exposed_s, link, bubble: 0.0 }
 }
 
+/// The most tokens/s `layout` could reach on `n` GPUs if its communication were free: `n` × one
+/// GPU's speed ([`train_single_tokens_per_s`]) times this share, less than 1 for a mesh's pipeline
+/// bubble (`m / (m + (pp − 1)/v)`). The layout search skips a layout whose bound cannot pass the
+/// best found.
+pub fn train_bound_share(layout: &Layout) -> f64 {
+    match layout {
+        Layout::Mesh(m) => {
+            let mb = f64::from(m.micro_batches.max(1));
+            mb / (mb + f64::from(m.pp.max(1) - 1) / f64::from(m.interleave.max(1)))
+        }
+        _ => 1.0,
+    }
+}
+
+/// One GPU's training tokens/s at the job's micro-batch, communication aside.
+pub fn train_single_tokens_per_s(job: &LlmJob, gpu: &Gpu) -> f64 {
+    train_peak_tflops(job, gpu) * 1e12 * train_mfu(job, gpu) / train_flops_per_token(job)
+}
+
 /// Each GPU's node port, GB/s per direction: the job's own (`nic_gbit_s`) or the catalog's.
 fn node_port(job: &LlmJob, gpu: &Gpu) -> f64 {
     job.nic_gbit_s.filter(|g| g.is_finite() && *g > 0.0).map_or_else(|| fabric::node_port_gb_s(gpu), |g| g / 8.0)

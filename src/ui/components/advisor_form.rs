@@ -104,7 +104,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
     let shape_fields: &[Field] = if serving {
         &[Field::Context, Field::PromptTokens, Field::OutputTokens, Field::KvPrecision, Field::Engine, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::Images, Field::ImageRes, Field::Backend]
     } else if is_llm {
-        &[Field::SeqLen, Field::Batch, Field::Framework, Field::Optimizer, Field::GradCkpt, Field::LoraRank, Field::Zero, Field::TrainTokens]
+        &[Field::SeqLen, Field::Batch, Field::Framework, Field::Optimizer, Field::GradCkpt, Field::LoraRank, Field::Zero, Field::TrainTokens, Field::DeadlineDays]
     } else {
         &[Field::Resolution, Field::Steps, Field::Frames, Field::OffloadMode, Field::Batch, Field::Fp32Math]
     };
@@ -145,6 +145,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
                 { select(Field::Zero, t(lang, "ZeRO / FSDP"), t(lang, "Shards optimizer, gradients, weights over the GPUs."),
                     [("auto", t(lang, "auto (fastest that fits)")), ("0", t(lang, "none")), ("1", t(lang, "ZeRO-1")), ("2", t(lang, "ZeRO-2")), ("3", t(lang, "ZeRO-3 / FSDP"))].iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
                 { text(Field::TrainTokens, t(lang, "Training tokens"), t(lang, "For time to train, e.g. 1b, 300b."), "text") }
+                { text(Field::DeadlineDays, t(lang, "Deadline (days)"), t(lang, "Finish the training tokens within this time; datacenter cards add nodes. Empty = none."), "decimal") }
             } else {
                 if kind == Some(ModelKind::Diffusion) {
                     { text(Field::Resolution, t(lang, "Resolution"), t(lang, "Width×height, e.g. 1024x1024; empty = native."), "text") }
