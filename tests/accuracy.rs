@@ -269,3 +269,23 @@ fn media_meets_its_goals() {
     at_most("offload LOFO", o.lofo, 0.25);
     at_most("offload LOSO", o.loso, 0.25);
 }
+
+/// Training past one node (docs/ACCURACY.md's "Past one node" table, rows of more than 8 GPUs):
+/// the cluster goal is a nested, cross-validated median error ≤ 20% over at least 4 sources, from
+/// 8 to 1,024+ GPUs. Leave-source-out and leave-generation-out meet it; leave-family-out does not
+/// (every multi-node row is NVIDIA HBM: GOAL NOT MET, guarded at today's 26.4% + 3).
+#[test]
+fn training_past_one_node_meets_its_goal() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/ACCURACY.md")).expect("docs/ACCURACY.md");
+    let head = text.lines().find(|l| l.starts_with("Past one node (")).expect("the past-one-node table");
+    let num = |s: &str| s.trim().trim_end_matches('%').parse::<f64>().unwrap_or(f64::NAN) / 100.0;
+    let sources: usize = head.split("; ").nth(1).and_then(|s| s.split(' ').next()).and_then(|n| n.parse().ok()).expect("sources");
+    let most: u32 = head.split(" to ").nth(1).and_then(|s| s.split(' ').next()).and_then(|n| n.parse().ok()).expect("largest count");
+    assert!(sources >= 4 && most >= 1024, "{head}");
+    let all = text.lines().find(|l| l.contains("| **all** |")).expect("the all row");
+    let cells: Vec<&str> = all.split('|').map(str::trim).collect();
+    // | rows | source | shipped | LOFO | LOSO | LOGO |
+    at_most("past one node LOSO", num(cells[5]), 0.20);
+    at_most("past one node LOGO", num(cells[6]), 0.20);
+    at_most("past one node LOFO", num(cells[4]), 0.264 + 0.03);
+}
