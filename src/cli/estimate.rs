@@ -278,12 +278,12 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
     };
     super::flags::apply_images(&a.s, &mut job)?;
     super::flags::apply_backend(&a.s, &mut job)?;
-    super::flags::apply_training(&a.s, &mut job, Some(mix.as_ref().and_then(|m| m.first()).map_or(gpus, |(_, n)| *n)))?;
+    let gpus = mix.as_ref().and_then(|m| m.first()).map_or(gpus, |(_, n)| *n);
+    super::flags::apply_training(&a.s, &mut job, Some(gpus))?;
     if let Some(cards) = mix.as_ref().filter(|m| m.len() > 1) {
         let est = llm::mixed::estimate_mixed(&job, cards).map_err(engine_error)?;
         return print(&est, a.json, out);
     }
-    let gpus = mix.as_ref().and_then(|m| m.first()).map_or(gpus, |(_, n)| *n);
     let targets = super::flags::serving_targets(&a.s)?;
     let est = llm::estimate_llm(&job, gpu, gpus).map_err(engine_error)?;
     // Serving figures for inference jobs on a build that holds them.

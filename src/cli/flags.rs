@@ -405,9 +405,8 @@ pub(crate) fn apply_training(a: &SizingArgs, job: &mut crate::model::llm::LlmJob
     framework.apply(job, chosen, gpus.unwrap_or(1));
     if a.tp.is_some() || a.cp.is_some() || a.pp.is_some() || a.vp.is_some() {
         let spec = crate::model::llm::parallel::MeshSpec { tp: a.tp.unwrap_or(1), cp: a.cp.unwrap_or(1), pp: a.pp.unwrap_or(1), interleave: a.vp.unwrap_or(1) };
-        let replica = u64::from(spec.tp) * u64::from(spec.cp) * u64::from(spec.pp);
-        if let Some(gpus) = gpus.filter(|g| replica == 0 || u64::from(*g) % replica != 0) {
-            return Err(CliError(format!("--tp × --cp × --pp = {replica} must divide --gpus {gpus}")));
+        if let Some(gpus) = gpus.filter(|g| spec.tp == 0 || spec.cp == 0 || spec.pp == 0 || !crate::model::llm::parallel::spec_divides(spec, *g)) {
+            return Err(CliError(format!("--tp × --cp × --pp = {} must divide --gpus {gpus}", spec.replica())));
         }
         job.mesh = Some(spec);
     }

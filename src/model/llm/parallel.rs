@@ -45,6 +45,13 @@ pub struct MeshSpec {
     pub interleave: u32,
 }
 
+impl MeshSpec {
+    /// GPUs one model replica spans: `tp · cp · pp` (each at least 1).
+    pub fn replica(&self) -> u64 {
+        u64::from(self.tp.max(1)) * u64::from(self.cp.max(1)) * u64::from(self.pp.max(1))
+    }
+}
+
 /// A training mesh over `tp · cp · pp · dp` GPUs. Megatron orders ranks tensor first, then
 /// context, data and pipeline (megatron/core/parallel_state.py `order="tp-cp-ep-dp-pp"`), so a
 /// tensor group sits inside a node and consecutive pipeline stages are `tp · cp · dp` ranks apart.
@@ -66,11 +73,6 @@ impl Mesh {
     /// GPUs the mesh spans.
     pub fn gpus(&self) -> u32 {
         self.tp * self.cp * self.pp * self.dp
-    }
-
-    /// GPUs one model replica spans (the ranks that split its weights or its sequence).
-    pub fn replica(&self) -> u32 {
-        self.tp * self.cp * self.pp
     }
 }
 
@@ -123,8 +125,7 @@ pub fn layout(job: &LlmJob, gpu: &Gpu, engine: Engine, gpus: u32) -> Layout {
             return Layout::Mesh(mesh_of(job, spec, gpus));
         }
         return if job.zero == 0 && !job.workload.is_adapter() {
-            let domain = gpu.scale_up_max_gpus.unwrap_or(crate::model::fabric::NODE_GPUS).max(1);
-            let tp = (1..=gpus.min(domain)).rev().find(|t| gpus.is_multiple_of(*t) && tp_divides(job, *t)).unwrap_or(1);
+            let tp = (1..=gpus.min(tp_domain(gpu))).rev().find(|t| gpus.is_multiple_of(*t) && tp_divides(job, *t)).unwrap_or(1);
             Layout::Mesh(mesh_of(job, MeshSpec { tp, cp: 1, pp: gpus / tp, interleave: 1 }, gpus))
         } else {
             Layout::DataParallel { gpus, zero: job.zero }
@@ -139,8 +140,7 @@ pub fn layout(job: &LlmJob, gpu: &Gpu, engine: Engine, gpus: u32) -> Layout {
 
 /// The mesh `spec` makes of `gpus` GPUs: its data-parallel size is what is left over (at least 1).
 pub fn mesh_of(job: &LlmJob, spec: MeshSpec, gpus: u32) -> Mesh {
-    let replica = (spec.tp.max(1) * spec.cp.max(1) * spec.pp.max(1)).max(1);
-    let dp = (gpus / replica).max(1);
+    let dp = u32::try_from(u64::from(gpus) / spec.replica()).unwrap_or(1).max(1);
     Mesh {
         tp: spec.tp.max(1),
         cp: spec.cp.max(1),
@@ -153,9 +153,13 @@ pub fn mesh_of(job: &LlmJob, spec: MeshSpec, gpus: u32) -> Mesh {
 }
 
 /// Whether a mesh of `spec` fills `gpus` GPUs with whole replicas.
-fn spec_divides(spec: MeshSpec, gpus: u32) -> bool {
-    let replica = u64::from(spec.tp.max(1)) * u64::from(spec.cp.max(1)) * u64::from(spec.pp.max(1));
-    u64::from(gpus).is_multiple_of(replica)
+pub fn spec_divides(spec: MeshSpec, gpus: u32) -> bool {
+    u64::from(gpus).is_multiple_of(spec.replica())
+}
+
+/// The GPUs tensor parallelism may span: the card's scale-up domain, else a node of eight.
+fn tp_domain(gpu: &Gpu) -> u32 {
+    gpu.scale_up_max_gpus.unwrap_or(crate::model::fabric::NODE_GPUS).max(1)
 }
 
 /// Whether tensor parallelism of `t` splits the model's heads: Megatron needs the attention
@@ -198,10 +202,9 @@ pub fn for_each_candidate(job: &LlmJob, gpu: &Gpu, gpus: u32, interleaved: bool,
     if let Some(spec) = job.mesh {
         return spec_divides(spec, gpus) && visit(Layout::Mesh(mesh_of(job, spec, gpus)));
     }
-    let domain = gpu.scale_up_max_gpus.unwrap_or(crate::model::fabric::NODE_GPUS).max(1);
     let layers = job.model.layers.max(1);
     let powers = |max: u32| (0..15).map(|k| 1u32 << k).take_while(move |v| *v <= max);
-    for tp in powers(gpus.min(domain)).filter(|t| gpus.is_multiple_of(*t) && tp_divides(job, *t)) {
+    for tp in powers(gpus.min(tp_domain(gpu))).filter(|t| gpus.is_multiple_of(*t) && tp_divides(job, *t)) {
         let cp_max = (job.seq_len / MIN_CP_CHUNK_TOKENS).max(1);
         for cp in powers(cp_max).filter(|c| (gpus / tp).is_multiple_of(*c) && job.seq_len.is_multiple_of(2 * c)) {
             let rest = gpus / (tp * cp);

@@ -195,7 +195,13 @@ impl Build<'_> {
     /// vLLM docs, "Distributed inference and serving"). llama.cpp, ExLlamaV2, MLC and transformers
     /// run the split one card after another.
     fn step(&self, users: f64) -> f64 {
-        decode_step_s(self.job, self.gpu, self.engine, &self.layout, (users / self.pipeline(users)).max(1.0), self.ctx)
+        decode_step_s(self.job, self.gpu, self.engine, &self.layout, self.in_step(users), self.ctx)
+    }
+
+    /// Sequences in one decode pass with `users` in flight: a micro-batch's share under
+    /// pipeline parallelism, all of them otherwise.
+    fn in_step(&self, users: f64) -> f64 {
+        (users / self.pipeline(users)).max(1.0)
     }
 
     /// Micro-batches in flight at once under pipeline parallelism (1 without it).
@@ -214,8 +220,7 @@ impl Build<'_> {
             return self.step(users) + others;
         }
         let tokens = if alpha >= 1.0 { k + 1.0 } else { (1.0 - alpha.powf(k + 1.0)) / (1.0 - alpha) };
-        let seqs = (users / self.pipeline(users)).max(1.0);
-        let verify = verify_step_s(self.job, self.gpu, self.engine, &self.layout, seqs, k + 1.0, self.ctx);
+        let verify = verify_step_s(self.job, self.gpu, self.engine, &self.layout, self.in_step(users), k + 1.0, self.ctx);
         (verify + k * draft * self.step(users) + others) / tokens
     }
 

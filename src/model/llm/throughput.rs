@@ -423,7 +423,13 @@ pub fn recompute_flop_cost() -> f64 {
 pub fn train_flops_per_token(job: &LlmJob) -> f64 {
     let m = &job.model;
     let k = if job.workload.is_adapter() { 4.0 } else { 6.0 };
-    k * m.active_compute_params() + 12.0 * f64::from(m.layers) * f64::from(job.seq_len) * m.attention_width()
+    k * m.active_compute_params() + train_attention_flops_per_token(job)
+}
+
+/// The attention part of [`train_flops_per_token`]: 12·L·s·d_attn (forward and backward of the
+/// score and value products over a sequence of `seq_len`).
+pub fn train_attention_flops_per_token(job: &LlmJob) -> f64 {
+    12.0 * f64::from(job.model.layers) * f64::from(job.seq_len) * job.model.attention_width()
 }
 
 /// The sustained dense peak a training job computes at on `gpu`, TFLOPS. "fp32" follows
@@ -453,7 +459,7 @@ pub fn fp8_training_peak(job: &LlmJob, gpu: &Gpu, bf16: f64) -> f64 {
     let gain = super::fit::with(|f| f.train_fp8_gain);
     let gemm_rate = bf16 * (1.0 + (fp8 / bf16 - 1.0) * gain);
     let total = train_flops_per_token(job);
-    let attention = 12.0 * f64::from(job.model.layers) * f64::from(job.seq_len) * job.model.attention_width();
+    let attention = train_attention_flops_per_token(job);
     let gemm = (total - attention).max(0.0);
     total / (gemm / gemm_rate + attention / bf16)
 }
@@ -489,11 +495,7 @@ pub struct TrainStep {
 /// per optimizer step (ZeRO-1/2: reduce-scatter + all-gather, the same bytes), overlapped with
 /// the last micro-batch's backward pass; ZeRO-3/FSDP all-gathers the weights twice and
 /// reduce-scatters the gradients every micro-batch, overlapped with its whole compute (Rajbhandari
-/// et al. 2019 §7: 1.5× DDP's volume); tensor + pipeline model parallel splits each layer over
-/// the GPUs of a scale-up domain (Megatron-LM: 4 all-reduces of b·s·h per layer per micro-batch,
-/// 6 with recomputation, Shoeybi et al. 2019 §3; Korthikanti et al. 2022) and pipelines layers
-/// across domains with a bubble of (p − 1)/(m + p − 1) for m micro-batches (Narayanan et al.
-/// 2021, §2.2).
+/// et al. 2019 §7: 1.5× DDP's volume); a Megatron mesh is timed by [`mesh_step`].
 pub fn train_step(job: &LlmJob, gpu: &Gpu, terms: &Terms, layout: &Layout, n: u32) -> TrainStep {
     let f = train_flops_per_token(job);
     let rate = train_peak_tflops(job, gpu) * 1e12 * train_mfu(job, gpu);
@@ -589,8 +591,7 @@ fn mesh_step(job: &LlmJob, gpu: &Gpu, m: &Mesh, t_micro: f64) -> TrainStep {
         let kv_bytes = shard_tokens * 2.0 * f64::from(job.model.kv_heads) * f64::from(job.model.head_dim) * 2.0 / f64::from(tp);
         let link = fabric::spread_link(gpu, cp, (node / tp).clamp(1, cp), port);
         let ring = 3.0 * f64::from(cp - 1) * layers * kv_bytes / (link.gb_s * 1e9);
-        let attention = 12.0 * f64::from(job.model.layers) * f64::from(job.seq_len) * job.model.attention_width();
-        (ring - t_c * attention / train_flops_per_token(job)).max(0.0)
+        (ring - t_c * train_attention_flops_per_token(job) / train_flops_per_token(job)).max(0.0)
     } else {
         0.0
     };
