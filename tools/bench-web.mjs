@@ -22,8 +22,8 @@
 // - Transfer: every response the page receives, brotli-compressed here (quality 11) and summed;
 //   with brotli serving this is the bytes of the bodies over the wire, and it is the same measure
 //   for a PEER_URL served any way. Two figures: the responses that had fully arrived when the
-//   result was on screen (Resource Timing responseEnd ≤ ready: what the first result needed, issue
-//   13's "first-load transfer"), and all of them up to the input tests (what loads after it too).
+//   result was on screen (Resource Timing responseEnd ≤ ready: what the first result needed: the
+//   first-load transfer), and all of them up to the input tests (what loads after it too).
 // - Ready: performance.now() in a task right after the first frame rendered once the result
 //   element exists (a MutationObserver from an init script sees it, requests an animation frame,
 //   and in the frame a setTimeout(0), as for inputs below): ours is the first option row of the

@@ -2,8 +2,7 @@
 //! still says what it changes), and its fields. The form keeps whether it is open: it opens by
 //! itself when one of its fields is bad and stays as the user leaves it (fixing the value does not
 //! snap it shut). A closed disclosure holds no fields at all: the form builds them only when it is
-//! open, so a keystroke elsewhere neither renders nor lays out the thirty inputs it hides (issue
-//! 13).
+//! open, so a keystroke elsewhere neither renders nor lays out the thirty inputs it hides.
 
 use yew::prelude::*;
 
