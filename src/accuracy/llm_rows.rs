@@ -67,7 +67,7 @@ pub struct Inventory {
 }
 
 /// The files this module reads, in order.
-pub const FILES: [&str; 12] = [
+pub const FILES: [&str; 13] = [
     "llm_inference.csv",
     "llm_inference_more.csv",
     "llm_inference_newgen_nvidia.csv",
@@ -77,6 +77,7 @@ pub const FILES: [&str; 12] = [
     "training.csv",
     "llm_training_more.csv",
     "llm_training_multinode.csv",
+    "llm_training_multinode_amd_gaudi.csv",
     "memory.csv",
     "memory_more.csv",
     "memory_peft.csv",
@@ -490,10 +491,11 @@ fn mpt_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
     Ok(())
 }
 
-/// llm_training_more.csv and llm_training_multinode.csv.
+/// llm_training_more.csv and the multi-node files (llm_training_multinode*.csv).
 fn training_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
     training_file(dir, "llm_training_more.csv", inv)?;
-    training_file(dir, "llm_training_multinode.csv", inv)
+    training_file(dir, "llm_training_multinode.csv", inv)?;
+    training_file(dir, "llm_training_multinode_amd_gaudi.csv", inv)
 }
 
 /// Why a training row is not scored, before its job is built: FP8 LoRA, expert parallelism, a published MFU without tokens/s, or no published micro-batch.
@@ -558,11 +560,13 @@ fn training_file(dir: &Path, file: &'static str, inv: &mut Inventory) -> R<()> {
         job.batch = num(micro, &label)?;
         job.seq_len = num(seq, &label)?;
         // torchtune recipes and Megatron-LM's GPT-3 script checkpoint activations; the multi-node
-        // file states each run's recomputation, and an empty cell there is Megatron's default
+        // files state each run's recomputation, and an empty cell there is Megatron's default
         // (none).
-        job.grad_checkpointing = match (ckpt, file) {
-            ("none", _) | ("", "llm_training_multinode.csv") => Checkpointing::None,
-            (c, "llm_training_multinode.csv") => Checkpointing::parse(c).ok_or_else(|| format!("{file}: act_ckpt `{c}`"))?,
+        let multinode = file.starts_with("llm_training_multinode");
+        job.grad_checkpointing = match ckpt {
+            "none" => Checkpointing::None,
+            "" if multinode => Checkpointing::None,
+            c if multinode => Checkpointing::parse(c).ok_or_else(|| format!("{file}: act_ckpt `{c}`"))?,
             _ => Checkpointing::Full,
         };
         let (zero, dp) = sharding(shard, gpus);

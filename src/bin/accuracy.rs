@@ -29,14 +29,21 @@ fn main() -> ExitCode {
         for s in &a.sets {
             for r in &s.rows {
                 csv.push_str(&format!(
-                    "{},\"{}\",{},{},{},{},{},{},{},{},{},{}\n",
-                    s.summary.set.id(), r.label.replace('"', "'"), r.source, r.family, r.generation, r.engine, r.measured, r.raw, r.in_sample, r.held_out[0], r.held_out[1], r.held_out[2]
+                    "{},\"{}\",{},{},{},\"{}\",{},{},{},{},{},{}\n",
+                    s.summary.set.id(), r.label.replace('"', "'"), r.source, r.family, r.generation, r.engine.replace('"', "'"), r.measured, r.raw, r.in_sample, r.held_out[0], r.held_out[1], r.held_out[2]
                 ));
             }
         }
         if let Err(e) = std::fs::write(&out, csv) {
             eprintln!("accuracy: cannot write {out}: {e}");
             return ExitCode::FAILURE;
+        }
+        // The rows that are not scored, with the reason (the report counts them).
+        for why in &a.skipped {
+            println!("left out: {why}");
+        }
+        for why in &a.not_modelled {
+            println!("not modelled: {why}");
         }
     }
     let mut files = vec![
