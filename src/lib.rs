@@ -15,6 +15,7 @@ pub mod i18n;
 pub mod json;
 pub mod model;
 pub mod packed;
+pub mod query;
 pub mod recommend;
 pub mod sort;
 pub mod state;

@@ -63,9 +63,9 @@ pub fn parse(query: &str) -> Parsed {
 pub fn parse_in(query: &str, fallback: Lang) -> Parsed {
     let query = query.strip_prefix('?').unwrap_or(query);
     let mut out = Parsed::default();
-    let pairs: Vec<(String, String)> = match serde_urlencoded::from_str(query) {
-        Ok(p) => p,
-        Err(_) => {
+    let pairs: Vec<(String, String)> = match crate::query::decode(query) {
+        Some(p) => p,
+        None => {
             out.notes.push(t(fallback, "The link's parameters could not be read; showing defaults.").into());
             return out;
         }
@@ -257,5 +257,6 @@ pub fn render(state: &AppState) -> String {
     if let Some(l) = &state.lang {
         pairs.push(("lang", l.clone()));
     }
-    serde_urlencoded::to_string(&pairs).unwrap_or_default()
+    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    crate::query::encode(&pairs)
 }

@@ -34,6 +34,8 @@ fn save(unsaved: &std::cell::RefCell<Option<AppState>>) {
 /// The app.
 #[function_component(App)]
 pub fn app() -> Html {
+    // The link is read with the browser's query codec, however the app was mounted.
+    super::browser_query::install();
     // Explicit state wins: a link with parameters is used as it is; without one, the last saved
     // inputs come back. A link never overwrites what is saved until the user changes something.
     let initial = use_memo((), |_| {

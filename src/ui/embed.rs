@@ -62,7 +62,7 @@ pub fn contrast_text_for(accent: &str) -> &'static str {
 }
 
 fn query_pairs(query: &str) -> Vec<(String, String)> {
-    serde_urlencoded::from_str(query.trim_start_matches('?')).unwrap_or_default()
+    crate::query::decode(query.trim_start_matches('?')).unwrap_or_default()
 }
 
 fn query() -> String {

@@ -4,6 +4,7 @@
 pub mod accuracy_load;
 pub mod app;
 pub mod browser_json;
+pub mod browser_query;
 pub mod chart;
 pub mod components;
 pub mod dom;
@@ -25,6 +26,7 @@ pub fn start() {
     panic::install();
     later(|| {
         browser_json::install();
+        browser_query::install();
         embed::apply_accent_from_url();
         if embed::is_embed() {
             embed::start_height_reporter();
