@@ -240,7 +240,24 @@ fn inference_job(model_name: &str, quant: &str, engine: &str, notes: &str, (prom
     if notes.contains("--enforce-eager") || notes.contains("--disable-cuda-graph") {
         job.cuda_graphs = Some(false);
     }
+    job.moe_layout = moe_layout_of(notes);
     Ok(job)
+}
+
+/// The MoE layout a row's notes state: data-parallel attention with expert parallelism
+/// (TensorRT-LLM's "DEP", `enable_attention_dp`, SGLang `--enable-dp-attention`), expert
+/// parallelism with tensor-parallel attention ("TEP", vLLM `--enable-expert-parallel`), else the
+/// engines' default, tensor parallelism (never the planner's choice: a row ran one layout).
+fn moe_layout_of(notes: &str) -> crate::model::llm::parallel::MoeLayout {
+    use crate::model::llm::parallel::MoeLayout;
+    let word = |w: &str| notes.split(|c: char| !c.is_ascii_alphanumeric()).any(|t| t.starts_with(w) && t[w.len()..].chars().all(|c| c.is_ascii_digit()));
+    if word("DEP") || notes.contains("attention DP") || notes.contains("attention_dp") || notes.contains("dp-attention") {
+        MoeLayout::DpAttention
+    } else if word("TEP") || notes.contains("--enable-expert-parallel") || notes.contains("expert parallel") {
+        MoeLayout::Expert
+    } else {
+        MoeLayout::Tensor
+    }
 }
 
 /// The columns the inference and serving files share.

@@ -31,7 +31,7 @@ USAGE:
   Serving (inference):
     [--users N] [--target-tokens-per-s-per-user X] [--max-ttft-s Y] [--arrival-rate R]
     [--prefix-hit P] [--spec-decode off|draft|eagle|mtp] [--spec-accept A] [--arrivals random|in-step]
-    [--cuda-graphs on|off]
+    [--cuda-graphs on|off] [--moe-layout auto|tp|ep|dep]
   [--backend cuda|rocm|vulkan|metal|sycl|mlx] (default: the card's first listed back-end)
   Mixed cards (--mix rtx-4090:1,rtx-3090:1): llama.cpp splits the layers in proportion to memory;
   tensor parallelism needs matching cards. per_gpu_gib is the busiest card.
@@ -60,6 +60,9 @@ DEFAULTS:
   defaults per mode (draft 0.7, eagle 0.8, mtp 0.85); no per-user speed, TTFT or arrival-rate target;
   --arrivals random (in-step: fixed-length requests sent together, as benchmark clients at a fixed concurrency do);
   --cuda-graphs: the engine's default (vLLM and SGLang on, TensorRT-LLM's runtime off; off = vllm --enforce-eager)
+  --moe-layout auto (MoE models on vllm, sglang and trt-llm: the serving plan tries tensor parallel experts
+  (tp), whole experts per GPU with tensor-parallel attention in a node (ep), and with data-parallel
+  attention on every GPU (dep), and keeps the best; the one-replica estimate uses tp)
   --seq-len 2048 (capped at the model's maximum context)
   --optimizer and --grad-checkpointing: the framework's (transformers: adamw, none), --lora-rank 16 (all
   linear layers), --zero auto (the fastest sharding that fits: data parallel with ZeRO-0/1/2/3, or a
@@ -285,12 +288,19 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
         return print(&est, a.json, out);
     }
     let targets = super::flags::serving_targets(&a.s)?;
-    let est = llm::estimate_llm(&job, gpu, gpus).map_err(engine_error)?;
+    let mut est = llm::estimate_llm(&job, gpu, gpus).map_err(engine_error)?;
     // Serving figures for inference jobs on a build that holds them.
     let holds_one = llm::max_concurrency(&job, gpu, gpus).map_err(engine_error)? >= 1;
-    // The build serves as the best split into replicas (as `recommend` does), else as one.
+    // The build serves as the best split into replicas (as `recommend` does), else as one; an
+    // MoE model whose layout is left to the planner is planned even when tensor parallelism
+    // alone does not hold its users, and the estimate follows the layout it picks.
     let inference = job.workload == Workload::Inference && holds_one;
-    let plan = if inference && est.fits { llm::deploy::plan(&job, gpu, gpus, &targets, f64::INFINITY).map_err(engine_error)? } else { None };
+    let auto_moe = job.model.is_moe() && job.moe_layout == llm::parallel::MoeLayout::Auto;
+    let plan = if inference && (est.fits || auto_moe) { llm::deploy::plan(&job, gpu, gpus, &targets, f64::INFINITY).map_err(engine_error)? } else { None };
+    if let Some(d) = plan.as_ref().filter(|d| d.moe_layout != job.moe_layout) {
+        job.moe_layout = d.moe_layout;
+        est = llm::estimate_llm(&job, gpu, gpus).map_err(engine_error)?;
+    }
     let report = match plan {
         Some(d) => Some(super::serving::Served { report: d.report, replicas: d.replicas, gpus_per_replica: d.gpus_per_replica }),
         None if inference => {

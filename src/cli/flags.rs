@@ -166,11 +166,13 @@ pub(crate) struct SizingArgs {
     pub vp: Option<u32>,
     pub global_batch: Option<u32>,
     pub nic_gbit_s: Option<f64>,
+    /// `--moe-layout auto|tp|ep|dep`: how a served MoE model spreads its experts.
+    pub moe_layout: Option<String>,
 }
 
 impl SizingArgs {
     /// Every sizing flag, without its `--`.
-    pub(crate) const FLAGS: [&'static str; 47] = ["framework", "master-weights", "optimizer-in-backward", "tp", "cp", "pp", "vp", "global-batch", "nic-gbit-s", "images", "arrivals", "cuda-graphs", "image-resolution", "backend",
+    pub(crate) const FLAGS: [&'static str; 48] = ["moe-layout", "framework", "master-weights", "optimizer-in-backward", "tp", "cp", "pp", "vp", "global-batch", "nic-gbit-s", "images", "arrivals", "cuda-graphs", "image-resolution", "backend",
         "ram-gib", "ram-gb-s", "offload", "gpu-share-gib",
         "users", "target-tokens-per-s-per-user", "max-ttft-s", "arrival-rate", "prefix-hit", "spec-decode", "spec-accept",
         "fp32-math", "model", "params", "config", "workload", "precision", "kv-precision", "engine", "context", "prompt-tokens", "output-tokens", "batch", "seq-len", "optimizer", "grad-checkpointing", "lora-rank", "zero", "grad-accum", "resolution", "steps", "frames", "offload-mode"];
@@ -228,6 +230,7 @@ impl SizingArgs {
             }
             "images" => self.images = Some(number(p, "images")?),
             "framework" => self.framework = Some(value(p, "framework")?),
+            "moe-layout" => self.moe_layout = Some(value(p, "moe-layout")?),
             "master-weights" => self.master_weights = Some(value(p, "master-weights")?),
             "optimizer-in-backward" => self.optimizer_in_backward = Some(value(p, "optimizer-in-backward")?),
             "tp" => self.tp = Some(number(p, "tp")?),
@@ -412,5 +415,9 @@ pub(crate) fn apply_training(a: &SizingArgs, job: &mut crate::model::llm::LlmJob
     }
     job.global_batch = a.global_batch;
     job.nic_gbit_s = a.nic_gbit_s;
+    if let Some(s) = &a.moe_layout {
+        use crate::model::llm::parallel::MoeLayout;
+        job.moe_layout = MoeLayout::parse(s).ok_or_else(|| CliError(format!("--moe-layout: unknown `{s}` (expected {})", choices(&MoeLayout::ALL, MoeLayout::as_str))))?;
+    }
     Ok(())
 }

@@ -34,7 +34,7 @@ USAGE:
     [--deadline-days D] (training: finish --train-tokens within D days; datacenter cards add nodes)
     [--headroom PERCENT] [--top N] [--all-counts] [--json]
     [--users N] [--target-tokens-per-s-per-user X] [--max-ttft-s Y] [--arrival-rate R]
-    [--prefix-hit P] [--spec-decode off|draft|eagle|mtp] [--spec-accept A] [--arrivals random|in-step] [--cuda-graphs on|off] [--api-price USD]
+    [--prefix-hit P] [--spec-decode off|draft|eagle|mtp] [--spec-accept A] [--arrivals random|in-step] [--cuda-graphs on|off] [--moe-layout auto|tp|ep|dep] [--api-price USD]
     [--ram-gib N] [--ram-gb-s BW] [--offload auto|none|layers|experts] [--gpu-share-gib N]
     [--images N] [--image-resolution WxH] (vision-language models) [--backend cuda|rocm|vulkan|metal|sycl|mlx]
     [--owned ID:COUNT,...] (cards you have, at no cost: the answer is what to add)

@@ -29,6 +29,8 @@ use crate::catalog::{Gpu, Segment, Vendor};
 pub const FABRIC_EFFICIENCY: f64 = 0.75;
 /// NCCL bus bandwidth as a share of a node port's rate.
 pub const NODE_LINK_EFFICIENCY: f64 = 0.9;
+/// Latency of one hop over the node link, s.
+const NODE_LATENCY_S: f64 = 20e-6;
 /// GPUs in one server when the card has no larger scale-up domain.
 pub const NODE_GPUS: u32 = 8;
 
@@ -120,7 +122,7 @@ pub fn spread_link(gpu: &Gpu, n: u32, per_node: u32, port_gb_s: f64) -> Link {
     }
     let rails = f64::from(per_node) * port_gb_s.max(0.0) * NODE_LINK_EFFICIENCY;
     let inside = if per_node > 1 { intra_node(gpu, per_node).gb_s } else { f64::INFINITY };
-    Link { kind: LinkKind::Node, gb_s: rails.min(inside), latency_s: 20e-6 }
+    Link { kind: LinkKind::Node, gb_s: rails.min(inside), latency_s: NODE_LATENCY_S }
 }
 
 /// Seconds of a ring all-reduce of `bytes` over `n` GPUs: `2 (n-1)/n · bytes / bw`
@@ -132,6 +134,28 @@ pub fn allreduce_s(bytes: f64, n: u32, link: &Link) -> f64 {
     }
     let nf = f64::from(n);
     2.0 * (nf - 1.0) / nf * bytes / (link.gb_s * 1e9)
+}
+
+/// Seconds of one all-to-all in which each of `n` GPUs sends `bytes` spread evenly over all
+/// of them (its own share stays put), as expert parallelism dispatches tokens to their experts
+/// and combines the results: the share for GPUs of the same node crosses the scale-up fabric,
+/// the rest the GPU's own node port (one NIC per GPU, `port_gb_s` per direction), both at once.
+/// DeepEP's published kernels (github deepseek-ai/DeepEP README, H800 with 400 Gb/s
+/// ConnectX-7) reach 153–158 GB/s over NVLink inside a node and 43–58 GB/s of RDMA across
+/// nodes, the fabric's and the port's achieved rates here.
+pub fn all_to_all_s(gpu: &Gpu, bytes: f64, n: u32, port_gb_s: f64) -> f64 {
+    if n <= 1 || bytes <= 0.0 {
+        return 0.0;
+    }
+    let per_node = n.min(node_gpus(gpu));
+    let nf = f64::from(n);
+    let inside = intra_node(gpu, per_node);
+    let t_inside = if per_node > 1 { bytes * f64::from(per_node - 1) / nf / (inside.gb_s * 1e9) } else { 0.0 };
+    if per_node == n {
+        return inside.latency_s + t_inside;
+    }
+    let t_out = bytes * f64::from(n - per_node) / nf / (port_gb_s.max(1e-9) * NODE_LINK_EFFICIENCY * 1e9);
+    NODE_LATENCY_S + t_inside.max(t_out)
 }
 
 /// The fabric's name for assumptions: the catalog's `scale_up_fabric`, or the link kind.

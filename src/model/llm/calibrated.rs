@@ -108,9 +108,9 @@ pub const CALIBRATED: LlmFit = LlmFit {
     llama_cpp_expert_half_tokens: 102.2,
     serving_request_ms: 10.05,
     trt_llm_request_ms: 2.984,
-    train_mfu_hbm: 0.5235,
-    train_mfu_gddr: 0.6271,
-    train_mfu_other: 0.4,
-    recompute_mfu_ratio: 0.8477,
+    train_mfu_hbm: 0.5305,
+    train_mfu_gddr: 0.6616,
+    train_mfu_other: 0.5634,
+    recompute_mfu_ratio: 0.817,
     train_fp8_gain: 1.0,
 };

@@ -10,8 +10,13 @@
 //! users, then the fastest per user. This is how vLLM and SGLang deployments are sized in
 //! practice: data parallel replicas (`--data-parallel-size`) of the smallest tensor-parallel group
 //! that holds the model (vLLM docs, "Parallelism and scaling"; SGLang `--dp-size`).
+//!
+//! A mixture-of-experts model on an engine with expert parallelism is also tried with its experts
+//! spread whole over each replica's cards, with tensor-parallel or data-parallel attention
+//! ([`super::parallel::MoeLayout`]), unless the job fixes its layout.
 
 use super::serving::{analyze_opts, CurvePoint, ServingReport, ServingTargets};
+use super::parallel::{expert_parallel_applies, MoeLayout};
 use super::{estimate_llm, per_gpu_fit, LlmJob};
 use crate::catalog::Gpu;
 use crate::model::types::{Estimate, EstimateError};
@@ -26,6 +31,8 @@ const NODE_GPUS: u32 = 8;
 pub struct Deployment {
     pub replicas: u32,
     pub gpus_per_replica: u32,
+    /// How an MoE model's experts spread over a replica's cards (`Tensor` for dense models).
+    pub moe_layout: MoeLayout,
     /// Figures for the whole build (all replicas).
     pub report: ServingReport,
     /// The estimate of one replica with its share of the users (`None` from [`plan_opts`] when
@@ -105,7 +112,7 @@ pub fn plan(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowe
 /// The full serving report of a deployment (with its TTFT and its frontier: one replica's from
 /// one user to its capacity, with users and totals times the replicas).
 pub fn full_report(job: &LlmJob, gpu: &Gpu, d: &Deployment, targets: &ServingTargets) -> Result<ServingReport, EstimateError> {
-    let share = share_of(job, d.replicas);
+    let share = share_of(&with_layout(job, d.moe_layout), d.replicas);
     let r = analyze_opts(&share, gpu, d.gpus_per_replica, &replica_targets(targets, d.replicas), true)?;
     Ok(scale(r, f64::from(job.batch.max(1)), d.replicas, targets.arrival_rate_rps.is_some()))
 }
@@ -131,28 +138,48 @@ fn plan_inner(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allo
     }
     for m in sizes {
         let k = gpus / m;
-        let owned;
-        let share = if k == 1 {
-            job
-        } else {
-            owned = share_of(job, k);
-            &owned
-        };
-        let (per_gpu_gib, fits) = per_gpu_fit(share, gpu, m)?;
-        if !fits || per_gpu_gib > allowed_gib {
-            continue;
-        }
-        let report = scale(analyze_opts(share, gpu, m, &replica_targets(targets, k), false)?, users, k, targets.arrival_rate_rps.is_some());
-        if best.as_ref().is_none_or(|b| better(&report, &b.report, targets)) {
-            best = Some(Deployment { replicas: k, gpus_per_replica: m, report, estimate: None });
+        for &mode in moe_modes(job, gpu, m) {
+            let share = share_of(&with_layout(job, mode), k);
+            let (per_gpu_gib, fits) = per_gpu_fit(&share, gpu, m)?;
+            if !fits || per_gpu_gib > allowed_gib {
+                continue;
+            }
+            let report = scale(analyze_opts(&share, gpu, m, &replica_targets(targets, k), false)?, users, k, targets.arrival_rate_rps.is_some());
+            if best.as_ref().is_none_or(|b| better(&report, &b.report, targets)) {
+                best = Some(Deployment { replicas: k, gpus_per_replica: m, moe_layout: mode, report, estimate: None });
+            }
         }
     }
-    // The memory estimate of a split build's replica (the full estimate is dear; the other sizes
-    // needed only their fit, and one replica over every card is the caller's own estimate).
-    if let Some(d) = best.as_mut().filter(|d| d.replicas > 1 || with_estimate) {
-        d.estimate = Some(estimate_llm(&share_of(job, d.replicas), gpu, d.gpus_per_replica)?);
+    // The memory estimate of a split build's replica, or of a layout other than the caller's
+    // (the full estimate is dear; the other sizes needed only their fit, and one replica over
+    // every card is the caller's own estimate).
+    if let Some(d) = best.as_mut().filter(|d| d.replicas > 1 || with_estimate || d.moe_layout != job.moe_layout) {
+        d.estimate = Some(estimate_llm(&share_of(&with_layout(job, d.moe_layout), d.replicas), gpu, d.gpus_per_replica)?);
     }
     Ok(best)
+}
+
+/// The MoE layouts tried for a replica of `m` cards: the job's own, or, when it leaves the choice
+/// to the planner on an engine with expert parallelism, tensor parallelism and both
+/// expert-parallel layouts (one card: tensor, the only one).
+fn moe_modes(job: &LlmJob, gpu: &Gpu, m: u32) -> &'static [MoeLayout] {
+    if job.moe_layout != MoeLayout::Auto {
+        return std::slice::from_ref(match job.moe_layout {
+            MoeLayout::Tensor => &MoeLayout::Tensor,
+            MoeLayout::Expert => &MoeLayout::Expert,
+            _ => &MoeLayout::DpAttention,
+        });
+    }
+    if m > 1 && expert_parallel_applies(job, job.engine_for(gpu)) {
+        &[MoeLayout::Tensor, MoeLayout::Expert, MoeLayout::DpAttention]
+    } else {
+        &[MoeLayout::Auto]
+    }
+}
+
+/// `job` with its MoE layout fixed to `mode`.
+fn with_layout(job: &LlmJob, mode: MoeLayout) -> LlmJob {
+    LlmJob { moe_layout: mode, ..job.clone() }
 }
 
 /// The job one of `replicas` replicas serves: its share of the users.

@@ -73,6 +73,12 @@ pub fn weight_bytes(job: &LlmJob) -> (f64, f64, f64) {
     }
 }
 
+/// Bytes of every weight (body, embedding and head).
+pub fn weight_bytes_total(job: &LlmJob) -> f64 {
+    let (body, embed, head) = weight_bytes(job);
+    body + embed + head
+}
+
 /// Bytes of the routed experts alone (their share of the body bytes; MXFP4 stores only them
 /// in 4 bits).
 pub fn routed_expert_bytes(job: &LlmJob) -> f64 {

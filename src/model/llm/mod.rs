@@ -257,6 +257,9 @@ pub struct LlmJob {
     /// Training: a fixed Megatron-style mesh (tensor, context and pipeline parallel sizes, and
     /// model chunks per stage); `None`: the layout search picks one.
     pub mesh: Option<parallel::MeshSpec>,
+    /// Inference of an MoE model: how its experts spread over the GPUs (tensor or expert
+    /// parallel, with data-parallel attention); `Auto`: the serving planner picks.
+    pub moe_layout: parallel::MoeLayout,
     /// Training: sequences per optimizer step over all GPUs; `None`: `batch × grad_accum` per
     /// data-parallel GPU, as many as a pure data-parallel run of the same count would step.
     pub global_batch: Option<u32>,
@@ -315,6 +318,7 @@ impl Default for LlmJob {
             ubatch_tokens: None,
             host: offload::Host::default(),
             mesh: None,
+            moe_layout: parallel::MoeLayout::Auto,
             global_batch: None,
             nic_gbit_s: None,
         }

@@ -12,6 +12,14 @@
 //! optimizer states also over data-parallel ranks (Megatron's distributed optimizer, ZeRO-1).
 //! With `auto_layout` (the default) training tries each of these at every count and keeps the
 //! fastest that fits ([`training_candidates`]; the choice is made in `llm::layout_for`).
+//!
+//! A mixture-of-experts model served by vLLM, SGLang or TensorRT-LLM may instead spread whole
+//! routed experts over the GPUs (expert parallelism, [`Layout::Expert`]): each GPU keeps
+//! `E / n` experts, the attention and dense layers stay tensor parallel inside a group of
+//! `attn_tp` GPUs, and the `n / attn_tp` groups serve their own sequences (data-parallel
+//! attention: DeepSeek-V3 technical report §3.4; SGLang `--enable-dp-attention --ep-size`;
+//! TensorRT-LLM `enable_attention_dp`, "DEP" in its performance tables). Tokens travel to their
+//! experts and back in two all-to-alls per MoE layer ([`crate::model::fabric::all_to_all_s`]).
 
 use super::engines::Engine;
 use super::memory::Terms;
@@ -32,6 +40,68 @@ pub enum Layout {
     DataParallel { gpus: u32, zero: u8 },
     /// A Megatron-style training mesh: tensor × context × pipeline × data parallel.
     Mesh(Mesh),
+    /// MoE inference: routed experts spread over `gpus` (expert parallel), attention and dense
+    /// layers tensor parallel over `attn_tp` of them, `gpus / attn_tp` attention groups each
+    /// serving its own sequences.
+    Expert { gpus: u32, attn_tp: u32 },
+}
+
+/// How a served mixture-of-experts model spreads its experts (`--moe-layout`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MoeLayout {
+    /// The serving planner tries each and keeps the best for the targets; a fixed estimate uses
+    /// the engines' default, tensor parallelism.
+    #[default]
+    Auto,
+    /// Every expert split over the GPUs like the other layers (the engines' default).
+    Tensor,
+    /// Whole experts per GPU; attention tensor parallel inside a node, data parallel across nodes.
+    Expert,
+    /// Whole experts per GPU; attention data parallel on every GPU ("DEP").
+    DpAttention,
+}
+
+impl MoeLayout {
+    pub const ALL: [MoeLayout; 4] = [MoeLayout::Auto, MoeLayout::Tensor, MoeLayout::Expert, MoeLayout::DpAttention];
+
+    /// The CLI/URL value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MoeLayout::Auto => "auto",
+            MoeLayout::Tensor => "tp",
+            MoeLayout::Expert => "ep",
+            MoeLayout::DpAttention => "dep",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<MoeLayout> {
+        MoeLayout::ALL.into_iter().find(|m| m.as_str().eq_ignore_ascii_case(s.trim()))
+    }
+}
+
+/// Whether `job` on `engine` can spread its experts: an MoE model on an engine with expert
+/// parallelism (vLLM `--enable-expert-parallel`, SGLang `--ep-size`, TensorRT-LLM `moe_expert_parallel_size`).
+pub fn expert_parallel_applies(job: &LlmJob, engine: Engine) -> bool {
+    job.model.is_moe() && !job.workload.is_training() && matches!(engine, Engine::Vllm | Engine::Sglang | Engine::TrtLlm)
+}
+
+/// The expert-parallel layout `mode` makes of `gpus` GPUs (None for `Auto` and `Tensor`, and
+/// when the routed experts do not divide evenly over the GPUs, as SGLang's and TensorRT-LLM's
+/// expert-parallel sizes must): the attention groups of [`MoeLayout::Expert`] span a node (the
+/// scale-up domain), or the whole build when it is smaller, with the heads dividing by them.
+pub fn expert_layout(job: &LlmJob, gpu: &Gpu, mode: MoeLayout, gpus: u32) -> Option<Layout> {
+    if gpus <= 1 || !job.model.experts_total.is_multiple_of(gpus) {
+        return None;
+    }
+    let attn_tp = match mode {
+        MoeLayout::Auto | MoeLayout::Tensor => return None,
+        MoeLayout::DpAttention => 1,
+        MoeLayout::Expert => (1..=gpus.min(crate::model::fabric::node_gpus(gpu)))
+            .rev()
+            .find(|t| gpus.is_multiple_of(*t) && job.model.attention_heads.is_multiple_of(*t))
+            .unwrap_or(1),
+    };
+    Some(Layout::Expert { gpus, attn_tp })
 }
 
 /// The parallel sizes a user or a published run fixes: tensor (`tp`), context (`cp`) and
@@ -102,6 +172,11 @@ impl Layout {
                 vec![("n", gpus.to_string().into()), ("zero", zero.to_string().into())],
             ),
             Layout::Mesh(m) => mesh_note(&m),
+            Layout::Expert { gpus, attn_tp: 1 } => Note::new("expert parallel ×{n}, attention data parallel on every GPU", n(gpus)),
+            Layout::Expert { gpus, attn_tp } => Note::new(
+                "expert parallel ×{n}, attention tensor parallel ×{tp} in {groups} groups",
+                vec![("n", gpus.to_string().into()), ("tp", attn_tp.to_string().into()), ("groups", (gpus / attn_tp.max(1)).to_string().into())],
+            ),
         }
     }
 
@@ -130,6 +205,11 @@ pub fn layout(job: &LlmJob, gpu: &Gpu, engine: Engine, gpus: u32) -> Layout {
         } else {
             Layout::DataParallel { gpus, zero: job.zero }
         };
+    }
+    if expert_parallel_applies(job, engine) {
+        if let Some(l) = expert_layout(job, gpu, job.moe_layout, gpus) {
+            return l;
+        }
     }
     if engine.tensor_parallel() && job.model.attention_heads.is_multiple_of(gpus) {
         Layout::Tensor(gpus)
@@ -282,7 +362,7 @@ pub fn tensor_kv_share(job: &LlmJob, g: u32) -> f64 {
 fn shard_fraction(job: &LlmJob, layout: &Layout) -> f64 {
     match *layout {
         Layout::Single => 1.0,
-        Layout::Tensor(n) | Layout::DataParallel { gpus: n, .. } => 1.0 / f64::from(n.max(1)),
+        Layout::Tensor(n) | Layout::DataParallel { gpus: n, .. } | Layout::Expert { gpus: n, .. } => 1.0 / f64::from(n.max(1)),
         Layout::Mesh(m) => {
             let l = job.model.layers.max(1);
             f64::from(l.div_ceil(m.pp.max(1))) / f64::from(l) / f64::from(m.tp.max(1))
@@ -292,6 +372,17 @@ fn shard_fraction(job: &LlmJob, layout: &Layout) -> f64 {
             f64::from(l.div_ceil(n.max(1))) / f64::from(l)
         }
     }
+}
+
+/// (share of the weights, share of the KV cache) one GPU of an expert-parallel layout holds: its
+/// `1 / gpus` of the routed experts and `1 / attn_tp` of the other weights; the KV cache of its
+/// attention group's sequences (`attn_tp / gpus` of them), split as tensor parallelism splits it.
+pub fn expert_shares(job: &LlmJob, gpus: u32, attn_tp: u32) -> (f64, f64) {
+    let (gpus, attn_tp) = (f64::from(gpus.max(1)), attn_tp.max(1));
+    let total = super::memory::weight_bytes_total(job).max(1.0);
+    let routed = (super::memory::routed_expert_bytes(job) / total).clamp(0.0, 1.0);
+    let weights = routed / gpus + (1.0 - routed) / f64::from(attn_tp);
+    (weights, tensor_kv_share(job, attn_tp) * f64::from(attn_tp) / gpus)
 }
 
 /// Transformer blocks whose full (unsharded) weights a ZeRO-3 / FSDP rank holds at its peak: the
@@ -309,7 +400,7 @@ fn per_gpu_parts(job: &LlmJob, engine: Engine, t: &Terms, layout: &Layout) -> (f
     let f = shard_fraction(job, layout);
     let n = match *layout {
         Layout::Single => 1.0,
-        Layout::Tensor(n) | Layout::LayerSplit(n) | Layout::DataParallel { gpus: n, .. } => f64::from(n.max(1)),
+        Layout::Tensor(n) | Layout::LayerSplit(n) | Layout::DataParallel { gpus: n, .. } | Layout::Expert { gpus: n, .. } => f64::from(n.max(1)),
         Layout::Mesh(m) => f64::from(m.gpus().max(1)),
     };
     let fixed = t.context_gib + t.slack_gib / n;
@@ -321,6 +412,10 @@ fn per_gpu_parts(job: &LlmJob, engine: Engine, t: &Terms, layout: &Layout) -> (f
             (t.weights_gib * f + t.kv_gib * kv_f + t.activations_gib + fixed, 0.0)
         }
         Layout::LayerSplit(_) => (t.weights_gib * f + t.kv_gib * f + t.activations_gib + fixed, 0.0),
+        Layout::Expert { gpus, attn_tp } => {
+            let (weights, kv) = expert_shares(job, gpus, attn_tp);
+            (t.weights_gib * weights + t.kv_gib * kv + t.activations_gib + fixed, 0.0)
+        }
         Layout::Mesh(m) => {
             // Weights and gradients split over tensor and pipeline ranks; the distributed
             // optimizer also splits the states over the data and context ranks.

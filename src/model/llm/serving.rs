@@ -39,7 +39,7 @@
 
 use super::engines::Engine;
 use super::parallel::Layout;
-use super::throughput::{band, decode_step_s, job_efficiency, prefill_batch_s, prefill_s, verify_step_s};
+use super::throughput::{band, decode_step_s, job_efficiency, prefill_batch_s, prefill_s, prefill_share_s, verify_step_s};
 use super::{layout_for, max_concurrency, memory, LlmJob};
 use crate::catalog::Gpu;
 use crate::model::types::{Band, EstimateError, Note};
@@ -215,7 +215,7 @@ impl Build<'_> {
     /// Seconds per output token for one user with `users` in flight.
     fn tpot(&self, users: f64) -> f64 {
         let (k, alpha, draft) = self.spec;
-        let others = (users - 1.0).max(0.0) / self.output.max(1.0) * self.prefill(self.prompt) / self.pipeline(users);
+        let others = (users - 1.0).max(0.0) / self.output.max(1.0) * self.prefill_share(self.prompt, users) / self.pipeline(users);
         if k <= 0.0 {
             return self.step(users) + others;
         }
@@ -236,6 +236,17 @@ impl Build<'_> {
         }
         let whole = prefill_s(self.job, self.gpu, self.engine, &self.layout, tokens, true);
         whole + (self.chunks(tokens) - 1.0) * self.prefill_fixed(1.0)
+    }
+
+    /// The build's time per prompt of `tokens` with `users` sending prompts
+    /// ([`prefill_share_s`]), its chunks' fixed time shared the same way.
+    fn prefill_share(&self, tokens: f64, users: f64) -> f64 {
+        let Layout::Expert { gpus, attn_tp } = self.layout else { return self.prefill(tokens) };
+        let groups = f64::from(gpus / attn_tp.max(1)).min(users.floor()).max(1.0);
+        if groups <= 1.0 || tokens <= 0.0 {
+            return self.prefill(tokens);
+        }
+        prefill_share_s(self.job, self.gpu, self.engine, &self.layout, tokens, users) + (self.chunks(tokens) - 1.0) * self.prefill_fixed(1.0)
     }
 
     /// The per-pass part of a prefill of `tokens`: the per-layer fixed time and the layout's
@@ -259,7 +270,7 @@ impl Build<'_> {
     /// §5.7), ρ held below 0.95.
     fn ttft(&self, users: f64) -> f64 {
         let own = self.ttft_alone(users);
-        let t_pf = self.prefill(self.prompt);
+        let t_pf = self.prefill_share(self.prompt, users);
         let busy = users * t_pf + self.output * self.step(users);
         let rho = if busy > 0.0 { (users * t_pf / busy).clamp(0.0, 0.95) } else { 0.0 };
         own + rho * t_pf / (2.0 * (1.0 - rho))

@@ -34,6 +34,23 @@ struct Ctx<'a> {
     layout: Layout,
 }
 
+/// How one GPU's share of a forward pass divides the build's work.
+struct Split {
+    /// GPUs the routed experts' bytes and FLOPs are spread over.
+    experts: f64,
+    /// GPUs every other weight's bytes and FLOPs are spread over (inside an attention group).
+    dense: f64,
+    /// Share of an attention group's KV cache each of its GPUs reads.
+    kv: f64,
+    /// Share of the build's sequences one attention group serves (1 without data-parallel attention).
+    group: f64,
+}
+
+/// Parameters of the routed experts one token runs through (`k` of `E` per MoE layer).
+fn routed_active_params(m: &super::ModelArch) -> f64 {
+    m.routed_expert_params() * f64::from(m.experts_active) / f64::from(m.experts_total.max(1))
+}
+
 impl Ctx<'_> {
     fn quantized(&self) -> bool {
         self.job.bits_per_weight_override.is_some() || self.job.effective_precision().is_quantized()
@@ -99,31 +116,47 @@ impl Ctx<'_> {
         fused_moe_fixed_s(self.job, self.engine)
     }
 
-    /// (divisor for per-GPU work, share of the KV cache each GPU reads).
-    fn split(&self) -> (f64, f64) {
+    /// How one GPU's share of a forward pass divides the build's work ([`Split`]).
+    fn split(&self) -> Split {
         match self.layout {
-            Layout::Tensor(g) => (f64::from(g), tensor_kv_share(self.job, g)),
-            _ => (1.0, 1.0),
+            Layout::Tensor(g) => Split { experts: f64::from(g), dense: f64::from(g), kv: tensor_kv_share(self.job, g), group: 1.0 },
+            Layout::Expert { gpus, attn_tp } => Split {
+                experts: f64::from(gpus.max(1)),
+                dense: f64::from(attn_tp.max(1)),
+                kv: tensor_kv_share(self.job, attn_tp),
+                group: f64::from(attn_tp.max(1)) / f64::from(gpus.max(1)),
+            },
+            _ => Split { experts: 1.0, dense: 1.0, kv: 1.0, group: 1.0 },
         }
     }
 
-    /// Communication time per decode/prefill step for `tokens` tokens in flight, s.
+    /// Communication time per decode/prefill step with `tokens` tokens in one attention group
+    /// (the whole batch outside data-parallel attention), s: tensor parallelism's two
+    /// all-reduces per layer; under expert parallelism also each MoE layer's dispatch of the
+    /// tokens to their `k` experts (FP8 with its per-128 scales for FP8 and FP4 models, as
+    /// DeepEP dispatches; BF16 otherwise) and the combine of the results in BF16.
     fn comm(&self, tokens: f64) -> f64 {
         let m = &self.job.model;
+        let tp_allreduce = |g: u32| {
+            let link = fabric::group_link(self.gpu, g);
+            let bytes = tokens * f64::from(m.hidden_size) * 2.0;
+            if g > 1 { 2.0 * f64::from(m.layers) * (link.latency_s + fabric::allreduce_s(bytes, g, &link)) } else { 0.0 }
+        };
         match self.layout {
-            Layout::Tensor(g) => {
-                let link = fabric::group_link(self.gpu, g);
-                let bytes = tokens * f64::from(m.hidden_size) * 2.0;
-                2.0 * f64::from(m.layers) * (link.latency_s + fabric::allreduce_s(bytes, g, &link))
-            }
+            Layout::Tensor(g) => tp_allreduce(g),
+            Layout::Expert { gpus, attn_tp } => tp_allreduce(attn_tp) + f64::from(m.layers.saturating_sub(m.dense_layers)) * self.expert_all_to_all_s(tokens / f64::from(attn_tp.max(1)), gpus),
             Layout::LayerSplit(g) => f64::from(g - 1) * self.eff.hop_ms * 1e-3,
             _ => 0.0,
         }
     }
 
-    /// Weight bytes a decode step reads with `tokens` sequences in the batch.
-    fn weight_read_bytes(&self, tokens: f64) -> f64 {
-        decode_weight_bytes(self.job, tokens)
+    /// Seconds of one MoE layer's dispatch and combine when each of `gpus` GPUs sends `tokens`.
+    fn expert_all_to_all_s(&self, tokens: f64, gpus: u32) -> f64 {
+        let m = &self.job.model;
+        let elements = tokens * f64::from(m.experts_active) * f64::from(m.hidden_size);
+        let dispatch = if matches!(self.job.effective_precision(), Precision::Fp8) || self.job.effective_precision().is_fp4() { 1.0 + 4.0 / 128.0 } else { 2.0 };
+        let port = node_port(self.job, self.gpu);
+        fabric::all_to_all_s(self.gpu, elements * dispatch, gpus, port) + fabric::all_to_all_s(self.gpu, elements * 2.0, gpus, port)
     }
 
     /// Seconds per decode step for `batch` sequences at average context `ctx`.
@@ -139,14 +172,20 @@ impl Ctx<'_> {
     /// drafts in one such pass), and the FLOPs grow with the tokens.
     fn decode_tokens(&self, seqs: f64, queries: f64, ctx: f64) -> f64 {
         let m = &self.job.model;
-        let (div, kv_share) = self.split();
-        let batch = seqs * queries.max(1.0);
+        let s = self.split();
+        let queries = queries.max(1.0);
+        let batch = seqs * queries;
+        // Data-parallel attention: one group attends to its share of the sequences (at least one).
+        let group_seqs = (seqs * s.group).max(seqs.min(1.0));
+        let group_tokens = group_seqs * queries;
         // The routed experts stream in the fused MoE kernel; the other GEMMs take no less than
         // their block-scaled FP8 calls' floor (0 for other weights).
         let (rest, routed) = decode_weight_split(self.job, batch);
-        let t_weights = routed / div / self.weight_bw() + (rest / div / self.weight_bw()).max(block_fp8_floor_s(self.job, self.engine));
-        let t_kv = kv_bytes(self.job, ctx, seqs) * kv_share / (self.bw() * self.eff.attention_bw);
-        let flops = (2.0 * m.active_compute_params() + decode_attention_flops(m, ctx) / self.attention_rate_share()) * batch / div;
+        let t_weights = routed / s.experts / self.weight_bw() + (rest / s.dense / self.weight_bw()).max(block_fp8_floor_s(self.job, self.engine));
+        let t_kv = kv_bytes(self.job, ctx, group_seqs) * s.kv / (self.bw() * self.eff.attention_bw);
+        let routed_active = routed_active_params(m);
+        let dense_flops = (2.0 * (m.active_compute_params() - routed_active) + decode_attention_flops(m, ctx) / self.attention_rate_share()) * group_tokens / s.dense;
+        let flops = dense_flops + 2.0 * routed_active * batch / s.experts;
         // A continuous-batching engine multiplies a decode batch of B tokens with the same GEMM
         // kernels as a prefill chunk of B tokens — under chunked prefill in the very same GEMM, the
         // decode tokens stacked with the prompt chunk's (Agrawal et al. 2024, "Sarathi-Serve", §4;
@@ -161,7 +200,7 @@ impl Ctx<'_> {
         };
         let t_compute = flops / (self.peak_flops() * mfu);
         let t_fixed = f64::from(m.layers) * (self.eff.layer_ms + self.engine.launch_layer_ms(self.job.cuda_graphs)) * 1e-3 + self.moe_fixed();
-        t_weights + t_kv + t_compute + t_fixed + self.comm(batch)
+        t_weights + t_kv + t_compute + t_fixed + self.comm(group_tokens)
     }
 
     /// Seconds to prefill one prompt of `tokens`.
@@ -173,17 +212,23 @@ impl Ctx<'_> {
     /// passes: the GEMMs see every token, each prompt attends to its own `tokens / seqs`.
     fn prefill_seqs(&self, tokens: f64, seqs: f64, with_fixed: bool) -> f64 {
         let m = &self.job.model;
-        let (div, _) = self.split();
+        let s = self.split();
         let (mfu, q) = self.gemm_shares();
         let peak = self.peak_flops() * mfu;
-        let gemm = 2.0 * (m.active_compute_params() + self.expert_tile_loss(tokens)) * tokens / div / (peak * q);
+        // Under data-parallel attention each prompt runs in one attention group: the busiest
+        // group takes its share of the prompts, and a lone prompt takes one group.
+        let group_tokens = tokens * s.group.max(1.0 / seqs.max(1.0)).min(1.0);
+        let routed_active = routed_active_params(m);
+        let dense = (m.active_compute_params() - routed_active) * group_tokens / s.dense;
+        let gemm = 2.0 * (dense + (routed_active + self.expert_tile_loss(tokens)) * tokens / s.experts) / (peak * q);
         // A prompt, however short, reads every weight at least once per prefill chunk: the GEMMs
         // take no less than the weight stream (the decode roofline's memory term).
         let chunks = self.job.prefill_chunk(self.gpu, self.engine).map_or(1.0, |c| (tokens / c).ceil().max(1.0));
-        let stream = chunks * self.weight_read_bytes(tokens) / div / self.weight_bw();
-        let attn = 2.0 * f64::from(m.layers) * tokens * (tokens / seqs.max(1.0)) * m.attention_width() / div / (peak * self.eff.attention_flops * self.attention_rate_share());
-        let fixed = if with_fixed { f64::from(m.layers) * self.eff.prefill_layer_ms * 1e-3 + self.moe_fixed() + self.comm(tokens) } else { 0.0 };
-        gemm.max(stream) + attn + fixed + self.vision_time(tokens, peak * q * div)
+        let (rest, routed) = decode_weight_split(self.job, tokens);
+        let stream = chunks * (rest / s.dense + routed / s.experts) / self.weight_bw();
+        let attn = 2.0 * f64::from(m.layers) * group_tokens * (tokens / seqs.max(1.0)) * m.attention_width() / s.dense / (peak * self.eff.attention_flops * self.attention_rate_share());
+        let fixed = if with_fixed { f64::from(m.layers) * self.eff.prefill_layer_ms * 1e-3 + self.moe_fixed() + self.comm(group_tokens) } else { 0.0 };
+        gemm.max(stream) + attn + fixed + self.vision_time(group_tokens, peak * q * s.dense)
     }
 
     /// Parameters' worth of GEMM work a prefill of `tokens` loses to partly filled expert tiles:
@@ -248,6 +293,22 @@ pub fn verify_step_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, s
 /// time and the layout's communication of a standalone prefill.
 pub fn prefill_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, tokens: f64, with_fixed: bool) -> f64 {
     Ctx { job, gpu, engine, eff: job_efficiency(job, engine, gpu), layout: *layout }.prefill_time(tokens, with_fixed)
+}
+
+/// Seconds of the build's time one prompt of `tokens` takes when `users` keep sending prompts:
+/// its prefill ([`prefill_s`]), except under data-parallel attention, where each attention group
+/// prefills its own users' prompts in the same forward passes: the work of one prompt in each of
+/// as many groups as there are users, over those groups, and the pass's fixed time and
+/// communication in full, as one prompt pays them on the other layouts.
+pub fn prefill_share_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, tokens: f64, users: f64) -> f64 {
+    match *layout {
+        Layout::Expert { gpus, attn_tp } if gpus > attn_tp.max(1) && users >= 2.0 => {
+            let groups = f64::from(gpus / attn_tp.max(1)).min(users.floor());
+            let work = prefill_batch_s(job, gpu, engine, layout, groups, tokens, false);
+            work / groups + (prefill_batch_s(job, gpu, engine, layout, groups, tokens, true) - work).max(0.0)
+        }
+        _ => prefill_s(job, gpu, engine, layout, tokens, true),
+    }
 }
 
 /// Seconds to prefill `seqs` prompts of `tokens_each` tokens batched together (prompts that
@@ -339,7 +400,7 @@ pub fn serving_batch(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, lay
     let fixed = terms.weights_gib + (terms.activations_gib + terms.context_gib) * nf + terms.slack_gib;
     let pool = (usable - fixed).max(0.0) * engine.kv_free_fraction() * GIB;
     let replicas = match *layout {
-        Layout::Tensor(g) => tensor_kv_share(job, g) * f64::from(g),
+        Layout::Tensor(g) | Layout::Expert { attn_tp: g, .. } => tensor_kv_share(job, g) * f64::from(g),
         _ => 1.0,
     };
     let per_seq = kv_bytes(job, f64::from(job.prompt_tokens) + f64::from(job.output_tokens), 1.0).max(1.0) * replicas.max(1.0);
@@ -381,7 +442,7 @@ pub fn throughput(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout
     let batch = serving_batch(job, gpu, engine, terms, layout, n);
     let serving = if batch >= 1.0 {
         let t_step = c.decode_step(batch, prompt + out / 2.0);
-        let t_prefill = c.prefill_time(prompt, true);
+        let t_prefill = prefill_share_s(job, gpu, engine, layout, prompt, batch);
         Some(super::serving::serving_band(&job.model, batch * out / (out * t_step + batch * t_prefill)))
     } else {
         None
@@ -507,7 +568,7 @@ pub fn train_step(job: &LlmJob, gpu: &Gpu, terms: &Terms, layout: &Layout, n: u3
     let link = fabric::spread_link(gpu, n, n.min(fabric::node_gpus(gpu)), port);
     let nf = f64::from(n.max(1));
     let (tokens_per_s, comm_s, exposed_s) = match *layout {
-        Layout::Single | Layout::Tensor(_) | Layout::LayerSplit(_) => (single, 0.0, 0.0),
+        Layout::Single | Layout::Tensor(_) | Layout::LayerSplit(_) | Layout::Expert { .. } => (single, 0.0, 0.0),
         Layout::DataParallel { gpus, zero } => {
             let grad_bytes = train_grad_bytes(job);
             if zero >= 3 {
@@ -698,7 +759,7 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: 
 fn n_of(layout: &Layout) -> u32 {
     match *layout {
         Layout::Single => 1,
-        Layout::Tensor(g) | Layout::LayerSplit(g) | Layout::DataParallel { gpus: g, .. } => g,
+        Layout::Tensor(g) | Layout::LayerSplit(g) | Layout::DataParallel { gpus: g, .. } | Layout::Expert { gpus: g, .. } => g,
         Layout::Mesh(m) => m.gpus(),
     }
 }
