@@ -94,18 +94,22 @@ test('image generation is timed in seconds per image and priced per 1,000 images
   await page.close();
 });
 
-test('cards only: a budget that buys no card plus host buys the card alone, and says so', async () => {
+test('a buy budget is for the cards by default; a complete machine counts the host, and falls back to the cards alone when nothing fits', async () => {
   const page = await app.ctx.newPage();
   // Llama 3 70B fp16 needs 7 × 24 GB cards: seven Tesla P40s ($300 street) are $2,100, within
-  // $2,200, but not with the $15,000 server they would go into. With the host counted nothing
-  // fits, so the options count the cards alone with a note; "cards only" gives the same
-  // options without it.
+  // $2,200, but not with the $15,000 server they would go into. By default a budget buys the
+  // cards alone: the P40s are an option, with no note. As a complete machine nothing fits, so the
+  // options count the cards alone and say so; choosing "Cards only" again drops the note and
+  // the link's `host`.
   await page.goto(app.url('?model=llama-3-70b&precision=fp16&budget=2200'));
+  await page.locator('.recommend-list__option[data-gpu="p40"]').first().waitFor();
+  assert.equal(await page.locator('.recommend-list__notes').count(), 0);
+  await page.goto(app.url('?model=llama-3-70b&precision=fp16&budget=2200&host=include'));
   await page.locator('.recommend-list__option[data-gpu="p40"]').first().waitFor();
   assert.match(await page.locator('.recommend-list__notes').innerText(), /count the cards alone/);
   await page.locator('.advisor-form__more--costs summary').click();
   await page.selectOption('#in-host', 'none');
-  await page.waitForFunction(() => /host=none/.test(location.search));
+  await page.waitForFunction(() => !/host=/.test(location.search));
   await page.locator('.recommend-list__option[data-gpu="p40"]').first().waitFor();
   await page.waitForFunction(() => !document.querySelector('.recommend-list__notes'));
   await page.close();

@@ -23,8 +23,9 @@ fn json(args: &[&str]) -> Vec<serde_json::Value> {
 
 /// Seed 003 (a 70B model in fp16 with about 40 GB of KV cache: 8 × RTX 4090 or 3 × H100);
 /// the KV arithmetic is in tests/recommend_scenarios.rs.
-const SEED_003: [&str; 10] =
-    ["recommend", "--model", "llama-2-70b", "--context", "4096", "--batch", "30", "--engine", "llama.cpp", "--json"];
+/// The seed article prices whole machines, so its purchases count the host (`--complete-machine`).
+const SEED_003: [&str; 11] =
+    ["recommend", "--model", "llama-2-70b", "--context", "4096", "--batch", "30", "--engine", "llama.cpp", "--complete-machine", "--json"];
 
 #[test]
 fn json_items_have_the_contract_keys() {
@@ -63,6 +64,22 @@ fn require_nvlink_in_rent_mode_offers_only_nvlink_cards() {
         assert!(!id.starts_with("rtx-40"), "{id}");
         assert!(r["hourly_usd"].as_f64().is_some_and(|h| h <= 50.0));
     }
+}
+
+/// A buyer's budget is for the cards, for a PC they have: Llama 3.1 8B at Q4_K_M (4.9 GB of
+/// weights) fits a 12 GB card, and $2,000 buys several (Arc B580 $249 and RTX 3060 12GB $280 in
+/// data/gpus.toml). With `--complete-machine` each card carries a desktop PC, and the whole
+/// machines (priced as computers) say so.
+#[test]
+fn a_buy_budget_is_for_the_cards_unless_a_complete_machine_is_asked() {
+    let base = ["recommend", "--model", "llama-3.1-8b", "--precision", "q4_k_m", "--budget-usd", "2000", "--json", "--top", "10"];
+    let rows = json(&base);
+    let discrete = rows.iter().filter(|r| r["purchase_usd"].as_f64().is_some_and(|p| p < 1000.0)).count();
+    assert!(discrete >= 3, "{rows:?}");
+    let (code, out, err) = run(&["recommend", "--model", "llama-3.1-8b", "--precision", "q4_k_m", "--budget-usd", "2000", "--complete-machine"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("the price is the whole computer"), "{out}");
+    assert!(out.contains("with the desktop PC counted"), "{out}");
 }
 
 #[test]

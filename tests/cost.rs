@@ -76,15 +76,17 @@ fn host_depends_on_count_and_card_kind() {
 }
 
 /// data/gpus.toml: rtx-4090 launch_price_usd = 1599, street_price_usd = 2000.
-/// 8 × $2,000 + $15,000 (8-card PCIe server) = $31,000; at launch prices 8 × 1,599 + 15,000 = $27,792.
+/// 8 × $2,000 + $15,000 (8-card PCIe server) = $31,000 as a complete machine; at launch prices
+/// 8 × 1,599 + 15,000 = $27,792. By default a purchase is the cards alone: 8 × $2,000 = $16,000.
 #[test]
 fn purchase_is_cards_plus_host_at_the_chosen_basis() {
     let g = gpu("rtx-4090");
-    let s = CostSettings::default();
+    close(cost::purchase(g, 8, &CostSettings::default()).expect("priced").total_usd, 16_000.0);
+    let s = CostSettings { include_host: true, ..CostSettings::default() };
     let p = cost::purchase(g, 8, &s).expect("priced");
     assert_eq!(p.source, PriceSource::Street);
     close(p.total_usd, 31_000.0);
-    let launch = CostSettings { price_basis: PriceBasis::Launch, ..CostSettings::default() };
+    let launch = CostSettings { price_basis: PriceBasis::Launch, include_host: true, ..CostSettings::default() };
     let p = cost::purchase(g, 8, &launch).expect("priced");
     assert_eq!(p.source, PriceSource::Launch);
     close(p.total_usd, 27_792.0);
@@ -93,7 +95,7 @@ fn purchase_is_cards_plus_host_at_the_chosen_basis() {
     assert!(cost::purchase(gpu("h200-nvl"), 8, &s).is_none());
     let mut o = PriceOverrides::new();
     o.set("h100-sxm", PriceOverride { buy_usd: Some(25_000.0), hour_usd: None });
-    let s = CostSettings { overrides: o, ..CostSettings::default() };
+    let s = CostSettings { overrides: o, include_host: true, ..CostSettings::default() };
     // 8 × 25,000 + 40,000 = 240,000.
     close(cost::purchase(gpu("h100-sxm"), 8, &s).expect("override").total_usd, 240_000.0);
     assert_eq!(card_price_usd(gpu("h100-sxm"), PriceBasis::Street, &s.overrides).map(|x| x.1), Some(PriceSource::Override));

@@ -53,6 +53,8 @@ fn seed_003_input() -> RecommendInput {
     let mut input = RecommendInput::new(Job::Llm(Box::new(job)));
     input.headroom = 0.05;
     input.top = 100;
+    // The seed article prices whole machines: the purchases count the host.
+    input.cost.include_host = true;
     input
 }
 
@@ -182,10 +184,16 @@ fn every_option_has_reasons_and_explanations() {
 #[test]
 fn over_budget_cards_get_a_why_not_with_the_excess() {
     let mut input = seed_003_input();
-    // H100 PCIe ×3 costs $92,000 (see above): $71,000 leaves it $21,000 short.
+    // H100 PCIe ×3 costs $92,000 with its $8,000 server (see above): $71,000 leaves it $21,000
+    // short, and the note says the server is counted.
     input.budget = Budget::PurchaseUsd(71_000.0);
     let rec = run(&input);
-    assert!(why(&rec, &input).iter().any(|w| w == "H100 PCIe 80GB ×3: over budget by $21,000"), "{:?}", why(&rec, &input));
+    let w = why(&rec, &input);
+    assert!(w.iter().any(|w| w == "H100 PCIe 80GB ×3: over budget by $21,000, with the PCIe GPU server counted"), "{w:?}");
+    // The cards alone: 3 × $28,000 = $84,000, $13,000 over.
+    input.cost.include_host = false;
+    let rec = run(&input);
+    assert!(why(&rec, &input).iter().any(|w| w == "H100 PCIe 80GB ×3: over budget by $13,000"), "{:?}", why(&rec, &input));
 }
 
 #[test]
@@ -360,15 +368,18 @@ fn reasons_and_why_not_follow_the_language() {
 /// "Cards only" reaches the ranking (the budget answers what a buyer means). Llama 3
 /// 70B in fp16 needs 7 × 24 GB cards; the Tesla P40's street price is $300 (data/gpus.toml), so
 /// seven cost 7 × 300 = $2,100, within $2,200, but not with a host (a server for 7 cards is
-/// $15,000), and the unified-memory computers that hold 140 GB cost more. With the host counted
-/// nothing fits, so the options count the cards alone and say so; choosing "cards only" gives them
-/// without the note; a budget that buys both keeps the host.
+/// $15,000), and the unified-memory computers that hold 140 GB cost more. By default a budget is
+/// for the cards alone. As a complete machine (host counted) nothing fits, so the options count
+/// the cards alone and say so; "cards only" gives them without the note; a budget that buys both
+/// keeps the host.
 #[test]
 fn cards_only_changes_what_the_budget_buys() {
     let job = LlmJob { precision: Precision::Fp16, ..llm("llama-3-70b") };
     let mut input = RecommendInput::new(Job::Llm(Box::new(job)));
     input.budget = Budget::PurchaseUsd(2_200.0);
     input.top = 100;
+    assert!(!input.cost.include_host, "cards alone by default");
+    input.cost.include_host = true;
     let with_host = recommend(&input).expect("recommend");
     assert_eq!(with_host.notes, vec![gpu_advisor::recommend::facts::RecNote::CardsOnly { budget_usd: 2_200.0 }]);
     let r = with_host.options.iter().find(|o| o.gpu == "p40" && o.count == 7).expect("7 × P40 within $2,200");
@@ -448,6 +459,7 @@ fn a_stepwise_ranking_takes_one_step_per_card_then_answers() {
     let job = LlmJob { precision: Precision::Fp16, ..llm("llama-3-70b") };
     let mut input = RecommendInput::new(Job::Llm(Box::new(job)));
     input.budget = Budget::PurchaseUsd(2_200.0);
+    input.cost.include_host = true;
     let mut ranking = Ranking::new(input, &p40).expect("valid input");
     let mut steps = 1;
     let rec = loop {

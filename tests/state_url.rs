@@ -143,18 +143,21 @@ fn notes_and_field_errors_follow_the_language() {
     assert_eq!(e.message_in(Lang::Ru), "`abc` — не число");
 }
 
-/// `host=none` counts the cards alone; an unknown value is reset with a note that names the key.
+/// A purchase is the cards alone by default (`host=none`); `host=include` buys a complete
+/// machine; an unknown value is reset with a note that names the key.
 #[test]
 fn host_option_in_the_link() {
-    let p = url::parse("?host=none");
+    let p = url::parse("?host=include");
     assert!(p.notes.is_empty(), "{:?}", p.notes);
-    assert!(!p.state.advisor.recommend_input().expect("valid").cost.include_host);
-    assert!(url::parse("").state.advisor.recommend_input().expect("valid").cost.include_host);
+    assert!(p.state.advisor.recommend_input().expect("valid").cost.include_host);
+    assert!(!url::parse("").state.advisor.recommend_input().expect("valid").cost.include_host);
+    assert!(!url::parse("?host=none").state.advisor.recommend_input().expect("valid").cost.include_host);
     let bad = url::parse("?host=maybe");
     assert_eq!(bad.notes, vec!["Ignored `host=maybe`: choose include or none.".to_string()]);
-    assert!(bad.state.advisor.recommend_input().expect("reset").cost.include_host);
-    // The link keeps the option.
-    assert_eq!(url::render(&url::parse("?host=none").state), "host=none");
+    assert!(!bad.state.advisor.recommend_input().expect("reset").cost.include_host);
+    // The link keeps a choice other than the default, and leaves the default out.
+    assert_eq!(url::render(&url::parse("?host=include").state), "host=include");
+    assert_eq!(url::render(&url::parse("?host=none").state), "");
 }
 
 /// A pasted config.json that lacks a key: the error beside the field names the key, in English

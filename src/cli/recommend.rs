@@ -40,14 +40,15 @@ USAGE:
     [--owned ID:COUNT,...] (cards you have, at no cost: the answer is what to add)
   Cost settings:
     [--months N] [--hours-per-day H] [--usd-per-kwh X] [--utilisation 0..1] [--pue X]
-    [--price-basis street|launch] [--no-host] [--rent-basis cheapest|median|<provider name>]
+    [--price-basis street|launch] [--complete-machine | --no-host] [--rent-basis cheapest|median|<provider name>]
     [--prices 'rtx-4090:buy=1800;hour=0.5,h100-sxm:hour=2.1'] [--currency usd|cny|rub|eur] [--rate N]
 
 DEFAULTS:
   no budget; --mode buy with --budget-usd, rent with --budget-usd-per-hour; --objective cheapest;
   --headroom 10; --top 5; --months 24; --hours-per-day 8; --usd-per-kwh 0.15; --utilisation 0.7;
   PUE 1.0 for desktops and 1.3 for servers (--pue sets both); --price-basis street;
-  a purchase includes an estimated host PC or server (--no-host: the cards alone);
+  a purchase is the cards alone, for a PC or server you have (--complete-machine adds an estimated
+  host PC or server to each card option; Macs, Strix Halo and DGX Spark are whole machines either way);
   --rent-basis cheapest; --currency usd at a June 2025 rate.
 
 OUTPUT:
@@ -89,6 +90,7 @@ struct Args {
     pue: Option<f64>,
     price_basis: Option<PriceBasis>,
     no_host: bool,
+    complete_machine: bool,
     rent_basis: Option<RentBasis>,
     prices: Option<PriceOverrides>,
     currency: Option<Currency>,
@@ -155,6 +157,7 @@ fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, 
             Long("utilisation" | "utilization") => a.utilisation = Some(real(&mut p, "utilisation", 0.0, 1.0)?),
             Long("pue") => a.pue = Some(real(&mut p, "pue", 1.0, 5.0)?),
             Long("no-host") => a.no_host = true,
+            Long("complete-machine") => a.complete_machine = true,
             Long("api-price") => a.api_price = Some(real(&mut p, "api-price", 0.0, 1e6)?),
             Long("price-basis") => {
                 let s = value(&mut p, "price-basis")?;
@@ -357,7 +360,7 @@ fn input_from(a: &Args, job: Job) -> Result<RecommendInput, CliError> {
     if let Some(v) = a.price_basis {
         c.price_basis = v;
     }
-    c.include_host = !a.no_host;
+    c.include_host = a.complete_machine && !a.no_host;
     if let Some(v) = &a.rent_basis {
         c.rent_basis = v.clone();
     }

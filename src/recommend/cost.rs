@@ -323,8 +323,9 @@ pub struct CostSettings {
     pub months: f64,
     /// Hours per day the cards run (and, when renting, are billed). Default 8.
     pub hours_per_day: f64,
-    /// Count the host computer or server in a purchase (default). `false`: cards only, for
-    /// someone who already has the machine they go into.
+    /// Count the host computer or server in a purchase (a complete machine). `false` (the
+    /// default): the cards alone, for a PC or server the buyer already has; whole machines (Apple,
+    /// Strix Halo, DGX Spark) are priced whole either way and say so.
     pub include_host: bool,
     /// An API's price per million output tokens, USD, to compare self-hosting with (none by
     /// default).
@@ -342,7 +343,7 @@ impl Default for CostSettings {
             overrides: PriceOverrides::new(),
             months: 24.0,
             hours_per_day: 8.0,
-            include_host: true,
+            include_host: false,
             api_usd_per_million: None,
         }
     }

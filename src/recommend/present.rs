@@ -131,6 +131,7 @@ fn purchase_text(f: &Fact, s: &CostSettings, lang: Lang) -> Option<String> {
             t(lang, label),
             s.money_in(lang, *total_usd)
         ),
+        (None, Some(label)) => format!("{count} × {} ({src}), {} = {}", s.money_in(lang, *unit_usd), t(lang, label), s.money_in(lang, *total_usd)),
         _ => format!("{count} × {} ({src}) = {}", s.money_in(lang, *unit_usd), s.money_in(lang, *total_usd)),
     })
 }
@@ -399,6 +400,16 @@ fn derived_lines(row: &OptionRow, input: &RecommendInput) -> Vec<Explain> {
     out
 }
 
+/// The host a purchase of `count` of the why-not card counts (a complete machine of cards that
+/// need one), by its label; `None` for the cards alone or a whole machine.
+fn counted_host(w: &WhyNot, input: &RecommendInput, count: u32) -> Option<&'static str> {
+    if input.mode != super::Mode::Buy || !input.cost.include_host {
+        return None;
+    }
+    let host = super::cost::host_estimate(crate::catalog::gpu(&w.gpu)?, count);
+    (host.kind != super::cost::HostKind::Integrated).then(|| host.label())
+}
+
 /// A why-not note as a sentence.
 pub fn why_not(w: &WhyNot, input: &RecommendInput, lang: Lang) -> String {
     let name = w.gpu_name.as_str();
@@ -456,7 +467,14 @@ pub fn why_not(w: &WhyNot, input: &RecommendInput, lang: Lang) -> String {
             "{name}: {watts} of GPU power, over the {limit} limit",
             &[("name", &at(count)), ("watts", &watts(lang, *w)), ("limit", &watts(lang, input.constraints.max_watts.unwrap_or(0.0)))],
         ),
-        Exclusion::OverBudget { count, over_usd } => tf(lang, "{name}: over budget by {amount}", &[("name", &at(count)), ("amount", &s.money_in(lang, *over_usd))]),
+        Exclusion::OverBudget { count, over_usd } => match counted_host(w, input, *count) {
+            Some(host) => tf(
+                lang,
+                "{name}: over budget by {amount}, with the {host} counted",
+                &[("name", &at(count)), ("amount", &s.money_in(lang, *over_usd)), ("host", t(lang, host))],
+            ),
+            None => tf(lang, "{name}: over budget by {amount}", &[("name", &at(count)), ("amount", &s.money_in(lang, *over_usd))]),
+        },
         Exclusion::Target { count, max_users, users, tokens_per_s_per_user, max_ttft_s } => tf(
             lang,
             "{name}: serves {max} users {terms}, not {users}",

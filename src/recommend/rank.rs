@@ -295,13 +295,15 @@ fn cost_facts(input: &RecommendInput, gpu: &Gpu, c: &Cand, monthly: f64, facts: 
     let months = s.months.max(0.0);
     if let Some(p) = c.cost.purchase {
         let host = p.host.kind != HostKind::Integrated && s.include_host;
+        // A whole machine says so, whatever the host setting: its price is the computer's.
+        let whole = p.host.kind == HostKind::Integrated;
         facts.push(Fact::Purchase {
             count: c.count,
             unit_usd: p.unit_usd,
             source: p.source.label(),
             price_date: (p.source == PriceSource::Street).then(|| gpu.street_price_date.clone()).flatten(),
             host_usd: host.then_some(p.host.usd),
-            host: host.then(|| p.host.label()),
+            host: (host || whole).then(|| p.host.label()),
             total_usd: p.total_usd,
             chosen: input.mode == Mode::Buy,
         });
@@ -359,18 +361,20 @@ fn link_fact(input: &RecommendInput, gpu: &Gpu, c: &Cand) -> Fact {
     Fact::Link { link, layout, scaling_efficiency, layer_split, pipelined, data_parallel_media: matches!(input.job, Job::Media(_)) }
 }
 
-/// The why-not facts of the popular cards that are not among the options.
+/// Cards a buyer is shown why not beside the popular ones: the cheapest that miss.
+const CHEAPEST_MISSES: usize = 3;
+
+/// The why-not facts of the cheapest cards that miss (when buying) and of the popular cards, of
+/// those that are not among the options.
 fn why_not(input: &RecommendInput, gpus: &[Gpu], exclusions: Vec<Option<Exclusion>>, rank_of_card: &[Option<usize>], options: &[OptionRow]) -> Vec<WhyNot> {
     let cn = input.constraints.region.as_deref() == Some("cn");
     let mut out = Vec::new();
-    for id in POPULAR_GPUS {
-        if (id == "rtx-4090d" || id == "h20") && !cn {
+    let popular = POPULAR_GPUS.iter().filter(|id| cn || !matches!(**id, "rtx-4090d" | "h20")).filter_map(|id| gpus.iter().position(|g| g.id == *id));
+    for gi in cheapest_misses(input, gpus, &exclusions).into_iter().chain(popular) {
+        let id = gpu_id(gpus, gi);
+        if options.iter().any(|o| o.gpu == id) || out.iter().any(|w: &WhyNot| w.gpu == id) {
             continue;
         }
-        if options.iter().any(|o| o.gpu == id) {
-            continue;
-        }
-        let Some(gi) = gpus.iter().position(|g| g.id == id) else { continue };
         let (Some(gpu), Some(x)) = (gpus.get(gi), exclusions.get(gi)) else { continue };
         let rank = rank_of_card.get(gi).copied().flatten();
         if x.is_none() && rank.is_none() {
@@ -385,6 +389,21 @@ fn why_not(input: &RecommendInput, gpus: &[Gpu], exclusions: Vec<Option<Exclusio
         out.push(WhyNot { gpu: gpu.id.clone(), gpu_name: short_name(gpu).to_string(), rank, exclusion });
     }
     out
+}
+
+/// Indices of the [`CHEAPEST_MISSES`] cheapest cards (by card price) that some check excluded,
+/// when buying; none when renting.
+fn cheapest_misses(input: &RecommendInput, gpus: &[Gpu], exclusions: &[Option<Exclusion>]) -> Vec<usize> {
+    if input.mode != super::Mode::Buy {
+        return Vec::new();
+    }
+    let s = &input.cost;
+    let mut priced: Vec<(f64, usize)> = (0..gpus.len())
+        .filter(|&gi| matches!(exclusions.get(gi), Some(Some(x)) if !matches!(x, Exclusion::Region | Exclusion::NoPrice)))
+        .filter_map(|gi| cost::card_price_usd(&gpus[gi], s.price_basis, &s.overrides).map(|(usd, _)| (usd, gi)))
+        .collect();
+    priced.sort_by(|a, b| a.0.total_cmp(&b.0));
+    priced.into_iter().take(CHEAPEST_MISSES).map(|(_, gi)| gi).collect()
 }
 
 /// Per-card memory at the count limit: (count, GiB needed, GiB usable — the card's memory at ×1).

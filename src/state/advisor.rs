@@ -196,7 +196,7 @@ impl Field {
             Field::RentBasis => "cheapest",
             Field::Utilisation => "70",
             Field::Pue => "",
-            Field::Host => "include",
+            Field::Host => "none",
             Field::Fp32Math => "pytorch",
             Field::Users => "1",
             Field::TpsUser => "",

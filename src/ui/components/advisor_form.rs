@@ -176,8 +176,8 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
             if serving {
                 { text(Field::ApiPrice, t(lang, "API price per million tokens"), t(lang, "Compare with an API: at what monthly volume self-hosting breaks even; empty = off."), "decimal") }
             }
-            { select(Field::Host, t(lang, "Host computer"), t(lang, "Buying: add an estimated PC or server for the cards, or count the cards alone."),
-                vec![("include".into(), t(lang, "Included (estimate)").into()), ("none".into(), t(lang, "Cards only").into())]) }
+            { select(Field::Host, t(lang, "What you buy"), t(lang, "Buying: the cards for a PC or server you have, or a complete machine with an estimated host added. Macs, Strix Halo and DGX Spark are whole machines either way."),
+                vec![("none".into(), t(lang, "Cards only").into()), ("include".into(), t(lang, "Complete machine").into())]) }
             { text(Field::KwhPrice, t(lang, "Electricity ($/kWh)"), t(lang, "Energy price."), "decimal") }
             { text(Field::Utilisation, t(lang, "Utilisation %"), t(lang, "Average share of board power while running."), "decimal") }
             { text(Field::Pue, t(lang, "PUE"), t(lang, "Cooling overhead; empty = 1.0 at a desk, 1.3 for servers."), "decimal") }
