@@ -105,7 +105,35 @@ fn seed_003_70b_rent_with_nvlink_offers_3xh100_sxm() {
         let g = catalog::gpu(&o.gpu).expect("gpu");
         assert!(g.scale_up_gb_s.is_some(), "{} has no scale-up fabric", o.gpu);
     }
-    assert!(why(&rec, &input).iter().any(|w| w.starts_with("RTX 4090: no NVLink or other scale-up fabric")), "{:?}", why(&rec, &input));
+    assert!(why(&rec, &input).iter().any(|w| w.starts_with("RTX 4090: no NVLink or Infinity Fabric")), "{:?}", why(&rec, &input));
+}
+
+/// "NVLink required" means NVLink (bridges, NVSwitch) or AMD Infinity Fabric: Gaudi 2/3 (on-die
+/// RoCE), Ascend 910B (HCCS) and DGX Spark (ConnectX-7) have scale-up fabrics of other kinds
+/// (data/gpus.toml `scale_up_fabric`), and the why-not note names each.
+#[test]
+fn nvlink_required_admits_nvlink_and_infinity_fabric_only() {
+    let mut input = seed_003_input();
+    input.mode = Mode::Rent;
+    input.constraints.require_nvlink = true;
+    input.one_per_card = false;
+    let rec = run(&input);
+    for o in &rec.options {
+        let fabric = catalog::gpu(&o.gpu).and_then(|g| g.scale_up_fabric.clone()).unwrap_or_default();
+        assert!(fabric.starts_with("NVLink") || fabric.starts_with("Infinity Fabric"), "{} over {fabric}", o.gpu);
+    }
+    for id in ["gaudi2", "gaudi3", "dgx-spark"] {
+        let g = catalog::gpu(id).expect(id);
+        assert!(g.scale_up_gb_s.is_some() && !g.nvlink_class_fabric(), "{id}: {:?}", g.scale_up_fabric);
+    }
+    assert!(catalog::gpu("mi300x").expect("mi300x").nvlink_class_fabric());
+    assert!(catalog::gpu("h100-sxm").expect("h100-sxm").nvlink_class_fabric());
+    let gpus: Vec<catalog::Gpu> = catalog::gpus().iter().filter(|g| matches!(g.id.as_str(), "gaudi2" | "gaudi3" | "h100-sxm")).cloned().collect();
+    let rec = gpu_advisor::recommend::recommend_in(&input, &gpus).expect("ranked");
+    assert!(!rec.options.is_empty() && rec.options.iter().all(|o| o.gpu == "h100-sxm"), "{:?}", rec.options.iter().map(|o| &o.gpu).collect::<Vec<_>>());
+    use gpu_advisor::recommend::facts::{Exclusion, WhyNot};
+    let w = WhyNot { gpu: "gaudi3".into(), gpu_name: "Gaudi 3".into(), rank: None, exclusion: Some(Exclusion::OtherFabric { fabric: "RoCE (on-die, Gaudi)".into() }) };
+    assert_eq!(gpu_advisor::recommend::present::why_not(&w, &input, gpu_advisor::i18n::Lang::En), "Gaudi 3: its RoCE (on-die, Gaudi) is not NVLink or Infinity Fabric");
 }
 
 /// Seed 003 with one card allowed: the why-not note says how much the 4090 lacks.
@@ -134,8 +162,8 @@ fn seeds_000_001_training_with_nvlink_never_offers_pcie_only_cards() {
         assert!(!rec.options.is_empty(), "{mode:?}: something with NVLink trains it");
         for o in &rec.options {
             let g = catalog::gpu(&o.gpu).expect("gpu");
-            // "NVLink required" accepts any scale-up fabric: NVLink, Infinity Fabric, RoCE.
-            assert!(g.scale_up_gb_s.is_some(), "{mode:?}: {} ×{} has no scale-up fabric", o.gpu, o.count);
+            // "NVLink required" accepts NVLink and Infinity Fabric.
+            assert!(g.nvlink_class_fabric(), "{mode:?}: {} ×{} has no NVLink or Infinity Fabric", o.gpu, o.count);
             assert!(!o.gpu.starts_with("rtx-40") && !o.gpu.starts_with("rtx-50"), "{}", o.gpu);
             if !gpu_advisor::recommend::cost::is_baseboard(g) {
                 assert!(o.count <= g.scale_up_max_gpus.unwrap_or(2), "{} ×{}: bridges join pairs (4 for H200 NVL)", o.gpu, o.count);

@@ -167,6 +167,14 @@ impl Gpu {
         self.bf16_tflops.or(self.fp16_tflops).or(self.fp32_tflops)
     }
 
+    /// True when the card's scale-up fabric is NVLink (bridges or NVSwitch) or AMD Infinity
+    /// Fabric: GPU-to-GPU links with load/store access between the cards' memories, what
+    /// "NVLink required" asks for. Gaudi's on-die RoCE, Ascend's HCCS and DGX Spark's
+    /// ConnectX-7 are scale-up fabrics of other kinds (the catalog's `scale_up_fabric` names them).
+    pub fn nvlink_class_fabric(&self) -> bool {
+        self.scale_up_fabric.as_deref().is_some_and(|f| f.starts_with("NVLink") || f.starts_with("Infinity Fabric"))
+    }
+
     /// True when the card may be deployed in a datacenter under its licence (not GeForce).
     pub fn datacenter_licence(&self) -> bool {
         !(self.vendor == Vendor::Nvidia && self.segment == Segment::Consumer)

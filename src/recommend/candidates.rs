@@ -204,9 +204,13 @@ fn static_exclusion(input: &RecommendInput, gpu: &Gpu) -> Option<Exclusion> {
     if c.datacenter_only && !gpu.datacenter_licence() {
         return Some(Exclusion::Licence);
     }
-    // "NVLink required" means a scale-up fabric: NVLink, AMD Infinity Fabric or Gaudi's RoCE.
-    if c.require_nvlink && gpu.scale_up_gb_s.is_none() {
-        return Some(Exclusion::NoScaleUpFabric);
+    // "NVLink required" means NVLink (bridges or NVSwitch) or AMD Infinity Fabric; a card with a
+    // scale-up fabric of another kind (Gaudi's RoCE, Ascend's HCCS) is named as such.
+    if c.require_nvlink && !gpu.nvlink_class_fabric() {
+        return Some(match &gpu.scale_up_fabric {
+            Some(f) => Exclusion::OtherFabric { fabric: f.clone() },
+            None => Exclusion::NoScaleUpFabric,
+        });
     }
     if c.max_watts.is_some() && gpu.tdp_w.is_none() {
         return Some(Exclusion::NoTdp);

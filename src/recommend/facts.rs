@@ -128,6 +128,8 @@ pub enum Exclusion {
     Region,
     Licence,
     NoScaleUpFabric,
+    /// "NVLink required", and the card's scale-up fabric is another kind (named).
+    OtherFabric { fabric: String },
     NoPrice,
     NoTdp,
     NeverFits,

@@ -423,7 +423,8 @@ pub fn why_not(w: &WhyNot, input: &RecommendInput, lang: Lang) -> String {
         Exclusion::Region if cn => tf(lang, "{name}: not sold new in China", &[("name", name)]),
         Exclusion::Region => tf(lang, "{name}: not sold new in this region", &[("name", name)]),
         Exclusion::Licence => tf(lang, "{name}: GeForce licence does not allow datacenter use", &[("name", name)]),
-        Exclusion::NoScaleUpFabric => tf(lang, "{name}: no NVLink or other scale-up fabric", &[("name", name)]),
+        Exclusion::NoScaleUpFabric => tf(lang, "{name}: no NVLink or Infinity Fabric", &[("name", name)]),
+        Exclusion::OtherFabric { fabric } => tf(lang, "{name}: its {fabric} is not NVLink or Infinity Fabric", &[("name", name), ("fabric", fabric)]),
         Exclusion::NoPrice => match input.mode {
             Mode::Buy => tf(lang, "{name}: no purchase price in the catalog (add one as `{id}:buy=USD`)", &[("name", name), ("id", &w.gpu)]),
             Mode::Rent => tf(lang, "{name}: no cloud price in the catalog (add one as `{id}:hour=USD`)", &[("name", name), ("id", &w.gpu)]),

@@ -87,7 +87,7 @@ fn finish(input: &RecommendInput, gpus: &[Gpu], partial: Partial) -> Result<Reco
         for x in &exclusions {
             match x {
                 Some(Exclusion::Engine { message }) => engine_msg = engine_msg.or(Some(message)),
-                Some(Exclusion::Region | Exclusion::Licence | Exclusion::NoScaleUpFabric | Exclusion::NoPrice | Exclusion::NoTdp) => {}
+                Some(Exclusion::Region | Exclusion::Licence | Exclusion::NoScaleUpFabric | Exclusion::OtherFabric { .. } | Exclusion::NoPrice | Exclusion::NoTdp) => {}
                 _ => other_failure = true,
             }
         }

@@ -205,7 +205,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
                 { text(Field::Mix, t(lang, "Mixed build"), t(lang, "e.g. rtx-4090:1,rtx-3090:1 — layers split by memory."), "text") }
             }
             { text(Field::GpuShare, t(lang, "Unified memory for the GPU (GiB)"), t(lang, "Mac, Strix Halo, DGX Spark: what the GPU may use; empty = the platform default."), "decimal") }
-            <label class="advisor-form__check"><input type="checkbox" checked={inputs.need_nvlink} onchange={on_nvlink.clone()} />{ t(lang, " NVLink or other scale-up fabric required") }</label>
+            <label class="advisor-form__check"><input type="checkbox" checked={inputs.need_nvlink} onchange={on_nvlink.clone()} />{ t(lang, " NVLink or Infinity Fabric required") }</label>
             <label class="advisor-form__check"><input type="checkbox" checked={inputs.datacenter_only} onchange={on_dc.clone()} />{ t(lang, " Datacenter licence only") }</label>
         </>
     };
