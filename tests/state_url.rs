@@ -321,3 +321,24 @@ fn owned_mix_and_backend_keys_round_trip_and_name_their_field() {
     assert!(bad.notes.iter().any(|n| n.contains("`owned=")), "{:?}", bad.notes);
     assert!(bad.state.advisor.recommend_input().is_ok());
 }
+
+/// The currency follows the reader's language while it is left on `auto` (the default): yuan
+/// for Chinese, roubles for Russian, dollars for English; a currency in the link wins, and the
+/// link leaves `auto` out.
+#[test]
+fn the_currency_follows_the_language_unless_chosen() {
+    use gpu_advisor::i18n::Lang;
+    use gpu_advisor::recommend::cost::Currency;
+    let currency = |query: &str, lang: Lang| {
+        let mut s = url::parse(query).state;
+        s.advisor.reader_lang = lang;
+        s.advisor.recommend_input().expect("valid").cost.currency
+    };
+    assert_eq!(currency("", Lang::En), Currency::Usd);
+    assert_eq!(currency("", Lang::Zh), Currency::Cny);
+    assert_eq!(currency("", Lang::Ru), Currency::Rub);
+    assert_eq!(currency("?currency=usd", Lang::Zh), Currency::Usd);
+    assert_eq!(currency("?currency=eur", Lang::Ru), Currency::Eur);
+    assert_eq!(url::render(&url::parse("?currency=auto").state), "");
+    assert_eq!(url::render(&url::parse("?currency=usd").state), "currency=usd");
+}

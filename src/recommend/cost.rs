@@ -137,6 +137,16 @@ impl Currency {
     /// Default units of this currency per USD, approximate mid-market rates of June 2025
     /// ([`RATES_AS_OF`]): CNY 7.18 (PBoC central parity), RUB 78.5 (Bank of Russia official
     /// rate), EUR 0.87 (ECB reference rate of about 1.15 USD per EUR). Editable.
+    /// The currency a reader of `lang` is shown by default: yuan in Chinese, roubles in Russian
+    /// (the seed articles quote ¥ and ₽), dollars otherwise.
+    pub fn for_lang(lang: crate::i18n::Lang) -> Currency {
+        match lang {
+            crate::i18n::Lang::Zh => Currency::Cny,
+            crate::i18n::Lang::Ru => Currency::Rub,
+            crate::i18n::Lang::En => Currency::Usd,
+        }
+    }
+
     pub fn default_per_usd(self) -> f64 {
         match self {
             Currency::Usd => 1.0,

@@ -165,4 +165,7 @@ pub enum RecNote {
     ObjectiveFallback { objective: &'static str },
     /// Nothing fit the budget with a host computer added; the options count the cards alone.
     CardsOnly { budget_usd: f64 },
+    /// Money is shown in another currency than USD: at `per_usd` units per dollar, the bundled
+    /// rate of its date or the user's own.
+    Currency { code: &'static str, per_usd: f64, bundled: bool },
 }

@@ -501,6 +501,14 @@ pub fn note(n: &RecNote, input: &RecommendInput, lang: Lang) -> String {
         RecNote::ObjectiveFallback { objective } => {
             tf(lang, "{objective} applies to LLM training jobs; ranked by throughput instead", &[("objective", objective)])
         }
+        RecNote::Currency { code, per_usd, bundled } => {
+            let source = if *bundled { tf(lang, "bundled rate of {date}", &[("date", super::cost::RATES_AS_OF)]) } else { t(lang, "your rate").to_string() };
+            tf(
+                lang,
+                "Prices in {code} at {rate} per US dollar ({source}).",
+                &[("code", &code.to_ascii_uppercase()), ("rate", &crate::decimal::fixed(*per_usd, 2)), ("source", &source)],
+            )
+        }
         RecNote::CardsOnly { budget_usd } => tf(
             lang,
             "Nothing fits a budget of {budget} with a host computer added, so these options count the cards alone.",

@@ -51,6 +51,11 @@ impl Partial {
         if obj != input.objective {
             notes.push(RecNote::ObjectiveFallback { objective: input.objective.as_str() });
         }
+        let c = &input.cost;
+        if c.currency != cost::Currency::Usd {
+            let per_usd = c.rate_per_usd.unwrap_or_else(|| c.currency.default_per_usd());
+            notes.push(RecNote::Currency { code: c.currency.as_str(), per_usd, bundled: c.rate_per_usd.is_none() });
+        }
         if let Job::Llm(job) = &input.job {
             job.validate()?;
         }
@@ -398,12 +403,21 @@ fn cheapest_misses(input: &RecommendInput, gpus: &[Gpu], exclusions: &[Option<Ex
         return Vec::new();
     }
     let s = &input.cost;
-    let mut priced: Vec<(f64, usize)> = (0..gpus.len())
-        .filter(|&gi| matches!(exclusions.get(gi), Some(Some(x)) if !matches!(x, Exclusion::Region | Exclusion::NoPrice)))
-        .filter_map(|gi| cost::card_price_usd(&gpus[gi], s.price_basis, &s.overrides).map(|(usd, _)| (usd, gi)))
-        .collect();
-    priced.sort_by(|a, b| a.0.total_cmp(&b.0));
-    priced.into_iter().take(CHEAPEST_MISSES).map(|(_, gi)| gi).collect()
+    // The few cheapest, kept in order as the cards go by (no sort of the whole catalog).
+    let mut cheapest = [(f64::INFINITY, usize::MAX); CHEAPEST_MISSES];
+    for (gi, gpu) in gpus.iter().enumerate() {
+        if !matches!(exclusions.get(gi), Some(Some(x)) if !matches!(x, Exclusion::Region | Exclusion::NoPrice)) {
+            continue;
+        }
+        let Some((usd, _)) = cost::card_price_usd(gpu, s.price_basis, &s.overrides) else { continue };
+        if let Some(at) = cheapest.iter().position(|c| usd < c.0) {
+            cheapest.copy_within(at..CHEAPEST_MISSES - 1, at + 1);
+            if let Some(slot) = cheapest.get_mut(at) {
+                *slot = (usd, gi);
+            }
+        }
+    }
+    cheapest.iter().filter(|c| c.1 != usize::MAX).map(|c| c.1).collect()
 }
 
 /// Per-card memory at the count limit: (count, GiB needed, GiB usable — the card's memory at ×1).

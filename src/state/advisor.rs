@@ -183,7 +183,7 @@ impl Field {
             Field::Months => "24",
             Field::Budget => "",
             Field::Mode => "buy",
-            Field::Currency => "usd",
+            Field::Currency => "auto",
             Field::Rate => "",
             Field::Objective => "cheapest",
             Field::MaxGpus => "8",
@@ -232,6 +232,9 @@ pub struct AdvisorInputs {
     pub need_nvlink: bool,
     /// Constraint: cards whose licence allows datacenter use only.
     pub datacenter_only: bool,
+    /// The reader's language, which picks the currency while `currency` is `auto` (not part of
+    /// the link or the saved inputs: the app sets it from the interface language).
+    pub reader_lang: crate::i18n::Lang,
 }
 
 impl Default for AdvisorInputs {
@@ -240,6 +243,7 @@ impl Default for AdvisorInputs {
             values: Field::ALL.map(|f| f.default_value().to_string()),
             config_json: String::new(),
             need_nvlink: false,
+            reader_lang: crate::i18n::Lang::En,
             datacenter_only: false,
         }
     }
@@ -569,9 +573,12 @@ impl AdvisorInputs {
         if mode.is_none() {
             errors.push(FieldError::new(Field::Mode, "choose buy or rent", &[]));
         }
-        let currency = Currency::parse(self.get(Field::Currency));
+        let currency = match self.get(Field::Currency).trim() {
+            "" | "auto" => Some(Currency::for_lang(self.reader_lang)),
+            c => Currency::parse(c),
+        };
         if currency.is_none() {
-            errors.push(FieldError::new(Field::Currency, "choose usd, cny, rub or eur", &[]));
+            errors.push(FieldError::new(Field::Currency, "choose auto, usd, cny, rub or eur", &[]));
         }
         let rate = match self.get(Field::Rate).trim() {
             "" => None,

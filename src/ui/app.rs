@@ -155,15 +155,18 @@ pub fn app() -> Html {
             });
         }
     });
+    // Money is shown in the reader's currency while the currency is left on `auto`.
+    let mut advisor = state.advisor.clone();
+    advisor.reader_lang = requested;
     let body = match state.view {
-        View::Advisor => html! { <AdvisorView inputs={state.advisor.clone()} dispatch={dispatch.clone()} /> },
+        View::Advisor => html! { <AdvisorView inputs={advisor.clone()} dispatch={dispatch.clone()} /> },
         View::Catalog => html! {
             <>
                 <CatalogFilters filter={state.filter.clone()} dispatch={dispatch.clone()} />
                 <CatalogTable state={Rc::new((*state).clone())} dispatch={dispatch.clone()} />
             </>
         },
-        View::Compare => html! { <CompareView ids={state.compare.clone()} advisor={state.advisor.clone()} dispatch={dispatch.clone()} /> },
+        View::Compare => html! { <CompareView ids={state.compare.clone()} advisor={advisor} dispatch={dispatch.clone()} /> },
         View::Accuracy => accuracy_view(lang, &dispatch),
     };
     use_effect_with(lang, |lang| {

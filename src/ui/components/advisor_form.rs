@@ -170,7 +170,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
                 [("cheapest", t(lang, "Cheapest that fits")), ("fastest", t(lang, "Fastest within budget")), ("value", t(lang, "Throughput per dollar")), ("cost-per-token", t(lang, "Lowest $ per million tokens")), ("time-to-train", t(lang, "Shortest time to train"))]
                     .iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
             { select(Field::Currency, t(lang, "Currency"), t(lang, "Converted at an editable rate."),
-                [("usd", "USD $"), ("cny", "CNY ¥"), ("rub", "RUB ₽"), ("eur", "EUR €")].iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
+                [("auto", t(lang, "By language")), ("usd", "USD $"), ("cny", "CNY ¥"), ("rub", "RUB ₽"), ("eur", "EUR €")].iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()) }
             { text(Field::HoursPerDay, t(lang, "Usage (hours/day)"), t(lang, "For energy and rental cost."), "decimal") }
             { text(Field::Months, t(lang, "Months"), t(lang, "Horizon of the total cost."), "numeric") }
             if serving {
