@@ -273,3 +273,17 @@ fn arrivals_and_cuda_graphs_flags() {
         assert!(err.contains(flag), "{err}");
     }
 }
+
+/// `--moe-layout dep` serves DeepSeek-V3 on 16 H100s with whole experts on each GPU and
+/// data-parallel attention, and says so in the layout line; an unknown value is one line and
+/// exit 2, naming the choices.
+#[test]
+fn moe_layout_flag_sets_the_expert_parallel_layout() {
+    let args = ["estimate", "--gpu", "h100-sxm", "--gpus", "16", "--model", "deepseek-v3", "--precision", "fp8", "--engine", "sglang", "--users", "64"];
+    let (code, out, err) = run(&[&args[..], &["--moe-layout", "dep"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("expert parallel ×16, attention data parallel on every GPU"), "{out}");
+    let (code, _, err) = run(&[&args[..], &["--moe-layout", "sideways"]].concat());
+    assert_eq!(code, 2);
+    assert!(err.contains("--moe-layout") && err.contains("auto|tp|ep|dep") && err.trim().lines().count() == 1, "{err}");
+}

@@ -288,27 +288,7 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
         return print(&est, a.json, out);
     }
     let targets = super::flags::serving_targets(&a.s)?;
-    let mut est = llm::estimate_llm(&job, gpu, gpus).map_err(engine_error)?;
-    // Serving figures for inference jobs on a build that holds them.
-    let holds_one = llm::max_concurrency(&job, gpu, gpus).map_err(engine_error)? >= 1;
-    // The build serves as the best split into replicas (as `recommend` does), else as one; an
-    // MoE model whose layout is left to the planner is planned even when tensor parallelism
-    // alone does not hold its users, and the estimate follows the layout it picks.
-    let inference = job.workload == Workload::Inference && holds_one;
-    let auto_moe = job.model.is_moe() && job.moe_layout == llm::parallel::MoeLayout::Auto;
-    let plan = if inference && (est.fits || auto_moe) { llm::deploy::plan(&job, gpu, gpus, &targets, f64::INFINITY).map_err(engine_error)? } else { None };
-    if let Some(d) = plan.as_ref().filter(|d| d.moe_layout != job.moe_layout) {
-        job.moe_layout = d.moe_layout;
-        est = llm::estimate_llm(&job, gpu, gpus).map_err(engine_error)?;
-    }
-    let report = match plan {
-        Some(d) => Some(super::serving::Served { report: d.report, replicas: d.replicas, gpus_per_replica: d.gpus_per_replica }),
-        None if inference => {
-            let report = llm::serving::analyze(&job, gpu, gpus, &targets).map_err(engine_error)?;
-            Some(super::serving::Served { report, replicas: 1, gpus_per_replica: gpus })
-        }
-        None => None,
-    };
+    let (est, report) = estimate_and_serve(&mut job, gpu, gpus, &targets)?;
     if a.json {
         return super::serving::print_json(&est, report.as_ref(), out);
     }
@@ -317,6 +297,31 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
         Some(r) => write_str(out, &super::serving::table(r)),
         None => Ok(()),
     }
+}
+
+/// The estimate of `job` on `gpus` of `gpu` and, for inference on a build that holds it, its
+/// serving figures. The build serves as the best split into replicas (as `recommend` does), else
+/// as one; an MoE model whose layout is left to the planner is planned even when tensor
+/// parallelism alone does not hold its users, and the estimate follows the layout it picks.
+fn estimate_and_serve(job: &mut llm::LlmJob, gpu: &crate::catalog::Gpu, gpus: u32, targets: &llm::serving::ServingTargets) -> Result<(Estimate, Option<super::serving::Served>), CliError> {
+    let mut est = llm::estimate_llm(job, gpu, gpus).map_err(engine_error)?;
+    let holds_one = llm::max_concurrency(job, gpu, gpus).map_err(engine_error)? >= 1;
+    let inference = job.workload == Workload::Inference && holds_one;
+    let auto_moe = job.model.is_moe() && job.moe_layout == llm::parallel::MoeLayout::Auto;
+    let plan = if inference && (est.fits || auto_moe) { llm::deploy::plan(job, gpu, gpus, targets, f64::INFINITY).map_err(engine_error)? } else { None };
+    if let Some(d) = plan.as_ref().filter(|d| d.moe_layout != job.moe_layout) {
+        job.moe_layout = d.moe_layout;
+        est = llm::estimate_llm(job, gpu, gpus).map_err(engine_error)?;
+    }
+    let report = match plan {
+        Some(d) => Some(super::serving::Served { report: d.report, replicas: d.replicas, gpus_per_replica: d.gpus_per_replica }),
+        None if inference => {
+            let report = llm::serving::analyze(job, gpu, gpus, targets).map_err(engine_error)?;
+            Some(super::serving::Served { report, replicas: 1, gpus_per_replica: gpus })
+        }
+        None => None,
+    };
+    Ok((est, report))
 }
 
 fn fmt_band(b: Option<Band>, unit: &str) -> String {
