@@ -101,7 +101,7 @@ pub fn what_to_add(input: &RecommendInput, owned: &[(&Gpu, u32)], gpus: &[Gpu]) 
     if let Budget::PurchaseUsd(b) = input.budget {
         out.retain(|a| a.purchase_usd <= b);
     }
-    out.sort_by(|a, b| order(input.objective, a, b));
+    crate::sort::sort_by(&mut out, |a, b| order(input.objective, a, b));
     out.truncate(input.top.max(1));
     Ok(out)
 }
