@@ -129,6 +129,32 @@ pub fn t(lang: Lang, en: &'static str) -> &'static str {
     }
 }
 
+/// The plural form of a count `n` in `lang`, as an index into the one / few / other forms (CLDR
+/// plural rules, unicode.org "Language Plural Rules"): English "one" for 1 and "other" else;
+/// Russian "one" for 1, 21, 31… (not 11), "few" for 2–4, 22–24… (not 12–14), "many/other" else;
+/// Chinese has no plural ("other").
+pub fn plural_form(lang: Lang, n: u64) -> usize {
+    match lang {
+        Lang::En if n == 1 => 0,
+        Lang::Ru if n % 10 == 1 && n % 100 != 11 => 0,
+        Lang::Ru if (2..=4).contains(&(n % 10)) && !(12..=14).contains(&(n % 100)) => 1,
+        _ => 2,
+    }
+}
+
+/// `n` with its noun in `lang`: `forms` are the English keys of the one, few and other forms,
+/// each with `{n}` (English never takes the few form: its key only has to be distinct).
+pub fn count_of(lang: Lang, n: u64, forms: [&'static str; 3]) -> String {
+    let form = forms.get(plural_form(lang, n)).copied().unwrap_or(forms[2]);
+    tf(lang, form, &[("n", &n.to_string())])
+}
+
+/// A number of users in `lang` ("1 user", "4 users"; Russian "1 пользователь", "3 пользователя",
+/// "5 пользователей").
+pub fn users(lang: Lang, n: u64) -> String {
+    count_of(lang, n, ["{n} user", "{n} users (few)", "{n} users"])
+}
+
 /// `en` in `lang` with `{name}` placeholders filled from `args`.
 pub fn tf(lang: Lang, en: &'static str, args: &[(&str, &str)]) -> String {
     fill(t(lang, en), args)

@@ -211,3 +211,21 @@ fn assumptions_follow_the_language() {
     let layout = estimates[0].assumptions.iter().find(|a| a.starts_with("layout at 2 GPU(s): tensor parallel ×2")).unwrap();
     assert!(layout.in_lang(Lang::Zh).contains("张量并行 ×2"), "{}", layout.in_lang(Lang::Zh));
 }
+
+/// Counts take their plural form by the CLDR rules (unicode.org, "Language Plural Rules"):
+/// English "1 user" but "0 users", "2 users"; Russian один for 1, 21, 101 (not 11), few for 2–4,
+/// 22–24 (not 12–14), many otherwise; Chinese one form.
+#[test]
+fn counts_take_their_plural_form() {
+    use gpu_advisor::i18n::{plural_form, Lang};
+    assert_eq!([0, 1, 2, 11, 21].map(|n| plural_form(Lang::En, n)), [2, 0, 2, 2, 2]);
+    assert_eq!([1, 21, 101, 11, 111].map(|n| plural_form(Lang::Ru, n)), [0, 0, 0, 2, 2]);
+    assert_eq!([2, 3, 4, 22, 24, 12, 14, 5, 0, 25].map(|n| plural_form(Lang::Ru, n)), [1, 1, 1, 1, 1, 2, 2, 2, 2, 2]);
+    assert_eq!([1, 2, 5].map(|n| plural_form(Lang::Zh, n)), [2, 2, 2]);
+    assert_eq!(gpu_advisor::i18n::users(Lang::En, 1), "1 user");
+    assert_eq!(gpu_advisor::i18n::users(Lang::En, 4), "4 users");
+    assert_eq!(gpu_advisor::i18n::users(Lang::Ru, 21), "21 пользователь");
+    assert_eq!(gpu_advisor::i18n::users(Lang::Ru, 3), "3 пользователя");
+    assert_eq!(gpu_advisor::i18n::users(Lang::Ru, 12), "12 пользователей");
+    assert_eq!(gpu_advisor::i18n::users(Lang::Zh, 1), "1 个用户");
+}

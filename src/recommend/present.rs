@@ -193,9 +193,9 @@ fn serving(f: &Fact, lang: Lang) -> Option<String> {
     } else {
         tf(
             lang,
-            "{users} users: {per_user} tokens/s each, {total} tokens/s in total, first token in {ttft} s",
+            "{users}: {per_user} tokens/s each, {total} tokens/s in total, first token in {ttft} s",
             &[
-                ("users", &num(lang, *users, 0)),
+                ("users", &crate::i18n::users(lang, users.round().max(0.0) as u64)),
                 ("per_user", &speed(lang, *per_user_tokens_per_s)),
                 ("total", &speed(lang, *aggregate_tokens_per_s)),
                 ("ttft", &ttft),
@@ -234,8 +234,8 @@ fn target(f: &Fact, lang: Lang) -> Option<String> {
     let Fact::Target { users, max_users, tokens_per_s_per_user, max_ttft_s, .. } = f else { return None };
     Some(tf(
         lang,
-        "meets the target: {users} users {terms} (up to {max})",
-        &[("users", &users.to_string()), ("terms", &target_terms(lang, *tokens_per_s_per_user, *max_ttft_s)), ("max", &max_users.to_string())],
+        "meets the target: {users} {terms} (up to {max})",
+        &[("users", &crate::i18n::users(lang, u64::from(*users))), ("terms", &target_terms(lang, *tokens_per_s_per_user, *max_ttft_s)), ("max", &max_users.to_string())],
     ))
 }
 
@@ -478,8 +478,8 @@ pub fn why_not(w: &WhyNot, input: &RecommendInput, lang: Lang) -> String {
         },
         Exclusion::Target { count, max_users, users, tokens_per_s_per_user, max_ttft_s } => tf(
             lang,
-            "{name}: serves {max} users {terms}, not {users}",
-            &[("name", &at(count)), ("max", &max_users.to_string()), ("terms", &target_terms(lang, *tokens_per_s_per_user, *max_ttft_s)), ("users", &users.to_string())],
+            "{name}: serves {max} {terms}, not {users}",
+            &[("name", &at(count)), ("max", &crate::i18n::users(lang, u64::from(*max_users))), ("terms", &target_terms(lang, *tokens_per_s_per_user, *max_ttft_s)), ("users", &users.to_string())],
         ),
         Exclusion::Deadline { count, hours } => tf(
             lang,

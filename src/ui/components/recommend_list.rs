@@ -26,7 +26,7 @@ fn serving_figures(lang: Lang, o: &OptionRow) -> Html {
     let r = &s.report;
     let users = r.users.round().max(1.0);
     let tokens = t(lang, "tokens/s");
-    let total = tf(lang, "{speed} {unit} · {users} users", &[("speed", &band_text(lang, r.aggregate_tokens_per_s)), ("unit", tokens), ("users", &num(lang, users, 0))]);
+    let total = tf(lang, "{speed} {unit} · {users}", &[("speed", &band_text(lang, r.aggregate_tokens_per_s)), ("unit", tokens), ("users", &crate::i18n::users(lang, users as u64))]);
     html! {
         <>
             <dt>{ t(lang, "Per user") }</dt>
