@@ -78,10 +78,16 @@ test-e2e-sub:
 	rm -rf dist-sub && mkdir -p dist-sub && cp -r dist dist-sub/gpu-advisor
 	E2E_SERVE_ROOT=$(CURDIR)/dist-sub E2E_BASE_PATH=gpu-advisor/ node --test --test-reporter=spec e2e/
 
-## size: raw, gzip and brotli bytes of every file in dist/
+## size: raw, gzip and brotli bytes of every file in dist/, then the ten largest items of the app's
+## wasm by name (twiggy on a build with its names kept, in target/size; the shipped one is stripped)
 size:
 	@test -d dist || $(MAKE) --no-print-directory dist
 	@node tools/size.mjs dist
+	@tools/install.sh twiggy
+	@RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=-Zlocation-detail=none CARGO_PROFILE_RELEASE_STRIP=false \
+	  CARGO_TARGET_DIR=target/size cargo build --quiet --locked --release --target wasm32-unknown-unknown --bin gpu-advisor-web
+	@echo "the ten largest items of the wasm (bytes before wasm-opt and compression):"
+	@twiggy top -n 40 target/size/wasm32-unknown-unknown/release/gpu-advisor-web.wasm | grep -v -E "custom section|function names|\.\.\. and|Σ" | sed -E 's/\[[0-9a-f]{16}\]//g' | cut -c1-160 | head -12
 
 ## bench-web: first load (transfer, FCP, ready, long tasks, CLS) and input → next frame, unthrottled and
 ## at 4× CPU throttle, medians of 5 cold runs beside a static 12-line page; a benchmark, not a test

@@ -7,6 +7,7 @@ set -euo pipefail
 TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130
 CARGO_FUZZ_VERSION=0.13.2
+TWIGGY_VERSION="0.8.0"
 TOOLS_ROOT="${GPU_ADVISOR_TOOLS:-$HOME/.cache/gpu-advisor/tools}"
 mkdir -p "$TOOLS_ROOT/bin"
 export PATH="$TOOLS_ROOT/bin:$PATH"
@@ -51,6 +52,13 @@ need_cargo_fuzz() {
   fi
 }
 
+need_twiggy() {
+  if ! twiggy --version 2>/dev/null | grep -q "$TWIGGY_VERSION"; then
+    echo "[install] twiggy $TWIGGY_VERSION"
+    cargo_install --locked twiggy --version "$TWIGGY_VERSION"
+  fi
+}
+
 need_chromium() {
   if ! { command -v chromium >/dev/null && command -v chromedriver >/dev/null; }; then
     echo "[install] chromium chromium-driver (apt)"
@@ -86,5 +94,6 @@ case "$what" in
   chromium) need_chromium ;;
   npm) need_npm ;;
   fuzz) need_cargo_fuzz ;;
-  *) echo "usage: tools/install.sh [all|build|rust|trunk|wasm-bindgen|chromium|npm|fuzz]" >&2; exit 2 ;;
+  twiggy) need_twiggy ;;
+  *) echo "usage: tools/install.sh [all|build|rust|trunk|wasm-bindgen|chromium|npm|fuzz|twiggy]" >&2; exit 2 ;;
 esac
