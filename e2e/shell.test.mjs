@@ -84,3 +84,28 @@ test('the pre-rendered answer is the live app\'s, and only the default question 
   await live.close();
   await ctx.close();
 });
+
+test('a shared link opened 20 times cold never shows the default question\'s answer, even for a frame', async () => {
+  // Each load in a fresh browser (cold cache, no service worker). From the document's start a
+  // watcher checks every animation frame (a frame about to be painted) for the pre-rendered
+  // answer on screen (the shell's options, visible); the link asks another question.
+  const seen = [];
+  for (let i = 0; i < 20; i++) {
+    const ctx = await browser({ serviceWorkers: 'block' });
+    const page = await ctx.newPage();
+    await page.addInitScript(() => {
+      window.__defaultAnswerSeen = 0;
+      const check = () => {
+        const o = document.querySelector('#shell .recommend-list__option');
+        if (o && o.getClientRects().length && getComputedStyle(o).visibility === 'visible') window.__defaultAnswerSeen++;
+      };
+      const frame = () => { check(); requestAnimationFrame(frame); };
+      requestAnimationFrame(frame);
+    });
+    await page.goto(app.url('?model=qwen3-32b&precision=q4_k_m&users=4'));
+    await page.locator('.recommend-list__option').first().waitFor();
+    seen.push(await page.evaluate(() => window.__defaultAnswerSeen));
+    await ctx.close();
+  }
+  assert.deepEqual(seen, Array(20).fill(0), `frames with the default answer on screen, per load: ${seen}`);
+});
