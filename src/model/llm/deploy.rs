@@ -162,13 +162,9 @@ fn plan_inner(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allo
 /// The MoE layouts tried for a replica of `m` cards: the job's own, or, when it leaves the choice
 /// to the planner on an engine with expert parallelism, tensor parallelism and both
 /// expert-parallel layouts (one card: tensor, the only one).
-fn moe_modes(job: &LlmJob, gpu: &Gpu, m: u32) -> &'static [MoeLayout] {
+fn moe_modes<'a>(job: &'a LlmJob, gpu: &Gpu, m: u32) -> &'a [MoeLayout] {
     if job.moe_layout != MoeLayout::Auto {
-        return std::slice::from_ref(match job.moe_layout {
-            MoeLayout::Tensor => &MoeLayout::Tensor,
-            MoeLayout::Expert => &MoeLayout::Expert,
-            _ => &MoeLayout::DpAttention,
-        });
+        return std::slice::from_ref(&job.moe_layout);
     }
     if m > 1 && expert_parallel_applies(job, job.engine_for(gpu)) {
         &[MoeLayout::Tensor, MoeLayout::Expert, MoeLayout::DpAttention]

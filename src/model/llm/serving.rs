@@ -239,12 +239,10 @@ impl Build<'_> {
     }
 
     /// The build's time per prompt of `tokens` with `users` sending prompts
-    /// ([`prefill_share_s`]), its chunks' fixed time shared the same way.
+    /// ([`prefill_share_s`]), plus the fixed time of its further chunks, as [`Build::prefill`] pays it.
     fn prefill_share(&self, tokens: f64, users: f64) -> f64 {
-        let Layout::Expert { gpus, attn_tp } = self.layout else { return self.prefill(tokens) };
-        let groups = f64::from(gpus / attn_tp.max(1)).min(users.floor()).max(1.0);
-        if groups <= 1.0 || tokens <= 0.0 {
-            return self.prefill(tokens);
+        if tokens <= 0.0 {
+            return 0.0;
         }
         prefill_share_s(self.job, self.gpu, self.engine, &self.layout, tokens, users) + (self.chunks(tokens) - 1.0) * self.prefill_fixed(1.0)
     }
