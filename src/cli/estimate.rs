@@ -4,11 +4,10 @@
 //! [`crate::model::media::estimate_media`]. Bad input is one line and exit code 2.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
-use super::flags::{SizingArgs, choices, engine_error, number, unknown, value};
-use super::{write_str, CliError};
+use super::flags::{SizingArgs, engine_error, number, unknown, value};
+use super::{job, write_str, CliError};
 use crate::catalog;
-use crate::model::llm::{self, config_json, custom, Checkpointing, Engine, LlmJob, ModelArch, Optimizer, Workload};
-use crate::model::precision::{KvPrecision, Precision};
+use crate::model::llm::{self, Workload};
 use crate::model::{Band, Estimate};
 use std::ffi::OsString;
 use std::io::Write;
@@ -138,151 +137,28 @@ fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, 
 /// Parses the estimate flags and prints the estimate.
 pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
     let Some(a) = parse_args(args, out)? else { return Ok(()) };
-    let mix = match (&a.mix, &a.gpu, a.gpus) {
-        (Some(m), None, None) => Some(super::flags::card_counts("mix", m)?),
-        (Some(_), ..) => return Err(CliError("--mix replaces --gpu and --gpus (give the cards as ID:COUNT,ID:COUNT)".into())),
-        (None, ..) => None,
-    };
-    let first = mix.as_ref().and_then(|m| m.first()).map(|(g, _)| g.id.as_str());
-    let gpu_id = first.or(a.gpu.as_deref()).ok_or_else(|| CliError("--gpu is required (see `gpu-advisor gpus`)".into()))?;
-    let gpu = catalog::gpu(gpu_id).ok_or_else(|| unknown("gpu", gpu_id, catalog::gpus().iter().map(|g| g.id.as_str())))?;
-    let gpus = a.gpus.unwrap_or(1);
-    if gpus == 0 || gpus > llm::MAX_GPUS {
-        return Err(CliError(format!("--gpus: must be between 1 and {}, got {gpus}", llm::MAX_GPUS)));
-    }
-    let sources = [a.s.model.is_some(), a.s.params.is_some(), a.s.config.is_some()].iter().filter(|x| **x).count();
-    if sources != 1 {
-        return Err(CliError("give exactly one of --model, --params or --config".into()));
-    }
-    let precision = match &a.s.precision {
-        Some(s) => Some(Precision::parse(s).ok_or_else(|| {
-            CliError(format!("--precision: unknown `{s}` (expected {})", choices(&Precision::ALL, Precision::as_str)))
-        })?),
-        None => None,
-    };
-
+    let (mix, gpu, gpus) = cards(&a)?;
+    job::one_model_source(&a.s)?;
+    let precision = job::precision(&a.s)?;
     // Diffusion and classic presets go to the media engine.
-    if let Some(id) = &a.s.model {
-        if catalog::llm(id).is_none() {
-            if a.s.images.is_some_and(|n| n > 0) || a.s.image_resolution.is_some() {
-                return Err(CliError(format!("--images: {id} is not a vision-language model (e.g. qwen2.5-vl-7b)")));
-            }
-            if a.s.backend.is_some() || a.mix.is_some() {
-                let flag = if a.mix.is_some() { "--mix" } else { "--backend" };
-                return Err(CliError(format!("{flag}: applies to language-model presets, not {id}")));
-            }
-            let video = catalog::diffusion(id).is_some_and(|d| d.video.is_some());
-            let workload = a.s.workload.as_deref().unwrap_or(if video { "video-generation" } else { "inference" });
-            if let Some(result) =
-                crate::model::media::estimate_media_with(id, workload, precision, a.s.resolution, a.s.steps, a.s.batch, super::flags::fp32_math(&a.s)?, super::flags::media_extras(&a.s), gpu, gpus)
-            {
-                let est = result.map_err(engine_error)?;
-                return print(&est, a.json, out);
-            }
+    if let Some(id) = job::media_preset(&a.s) {
+        job::check_media_flags(&a.s, id, a.mix.is_some())?;
+        let video = catalog::diffusion(id).is_some_and(|d| d.video.is_some());
+        let workload = a.s.workload.as_deref().unwrap_or(if video { "video-generation" } else { "inference" });
+        let extras = super::flags::media_extras(&a.s);
+        let Some(result) =
+            crate::model::media::estimate_media_with(id, workload, precision, a.s.resolution, a.s.steps, a.s.batch, super::flags::fp32_math(&a.s)?, extras, gpu, gpus)
+        else {
             return Err(unknown("model", id, catalog::model_ids()));
-        }
+        };
+        return print(&result.map_err(engine_error)?, a.json, out);
     }
-    if a.s.resolution.is_some() || a.s.steps.is_some() {
-        return Err(CliError("--resolution and --steps apply to image-generation and classic presets only".into()));
+    let (model, notes) = job::model_arch(&a.s)?;
+    for n in notes {
+        eprintln!("config: {n}");
     }
-    if a.s.frames.is_some() || a.s.offload_mode.is_some() {
-        return Err(CliError("--frames and --offload-mode apply to image and video generation presets only".into()));
-    }
-    if a.s.image_resolution.is_some() && a.s.images.is_none() {
-        return Err(CliError("--image-resolution needs --images N".into()));
-    }
-
-    let model: ModelArch = if let Some(id) = &a.s.model {
-        catalog::llm(id).map(ModelArch::from_spec).ok_or_else(|| unknown("model", id, catalog::model_ids()))?
-    } else if let Some(p) = &a.s.params {
-        let n = custom::parse_param_count(p).map_err(engine_error)?;
-        custom::arch_from_params(n).map_err(engine_error)?
-    } else if let Some(path) = &a.s.config {
-        let text = std::fs::read_to_string(path).map_err(|e| CliError(format!("--config: cannot read {path}: {e}")))?;
-        let (m, notes) = config_json::parse_config_json_with_notes(&text)
-            .map_err(|n| engine_error(crate::model::types::EstimateError::invalid("config", n.to_string())))?;
-        for n in notes {
-            eprintln!("config: {n}");
-        }
-        m
-    } else {
-        return Err(CliError("give exactly one of --model, --params or --config".into()));
-    };
-
-    let workload = match &a.s.workload {
-        Some(s) => Workload::parse(s).ok_or_else(|| {
-            CliError(format!("--workload: unknown `{s}` (expected {})", choices(&Workload::ALL, Workload::as_str)))
-        })?,
-        None => Workload::Inference,
-    };
-    let precision = precision.unwrap_or(match workload {
-        Workload::Inference => Precision::Fp16,
-        Workload::Qlora => Precision::Nf4,
-        _ => Precision::Bf16,
-    });
-    let kv_precision = match &a.s.kv_precision {
-        Some(s) => KvPrecision::parse(s).ok_or_else(|| {
-            CliError(format!("--kv-precision: unknown `{s}` (expected {})", choices(&KvPrecision::ALL, KvPrecision::as_str)))
-        })?,
-        None => KvPrecision::Fp16,
-    };
-    let engine = match &a.s.engine {
-        Some(s) => Some(Engine::parse(s).ok_or_else(|| {
-            CliError(format!("--engine: unknown `{s}` (expected {})", choices(&Engine::ALL, Engine::as_str)))
-        })?),
-        None => None,
-    };
-    let optimizer = match &a.s.optimizer {
-        Some(s) => Optimizer::parse(s).ok_or_else(|| {
-            CliError(format!("--optimizer: unknown `{s}` (expected {})", choices(&Optimizer::ALL, Optimizer::as_str)))
-        })?,
-        None => Optimizer::AdamW,
-    };
-    let grad_checkpointing = match &a.s.grad_checkpointing {
-        Some(s) => Checkpointing::parse(s).ok_or_else(|| {
-            CliError(format!(
-                "--grad-checkpointing: unknown `{s}` (expected {})",
-                choices(&Checkpointing::ALL, Checkpointing::as_str)
-            ))
-        })?,
-        None => Checkpointing::None,
-    };
-    let zero = a.s.zero.unwrap_or(0);
-    if zero > 3 {
-        return Err(CliError(format!("--zero: must be 0, 1, 2 or 3, got {zero}")));
-    }
-    let prompt_tokens = a.s.prompt_tokens.unwrap_or(512);
-    let output_tokens = a.s.output_tokens.unwrap_or(256);
-    let context = a.s.context.unwrap_or_else(|| {
-        4096u32.min(model.max_context.max(1)).max(prompt_tokens.saturating_add(output_tokens))
-    });
-    let seq_len = a.s.seq_len.unwrap_or_else(|| 2048u32.min(model.max_context.max(1)));
-
-    let mut job = LlmJob {
-        model,
-        workload,
-        precision,
-        kv_precision,
-        engine,
-        context_tokens: context,
-        prompt_tokens,
-        output_tokens,
-        batch: super::flags::users(&a.s)?.unwrap_or(1),
-        seq_len,
-        optimizer,
-        grad_checkpointing,
-        lora_rank: a.s.lora_rank.unwrap_or(16),
-        zero: u8::try_from(zero).unwrap_or(3),
-        auto_layout: a.s.zero.is_none(),
-        grad_accum: a.s.grad_accum.unwrap_or(1),
-        host: super::flags::host(&a.s)?,
-        cuda_graphs: super::flags::cuda_graphs(&a.s)?,
-        ..LlmJob::default()
-    };
-    super::flags::apply_images(&a.s, &mut job)?;
-    super::flags::apply_backend(&a.s, &mut job)?;
     let gpus = mix.as_ref().and_then(|m| m.first()).map_or(gpus, |(_, n)| *n);
-    super::flags::apply_training(&a.s, &mut job, Some(gpus))?;
+    let mut job = job::llm_job(&a.s, model, precision, Some(gpus))?;
     if let Some(cards) = mix.as_ref().filter(|m| m.len() > 1) {
         let est = llm::mixed::estimate_mixed(&job, cards).map_err(engine_error)?;
         return print(&est, a.json, out);
@@ -297,6 +173,25 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
         Some(r) => write_str(out, &super::serving::table(r)),
         None => Ok(()),
     }
+}
+
+/// The cards of `--mix`, or of `--gpu` and `--gpus`: the mix (if any), the first card and the
+/// count of `--gpus`.
+#[allow(clippy::type_complexity)]
+fn cards(a: &Args) -> Result<(Option<Vec<(&'static catalog::Gpu, u32)>>, &'static catalog::Gpu, u32), CliError> {
+    let mix = match (&a.mix, &a.gpu, a.gpus) {
+        (Some(m), None, None) => Some(super::flags::card_counts("mix", m)?),
+        (Some(_), ..) => return Err(CliError("--mix replaces --gpu and --gpus (give the cards as ID:COUNT,ID:COUNT)".into())),
+        (None, ..) => None,
+    };
+    let first = mix.as_ref().and_then(|m| m.first()).map(|(g, _)| g.id.as_str());
+    let gpu_id = first.or(a.gpu.as_deref()).ok_or_else(|| CliError("--gpu is required (see `gpu-advisor gpus`)".into()))?;
+    let gpu = catalog::gpu(gpu_id).ok_or_else(|| unknown("gpu", gpu_id, catalog::gpus().iter().map(|g| g.id.as_str())))?;
+    let gpus = a.gpus.unwrap_or(1);
+    if gpus == 0 || gpus > llm::MAX_GPUS {
+        return Err(CliError(format!("--gpus: must be between 1 and {}, got {gpus}", llm::MAX_GPUS)));
+    }
+    Ok((mix, gpu, gpus))
 }
 
 /// The estimate of `job` on `gpus` of `gpu` and, for inference on a build that holds it, its

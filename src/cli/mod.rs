@@ -7,6 +7,7 @@
 
 pub mod estimate;
 mod flags;
+mod job;
 pub mod recommend;
 mod serving;
 

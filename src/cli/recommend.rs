@@ -2,15 +2,13 @@
 //! or, with `--json`, an array best first (a contract: `gpu`, `count`, `fits`, `per_gpu_gib`,
 //! `purchase_usd`, `hourly_usd`, `throughput`, `reasons`, plus extra keys; add, don't rename).
 //!
-//! The sizing flags are the `estimate` command's; `estimate.rs` keeps its parser private, so the
-//! few lines that turn flags into a job are repeated here. Bad input is one line and exit code 2.
+//! The sizing flags are the `estimate` command's, turned into a job by [`super::job`] as there.
+//! Bad input is one line and exit code 2.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
-use super::flags::{SizingArgs, choices, count_value, engine_error, number, parse_enum, real, unknown, value};
-use super::{write_str, CliError};
+use super::flags::{SizingArgs, choices, count_value, engine_error, number, real, unknown, value};
+use super::{job, write_str, CliError};
 use crate::catalog;
-use crate::model::llm::{config_json, custom, Checkpointing, Engine, LlmJob, ModelArch, Optimizer, Workload};
-use crate::model::precision::{KvPrecision, Precision};
 use crate::i18n::Lang;
 use crate::model::{Band, Throughput};
 use crate::recommend::{
@@ -151,42 +149,10 @@ fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, 
             Long("headroom") => a.headroom_pct = Some(real(&mut p, "headroom", 0.0, 90.0)?),
             Long("top") => a.top = Some(number(&mut p, "top")?),
             Long("all-counts") => a.all_counts = true,
-            Long("months") => a.months = Some(real(&mut p, "months", 0.0, 600.0)?),
-            Long("hours-per-day") => a.hours_per_day = Some(real(&mut p, "hours-per-day", 0.0, 24.0)?),
-            Long("usd-per-kwh") => a.usd_per_kwh = Some(real(&mut p, "usd-per-kwh", 0.0, 100.0)?),
-            Long("utilisation" | "utilization") => a.utilisation = Some(real(&mut p, "utilisation", 0.0, 1.0)?),
-            Long("pue") => a.pue = Some(real(&mut p, "pue", 1.0, 5.0)?),
-            Long("no-host") => a.no_host = true,
-            Long("complete-machine") => a.complete_machine = true,
-            Long("api-price") => a.api_price = Some(real(&mut p, "api-price", 0.0, 1e6)?),
-            Long("price-basis") => {
-                let s = value(&mut p, "price-basis")?;
-                a.price_basis = Some(
-                    PriceBasis::parse(&s)
-                        .ok_or_else(|| CliError(format!("--price-basis: unknown `{s}` (expected street|launch)")))?,
-                );
+            Long(flag) if COST_FLAGS.contains(&flag) => {
+                let flag = flag.to_owned();
+                take_cost(&mut a, &flag, &mut p)?;
             }
-            Long("rent-basis") => {
-                let s = value(&mut p, "rent-basis")?;
-                a.rent_basis = Some(match s.trim().to_ascii_lowercase().as_str() {
-                    "cheapest" => RentBasis::Cheapest,
-                    "median" => RentBasis::Median,
-                    "" => return Err(CliError("--rent-basis: empty (expected cheapest|median|<provider>)".into())),
-                    other => RentBasis::Provider(other.to_string()),
-                });
-            }
-            Long("prices") => {
-                let s = value(&mut p, "prices")?;
-                a.prices = Some(PriceOverrides::parse(&s).map_err(|e| CliError(format!("--prices: {e}")))?);
-            }
-            Long("currency") => {
-                let s = value(&mut p, "currency")?;
-                a.currency = Some(
-                    Currency::parse(&s)
-                        .ok_or_else(|| CliError(format!("--currency: unknown `{s}` (expected usd|cny|rub|eur)")))?,
-                );
-            }
-            Long("rate") => a.rate = Some(real(&mut p, "rate", 1e-6, 1e9)?),
             other => return Err(other.unexpected().into()),
         }
     }
@@ -196,121 +162,93 @@ fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, 
 
 
 
+/// The cost settings' flags, without their `--`.
+const COST_FLAGS: [&str; 14] = ["months", "hours-per-day", "usd-per-kwh", "utilisation", "utilization", "pue", "no-host", "complete-machine", "api-price", "price-basis", "rent-basis", "prices", "currency", "rate"];
+
+/// Reads the cost flag `--flag` into `a`, taking its value from `p`.
+fn take_cost(a: &mut Args, flag: &str, p: &mut lexopt::Parser) -> Result<(), CliError> {
+    match flag {
+        "months" => a.months = Some(real(p, "months", 0.0, 600.0)?),
+        "hours-per-day" => a.hours_per_day = Some(real(p, "hours-per-day", 0.0, 24.0)?),
+        "usd-per-kwh" => a.usd_per_kwh = Some(real(p, "usd-per-kwh", 0.0, 100.0)?),
+        "utilisation" | "utilization" => a.utilisation = Some(real(p, "utilisation", 0.0, 1.0)?),
+        "pue" => a.pue = Some(real(p, "pue", 1.0, 5.0)?),
+        "no-host" => a.no_host = true,
+        "complete-machine" => a.complete_machine = true,
+        "api-price" => a.api_price = Some(real(p, "api-price", 0.0, 1e6)?),
+        "price-basis" => {
+            let s = value(p, "price-basis")?;
+            a.price_basis = Some(
+                PriceBasis::parse(&s)
+                    .ok_or_else(|| CliError(format!("--price-basis: unknown `{s}` (expected street|launch)")))?,
+            );
+        }
+        "rent-basis" => {
+            let s = value(p, "rent-basis")?;
+            a.rent_basis = Some(match s.trim().to_ascii_lowercase().as_str() {
+                "cheapest" => RentBasis::Cheapest,
+                "median" => RentBasis::Median,
+                "" => return Err(CliError("--rent-basis: empty (expected cheapest|median|<provider>)".into())),
+                other => RentBasis::Provider(other.to_string()),
+            });
+        }
+        "prices" => {
+            let s = value(p, "prices")?;
+            a.prices = Some(PriceOverrides::parse(&s).map_err(|e| CliError(format!("--prices: {e}")))?);
+        }
+        "currency" => {
+            let s = value(p, "currency")?;
+            a.currency = Some(
+                Currency::parse(&s)
+                    .ok_or_else(|| CliError(format!("--currency: unknown `{s}` (expected usd|cny|rub|eur)")))?,
+            );
+        }
+        "rate" => a.rate = Some(real(p, "rate", 1e-6, 1e9)?),
+        _ => {}
+    }
+    Ok(())
+}
+
 /// Builds the job from the sizing flags, with the `estimate` command's defaults.
 fn job_from(a: &Args) -> Result<Job, CliError> {
-    let sources = [a.s.model.is_some(), a.s.params.is_some(), a.s.config.is_some()].iter().filter(|x| **x).count();
-    if sources != 1 {
-        return Err(CliError("give exactly one of --model, --params or --config".into()));
-    }
-    let precision =
-        parse_enum("precision", &a.s.precision, Precision::parse, choices(&Precision::ALL, Precision::as_str))?;
-    if let Some(id) = &a.s.model {
-        if catalog::llm(id).is_none() {
-            if a.s.images.is_some_and(|n| n > 0) || a.s.image_resolution.is_some() {
-                return Err(CliError(format!("--images: {id} is not a vision-language model (e.g. qwen2.5-vl-7b)")));
-            }
-            if a.s.backend.is_some() {
-                return Err(CliError(format!("--backend: applies to language-model presets, not {id}")));
-            }
-            if catalog::diffusion(id).is_none() && catalog::classic(id).is_none() {
-                return Err(unknown("model", id, catalog::model_ids()));
-            }
-            let default_workload = match catalog::diffusion(id) {
-                Some(d) if d.video.is_some() => "video-generation",
-                Some(_) => "image-generation",
-                None => "inference",
-            };
-            return Ok(Job::Media(MediaJob {
-                model_id: id.clone(),
-                workload: a.s.workload.clone().unwrap_or_else(|| default_workload.to_string()),
-                precision,
-                resolution: a.s.resolution,
-                steps: a.s.steps,
-                batch: a.s.batch,
-                fp32_math: super::flags::fp32_math(&a.s)?,
-                frames: a.s.frames,
-                offload_mode: a.s.offload_mode,
-            }));
+    job::one_model_source(&a.s)?;
+    let precision = job::precision(&a.s)?;
+    if let Some(id) = job::media_preset(&a.s) {
+        job::check_media_flags(&a.s, id, false)?;
+        if catalog::diffusion(id).is_none() && catalog::classic(id).is_none() {
+            return Err(unknown("model", id, catalog::model_ids()));
         }
+        let default_workload = match catalog::diffusion(id) {
+            Some(d) if d.video.is_some() => "video-generation",
+            Some(_) => "image-generation",
+            None => "inference",
+        };
+        return Ok(Job::Media(MediaJob {
+            model_id: id.to_string(),
+            workload: a.s.workload.clone().unwrap_or_else(|| default_workload.to_string()),
+            precision,
+            resolution: a.s.resolution,
+            steps: a.s.steps,
+            batch: a.s.batch,
+            fp32_math: super::flags::fp32_math(&a.s)?,
+            frames: a.s.frames,
+            offload_mode: a.s.offload_mode,
+        }));
     }
-    if a.s.resolution.is_some() || a.s.steps.is_some() {
-        return Err(CliError("--resolution and --steps apply to image-generation and classic presets only".into()));
+    let (model, _) = job::model_arch(&a.s)?;
+    let mut job = job::llm_job(&a.s, model, precision, None)?;
+    if let Some(t) = a.train_tokens {
+        job.train_tokens = t;
     }
-    if a.s.frames.is_some() || a.s.offload_mode.is_some() {
-        return Err(CliError("--frames and --offload-mode apply to image and video generation presets only".into()));
-    }
-    if a.s.image_resolution.is_some() && a.s.images.is_none() {
-        return Err(CliError("--image-resolution needs --images N".into()));
-    }
-    let model: ModelArch = if let Some(id) = &a.s.model {
-        catalog::llm(id).map(ModelArch::from_spec).ok_or_else(|| unknown("model", id, catalog::model_ids()))?
-    } else if let Some(p) = &a.s.params {
-        let n = custom::parse_param_count(p).map_err(engine_error)?;
-        custom::arch_from_params(n).map_err(engine_error)?
-    } else if let Some(path) = &a.s.config {
-        let text = std::fs::read_to_string(path).map_err(|e| CliError(format!("--config: cannot read {path}: {e}")))?;
-        config_json::arch_from_config_json(&text).map_err(engine_error)?
-    } else {
-        return Err(CliError("give exactly one of --model, --params or --config".into()));
-    };
-    let workload = parse_enum("workload", &a.s.workload, Workload::parse, choices(&Workload::ALL, Workload::as_str))?
-        .unwrap_or(Workload::Inference);
-    let precision = precision.unwrap_or(match workload {
-        Workload::Inference => Precision::Fp16,
-        Workload::Qlora => Precision::Nf4,
-        _ => Precision::Bf16,
-    });
-    let kv_precision =
-        parse_enum("kv-precision", &a.s.kv_precision, KvPrecision::parse, choices(&KvPrecision::ALL, KvPrecision::as_str))?
-            .unwrap_or(KvPrecision::Fp16);
-    let engine = parse_enum("engine", &a.s.engine, Engine::parse, choices(&Engine::ALL, Engine::as_str))?;
-    let optimizer = parse_enum("optimizer", &a.s.optimizer, Optimizer::parse, choices(&Optimizer::ALL, Optimizer::as_str))?
-        .unwrap_or(Optimizer::AdamW);
-    let grad_checkpointing = parse_enum(
-        "grad-checkpointing",
-        &a.s.grad_checkpointing,
-        Checkpointing::parse,
-        choices(&Checkpointing::ALL, Checkpointing::as_str),
-    )?
-    .unwrap_or(Checkpointing::None);
-    let zero = a.s.zero.unwrap_or(0);
-    if zero > 3 {
-        return Err(CliError(format!("--zero: must be 0, 1, 2 or 3, got {zero}")));
-    }
-    let prompt_tokens = a.s.prompt_tokens.unwrap_or(512);
-    let output_tokens = a.s.output_tokens.unwrap_or(256);
-    let context = a.s
-        .context
-        .unwrap_or_else(|| 4096u32.min(model.max_context.max(1)).max(prompt_tokens.saturating_add(output_tokens)));
-    let seq_len = a.s.seq_len.unwrap_or_else(|| 2048u32.min(model.max_context.max(1)));
-    let defaults = LlmJob::default();
-    let mut job = LlmJob {
-        model,
-        workload,
-        precision,
-        kv_precision,
-        engine,
-        context_tokens: context,
-        prompt_tokens,
-        output_tokens,
-        batch: super::flags::users(&a.s)?.unwrap_or(1),
-        seq_len,
-        optimizer,
-        grad_checkpointing,
-        lora_rank: a.s.lora_rank.unwrap_or(16),
-        zero: u8::try_from(zero).unwrap_or(3),
-        auto_layout: a.s.zero.is_none(),
-        grad_accum: a.s.grad_accum.unwrap_or(1),
-        host: super::flags::host(&a.s)?,
-        cuda_graphs: super::flags::cuda_graphs(&a.s)?,
-        train_tokens: a.train_tokens.unwrap_or(defaults.train_tokens),
-        ..defaults
-    };
-    super::flags::apply_images(&a.s, &mut job)?;
-    super::flags::apply_backend(&a.s, &mut job)?;
-    super::flags::apply_training(&a.s, &mut job, None)?;
     job.validate().map_err(engine_error)?;
     Ok(Job::Llm(Box::new(job)))
+}
+
+/// Parses the `recommend` flags in `args` into the job they describe, without ranking anything
+/// (what the job-parser fuzz target drives). `None` for `--help`.
+pub fn parse_job(args: Vec<OsString>) -> Result<Option<Job>, CliError> {
+    let Some(a) = parse_args(args, &mut std::io::sink())? else { return Ok(None) };
+    job_from(&a).map(Some)
 }
 
 /// Builds the recommender input from the parsed flags.
