@@ -400,96 +400,118 @@ impl AdvisorInputs {
             errors.push(FieldError::new(Field::Precision, "unknown precision `{text}`", &[("text", short(precision_text))]));
         }
         if matches!(kind, ModelKind::Llm) || (kind == ModelKind::Nlp && catalog::llm(&model).is_some()) {
-            let mut job = LlmJob::default();
-            if model == "custom" {
-                if !self.config_json.trim().is_empty() {
-                    match llm::config_json::parse_config_json(&self.config_json) {
-                        Ok(a) => job.model = a,
-                        Err(problem) => errors.push(FieldError::from_note(
-                            Field::Params,
-                            Note::new("config.json: {problem}", vec![("problem", problem.into())]),
-                        )),
-                    }
-                } else {
-                    match custom::parse_param_count(self.get(Field::Params)).and_then(custom::arch_from_params) {
-                        Ok(a) => job.model = a,
-                        Err(e) => errors.push(FieldError::raw(Field::Params, e.to_string())),
-                    }
-                }
-            } else if let Some(spec) = catalog::llm(&model) {
-                job = LlmJob::for_preset(spec);
-            }
-            match Workload::parse(&workload) {
-                Some(w) => job.workload = w,
-                None => errors.push(FieldError::new(Field::Workload, "for a language model choose inference, training, finetune-full, lora or qlora", &[])),
-            }
-            if let Some(p) = precision {
-                job.precision = p;
-            }
-            match KvPrecision::parse(self.get(Field::KvPrecision)) {
-                Some(k) => job.kv_precision = k,
-                None => errors.push(FieldError::new(Field::KvPrecision, "choose fp16, fp8, q8_0 or q4_0", &[])),
-            }
-            let engine = self.get(Field::Engine).trim();
-            if !engine.is_empty() && engine != "auto" {
-                match Engine::parse(engine) {
-                    Some(e) => job.engine = Some(e),
-                    None => errors.push(FieldError::new(Field::Engine, "unknown engine `{text}`", &[("text", short(engine))])),
-                }
-            }
-            if let Some(c) = parse_u32(Field::Context, self.get(Field::Context), 1, 10_485_760, &mut errors) {
-                job.context_tokens = c;
-            }
-            if let Some(p) = parse_u32(Field::PromptTokens, self.get(Field::PromptTokens), 1, 10_485_760, &mut errors) {
-                job.prompt_tokens = p;
-            }
-            if let Some(o) = parse_u32(Field::OutputTokens, self.get(Field::OutputTokens), 1, 1_048_576, &mut errors) {
-                job.output_tokens = o;
-            }
-            // Inference: the users in flight; training: the micro-batch per GPU.
-            if job.workload.is_training() {
-                if let Some(b) = batch {
-                    job.batch = b;
-                }
-            } else if let Some(u) = parse_u32(Field::Users, self.get(Field::Users), 1, 65_536, &mut errors) {
-                job.batch = u;
-            }
-            if let Some(s) = parse_u32(Field::SeqLen, self.get(Field::SeqLen), 1, 1_048_576, &mut errors) {
-                job.seq_len = s;
-            }
-            self.numerics(&mut job, &mut errors);
-            if let Some(r) = parse_u32(Field::LoraRank, self.get(Field::LoraRank), 1, 4096, &mut errors) {
-                job.lora_rank = r;
-            }
-            // "auto" (the default): the engine picks the fastest sharding that fits.
-            if self.get(Field::Zero).trim().eq_ignore_ascii_case("auto") {
-                job.auto_layout = true;
-            } else if let Some(z) = parse_u32(Field::Zero, self.get(Field::Zero), 0, 3, &mut errors) {
-                job.zero = z as u8;
-                job.auto_layout = false;
-            }
-            match parse_count(self.get(Field::TrainTokens)) {
-                Some(t) if (1e3..=1e15).contains(&t) => job.train_tokens = t,
-                _ => errors.push(FieldError::new(Field::TrainTokens, "training tokens like 1b, 300m or 2t", &[])),
-            }
-            job.host = self.offload_host(&mut errors);
-            if !job.workload.is_training() {
-                self.images(&mut job, &mut errors);
-            }
-            match self.get(Field::Backend).trim() {
-                "" | "auto" => {}
-                b => match llm::backend::Backend::parse(b) {
-                    Some(b) => job.backend = Some(b),
-                    None => errors.push(FieldError::new(Field::Backend, "choose cuda, rocm, vulkan, metal, sycl or mlx", &[])),
-                },
-            }
-            if let Err(e) = job.validate() {
-                let field = Field::from_key(e.field()).unwrap_or(Field::Params);
-                errors.push(FieldError::raw(field, e.to_string()));
-            }
-            return if errors.is_empty() { Ok(Job::Llm(Box::new(job))) } else { Err(errors) };
+            return self.llm_job(&model, &workload, batch, precision, errors);
         }
-        // Diffusion and classic presets.
+        self.media_job(model, kind, &workload, batch, precision, errors)
+    }
+
+    /// A language-model job (inference, training or fine-tuning) from the inputs.
+    fn llm_job(&self, model: &str, workload: &str, batch: Option<u32>, precision: Option<Precision>, mut errors: Vec<FieldError>) -> Result<Job, Vec<FieldError>> {
+        let mut job = self.llm_model(model, &mut errors);
+        match Workload::parse(workload) {
+            Some(w) => job.workload = w,
+            None => errors.push(FieldError::new(Field::Workload, "for a language model choose inference, training, finetune-full, lora or qlora", &[])),
+        }
+        if let Some(p) = precision {
+            job.precision = p;
+        }
+        match KvPrecision::parse(self.get(Field::KvPrecision)) {
+            Some(k) => job.kv_precision = k,
+            None => errors.push(FieldError::new(Field::KvPrecision, "choose fp16, fp8, q8_0 or q4_0", &[])),
+        }
+        let engine = self.get(Field::Engine).trim();
+        if !engine.is_empty() && engine != "auto" {
+            match Engine::parse(engine) {
+                Some(e) => job.engine = Some(e),
+                None => errors.push(FieldError::new(Field::Engine, "unknown engine `{text}`", &[("text", short(engine))])),
+            }
+        }
+        self.llm_lengths(&mut job, batch, &mut errors);
+        self.numerics(&mut job, &mut errors);
+        if let Some(r) = parse_u32(Field::LoraRank, self.get(Field::LoraRank), 1, 4096, &mut errors) {
+            job.lora_rank = r;
+        }
+        // "auto" (the default): the engine picks the fastest sharding that fits.
+        if self.get(Field::Zero).trim().eq_ignore_ascii_case("auto") {
+            job.auto_layout = true;
+        } else if let Some(z) = parse_u32(Field::Zero, self.get(Field::Zero), 0, 3, &mut errors) {
+            job.zero = z as u8;
+            job.auto_layout = false;
+        }
+        match parse_count(self.get(Field::TrainTokens)) {
+            Some(t) if (1e3..=1e15).contains(&t) => job.train_tokens = t,
+            _ => errors.push(FieldError::new(Field::TrainTokens, "training tokens like 1b, 300m or 2t", &[])),
+        }
+        job.host = self.offload_host(&mut errors);
+        if !job.workload.is_training() {
+            self.images(&mut job, &mut errors);
+        }
+        match self.get(Field::Backend).trim() {
+            "" | "auto" => {}
+            b => match llm::backend::Backend::parse(b) {
+                Some(b) => job.backend = Some(b),
+                None => errors.push(FieldError::new(Field::Backend, "choose cuda, rocm, vulkan, metal, sycl or mlx", &[])),
+            },
+        }
+        if let Err(e) = job.validate() {
+            let field = Field::from_key(e.field()).unwrap_or(Field::Params);
+            errors.push(FieldError::raw(field, e.to_string()));
+        }
+        if errors.is_empty() { Ok(Job::Llm(Box::new(job))) } else { Err(errors) }
+    }
+
+    /// The language model of a preset, a parameter count or a pasted `config.json` (`custom`),
+    /// as a job with the preset's defaults.
+    fn llm_model(&self, model: &str, errors: &mut Vec<FieldError>) -> LlmJob {
+        let mut job = LlmJob::default();
+        if model == "custom" {
+            if !self.config_json.trim().is_empty() {
+                match llm::config_json::parse_config_json(&self.config_json) {
+                    Ok(a) => job.model = a,
+                    Err(problem) => errors.push(FieldError::from_note(
+                        Field::Params,
+                        Note::new("config.json: {problem}", vec![("problem", problem.into())]),
+                    )),
+                }
+            } else {
+                match custom::parse_param_count(self.get(Field::Params)).and_then(custom::arch_from_params) {
+                    Ok(a) => job.model = a,
+                    Err(e) => errors.push(FieldError::raw(Field::Params, e.to_string())),
+                }
+            }
+        } else if let Some(spec) = catalog::llm(model) {
+            job = LlmJob::for_preset(spec);
+        }
+        job
+    }
+
+    /// The lengths and the concurrency: context, prompt and output tokens, the users in flight
+    /// (inference) or the micro-batch per GPU (training), and the training sequence length.
+    fn llm_lengths(&self, job: &mut LlmJob, batch: Option<u32>, errors: &mut Vec<FieldError>) {
+        if let Some(c) = parse_u32(Field::Context, self.get(Field::Context), 1, 10_485_760, errors) {
+            job.context_tokens = c;
+        }
+        if let Some(p) = parse_u32(Field::PromptTokens, self.get(Field::PromptTokens), 1, 10_485_760, errors) {
+            job.prompt_tokens = p;
+        }
+        if let Some(o) = parse_u32(Field::OutputTokens, self.get(Field::OutputTokens), 1, 1_048_576, errors) {
+            job.output_tokens = o;
+        }
+        // Inference: the users in flight; training: the micro-batch per GPU.
+        if job.workload.is_training() {
+            if let Some(b) = batch {
+                job.batch = b;
+            }
+        } else if let Some(u) = parse_u32(Field::Users, self.get(Field::Users), 1, 65_536, errors) {
+            job.batch = u;
+        }
+        if let Some(s) = parse_u32(Field::SeqLen, self.get(Field::SeqLen), 1, 1_048_576, errors) {
+            job.seq_len = s;
+        }
+    }
+
+    /// A diffusion (image or video) or classic job from the inputs.
+    fn media_job(&self, model: String, kind: ModelKind, workload: &str, batch: Option<u32>, precision: Option<Precision>, mut errors: Vec<FieldError>) -> Result<Job, Vec<FieldError>> {
         let resolution = match self.get(Field::Resolution).trim() {
             "" => None,
             t => match parse_resolution(t) {
@@ -518,7 +540,7 @@ impl AdvisorInputs {
                 None
             }
         };
-        let media_workload = match (kind, workload.as_str()) {
+        let media_workload = match (kind, workload) {
             (ModelKind::Diffusion, _) if video => "video-generation",
             (ModelKind::Diffusion, "inference" | "image-generation" | "video-generation") => "image-generation",
             (ModelKind::Diffusion, "finetune-full" | "training") => "finetune-full",
@@ -565,7 +587,6 @@ impl AdvisorInputs {
     /// Parses every input (sizing, budget, cost and constraints) into a recommender input, or
     /// returns every field error. Money typed in the chosen currency is converted to USD.
     pub fn recommend_input(&self) -> Result<crate::recommend::RecommendInput, Vec<FieldError>> {
-        use crate::recommend::cost::{Currency, PriceOverrides};
         use crate::recommend::{Budget, Mode, Objective, RecommendInput};
         let job = self.job();
         let mut errors = job.as_ref().err().cloned().unwrap_or_default();
@@ -573,18 +594,8 @@ impl AdvisorInputs {
         if mode.is_none() {
             errors.push(FieldError::new(Field::Mode, "choose buy or rent", &[]));
         }
-        let currency = match self.get(Field::Currency).trim() {
-            "" | "auto" => Some(Currency::for_lang(self.reader_lang)),
-            c => Currency::parse(c),
-        };
-        if currency.is_none() {
-            errors.push(FieldError::new(Field::Currency, "choose auto, usd, cny, rub or eur", &[]));
-        }
-        let rate = match self.get(Field::Rate).trim() {
-            "" => None,
-            t => parse_f64(Field::Rate, t, 1e-6, 1e6, &mut errors),
-        };
-        let per_usd = rate.or_else(|| currency.map(Currency::default_per_usd)).unwrap_or(1.0);
+        let cost = self.cost_settings(&mut errors);
+        let per_usd = cost.as_ref().map_or(1.0, crate::recommend::cost::CostSettings::rate);
         let budget_amount = match self.get(Field::Budget).trim() {
             "" => None,
             t => parse_f64(Field::Budget, &t.replace(['$', '¥', '₽', '€', ' '], ""), 0.0, 1e12, &mut errors),
@@ -593,63 +604,10 @@ impl AdvisorInputs {
         if objective.is_none() {
             errors.push(FieldError::new(Field::Objective, "unknown ranking", &[]));
         }
-        let hours = parse_f64(Field::HoursPerDay, self.get(Field::HoursPerDay), 0.0, 24.0, &mut errors);
-        let months = parse_f64(Field::Months, self.get(Field::Months), 1.0, 120.0, &mut errors);
-        let kwh = parse_f64(Field::KwhPrice, self.get(Field::KwhPrice), 0.0, 10.0, &mut errors);
         let headroom = parse_f64(Field::Headroom, self.get(Field::Headroom), 0.0, 90.0, &mut errors);
-        let max_gpus = match self.get(Field::MaxGpus).trim() {
-            "" => None,
-            t => parse_u32(Field::MaxGpus, t, 1, crate::model::llm::MAX_GPUS, &mut errors),
-        };
-        let max_watts = match self.get(Field::MaxWatts).trim() {
-            "" => None,
-            t => parse_f64(Field::MaxWatts, t, 10.0, 1e7, &mut errors),
-        };
-        let deadline_days = match self.get(Field::DeadlineDays).trim() {
-            "" => None,
-            t => parse_f64(Field::DeadlineDays, t, 0.001, 36_500.0, &mut errors),
-        };
-        let region = self.get(Field::Region).trim().to_string();
-        if region != "global" && region != "cn" {
-            errors.push(FieldError::new(Field::Region, "choose global or cn", &[]));
-        }
-        let price_basis = crate::recommend::cost::PriceBasis::parse(self.get(Field::PriceBasis));
-        if price_basis.is_none() {
-            errors.push(FieldError::new(Field::PriceBasis, "choose street or launch", &[]));
-        }
-        let include_host = match self.get(Field::Host).trim() {
-            "include" | "" => true,
-            "none" => false,
-            _ => {
-                errors.push(FieldError::new(Field::Host, "choose include or none", &[]));
-                true
-            }
-        };
-        let rent_basis = match self.get(Field::RentBasis).trim().to_ascii_lowercase().as_str() {
-            "" | "cheapest" => crate::recommend::cost::RentBasis::Cheapest,
-            "median" => crate::recommend::cost::RentBasis::Median,
-            provider => crate::recommend::cost::RentBasis::Provider(provider.chars().filter(|c| !c.is_control()).take(40).collect()),
-        };
-        let utilisation = parse_f64(Field::Utilisation, self.get(Field::Utilisation), 1.0, 100.0, &mut errors);
-        let pue = match self.get(Field::Pue).trim() {
-            "" => None,
-            t => parse_f64(Field::Pue, t, 1.0, 3.0, &mut errors),
-        };
+        let constraints = self.constraints(&mut errors);
         let serving = self.serving_targets(&mut errors);
-        let api_price = match self.get(Field::ApiPrice).trim() {
-            "" => None,
-            t => parse_f64(Field::ApiPrice, &t.replace(['$', '¥', '₽', '€', ' '], ""), 0.0001, 1e6, &mut errors),
-        };
-        let overrides = match PriceOverrides::parse(self.get(Field::Prices)) {
-            Ok(o) => Some(o),
-            Err(e) => {
-                errors.push(FieldError::raw(Field::Prices, e.to_string()));
-                None
-            }
-        };
-        let (Ok(job), Some(mode), Some(currency), Some(objective), Some(hours), Some(months), Some(kwh), Some(headroom), Some(overrides)) =
-            (job, mode, currency, objective, hours, months, kwh, headroom, overrides)
-        else {
+        let (Ok(job), Some(mode), Some(cost), Some(objective), Some(headroom)) = (job, mode, cost, objective, headroom) else {
             return Err(errors);
         };
         if !errors.is_empty() {
@@ -664,35 +622,101 @@ impl AdvisorInputs {
             (Some(b), Mode::Rent) => Budget::HourlyUsd(b / per_usd),
         };
         input.headroom = headroom / 100.0;
-        input.constraints.max_gpus = max_gpus;
-        input.constraints.max_watts = max_watts;
-        input.constraints.deadline_hours = deadline_days.map(|d| d * 24.0);
-        input.constraints.require_nvlink = self.need_nvlink;
-        input.constraints.datacenter_only = self.datacenter_only;
-        input.constraints.region = Some(region);
-        input.cost.currency = currency;
-        input.cost.rate_per_usd = rate;
-        input.cost.hours_per_day = hours;
-        input.cost.months = months;
-        input.cost.energy.usd_per_kwh = kwh;
-        input.cost.overrides = overrides;
-        if let Some(b) = price_basis {
-            input.cost.price_basis = b;
-        }
-        input.cost.rent_basis = rent_basis;
-        input.cost.include_host = include_host;
-        input.cost.api_usd_per_million = api_price.map(|p| p / per_usd);
+        input.constraints = constraints;
+        input.cost = cost;
         input.serving = serving;
-        if let Some(u) = utilisation {
-            input.cost.energy.utilisation = u / 100.0;
-        }
-        if let Some(p) = pue {
-            input.cost.energy.pue_desk = p;
-            input.cost.energy.pue_server = p;
-        }
         input.top = 8;
         self.cards(&mut input)?;
         Ok(input)
+    }
+
+    /// The constraints: most GPUs, most watts, a training deadline, NVLink, datacenter cards
+    /// only and the region.
+    fn constraints(&self, errors: &mut Vec<FieldError>) -> crate::recommend::Constraints {
+        let optional = |field: Field, lo: f64, hi: f64, errors: &mut Vec<FieldError>| match self.get(field).trim() {
+            "" => None,
+            t => parse_f64(field, t, lo, hi, errors),
+        };
+        let max_gpus = match self.get(Field::MaxGpus).trim() {
+            "" => None,
+            t => parse_u32(Field::MaxGpus, t, 1, crate::model::llm::MAX_GPUS, errors),
+        };
+        let max_watts = optional(Field::MaxWatts, 10.0, 1e7, errors);
+        let deadline_days = optional(Field::DeadlineDays, 0.001, 36_500.0, errors);
+        let region = self.get(Field::Region).trim().to_string();
+        if region != "global" && region != "cn" {
+            errors.push(FieldError::new(Field::Region, "choose global or cn", &[]));
+        }
+        crate::recommend::Constraints {
+            max_gpus,
+            max_watts,
+            deadline_hours: deadline_days.map(|d| d * 24.0),
+            require_nvlink: self.need_nvlink,
+            datacenter_only: self.datacenter_only,
+            region: Some(region),
+            ..crate::recommend::Constraints::default()
+        }
+    }
+
+    /// The cost settings: currency and rate, hours, months, energy, price and rent bases, the
+    /// host, the API price (typed in the chosen currency) and the price overrides; `None` when a
+    /// setting the costs need is bad (its error is in `errors`).
+    fn cost_settings(&self, errors: &mut Vec<FieldError>) -> Option<crate::recommend::cost::CostSettings> {
+        use crate::recommend::cost::{CostSettings, Currency, PriceBasis, PriceOverrides, RentBasis};
+        let currency = match self.get(Field::Currency).trim() {
+            "" | "auto" => Some(Currency::for_lang(self.reader_lang)),
+            c => Currency::parse(c),
+        };
+        if currency.is_none() {
+            errors.push(FieldError::new(Field::Currency, "choose auto, usd, cny, rub or eur", &[]));
+        }
+        let rate = match self.get(Field::Rate).trim() {
+            "" => None,
+            t => parse_f64(Field::Rate, t, 1e-6, 1e6, errors),
+        };
+        let per_usd = rate.or_else(|| currency.map(Currency::default_per_usd)).unwrap_or(1.0);
+        let hours = parse_f64(Field::HoursPerDay, self.get(Field::HoursPerDay), 0.0, 24.0, errors);
+        let months = parse_f64(Field::Months, self.get(Field::Months), 1.0, 120.0, errors);
+        let kwh = parse_f64(Field::KwhPrice, self.get(Field::KwhPrice), 0.0, 10.0, errors);
+        let price_basis = PriceBasis::parse(self.get(Field::PriceBasis));
+        if price_basis.is_none() {
+            errors.push(FieldError::new(Field::PriceBasis, "choose street or launch", &[]));
+        }
+        let include_host = match self.get(Field::Host).trim() {
+            "include" | "" => true,
+            "none" => false,
+            _ => {
+                errors.push(FieldError::new(Field::Host, "choose include or none", &[]));
+                true
+            }
+        };
+        let rent_basis = match self.get(Field::RentBasis).trim().to_ascii_lowercase().as_str() {
+            "" | "cheapest" => RentBasis::Cheapest,
+            "median" => RentBasis::Median,
+            provider => RentBasis::Provider(provider.chars().filter(|c| !c.is_control()).take(40).collect()),
+        };
+        let utilisation = parse_f64(Field::Utilisation, self.get(Field::Utilisation), 1.0, 100.0, errors);
+        let pue = match self.get(Field::Pue).trim() {
+            "" => None,
+            t => parse_f64(Field::Pue, t, 1.0, 3.0, errors),
+        };
+        let api_price = match self.get(Field::ApiPrice).trim() {
+            "" => None,
+            t => parse_f64(Field::ApiPrice, &t.replace(['$', '¥', '₽', '€', ' '], ""), 0.0001, 1e6, errors),
+        };
+        let overrides = PriceOverrides::parse(self.get(Field::Prices)).map_err(|e| errors.push(FieldError::raw(Field::Prices, e.to_string()))).ok();
+        let (Some(currency), Some(hours), Some(months), Some(kwh), Some(overrides)) = (currency, hours, months, kwh, overrides) else {
+            return None;
+        };
+        let mut cost = CostSettings { currency, rate_per_usd: rate, hours_per_day: hours, months, overrides, rent_basis, include_host, ..CostSettings::default() };
+        cost.energy.usd_per_kwh = kwh;
+        cost.price_basis = price_basis.unwrap_or(cost.price_basis);
+        cost.api_usd_per_million = api_price.map(|p| p / per_usd);
+        cost.energy.utilisation = utilisation.map_or(cost.energy.utilisation, |u| u / 100.0);
+        if let Some(p) = pue {
+            (cost.energy.pue_desk, cost.energy.pue_server) = (p, p);
+        }
+        Some(cost)
     }
 
     /// The owned cards and the mixed build (`ID:COUNT,...`), each checked: known ids, counts 1 to

@@ -73,97 +73,17 @@ pub fn parse_in(query: &str, fallback: Lang) -> Parsed {
     let lang = pairs.iter().find(|(k, _)| k == "lang").and_then(|(_, v)| Lang::parse(v)).unwrap_or(fallback);
     // `batch` is the older key for `users` (the serving concurrency): links that carry it still work.
     let has_users = pairs.iter().any(|(k, _)| k == "users");
-    let st = &mut out.state;
-    let notes = &mut out.notes;
     for (key, value) in pairs {
         if value.chars().count() > MAX_VALUE_CHARS {
-            notes.push(tf(lang, "Ignored `{key}`: the value is too long.", &[("key", &short(&key))]));
+            out.notes.push(tf(lang, "Ignored `{key}`: the value is too long.", &[("key", &short(&key))]));
             continue;
         }
-        let bad = |notes: &mut Vec<String>| {
-            notes.push(tf(lang, "Ignored `{key}={value}`: not a valid value.", &[("key", &short(&key)), ("value", &short(&value))]))
-        };
-        match key.as_str() {
-            "view" => match View::parse(&value) {
-                Some(v) => st.view = v,
-                None => bad(notes),
-            },
-            "gpus" => {
-                let mut ids = Vec::new();
-                for id in value.split(',').filter(|s| !s.is_empty()) {
-                    if catalog::gpu(id).is_none() {
-                        notes.push(tf(lang, "Ignored unknown GPU `{id}`.", &[("id", &short(id))]));
-                    } else if ids.len() >= MAX_COMPARE {
-                        notes.push(tf(
-                            lang,
-                            "Compare shows at most {max} cards; ignored `{id}`.",
-                            &[("max", &MAX_COMPARE.to_string()), ("id", &short(id))],
-                        ));
-                    } else if !ids.iter().any(|x: &String| x == id) {
-                        ids.push(id.to_string());
-                    }
-                }
-                st.compare = ids;
-            }
-            "q" => st.filter.query = value.chars().filter(|c| !c.is_control()).collect(),
-            "vendor" => match parse_vendor(&value) {
-                Some(v) => st.filter.vendor = Some(v),
-                None => bad(notes),
-            },
-            "segment" => match parse_segment(&value) {
-                Some(s) => st.filter.segment = Some(s),
-                None => bad(notes),
-            },
-            "min_mem" => match value.parse::<f64>() {
-                Ok(m) if m.is_finite() && m > 0.0 && m <= 4096.0 => st.filter.min_memory_gib = Some(m),
-                _ => bad(notes),
-            },
-            "nvlink" => match value.as_str() {
-                "1" | "true" => st.filter.nvlink_only = true,
-                "0" | "false" => st.filter.nvlink_only = false,
-                _ => bad(notes),
-            },
-            "sort" => {
-                if value == "name" || super::fields::field(&value).is_some() {
-                    st.sort.key = value;
-                } else {
-                    bad(notes)
-                }
-            }
-            "dir" => match value.as_str() {
-                "asc" => st.sort.descending = false,
-                "desc" => st.sort.descending = true,
-                _ => bad(notes),
-            },
-            "gpu" => match catalog::gpu(&value) {
-                Some(_) => st.detail = Some(value),
-                None => notes.push(tf(lang, "Ignored unknown GPU `{id}`.", &[("id", &short(&value))])),
-            },
-            "need_nvlink" | "dc_only" => match value.as_str() {
-                "1" | "true" | "0" | "false" => {
-                    let on = value == "1" || value == "true";
-                    if key == "need_nvlink" { st.advisor.need_nvlink = on } else { st.advisor.datacenter_only = on }
-                }
-                _ => bad(notes),
-            },
-            "embed" => match value.as_str() {
-                "1" | "true" => st.embed = true,
-                "0" | "false" => st.embed = false,
-                _ => bad(notes),
-            },
-            "accent" => {
-                let hex = value.trim_start_matches('#');
-                if (hex.len() == 6 || hex.len() == 3) && hex.chars().all(|c| c.is_ascii_hexdigit()) {
-                    st.accent = Some(hex.to_ascii_lowercase());
-                } else {
-                    bad(notes)
-                }
-            }
-            "lang" => match value.as_str() {
-                "en" | "zh" | "ru" => st.lang = Some(value),
-                _ => bad(notes),
-            },
-            other => match advisor::Field::from_key(other) {
+        let st = &mut out.state;
+        let read = read_catalog_key(st, &key, &value, lang, &mut out.notes).or_else(|| read_app_key(st, &key, &value));
+        match read {
+            Some(true) => {}
+            Some(false) => out.notes.push(tf(lang, "Ignored `{key}={value}`: not a valid value.", &[("key", &short(&key)), ("value", &short(&value))])),
+            None => match advisor::Field::from_key(&key) {
                 Some(field) => {
                     let v: String = value.chars().filter(|c| !c.is_control()).collect();
                     if field == advisor::Field::Batch && !has_users {
@@ -171,12 +91,115 @@ pub fn parse_in(query: &str, fallback: Lang) -> Parsed {
                     }
                     st.advisor.set(field, v)
                 }
-                None => notes.push(tf(lang, "Ignored unknown parameter `{key}`.", &[("key", &short(&key))])),
+                None => out.notes.push(tf(lang, "Ignored unknown parameter `{key}`.", &[("key", &short(&key))])),
             },
         }
     }
-    // A link never leaves the advisor in an error state: every advisor value the engine rejects is
-    // reset to its default, with a note (errors can hide behind an unknown model, so repeat).
+    reset_rejected(&mut out, lang);
+    out
+}
+
+/// Reads a key of the catalog and compare views into `st`: `None` when `key` is not one,
+/// `Some(false)` when its value is not valid. Unknown cards get their own note.
+fn read_catalog_key(st: &mut AppState, key: &str, value: &str, lang: Lang, notes: &mut Vec<String>) -> Option<bool> {
+    let ok = match key {
+        "view" => View::parse(value).map(|v| st.view = v).is_some(),
+        "gpus" => {
+            st.compare = compare_ids(value, lang, notes);
+            true
+        }
+        "q" => {
+            st.filter.query = value.chars().filter(|c| !c.is_control()).collect();
+            true
+        }
+        "vendor" => parse_vendor(value).map(|v| st.filter.vendor = Some(v)).is_some(),
+        "segment" => parse_segment(value).map(|s| st.filter.segment = Some(s)).is_some(),
+        "min_mem" => match value.parse::<f64>() {
+            Ok(m) if m.is_finite() && m > 0.0 && m <= 4096.0 => {
+                st.filter.min_memory_gib = Some(m);
+                true
+            }
+            _ => false,
+        },
+        "nvlink" => flag(value).map(|on| st.filter.nvlink_only = on).is_some(),
+        "sort" if value == "name" || super::fields::field(value).is_some() => {
+            st.sort.key = value.to_string();
+            true
+        }
+        "sort" => false,
+        "dir" => match value {
+            "asc" | "desc" => {
+                st.sort.descending = value == "desc";
+                true
+            }
+            _ => false,
+        },
+        "gpu" => {
+            match catalog::gpu(value) {
+                Some(_) => st.detail = Some(value.to_string()),
+                None => notes.push(tf(lang, "Ignored unknown GPU `{id}`.", &[("id", &short(value))])),
+            }
+            true
+        }
+        _ => return None,
+    };
+    Some(ok)
+}
+
+/// The cards of `gpus=`: known ids, each once, at most [`MAX_COMPARE`]; a note for each other.
+fn compare_ids(value: &str, lang: Lang, notes: &mut Vec<String>) -> Vec<String> {
+    let mut ids = Vec::new();
+    for id in value.split(',').filter(|s| !s.is_empty()) {
+        if catalog::gpu(id).is_none() {
+            notes.push(tf(lang, "Ignored unknown GPU `{id}`.", &[("id", &short(id))]));
+        } else if ids.len() >= MAX_COMPARE {
+            notes.push(tf(lang, "Compare shows at most {max} cards; ignored `{id}`.", &[("max", &MAX_COMPARE.to_string()), ("id", &short(id))]));
+        } else if !ids.iter().any(|x: &String| x == id) {
+            ids.push(id.to_string());
+        }
+    }
+    ids
+}
+
+/// `1`/`true` or `0`/`false`.
+fn flag(value: &str) -> Option<bool> {
+    match value {
+        "1" | "true" => Some(true),
+        "0" | "false" => Some(false),
+        _ => None,
+    }
+}
+
+/// Reads a key of the whole app (the advisor's constraints, the embed, its accent and the
+/// language) into `st`: `None` when `key` is not one, `Some(false)` when its value is not valid.
+fn read_app_key(st: &mut AppState, key: &str, value: &str) -> Option<bool> {
+    let ok = match key {
+        "need_nvlink" => flag(value).map(|on| st.advisor.need_nvlink = on).is_some(),
+        "dc_only" => flag(value).map(|on| st.advisor.datacenter_only = on).is_some(),
+        "embed" => flag(value).map(|on| st.embed = on).is_some(),
+        "accent" => {
+            let hex = value.trim_start_matches('#');
+            let ok = (hex.len() == 6 || hex.len() == 3) && hex.chars().all(|c| c.is_ascii_hexdigit());
+            if ok {
+                st.accent = Some(hex.to_ascii_lowercase());
+            }
+            ok
+        }
+        "lang" => {
+            let ok = matches!(value, "en" | "zh" | "ru");
+            if ok {
+                st.lang = Some(value.to_string());
+            }
+            ok
+        }
+        _ => return None,
+    };
+    Some(ok)
+}
+
+/// A link never leaves the advisor in an error state: every advisor value the engine rejects is
+/// reset to its default, with a note (errors can hide behind an unknown model, so repeat).
+fn reset_rejected(out: &mut Parsed, lang: Lang) {
     for _ in 0..4 {
         let Err(errors) = out.state.advisor.recommend_input() else { break };
         for e in errors {
@@ -194,7 +217,6 @@ pub fn parse_in(query: &str, fallback: Lang) -> Parsed {
             }
         }
     }
-    out
 }
 
 /// Writes the state as a query string (without `?`); defaults are left out.
