@@ -107,12 +107,13 @@ clean:
 check-data:
 	@cargo run --quiet --locked --release --bin check-data
 
-## fuzz: cargo-fuzz on the URL state parser and the config.json parser, FUZZ_SECONDS each (not in CI).
+## fuzz: cargo-fuzz on the URL state parser, the config.json parser and the job parser (the advisor's
+## key → value map and the CLI flags), FUZZ_SECONDS each (not in CI).
 ## New inputs go to fuzz/corpus/<target> (ignored); fuzz/seeds/<target> is the committed start.
 ## Crashes land in fuzz/artifacts/<target>/; replay one with
 ##   RUSTC_BOOTSTRAP=1 cargo fuzz run <target> fuzz/artifacts/<target>/crash-...
 FUZZ_SECONDS ?= 120
-FUZZ_TARGETS := url_state config_json
+FUZZ_TARGETS := url_state config_json job_params
 fuzz:
 	@tools/install.sh fuzz
 	@mkdir -p fuzz/artifacts; status=0; \
