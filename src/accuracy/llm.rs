@@ -164,10 +164,11 @@ macro_rules! eff_knob {
     };
 }
 
-/// Every group, in fitting order.
-pub fn groups() -> Vec<Group> {
+/// llama.cpp's groups: decode (every back-end's factors, the KV reads, the layer-split hand-off,
+/// the in-flight cap) and prefill.
+fn llama_cpp_groups() -> [Group; 2] {
     use Engine as E;
-    vec![
+    [
         Group {
             name: "llama.cpp decode",
             sets: &[Set::Decode],
@@ -217,6 +218,13 @@ pub fn groups() -> Vec<Group> {
                 },
             ],
         },
+    ]
+}
+
+/// The serving engines' groups: vLLM/SGLang and TensorRT-LLM, decode and prefill.
+fn server_groups() -> [Group; 4] {
+    use Engine as E;
+    [
         Group {
             name: "vLLM/SGLang decode",
             sets: &[Set::Decode],
@@ -253,6 +261,14 @@ pub fn groups() -> Vec<Group> {
                 Knob { name: "TensorRT-LLM request overhead (ms)", at: |f| &mut f.trt_llm_request_ms, prior: 5.0, lo: 0.1, hi: 200.0, determines: from_ttft, fallback: None },
             ],
         },
+    ]
+}
+
+/// The other inference engines' groups: ExLlamaV2 (decode and prefill), MLC and transformers
+/// (decode).
+fn local_engine_groups() -> [Group; 4] {
+    use Engine as E;
+    [
         Group {
             name: "ExLlamaV2 decode",
             sets: &[Set::Decode],
@@ -287,19 +303,33 @@ pub fn groups() -> Vec<Group> {
                 Knob { name: "LLM.int8() speed over 16-bit", at: |f| &mut f.llm_int8_speed, prior: 0.5, lo: 0.1, hi: 1.0, determines: int8, fallback: None },
             ],
         },
-        Group {
-            name: "training",
-            sets: &[Set::Training],
-            engines: &[],
-            knobs: vec![
-                Knob { name: "training MFU, NVIDIA HBM", at: |f| &mut f.train_mfu_hbm, prior: 0.40, lo: 0.05, hi: 0.9, determines: hbm, fallback: Some("training MFU, NVIDIA GDDR") },
-                Knob { name: "training MFU, NVIDIA GDDR", at: |f| &mut f.train_mfu_gddr, prior: 0.40, lo: 0.05, hi: 0.9, determines: gddr, fallback: Some("training MFU, NVIDIA HBM") },
-                Knob { name: "training MFU, other cards", at: |f| &mut f.train_mfu_other, prior: 0.40, lo: 0.05, hi: 0.9, determines: other_family, fallback: None },
-                Knob { name: "MFU with recomputation over without", at: |f| &mut f.recompute_mfu_ratio, prior: 0.75, lo: 0.5, hi: 1.0, determines: recompute, fallback: None },
-                Knob { name: "share of FP8's GEMM rate a training step realizes", at: |f| &mut f.train_fp8_gain, prior: 1.0, lo: 0.01, hi: 1.0, determines: fp8_training, fallback: None },
-            ],
-        },
     ]
+}
+
+/// Training's group: MFU by card family, recomputation and FP8.
+fn training_group() -> Group {
+    Group {
+        name: "training",
+        sets: &[Set::Training],
+        engines: &[],
+        knobs: vec![
+            Knob { name: "training MFU, NVIDIA HBM", at: |f| &mut f.train_mfu_hbm, prior: 0.40, lo: 0.05, hi: 0.9, determines: hbm, fallback: Some("training MFU, NVIDIA GDDR") },
+            Knob { name: "training MFU, NVIDIA GDDR", at: |f| &mut f.train_mfu_gddr, prior: 0.40, lo: 0.05, hi: 0.9, determines: gddr, fallback: Some("training MFU, NVIDIA HBM") },
+            Knob { name: "training MFU, other cards", at: |f| &mut f.train_mfu_other, prior: 0.40, lo: 0.05, hi: 0.9, determines: other_family, fallback: None },
+            Knob { name: "MFU with recomputation over without", at: |f| &mut f.recompute_mfu_ratio, prior: 0.75, lo: 0.5, hi: 1.0, determines: recompute, fallback: None },
+            Knob { name: "share of FP8's GEMM rate a training step realizes", at: |f| &mut f.train_fp8_gain, prior: 1.0, lo: 0.01, hi: 1.0, determines: fp8_training, fallback: None },
+        ],
+    }
+}
+
+/// Every group, in fitting order.
+pub fn groups() -> Vec<Group> {
+    let mut all = Vec::with_capacity(11);
+    all.extend(llama_cpp_groups());
+    all.extend(server_groups());
+    all.extend(local_engine_groups());
+    all.push(training_group());
+    all
 }
 
 /// The shipped constants with every knob at its physics default.

@@ -530,27 +530,108 @@ fn training_row_gap(precision: &str, task: &str, shard: &str, metric: &str, micr
     }
 }
 
+/// The columns of the training files.
+#[derive(Clone, Copy)]
+struct TrainCols<'a> {
+    g: &'a str,
+    n: &'a str,
+    name: &'a str,
+    task: &'a str,
+    framework: &'a str,
+    precision: &'a str,
+    micro: &'a str,
+    global: &'a str,
+    seq: &'a str,
+    ckpt: &'a str,
+    shard: &'a str,
+    metric: &'a str,
+    notes: &'a str,
+    params_b: &'a str,
+    layers: &'a str,
+    hidden_size: &'a str,
+    value_per_gpu: &'a str,
+    value: &'a str,
+    source: &'a str,
+}
+
+impl<'a> TrainCols<'a> {
+    fn of(csv: &Csv, r: &'a [String]) -> TrainCols<'a> {
+        let c = |k: &str| csv.get(r, k);
+        TrainCols {
+            g: c("gpu"),
+            n: c("num_gpus"),
+            name: c("model"),
+            task: c("task"),
+            framework: c("framework"),
+            precision: c("precision"),
+            micro: c("micro_batch"),
+            global: c("global_batch"),
+            seq: c("seq_len"),
+            ckpt: c("act_ckpt"),
+            shard: c("sharding"),
+            metric: c("metric"),
+            notes: c("notes"),
+            params_b: c("params_b"),
+            layers: c("layers"),
+            hidden_size: c("hidden_size"),
+            value_per_gpu: c("value_per_gpu"),
+            value: c("value"),
+            source: c("source"),
+        }
+    }
+}
+
+/// The job a training row states on `gpus` GPUs, and its global batch.
+fn training_job(cols: &TrainCols, file: &str, gpus: u32, label: &str) -> R<(LlmJob, u32)> {
+    let TrainCols { name, task, framework, precision, micro, global, seq, ckpt, shard, notes, .. } = *cols;
+    let params: f64 = num::<f64>(cols.params_b, label)? * 1e9;
+    let mut job = LlmJob { model: training_model(name, params, cols.layers, cols.hidden_size)?, ..LlmJob::default() };
+    let torchtune = framework == "torchtune";
+    job.workload = match task {
+        "pretrain" => Workload::Training,
+        "finetune_full" => Workload::FinetuneFull,
+        "lora" => Workload::Lora,
+        "qlora" => Workload::Qlora,
+        t => return Err(format!("{file}: task `{t}`")),
+    };
+    job.precision = Precision::parse(precision).ok_or_else(|| format!("{file}: precision `{precision}`"))?;
+    job.master_weights = !notes.contains("mp_mode PURE") && !torchtune;
+    job.batch = num(micro, label)?;
+    job.seq_len = num(seq, label)?;
+    // torchtune recipes and Megatron-LM's GPT-3 script checkpoint activations; the multi-node
+    // files state each run's recomputation, and an empty cell there is Megatron's default
+    // (none).
+    let multinode = file.starts_with("llm_training_multinode");
+    job.grad_checkpointing = match ckpt {
+        "none" => Checkpointing::None,
+        "" if multinode => Checkpointing::None,
+        c if multinode => Checkpointing::parse(c).ok_or_else(|| format!("{file}: act_ckpt `{c}`"))?,
+        _ => Checkpointing::Full,
+    };
+    let (zero, dp) = sharding(shard, gpus);
+    job.zero = zero;
+    job.auto_layout = false;
+    // A row with tokens/s per GPU may leave the global batch out: one micro-batch per GPU.
+    let global: u32 = if global.is_empty() { job.batch.max(1) * gpus } else { num(global, label)? };
+    job.mesh = mesh_spec(shard);
+    if job.mesh.is_some() {
+        job.global_batch = Some(global);
+    }
+    let micro_b = job.batch.max(1);
+    job.grad_accum = kv_num(shard, "ga=")
+        .or_else(|| notes.split("grad_accum ").nth(1).and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next()).and_then(|v| v.parse().ok()))
+        .unwrap_or_else(|| (global / (micro_b * dp)).max(1));
+    recipe(&mut job, torchtune, gpus);
+    Ok((job, global))
+}
+
 /// One training file's rows.
 fn training_file(dir: &Path, file: &'static str, inv: &mut Inventory) -> R<()> {
     let csv = Csv::read(dir, file)?;
     for r in &csv.rows {
         inv.read += 1;
-        let c = |k: &str| csv.get(r, k);
-        let (g, n, name, task, framework, precision, micro, global, seq, ckpt, shard, metric, notes) = (
-            c("gpu"),
-            c("num_gpus"),
-            c("model"),
-            c("task"),
-            c("framework"),
-            c("precision"),
-            c("micro_batch"),
-            c("global_batch"),
-            c("seq_len"),
-            c("act_ckpt"),
-            c("sharding"),
-            c("metric"),
-            c("notes"),
-        );
+        let t = TrainCols::of(&csv, r);
+        let TrainCols { g, n, name, task, framework, precision, micro, global, seq, ckpt, shard, metric, .. } = t;
         let label = format!("{g} ×{n} {name} {task} {precision} micro {micro} gbs {global} seq {seq} ckpt {ckpt} [{shard}]");
         if let Some(why) = training_row_gap(precision, task, shard, metric, micro) {
             inv.not_modelled.push(format!("{file}: {label}: {why}"));
@@ -562,54 +643,17 @@ fn training_file(dir: &Path, file: &'static str, inv: &mut Inventory) -> R<()> {
         }
         let card = gpu(g)?;
         let gpus: u32 = num(n, &label)?;
-        let params: f64 = num::<f64>(c("params_b"), &label)? * 1e9;
-        let mut job = LlmJob { model: training_model(name, params, c("layers"), c("hidden_size"))?, ..LlmJob::default() };
-        let torchtune = framework == "torchtune";
-        job.workload = match task {
-            "pretrain" => Workload::Training,
-            "finetune_full" => Workload::FinetuneFull,
-            "lora" => Workload::Lora,
-            "qlora" => Workload::Qlora,
-            t => return Err(format!("{file}: task `{t}`")),
-        };
-        job.precision = Precision::parse(precision).ok_or_else(|| format!("{file}: precision `{precision}`"))?;
-        job.master_weights = !notes.contains("mp_mode PURE") && !torchtune;
-        job.batch = num(micro, &label)?;
-        job.seq_len = num(seq, &label)?;
-        // torchtune recipes and Megatron-LM's GPT-3 script checkpoint activations; the multi-node
-        // files state each run's recomputation, and an empty cell there is Megatron's default
-        // (none).
-        let multinode = file.starts_with("llm_training_multinode");
-        job.grad_checkpointing = match ckpt {
-            "none" => Checkpointing::None,
-            "" if multinode => Checkpointing::None,
-            c if multinode => Checkpointing::parse(c).ok_or_else(|| format!("{file}: act_ckpt `{c}`"))?,
-            _ => Checkpointing::Full,
-        };
-        let (zero, dp) = sharding(shard, gpus);
-        job.zero = zero;
-        job.auto_layout = false;
-        // A row with tokens/s per GPU may leave the global batch out: one micro-batch per GPU.
-        let global: u32 = if global.is_empty() { job.batch.max(1) * gpus } else { num(global, &label)? };
-        job.mesh = mesh_spec(shard);
-        if job.mesh.is_some() {
-            job.global_batch = Some(global);
-        }
-        let micro_b = job.batch.max(1);
-        job.grad_accum = kv_num(shard, "ga=")
-            .or_else(|| notes.split("grad_accum ").nth(1).and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next()).and_then(|v| v.parse().ok()))
-            .unwrap_or_else(|| (global / (micro_b * dp)).max(1));
-        recipe(&mut job, torchtune, gpus);
+        let (job, global) = training_job(&t, file, gpus, &label)?;
         let measured = match metric {
-            "tokens_s_per_gpu" | "tokens_s" => num(c("value_per_gpu"), &label)?,
-            "step_time_s" => f64::from(global) * f64::from(job.seq_len) / num::<f64>(c("value"), &label)? / f64::from(gpus),
+            "tokens_s_per_gpu" | "tokens_s" => num(t.value_per_gpu, &label)?,
+            "step_time_s" => f64::from(global) * f64::from(job.seq_len) / num::<f64>(t.value, &label)? / f64::from(gpus),
             m => return Err(format!("{file}: metric `{m}`")),
         };
         if let Some(why) = implausible(&job, card, measured) {
             inv.skipped.push(format!("{file}: {label} = {measured:.0} tokens/s per GPU: {why}"));
             continue;
         }
-        let mut x = row(Set::Training, file, label, card, gpus, LlmCase { job, read: Read::TrainPerGpu }, measured, c("source"));
+        let mut x = row(Set::Training, file, label, card, gpus, LlmCase { job, read: Read::TrainPerGpu }, measured, t.source);
         x.engine = framework.to_string();
         inv.rows.push(x);
     }
@@ -754,81 +798,129 @@ fn memory_more_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
     Ok(())
 }
 
-fn memory_more_row(csv: &Csv, r: &[String], ctx: f64, inv: &mut Inventory) -> R<Option<Row<LlmCase>>> {
-    let file = csv.name;
-    let c = |k: &str| csv.get(r, k);
-    let (g, n, name, task, framework, dtype, batch, seq, ckpt, opt, metric, rank, targets, notes) = (
-        c("gpu"),
-        c("num_gpus"),
-        c("model"),
-        c("task"),
-        c("framework"),
-        c("dtype_or_quant"),
-        c("batch"),
-        c("seq_len_or_res"),
-        c("grad_ckpt"),
-        c("optimizer"),
-        c("mem_metric"),
-        c("lora_rank"),
-        c("lora_targets"),
-        c("notes"),
-    );
-    let label = format!("{g} ×{n} {name} {task} {dtype} b{batch} s{seq} ckpt {ckpt} {opt} r{rank} {targets} [{framework}]");
-    let skip = |why: &str, inv: &mut Inventory| {
-        inv.skipped.push(format!("{file}: {label}: {why}"));
-        Ok(None)
-    };
-    if g.is_empty() {
-        return skip("GPU not stated", inv);
+/// The columns of memory_more.csv and memory_peft.csv.
+#[derive(Clone, Copy)]
+struct MemoryCols<'a> {
+    g: &'a str,
+    n: &'a str,
+    name: &'a str,
+    task: &'a str,
+    framework: &'a str,
+    dtype: &'a str,
+    batch: &'a str,
+    seq: &'a str,
+    ckpt: &'a str,
+    opt: &'a str,
+    metric: &'a str,
+    rank: &'a str,
+    targets: &'a str,
+    notes: &'a str,
+    peak_mem_gb: &'a str,
+    source: &'a str,
+}
+
+impl<'a> MemoryCols<'a> {
+    fn of(csv: &Csv, r: &'a [String]) -> MemoryCols<'a> {
+        let c = |k: &str| csv.get(r, k);
+        MemoryCols {
+            g: c("gpu"),
+            n: c("num_gpus"),
+            name: c("model"),
+            task: c("task"),
+            framework: c("framework"),
+            dtype: c("dtype_or_quant"),
+            batch: c("batch"),
+            seq: c("seq_len_or_res"),
+            ckpt: c("grad_ckpt"),
+            opt: c("optimizer"),
+            metric: c("mem_metric"),
+            rank: c("lora_rank"),
+            targets: c("lora_targets"),
+            notes: c("notes"),
+            peak_mem_gb: c("peak_mem_gb"),
+            source: c("source"),
+        }
     }
-    if metric.contains("upper bound") || metric.contains("budget") {
-        return skip("a VRAM budget at which a context fits (capacity limit), not a measured peak", inv);
+
+    /// Why the row is not scored, before its card and model are looked up: no GPU stated, a
+    /// capacity limit rather than a peak, DoRA, or activation offloading.
+    fn gap(&self) -> Option<&'static str> {
+        let MemoryCols { g, metric, notes, .. } = *self;
+        if g.is_empty() {
+            Some("GPU not stated")
+        } else if metric.contains("upper bound") || metric.contains("budget") {
+            Some("a VRAM budget at which a context fits (capacity limit), not a measured peak")
+        } else if notes.contains("DoRA") {
+            Some("DoRA (weight-decomposed LoRA) not modelled")
+        } else if notes.contains("activation offloading") || notes.contains("activations offloaded to CPU") {
+            Some("activation offloading to CPU, not modelled")
+        } else {
+            None
+        }
     }
-    if notes.contains("DoRA") {
-        return skip("DoRA (weight-decomposed LoRA) not modelled", inv);
+
+    /// The peak in GiB. Figures printed as `bytes / 1e9` (LitGPT's `max_memory_allocated() /
+    /// 1e9`, torchtune's `memory_stats_log` until mid-2024) are decimal GB: the engine's figures
+    /// are GiB.
+    fn measured_gib(&self, label: &str) -> R<f64> {
+        let printed: f64 = num(self.peak_mem_gb, label)?;
+        let decimal = self.metric.contains("/1e9") || self.metric.contains("units of 1e9 bytes");
+        Ok(if decimal { printed * 1e9 / (1u64 << 30) as f64 } else { printed })
     }
-    if notes.contains("activation offloading") || notes.contains("activations offloaded to CPU") {
-        return skip("activation offloading to CPU, not modelled", inv);
+
+    /// The job the row states, on `arch`.
+    fn job(&self, arch: ModelArch, file: &str, label: &str) -> R<LlmJob> {
+        let MemoryCols { task, framework, dtype, batch, seq, ckpt, opt, notes, .. } = *self;
+        let mut job = LlmJob { model: arch, ..LlmJob::default() };
+        job.precision = if dtype.starts_with("fp16") { Precision::Fp16 } else { Precision::Bf16 };
+        job.batch = num(batch, label)?;
+        // The sequence column is the longest batch of the run (padded datasets: the cap the
+        // longest samples reach, or the longest sample forced first).
+        job.seq_len = num(seq.split_whitespace().next().unwrap_or(seq), label)?;
+        job.grad_checkpointing = if ckpt == "full" || ckpt == "unsloth" { Checkpointing::Full } else { Checkpointing::None };
+        job.workload = match task {
+            "finetune_full" => Workload::FinetuneFull,
+            "finetune_lora" => Workload::Lora,
+            "finetune_qlora" => Workload::Qlora,
+            t => return Err(format!("{file}: task `{t}`")),
+        };
+        // MetaMathQA and torchtune run pure bf16 (use_amp false); LitGPT's `--precision bf16-true`
+        // keeps the adapters in bf16 too; the SFT examples bf16 mixed precision (fp32 adapters).
+        let torchtune = framework.starts_with("torchtune");
+        let litgpt = framework.starts_with("LitGPT");
+        job.master_weights = !(torchtune || notes.contains("bf16-true") || (job.workload == Workload::FinetuneFull && notes.contains("pure bf16")));
+        job.fp32_logits = !(notes.contains("; chunked logits") || notes.contains("chunked cross entropy"));
+        job.optimizer_in_backward = opt.contains("in_bwd") || notes.contains("optimizer_in_bwd True");
+        job.torch_compile = notes.contains("torch.compile on");
+        job.optimizer = match opt {
+            // bitsandbytes' paged AdamW, 32-bit or 8-bit, keeps its state in CUDA managed memory
+            // that the allocator statistics never count; as 8-bit it is counted where nvidia-smi
+            // is read.
+            o if o.starts_with("paged-adamw") || o.starts_with("paged_adamw") => Optimizer::PagedAdamW8bit,
+            o if o.starts_with("adamw8bit") || o.starts_with("adamw-8bit") || o.starts_with("adamw_8bit") => Optimizer::AdamW8bit,
+            _ => Optimizer::AdamW,
+        };
+        if job.workload.is_adapter() {
+            self.set_adapter(&mut job, litgpt, label)?;
+        }
+        if framework.contains("ZeRO-3") || framework.contains("FSDP") {
+            job.zero = 3;
+            job.auto_layout = false;
+        }
+        job.nf4_double_quant = dtype.contains("double");
+        // bitsandbytes before 0.43.2 keeps every 4-bit linear's input: LitGPT's runs pin 0.41.1
+        // (resource tables) and 0.42.0 (pyproject.toml at every config_hub commit cited), and the
+        // LLaMA-Factory wiki's table (2024-04) predates 0.43.2 (2024-07). torchtune uses
+        // torchao's NF4; the other rows do not state their version.
+        job.nf4_keeps_inputs = dtype.starts_with("nf4") && (litgpt || framework.starts_with("LLaMA-Factory"));
+        Ok(job)
     }
-    let Ok(card) = gpu(g) else { return skip("GPU not in the catalog", inv) };
-    let Ok(arch) = model(name) else { return skip("model not in the catalog", inv) };
-    // Figures printed as `bytes / 1e9` (LitGPT's `max_memory_allocated() / 1e9`, torchtune's
-    // `memory_stats_log` until mid-2024) are decimal GB: the engine's figures are GiB.
-    let printed: f64 = num(c("peak_mem_gb"), &label)?;
-    let decimal = metric.contains("/1e9") || metric.contains("units of 1e9 bytes");
-    let measured = if decimal { printed * 1e9 / (1u64 << 30) as f64 } else { printed };
-    let gpus: u32 = num(n, &label)?;
-    let mut job = LlmJob { model: arch, ..LlmJob::default() };
-    job.precision = if dtype.starts_with("fp16") { Precision::Fp16 } else { Precision::Bf16 };
-    job.batch = num(batch, &label)?;
-    // The sequence column is the longest batch of the run (padded datasets: the cap the longest
-    // samples reach, or the longest sample forced first).
-    job.seq_len = num(seq.split_whitespace().next().unwrap_or(seq), &label)?;
-    job.grad_checkpointing = if ckpt == "full" || ckpt == "unsloth" { Checkpointing::Full } else { Checkpointing::None };
-    job.workload = match task {
-        "finetune_full" => Workload::FinetuneFull,
-        "finetune_lora" => Workload::Lora,
-        "finetune_qlora" => Workload::Qlora,
-        t => return Err(format!("{file}: task `{t}`")),
-    };
-    // MetaMathQA and torchtune run pure bf16 (use_amp false); LitGPT's `--precision bf16-true`
-    // keeps the adapters in bf16 too; the SFT examples bf16 mixed precision (fp32 adapters).
-    let torchtune = framework.starts_with("torchtune");
-    let litgpt = framework.starts_with("LitGPT");
-    job.master_weights = !(torchtune || notes.contains("bf16-true") || (job.workload == Workload::FinetuneFull && notes.contains("pure bf16")));
-    job.fp32_logits = !(notes.contains("; chunked logits") || notes.contains("chunked cross entropy"));
-    job.optimizer_in_backward = opt.contains("in_bwd") || notes.contains("optimizer_in_bwd True");
-    job.torch_compile = notes.contains("torch.compile on");
-    job.optimizer = match opt {
-        // bitsandbytes' paged AdamW, 32-bit or 8-bit, keeps its state in CUDA managed memory that
-        // the allocator statistics never count; as 8-bit it is counted where nvidia-smi is read.
-        o if o.starts_with("paged-adamw") || o.starts_with("paged_adamw") => Optimizer::PagedAdamW8bit,
-        o if o.starts_with("adamw8bit") || o.starts_with("adamw-8bit") || o.starts_with("adamw_8bit") => Optimizer::AdamW8bit,
-        _ => Optimizer::AdamW,
-    };
-    if job.workload.is_adapter() {
-        job.lora_rank = num(rank, &label)?;
-        job.lora_targets = match targets {
+
+    /// An adapter row's LoRA rank, targets and dropout.
+    fn set_adapter(&self, job: &mut LlmJob, litgpt: bool, label: &str) -> R<()> {
+        let notes = self.notes;
+        job.lora_rank = num(self.rank, label)?;
+        job.lora_targets = match self.targets {
             "qv" => LoraTargets::AttentionQv,
             // q, k, v: the nearest set the engine has is q, k, v, o.
             "qkv" => LoraTargets::Attention,
@@ -837,24 +929,46 @@ fn memory_more_row(csv: &Csv, r: &[String], ctx: f64, inv: &mut Inventory) -> R<
         // LitGPT's finetune/lora.py and every config_hub/finetune config set lora_dropout 0.05
         // (0.1 for Gemma 2); other rows say so in their notes.
         job.lora_dropout = litgpt || notes.contains("dropout 0.05") || notes.contains("lora_dropout 0.05");
+        Ok(())
     }
-    if framework.contains("ZeRO-3") || framework.contains("FSDP") {
-        job.zero = 3;
-        job.auto_layout = false;
+
+    /// What the row's metric counts: allocator peaks (torch max_memory_reserved) exclude the
+    /// CUDA context, nvidia-smi includes it; `max_memory_allocated` counts live tensors only.
+    fn read(&self, ctx: f64) -> Read {
+        let metric = self.metric;
+        let minus = if metric.contains("nvidia-smi") || metric.starts_with("per-GPU memory") { 0.0 } else { ctx };
+        if metric.contains("Active") || metric.contains("max_memory_allocated") {
+            Read::AllocatedPeak
+        } else {
+            Read::PerGpuMem { minus }
+        }
     }
-    job.nf4_double_quant = dtype.contains("double");
-    // bitsandbytes before 0.43.2 keeps every 4-bit linear's input: LitGPT's runs pin 0.41.1
-    // (resource tables) and 0.42.0 (pyproject.toml at every config_hub commit cited), and the
-    // LLaMA-Factory wiki's table (2024-04) predates 0.43.2 (2024-07). torchtune uses torchao's
-    // NF4; the other rows do not state their version.
-    job.nf4_keeps_inputs = dtype.starts_with("nf4") && (litgpt || framework.starts_with("LLaMA-Factory"));
-    // Allocator peaks (torch max_memory_reserved) exclude the CUDA context; nvidia-smi includes it.
-    let minus = if metric.contains("nvidia-smi") || metric.starts_with("per-GPU memory") { 0.0 } else { ctx };
-    let read = if metric.contains("Active") || metric.contains("max_memory_allocated") { Read::AllocatedPeak } else { Read::PerGpuMem { minus } };
+}
+
+/// One row of memory_more.csv or memory_peft.csv, or `None` when it is skipped (the reason goes
+/// to `inv`).
+fn memory_more_row(csv: &Csv, r: &[String], ctx: f64, inv: &mut Inventory) -> R<Option<Row<LlmCase>>> {
+    let file = csv.name;
+    let m = MemoryCols::of(csv, r);
+    let MemoryCols { g, n, name, task, framework, dtype, batch, seq, ckpt, opt, rank, targets, .. } = m;
+    let label = format!("{g} ×{n} {name} {task} {dtype} b{batch} s{seq} ckpt {ckpt} {opt} r{rank} {targets} [{framework}]");
+    let skip = |why: &str, inv: &mut Inventory| {
+        inv.skipped.push(format!("{file}: {label}: {why}"));
+        Ok(None)
+    };
+    if let Some(why) = m.gap() {
+        return skip(why, inv);
+    }
+    let Ok(card) = gpu(g) else { return skip("GPU not in the catalog", inv) };
+    let Ok(arch) = model(name) else { return skip("model not in the catalog", inv) };
+    let measured = m.measured_gib(&label)?;
+    let gpus: u32 = num(n, &label)?;
+    let job = m.job(arch, file, &label)?;
+    let read = m.read(ctx);
     if let Err(e) = estimate_llm(&job, card, gpus) {
         return skip(&format!("the engine rejects the job ({e})"), inv);
     }
-    let mut x = row(Set::Memory, file, label, card, gpus, LlmCase { job, read }, measured, c("source"));
+    let mut x = row(Set::Memory, file, label, card, gpus, LlmCase { job, read }, measured, m.source);
     x.engine = framework.to_string();
     Ok(Some(x))
 }

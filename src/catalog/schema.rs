@@ -360,55 +360,113 @@ fn check_memory_and_backends(errors: &mut Vec<String>, g: &Gpu) {
     }
 }
 
+/// How a range check reads its figure off a card (`None`: not given).
+type Figure = fn(&Gpu) -> Option<f64>;
+
+/// The plausible range of every figure a card may give, in the order they are checked: (field,
+/// its value, lowest, highest).
+const GPU_RANGES: [(&str, Figure, f64, f64); 20] = [
+    ("memory_gib", |g| Some(g.memory_gib), 4.0, 1024.0),
+    ("memory_bandwidth_gb_s", |g| Some(g.memory_bandwidth_gb_s), 50.0, 20_000.0),
+    ("sm_count", |g| g.sm_count.map(f64::from), 8.0, 1024.0),
+    ("fp32_tflops", |g| g.fp32_tflops, 1.0, 200.0),
+    ("fp64_tflops", |g| g.fp64_tflops, 0.01, 200.0),
+    ("tf32_tflops", |g| g.tf32_tflops, 1.0, 5_000.0),
+    ("fp16_tflops", |g| g.fp16_tflops, 1.0, 10_000.0),
+    ("fp16_acc16_tflops", |g| g.fp16_acc16_tflops, 1.0, 10_000.0),
+    ("bf16_tflops", |g| g.bf16_tflops, 1.0, 10_000.0),
+    ("fp8_tflops", |g| g.fp8_tflops, 1.0, 20_000.0),
+    ("int8_tops", |g| g.int8_tops, 1.0, 20_000.0),
+    ("fp4_tflops", |g| g.fp4_tflops, 1.0, 40_000.0),
+    ("fp6_tflops", |g| g.fp6_tflops, 1.0, 40_000.0),
+    ("fp4_sparse_tflops", |g| g.fp4_sparse_tflops, 1.0, 80_000.0),
+    ("tdp_w", |g| g.tdp_w, 10.0, 2_000.0),
+    ("nvlink_gb_s", |g| g.nvlink_gb_s, 10.0, 5_000.0),
+    ("scale_up_gb_s", |g| g.scale_up_gb_s, 10.0, 5_000.0),
+    ("fp16_vector_tflops", |g| g.fp16_vector_tflops, 1.0, 200.0),
+    ("launch_price_usd", |g| g.launch_price_usd, 50.0, 100_000.0),
+    ("street_price_usd", |g| g.street_price_usd, 50.0, 100_000.0),
+];
+
+/// A kebab-case id not seen before (`seen` collects them), a name and an architecture, and a
+/// plausible release year.
+fn check_identity(errors: &mut Vec<String>, g: &Gpu, seen: &mut std::collections::BTreeSet<String>) {
+    let id = g.id.as_str();
+    if !is_kebab_id(id) {
+        errors.push(format!("gpu `{id}`: id must be lowercase kebab-case"));
+    }
+    if !seen.insert(id.to_string()) {
+        errors.push(format!("gpu `{id}`: duplicate id"));
+    }
+    if g.name.trim().is_empty() || g.architecture.trim().is_empty() {
+        errors.push(format!("gpu `{id}`: name and architecture are required"));
+    }
+    if !(2010..=2030).contains(&g.release_year) {
+        errors.push(format!("gpu `{id}`: release_year {} is implausible", g.release_year));
+    }
+}
+
+/// `nvlink` and `nvlink_gb_s` go together.
+fn check_nvlink(errors: &mut Vec<String>, g: &Gpu) {
+    let id = g.id.as_str();
+    if g.nvlink && g.nvlink_gb_s.is_none() {
+        errors.push(format!("gpu `{id}`: nvlink = true needs nvlink_gb_s"));
+    }
+    if !g.nvlink && g.nvlink_gb_s.is_some() {
+        errors.push(format!("gpu `{id}`: nvlink_gb_s given but nvlink = false"));
+    }
+}
+
+/// Prices with their date and source, source URLs, known regions, and plausible cloud prices,
+/// each dated and sourced.
+fn check_prices_and_sources(errors: &mut Vec<String>, g: &Gpu) {
+    let id = g.id.as_str();
+    if g.street_price_usd.is_some() {
+        match &g.street_price_date {
+            Some(d) if is_date(d) => {}
+            _ => errors.push(format!("gpu `{id}`: street_price_usd needs street_price_date (YYYY-MM)")),
+        }
+    }
+    if (g.street_price_usd.is_some() || g.launch_price_usd.is_some()) && g.price_source.is_none() {
+        errors.push(format!("gpu `{id}`: prices need a price_source"));
+    }
+    if g.sources.is_empty() || g.sources.iter().any(|s| !s.starts_with("https://") && !s.starts_with("http://")) {
+        errors.push(format!("gpu `{id}`: needs at least one source, each a URL"));
+    }
+    for r in &g.regions {
+        if r != "global" && r != "cn" {
+            errors.push(format!("gpu `{id}`: unknown region `{r}`"));
+        }
+    }
+    for c in &g.cloud {
+        if !(0.01..=100.0).contains(&c.usd_per_hour) {
+            errors.push(format!("gpu `{id}`: cloud price {} $/h from {} is implausible", c.usd_per_hour, c.provider));
+        }
+        if !is_date(&c.date) {
+            errors.push(format!("gpu `{id}`: cloud price from {} needs a date (YYYY-MM)", c.provider));
+        }
+        if c.source.is_empty() {
+            errors.push(format!("gpu `{id}`: cloud price from {} needs a source", c.provider));
+        }
+    }
+}
+
 /// Every invariant the GPU catalog must hold. Returns one message per broken rule, naming the card.
 pub fn validate_gpus(gpus: &[Gpu]) -> Vec<String> {
     let mut errors = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     for g in gpus {
         let id = g.id.as_str();
-        if !is_kebab_id(id) {
-            errors.push(format!("gpu `{id}`: id must be lowercase kebab-case"));
+        check_identity(&mut errors, g, &mut seen);
+        for (field, value, lo, hi) in GPU_RANGES {
+            in_range(&mut errors, id, field, value(g), lo, hi);
         }
-        if !seen.insert(id.to_string()) {
-            errors.push(format!("gpu `{id}`: duplicate id"));
-        }
-        if g.name.trim().is_empty() || g.architecture.trim().is_empty() {
-            errors.push(format!("gpu `{id}`: name and architecture are required"));
-        }
-        if !(2010..=2030).contains(&g.release_year) {
-            errors.push(format!("gpu `{id}`: release_year {} is implausible", g.release_year));
-        }
-        in_range(&mut errors, id, "memory_gib", Some(g.memory_gib), 4.0, 1024.0);
-        in_range(&mut errors, id, "memory_bandwidth_gb_s", Some(g.memory_bandwidth_gb_s), 50.0, 20_000.0);
-        in_range(&mut errors, id, "sm_count", g.sm_count.map(f64::from), 8.0, 1024.0);
-        in_range(&mut errors, id, "fp32_tflops", g.fp32_tflops, 1.0, 200.0);
-        in_range(&mut errors, id, "fp64_tflops", g.fp64_tflops, 0.01, 200.0);
-        in_range(&mut errors, id, "tf32_tflops", g.tf32_tflops, 1.0, 5_000.0);
-        in_range(&mut errors, id, "fp16_tflops", g.fp16_tflops, 1.0, 10_000.0);
-        in_range(&mut errors, id, "fp16_acc16_tflops", g.fp16_acc16_tflops, 1.0, 10_000.0);
-        in_range(&mut errors, id, "bf16_tflops", g.bf16_tflops, 1.0, 10_000.0);
-        in_range(&mut errors, id, "fp8_tflops", g.fp8_tflops, 1.0, 20_000.0);
-        in_range(&mut errors, id, "int8_tops", g.int8_tops, 1.0, 20_000.0);
-        in_range(&mut errors, id, "fp4_tflops", g.fp4_tflops, 1.0, 40_000.0);
-        in_range(&mut errors, id, "fp6_tflops", g.fp6_tflops, 1.0, 40_000.0);
-        in_range(&mut errors, id, "fp4_sparse_tflops", g.fp4_sparse_tflops, 1.0, 80_000.0);
-        in_range(&mut errors, id, "tdp_w", g.tdp_w, 10.0, 2_000.0);
-        in_range(&mut errors, id, "nvlink_gb_s", g.nvlink_gb_s, 10.0, 5_000.0);
-        in_range(&mut errors, id, "scale_up_gb_s", g.scale_up_gb_s, 10.0, 5_000.0);
-        in_range(&mut errors, id, "fp16_vector_tflops", g.fp16_vector_tflops, 1.0, 200.0);
-        in_range(&mut errors, id, "launch_price_usd", g.launch_price_usd, 50.0, 100_000.0);
-        in_range(&mut errors, id, "street_price_usd", g.street_price_usd, 50.0, 100_000.0);
         if g.vendor != Vendor::Apple && g.tdp_w.is_none() {
             errors.push(format!("gpu `{id}`: tdp_w is required for discrete cards"));
         }
         check_precision_order(&mut errors, g);
         check_memory_and_backends(&mut errors, g);
-        if g.nvlink && g.nvlink_gb_s.is_none() {
-            errors.push(format!("gpu `{id}`: nvlink = true needs nvlink_gb_s"));
-        }
-        if !g.nvlink && g.nvlink_gb_s.is_some() {
-            errors.push(format!("gpu `{id}`: nvlink_gb_s given but nvlink = false"));
-        }
+        check_nvlink(&mut errors, g);
         check_scale_up(&mut errors, g);
         check_clocks(&mut errors, g);
         if g.ecc_on_by_default {
@@ -417,34 +475,7 @@ pub fn validate_gpus(gpus: &[Gpu]) -> Vec<String> {
                 errors.push(format!("gpu `{id}`: ecc_on_by_default needs ecc = true and GDDR memory"));
             }
         }
-        if g.street_price_usd.is_some() {
-            match &g.street_price_date {
-                Some(d) if is_date(d) => {}
-                _ => errors.push(format!("gpu `{id}`: street_price_usd needs street_price_date (YYYY-MM)")),
-            }
-        }
-        if (g.street_price_usd.is_some() || g.launch_price_usd.is_some()) && g.price_source.is_none() {
-            errors.push(format!("gpu `{id}`: prices need a price_source"));
-        }
-        if g.sources.is_empty() || g.sources.iter().any(|s| !s.starts_with("https://") && !s.starts_with("http://")) {
-            errors.push(format!("gpu `{id}`: needs at least one source, each a URL"));
-        }
-        for r in &g.regions {
-            if r != "global" && r != "cn" {
-                errors.push(format!("gpu `{id}`: unknown region `{r}`"));
-            }
-        }
-        for c in &g.cloud {
-            if !(0.01..=100.0).contains(&c.usd_per_hour) {
-                errors.push(format!("gpu `{id}`: cloud price {} $/h from {} is implausible", c.usd_per_hour, c.provider));
-            }
-            if !is_date(&c.date) {
-                errors.push(format!("gpu `{id}`: cloud price from {} needs a date (YYYY-MM)", c.provider));
-            }
-            if c.source.is_empty() {
-                errors.push(format!("gpu `{id}`: cloud price from {} needs a source", c.provider));
-            }
-        }
+        check_prices_and_sources(&mut errors, g);
     }
     check_references(&mut errors, gpus);
     errors
@@ -833,9 +864,8 @@ fn check_image_geometry(errors: &mut Vec<String>, d: &DiffusionSpec) {
     }
 }
 
-/// Every invariant of the model presets, across all three files (ids are unique across them).
-pub fn validate_models(llms: &[LlmSpec], diffusion: &[DiffusionSpec], classic: &[ClassicSpec]) -> Vec<String> {
-    let mut errors = Vec::new();
+/// Preset ids are kebab-case and unique across the three files.
+fn check_model_ids(errors: &mut Vec<String>, llms: &[LlmSpec], diffusion: &[DiffusionSpec], classic: &[ClassicSpec]) {
     let mut seen = std::collections::BTreeSet::new();
     let ids = llms
         .iter()
@@ -850,103 +880,128 @@ pub fn validate_models(llms: &[LlmSpec], diffusion: &[DiffusionSpec], classic: &
             errors.push(format!("model `{id}`: duplicate id"));
         }
     }
+}
+
+/// One LLM preset: a plausible size, positive shape counts, an attention kind its heads match,
+/// the MoE, encoder-decoder, fixed-state and vision fields it needs, and its config.json link.
+fn check_llm(errors: &mut Vec<String>, m: &LlmSpec) {
+    let id = &m.id;
+    if !(0.01..=3000.0).contains(&m.params_total_b) {
+        errors.push(format!("model `{id}`: params_total_b {} is implausible", m.params_total_b));
+    }
+    if m.layers == 0 || m.hidden_size == 0 || m.attention_heads == 0 || m.kv_heads == 0 || m.head_dim == 0 {
+        errors.push(format!("model `{id}`: layers, hidden_size, heads, kv_heads and head_dim must be positive"));
+    }
+    if m.kv_heads > m.attention_heads {
+        errors.push(format!("model `{id}`: kv_heads exceeds attention_heads"));
+    }
+    let expected_kind = match m.attention {
+        Attention::Mha => m.kv_heads == m.attention_heads,
+        Attention::Mqa => m.kv_heads == 1,
+        Attention::Gqa => m.kv_heads > 1 && m.kv_heads < m.attention_heads,
+        Attention::Mla => m.kv_lora_rank.is_some() && m.qk_rope_head_dim.is_some(),
+    };
+    if !expected_kind {
+        errors.push(format!("model `{id}`: attention {:?} does not match kv_heads {} / heads {}", m.attention, m.kv_heads, m.attention_heads));
+    }
+    let moe = m.experts_total.is_some();
+    if moe && (m.experts_active.is_none() || m.params_active_b.is_none() || m.moe_intermediate_size.is_none()) {
+        errors.push(format!("model `{id}`: MoE presets need experts_active, params_active_b and moe_intermediate_size"));
+    }
+    if let Some(a) = m.params_active_b {
+        if a > m.params_total_b {
+            errors.push(format!("model `{id}`: params_active_b exceeds params_total_b"));
+        }
+    }
+    if m.arch == Arch::EncoderDecoder && m.encoder_layers.is_none() {
+        errors.push(format!("model `{id}`: encoder-decoder presets need encoder_layers"));
+    }
+    if m.fixed_state_layers.is_some() != m.fixed_state_elements_per_layer.is_some() || m.fixed_state_layers.is_some_and(|l| l >= m.layers) {
+        errors.push(format!("model `{id}`: fixed_state_layers and fixed_state_elements_per_layer go together, below layers"));
+    }
+    if let Some(p) = m.vision.as_ref().and_then(VisionSpec::problem) {
+        errors.push(format!("model `{id}`: vision: {p}"));
+    }
+    if !m.source.starts_with("https://") {
+        errors.push(format!("model `{id}`: source must be the config.json link"));
+    }
+}
+
+/// One diffusion preset: a denoiser and a VAE among components of known roles and sizes,
+/// plausible step figures, a refiner among `diffusion`, a source, and its image and video
+/// geometry.
+fn check_diffusion(errors: &mut Vec<String>, d: &DiffusionSpec, diffusion: &[DiffusionSpec]) {
+    let id = &d.id;
+    if !d.component.iter().any(|c| c.role == "denoiser") || !d.component.iter().any(|c| c.role == "vae") {
+        errors.push(format!("diffusion `{id}`: needs a denoiser and a vae component"));
+    }
+    for c in &d.component {
+        if !["denoiser", "text_encoder", "vae"].contains(&c.role.as_str()) || !(0.001..=50.0).contains(&c.params_b) {
+            errors.push(format!("diffusion `{id}`: component `{}` has a bad role or size", c.name));
+        }
+    }
+    let max_step_tflops = if d.video.is_some() { 100_000.0 } else { 1000.0 };
+    if !(0.01..=max_step_tflops).contains(&d.step_tflops_at_native) || !(0.0..=0.9).contains(&d.attn_fraction_at_native) {
+        errors.push(format!("diffusion `{id}`: step FLOPs or attention fraction out of range"));
+    }
+    if let Some(r) = &d.refiner {
+        if !diffusion.iter().any(|x| &x.id == r) {
+            errors.push(format!("diffusion `{id}`: refiner `{r}` is not a preset"));
+        }
+    }
+    if d.sources.is_empty() {
+        errors.push(format!("diffusion `{id}`: needs a source"));
+    }
+    check_image_geometry(errors, d);
+    if let Some(v) = &d.video {
+        let counts = [v.native_width_px, v.native_height_px, v.default_frames, v.fps, v.temporal_downscale, v.patch_t, v.patch_hw, v.dit_layers, v.dit_width, v.experts, v.vae_decode_chunk_frames];
+        if counts.contains(&0) || !(0.01..=50.0).contains(&v.dit_token_params_b) || !(0.0..=100.0).contains(&v.vae_decode_gflops_per_px) {
+            errors.push(format!("diffusion `{id}`: video geometry has a zero count or an implausible size"));
+        }
+        let denoisers = d.component.iter().filter(|c| c.role == "denoiser").count();
+        if denoisers != v.experts as usize {
+            errors.push(format!("diffusion `{id}`: {denoisers} denoiser components but experts = {}", v.experts));
+        }
+    }
+}
+
+/// One classic preset: plausible size and FLOPs, what its cost scales with and the input size
+/// that goes with it, a Winograd share, and a source.
+fn check_classic(errors: &mut Vec<String>, c: &ClassicSpec) {
+    let id = &c.id;
+    if !(0.1..=10_000.0).contains(&c.params_m) || !(0.01..=100_000.0).contains(&c.forward_gflops) {
+        errors.push(format!("classic `{id}`: params_m or forward_gflops out of range"));
+    }
+    if c.scales_with != "pixels" && c.scales_with != "tokens" {
+        errors.push(format!("classic `{id}`: scales_with must be pixels or tokens"));
+    }
+    if !(0.0..=1.0).contains(&c.winograd_flop_share) {
+        errors.push(format!("classic `{id}`: winograd_flop_share must be a share from 0 to 1"));
+    }
+    if c.scales_with == "pixels" && c.input_px.is_none() || c.scales_with == "tokens" && c.seq_len.is_none() {
+        errors.push(format!("classic `{id}`: needs input_px (pixels) or seq_len (tokens)"));
+    }
+    if c.sources.is_empty() {
+        errors.push(format!("classic `{id}`: needs a source"));
+    }
+}
+
+/// Every invariant of the model presets, across all three files (ids are unique across them).
+pub fn validate_models(llms: &[LlmSpec], diffusion: &[DiffusionSpec], classic: &[ClassicSpec]) -> Vec<String> {
+    let mut errors = Vec::new();
+    check_model_ids(&mut errors, llms, diffusion, classic);
     for m in llms {
-        let id = &m.id;
-        if !(0.01..=3000.0).contains(&m.params_total_b) {
-            errors.push(format!("model `{id}`: params_total_b {} is implausible", m.params_total_b));
-        }
-        if m.layers == 0 || m.hidden_size == 0 || m.attention_heads == 0 || m.kv_heads == 0 || m.head_dim == 0 {
-            errors.push(format!("model `{id}`: layers, hidden_size, heads, kv_heads and head_dim must be positive"));
-        }
-        if m.kv_heads > m.attention_heads {
-            errors.push(format!("model `{id}`: kv_heads exceeds attention_heads"));
-        }
-        let expected_kind = match m.attention {
-            Attention::Mha => m.kv_heads == m.attention_heads,
-            Attention::Mqa => m.kv_heads == 1,
-            Attention::Gqa => m.kv_heads > 1 && m.kv_heads < m.attention_heads,
-            Attention::Mla => m.kv_lora_rank.is_some() && m.qk_rope_head_dim.is_some(),
-        };
-        if !expected_kind {
-            errors.push(format!("model `{id}`: attention {:?} does not match kv_heads {} / heads {}", m.attention, m.kv_heads, m.attention_heads));
-        }
-        let moe = m.experts_total.is_some();
-        if moe && (m.experts_active.is_none() || m.params_active_b.is_none() || m.moe_intermediate_size.is_none()) {
-            errors.push(format!("model `{id}`: MoE presets need experts_active, params_active_b and moe_intermediate_size"));
-        }
-        if let Some(a) = m.params_active_b {
-            if a > m.params_total_b {
-                errors.push(format!("model `{id}`: params_active_b exceeds params_total_b"));
-            }
-        }
-        if m.arch == Arch::EncoderDecoder && m.encoder_layers.is_none() {
-            errors.push(format!("model `{id}`: encoder-decoder presets need encoder_layers"));
-        }
-        if m.fixed_state_layers.is_some() != m.fixed_state_elements_per_layer.is_some() || m.fixed_state_layers.is_some_and(|l| l >= m.layers) {
-            errors.push(format!("model `{id}`: fixed_state_layers and fixed_state_elements_per_layer go together, below layers"));
-        }
-        if let Some(p) = m.vision.as_ref().and_then(VisionSpec::problem) {
-            errors.push(format!("model `{id}`: vision: {p}"));
-        }
-        if !m.source.starts_with("https://") {
-            errors.push(format!("model `{id}`: source must be the config.json link"));
-        }
+        check_llm(&mut errors, m);
     }
     let defaults: Vec<&str> = llms.iter().filter(|m| m.default_job_model).map(|m| m.id.as_str()).collect();
     if defaults.len() != 1 {
         errors.push(format!("models: exactly one preset needs default_job_model = true, found [{}]", defaults.join(", ")));
     }
     for d in diffusion {
-        let id = &d.id;
-        if !d.component.iter().any(|c| c.role == "denoiser") || !d.component.iter().any(|c| c.role == "vae") {
-            errors.push(format!("diffusion `{id}`: needs a denoiser and a vae component"));
-        }
-        for c in &d.component {
-            if !["denoiser", "text_encoder", "vae"].contains(&c.role.as_str()) || !(0.001..=50.0).contains(&c.params_b) {
-                errors.push(format!("diffusion `{id}`: component `{}` has a bad role or size", c.name));
-            }
-        }
-        let max_step_tflops = if d.video.is_some() { 100_000.0 } else { 1000.0 };
-        if !(0.01..=max_step_tflops).contains(&d.step_tflops_at_native) || !(0.0..=0.9).contains(&d.attn_fraction_at_native) {
-            errors.push(format!("diffusion `{id}`: step FLOPs or attention fraction out of range"));
-        }
-        if let Some(r) = &d.refiner {
-            if !diffusion.iter().any(|x| &x.id == r) {
-                errors.push(format!("diffusion `{id}`: refiner `{r}` is not a preset"));
-            }
-        }
-        if d.sources.is_empty() {
-            errors.push(format!("diffusion `{id}`: needs a source"));
-        }
-        check_image_geometry(&mut errors, d);
-        if let Some(v) = &d.video {
-            let counts = [v.native_width_px, v.native_height_px, v.default_frames, v.fps, v.temporal_downscale, v.patch_t, v.patch_hw, v.dit_layers, v.dit_width, v.experts, v.vae_decode_chunk_frames];
-            if counts.contains(&0) || !(0.01..=50.0).contains(&v.dit_token_params_b) || !(0.0..=100.0).contains(&v.vae_decode_gflops_per_px) {
-                errors.push(format!("diffusion `{id}`: video geometry has a zero count or an implausible size"));
-            }
-            let denoisers = d.component.iter().filter(|c| c.role == "denoiser").count();
-            if denoisers != v.experts as usize {
-                errors.push(format!("diffusion `{id}`: {denoisers} denoiser components but experts = {}", v.experts));
-            }
-        }
+        check_diffusion(&mut errors, d, diffusion);
     }
     for c in classic {
-        let id = &c.id;
-        if !(0.1..=10_000.0).contains(&c.params_m) || !(0.01..=100_000.0).contains(&c.forward_gflops) {
-            errors.push(format!("classic `{id}`: params_m or forward_gflops out of range"));
-        }
-        if c.scales_with != "pixels" && c.scales_with != "tokens" {
-            errors.push(format!("classic `{id}`: scales_with must be pixels or tokens"));
-        }
-        if !(0.0..=1.0).contains(&c.winograd_flop_share) {
-            errors.push(format!("classic `{id}`: winograd_flop_share must be a share from 0 to 1"));
-        }
-        if c.scales_with == "pixels" && c.input_px.is_none() || c.scales_with == "tokens" && c.seq_len.is_none() {
-            errors.push(format!("classic `{id}`: needs input_px (pixels) or seq_len (tokens)"));
-        }
-        if c.sources.is_empty() {
-            errors.push(format!("classic `{id}`: needs a source"));
-        }
+        check_classic(&mut errors, c);
     }
     errors
 }

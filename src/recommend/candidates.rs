@@ -16,6 +16,7 @@ use crate::catalog::{Gpu, Segment};
 use crate::model::llm::deploy::{self, Deployment};
 use crate::model::llm::serving::ServingTargets;
 use crate::model::{Band, Estimate, Throughput};
+use std::ops::ControlFlow;
 
 /// Largest count considered for multi-node datacenter builds.
 pub const MAX_MULTI_NODE_GPUS: u32 = 512;
@@ -308,11 +309,23 @@ fn price(input: &RecommendInput, gpu: &Gpu, count: u32, unit: Option<(f64, cost:
     Ok((figures, tco))
 }
 
-/// Evaluates every count of one card; pushes the accepted ones and returns why none was
-/// accepted (`None` when at least one was).
-pub(super) fn eval_card(input: &RecommendInput, obj: Objective, gi: usize, gpu: &Gpu, out: &mut Vec<Cand>, estimates: &mut usize) -> Option<Exclusion> {
+/// One card that passed the checks made before any count is looked at: its prices and memory.
+struct Card<'a> {
+    gi: usize,
+    gpu: &'a Gpu,
+    unit: Option<(f64, cost::PriceSource)>,
+    per_gpu_hour: Option<f64>,
+    /// Memory per GPU, and what the headroom leaves of it.
+    capacity: f64,
+    allowed: f64,
+}
+
+/// The card's prices and memory and the counts to look at (smallest that can hold the job,
+/// largest allowed), or why no count is: the cheap checks, a price for the mode, the job never
+/// fitting or needing more cards than allowed.
+fn plan_card<'a>(input: &RecommendInput, gi: usize, gpu: &'a Gpu) -> Result<(Card<'a>, u32, u32), Exclusion> {
     if let Some(x) = static_exclusion(input, gpu) {
-        return Some(x);
+        return Err(x);
     }
     let s = &input.cost;
     let unit = cost::card_price_usd(gpu, s.price_basis, &s.overrides);
@@ -322,72 +335,97 @@ pub(super) fn eval_card(input: &RecommendInput, obj: Objective, gi: usize, gpu: 
         Mode::Rent => per_gpu_hour.is_some(),
     };
     if !priced {
-        return Some(Exclusion::NoPrice);
+        return Err(Exclusion::NoPrice);
     }
     let needed = match input.job.gpus_needed(gpu) {
-        Ok(0) => return Some(Exclusion::NeverFits),
+        Ok(0) => return Err(Exclusion::NeverFits),
         Ok(n) => n,
-        Err(e) => return Some(Exclusion::Engine { message: e.to_string() }),
+        Err(e) => return Err(Exclusion::Engine { message: e.to_string() }),
     };
     let (limit, bridge) = count_limit(input, gpu);
     if needed > limit {
-        return Some(Exclusion::TooMany { needed, limit, bridge, at_limit: None });
+        return Err(Exclusion::TooMany { needed, limit, bridge, at_limit: None });
     }
     let capacity = input.job.capacity_gib(gpu);
     let allowed = capacity * (1.0 - input.headroom);
+    Ok((Card { gi, gpu, unit, per_gpu_hour, capacity, allowed }, needed, limit))
+}
+
+/// Evaluates `count` cards, keeping in `first_fail` why the card has no candidate so far: the
+/// first failure, except that a serving-target miss replaces it unless an earlier miss served as
+/// many users, and a deadline miss always replaces it. Continues with the candidate, or with
+/// `None` when a larger count may still do; breaks when none will.
+fn eval_count(input: &RecommendInput, obj: Objective, card: &Card, count: u32, first_fail: &mut Option<Exclusion>, estimates: &mut usize) -> ControlFlow<(), Option<Cand>> {
+    let (gpu, capacity, allowed) = (card.gpu, card.capacity, card.allowed);
+    let (figures, tco) = match price(input, gpu, count, card.unit, card.per_gpu_hour) {
+        Ok(p) => p,
+        Err(x) => {
+            first_fail.get_or_insert(x);
+            return ControlFlow::Break(());
+        }
+    };
+    *estimates += 1;
+    let est = match input.job.estimate_figures(gpu, count) {
+        Ok(e) => e,
+        Err(e) => {
+            first_fail.get_or_insert(Exclusion::Engine { message: e.to_string() });
+            return ControlFlow::Break(());
+        }
+    };
+    if !est.fits {
+        first_fail.get_or_insert(Exclusion::NoFit { count, per_gpu_gib: est.per_gpu_gib, capacity_gib: capacity });
+        return ControlFlow::Continue(None);
+    }
+    if est.per_gpu_gib > allowed {
+        first_fail.get_or_insert(Exclusion::Headroom { count, headroom: 1.0 - est.per_gpu_gib / capacity });
+        return ControlFlow::Continue(None);
+    }
+    let serving = match deployment(input, gpu, count, allowed) {
+        Ok(d) => d,
+        Err(message) => {
+            first_fail.get_or_insert(Exclusion::Engine { message });
+            return ControlFlow::Break(());
+        }
+    };
+    if let (Some(d), true) = (&serving, has_target(&input.serving)) {
+        let (users, served) = target_users(&input.job, &input.serving, d);
+        if served < users {
+            let t = &input.serving;
+            let miss = Exclusion::Target { count, max_users: served, users, tokens_per_s_per_user: t.tokens_per_s_per_user, max_ttft_s: t.max_ttft_s };
+            // Keep the closest miss: the count that serves the most users.
+            match first_fail {
+                Some(Exclusion::Target { max_users, .. }) if *max_users >= served => {}
+                _ => *first_fail = Some(miss),
+            }
+            return ControlFlow::Continue(None);
+        }
+    }
+    let cand = accept(input, obj, card.gi, count, Priced { figures, tco, capacity }, est, serving);
+    if let Some(miss) = deadline_miss(input, &cand) {
+        *first_fail = Some(miss);
+        return ControlFlow::Continue(None);
+    }
+    ControlFlow::Continue(Some(cand))
+}
+
+/// Evaluates every count of one card; pushes the accepted ones and returns why none was
+/// accepted (`None` when at least one was).
+pub(super) fn eval_card(input: &RecommendInput, obj: Objective, gi: usize, gpu: &Gpu, out: &mut Vec<Cand>, estimates: &mut usize) -> Option<Exclusion> {
+    let (card, needed, limit) = match plan_card(input, gi, gpu) {
+        Ok(plan) => plan,
+        Err(x) => return Some(x),
+    };
     let mut first_fail: Option<Exclusion> = None;
     let mut accepted = false;
     for count in counts(needed, limit, scales_out(input)) {
-        let (figures, tco) = match price(input, gpu, count, unit, per_gpu_hour) {
-            Ok(p) => p,
-            Err(x) => {
-                first_fail.get_or_insert(x);
-                break;
-            }
-        };
-        *estimates += 1;
-        let est = match input.job.estimate_figures(gpu, count) {
-            Ok(e) => e,
-            Err(e) => {
-                first_fail.get_or_insert(Exclusion::Engine { message: e.to_string() });
-                break;
-            }
-        };
-        if !est.fits {
-            first_fail.get_or_insert(Exclusion::NoFit { count, per_gpu_gib: est.per_gpu_gib, capacity_gib: capacity });
-            continue;
-        }
-        if est.per_gpu_gib > allowed {
-            first_fail.get_or_insert(Exclusion::Headroom { count, headroom: 1.0 - est.per_gpu_gib / capacity });
-            continue;
-        }
-        let serving = match deployment(input, gpu, count, allowed) {
-            Ok(d) => d,
-            Err(message) => {
-                first_fail.get_or_insert(Exclusion::Engine { message });
-                break;
-            }
-        };
-        if let (Some(d), true) = (&serving, has_target(&input.serving)) {
-            let (users, served) = target_users(&input.job, &input.serving, d);
-            if served < users {
-                let t = &input.serving;
-                let miss = Exclusion::Target { count, max_users: served, users, tokens_per_s_per_user: t.tokens_per_s_per_user, max_ttft_s: t.max_ttft_s };
-                // Keep the closest miss: the count that serves the most users.
-                match &first_fail {
-                    Some(Exclusion::Target { max_users, .. }) if *max_users >= served => {}
-                    _ => first_fail = Some(miss),
-                }
-                continue;
+        match eval_count(input, obj, &card, count, &mut first_fail, estimates) {
+            ControlFlow::Break(()) => break,
+            ControlFlow::Continue(None) => continue,
+            ControlFlow::Continue(Some(cand)) => {
+                out.push(cand);
+                accepted = true;
             }
         }
-        let cand = accept(input, obj, gi, count, Priced { figures, tco, capacity }, est, serving);
-        if let Some(miss) = deadline_miss(input, &cand) {
-            first_fail = Some(miss);
-            continue;
-        }
-        out.push(cand);
-        accepted = true;
         if scales_out(input) && count > GPUS_PER_NODE {
             // Past one node, more nodes only cost more: the first count that meets the deadline.
             break;

@@ -181,64 +181,53 @@ pub fn psu_watts(gpu_watts: f64) -> f64 {
     ((gpu_watts + 250.0) / 0.8 / 100.0).ceil() * 100.0
 }
 
-
-fn build_row(input: &RecommendInput, gpu: &Gpu, mut c: Cand) -> OptionRow {
-    // The ranking sized every LLM candidate without its assumptions (`Job::estimate_figures`);
-    // an option shown carries them.
+/// An option shown is analysed in full: the ranking sized every LLM candidate without its
+/// assumptions (`Job::estimate_figures`) and served it without TTFT or the frontier.
+fn analyse_in_full(input: &RecommendInput, gpu: &Gpu, c: &mut Cand) {
     if let Job::Llm(job) = &input.job {
         if let Ok(full) = llm::estimate_llm(job, gpu, c.est.gpus) {
             c.est.assumptions = full.assumptions;
         }
     }
-    // The options shown are analysed in full: TTFT and the frontier (ranking needed neither).
     if let (Some(d), Job::Llm(job)) = (c.serving.as_mut(), &input.job) {
         if let Ok(full) = llm::deploy::full_report(job, gpu, d, &input.serving) {
             d.report = full;
         }
     }
-    let s = &input.cost;
-    let months = s.months.max(0.0);
-    let monthly = if months > 0.0 { c.tco_usd / months } else { c.tco_usd };
-    let usd_per_training_run = match (c.training_hours, c.effective_hourly_usd) {
-        (Some(h), Some(r)) => Some(h * r),
-        _ => None,
-    };
-    let nodes = c.count.div_ceil(GPUS_PER_NODE);
-    let mut facts = Vec::with_capacity(12);
-    facts.push(Fact::Fit { headroom: c.headroom, per_gpu_gib: c.est.per_gpu_gib, usable_gib: c.capacity_gib, asked_headroom: input.headroom });
-    if let Some(d) = &c.serving {
-        let r = &d.report;
-        facts.push(Fact::Serving {
-            users: r.users,
-            per_user_tokens_per_s: r.per_user_tokens_per_s.mid,
-            aggregate_tokens_per_s: r.aggregate_tokens_per_s.mid,
-            ttft_s: r.ttft_s.map(|b| b.mid),
-            replicas: d.replicas,
-            gpus_per_replica: d.gpus_per_replica,
-            capacity: r.capacity,
+}
+
+/// How the build serves its users, and the serving target it meets (when one was set).
+fn serving_facts(input: &RecommendInput, c: &Cand, facts: &mut Vec<Fact>) {
+    let Some(d) = &c.serving else { return };
+    let r = &d.report;
+    facts.push(Fact::Serving {
+        users: r.users,
+        per_user_tokens_per_s: r.per_user_tokens_per_s.mid,
+        aggregate_tokens_per_s: r.aggregate_tokens_per_s.mid,
+        ttft_s: r.ttft_s.map(|b| b.mid),
+        replicas: d.replicas,
+        gpus_per_replica: d.gpus_per_replica,
+        capacity: r.capacity,
+    });
+    if candidates::has_target(&input.serving) {
+        let users = match &input.job {
+            Job::Llm(j) => j.batch.max(1),
+            Job::Media(_) => 1,
+        };
+        facts.push(Fact::Target {
+            met: true,
+            users,
+            max_users: r.max_users.unwrap_or(users),
+            tokens_per_s_per_user: input.serving.tokens_per_s_per_user,
+            max_ttft_s: input.serving.max_ttft_s,
         });
-        if candidates::has_target(&input.serving) {
-            let users = match &input.job {
-                Job::Llm(j) => j.batch.max(1),
-                Job::Media(_) => 1,
-            };
-            facts.push(Fact::Target {
-                met: true,
-                users,
-                max_users: r.max_users.unwrap_or(users),
-                tokens_per_s_per_user: input.serving.tokens_per_s_per_user,
-                max_ttft_s: input.serving.max_ttft_s,
-            });
-        }
     }
-    if c.count > 1 {
-        facts.push(link_fact(input, gpu, &c));
-    }
-    if nodes > 1 {
-        facts.push(Fact::Nodes { nodes, gpus_per_node: GPUS_PER_NODE, network_usd_per_node: cost::MULTI_NODE_NETWORK_PER_NODE_USD });
-    }
-    power_facts(input, gpu, &c, nodes, &mut facts);
-    cost_facts(input, gpu, &c, monthly, &mut facts);
+}
+
+/// The cost per million units of the rate and the break-even against an API's price, and what a
+/// training run takes.
+fn unit_cost_facts(input: &RecommendInput, c: &Cand, monthly: f64, usd_per_training_run: Option<f64>, facts: &mut Vec<Fact>) {
+    let s = &input.cost;
     if let (Some((band, kind)), Some(per_m)) = (c.rate, c.usd_per_million) {
         facts.push(Fact::UnitCost { usd_per_million: per_m, rate: band.mid, rate_kind: kind });
         if let (Some(api), true) = (s.api_usd_per_million, kind.is_tokens() && !input.job.is_training()) {
@@ -252,6 +241,30 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, mut c: Cand) -> OptionRow {
     if let (Some(h), Some(tokens)) = (c.training_hours, input.job.train_tokens()) {
         facts.push(Fact::TrainingRun { tokens, hours: h, usd: usd_per_training_run });
     }
+}
+
+/// One option shown: the candidate analysed in full, its figures and its facts.
+fn build_row(input: &RecommendInput, gpu: &Gpu, mut c: Cand) -> OptionRow {
+    analyse_in_full(input, gpu, &mut c);
+    let months = input.cost.months.max(0.0);
+    let monthly = if months > 0.0 { c.tco_usd / months } else { c.tco_usd };
+    let usd_per_training_run = match (c.training_hours, c.effective_hourly_usd) {
+        (Some(h), Some(r)) => Some(h * r),
+        _ => None,
+    };
+    let nodes = c.count.div_ceil(GPUS_PER_NODE);
+    let mut facts = Vec::with_capacity(12);
+    facts.push(Fact::Fit { headroom: c.headroom, per_gpu_gib: c.est.per_gpu_gib, usable_gib: c.capacity_gib, asked_headroom: input.headroom });
+    serving_facts(input, &c, &mut facts);
+    if c.count > 1 {
+        facts.push(link_fact(input, gpu, &c));
+    }
+    if nodes > 1 {
+        facts.push(Fact::Nodes { nodes, gpus_per_node: GPUS_PER_NODE, network_usd_per_node: cost::MULTI_NODE_NETWORK_PER_NODE_USD });
+    }
+    power_facts(input, gpu, &c, nodes, &mut facts);
+    cost_facts(input, gpu, &c, monthly, &mut facts);
+    unit_cost_facts(input, &c, monthly, usd_per_training_run, &mut facts);
     let serving = c.serving.map(|d| ServingFigures { replicas: d.replicas, gpus_per_replica: d.gpus_per_replica, report: d.report });
     OptionRow {
         gpu: gpu.id.clone(),
