@@ -1,7 +1,7 @@
 //! `gpu-advisor estimate`: sizes one job on one card and prints a table or, with `--json`, the
 //! [`Estimate`](crate::model::Estimate) object (a contract: its keys are fixed; add, don't
 //! rename). LLM jobs go to [`crate::model::llm`]; diffusion and classic presets go to
-//! [`crate::model::media::estimate_media`]. Bad input is one line and exit code 2.
+//! [`crate::model::media_preset::estimate_media`]. Bad input is one line and exit code 2.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use super::flags::{SizingArgs, choices, engine_error, number, unknown, value};
@@ -174,7 +174,7 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
             let video = catalog::diffusion(id).is_some_and(|d| d.video.is_some());
             let workload = a.s.workload.as_deref().unwrap_or(if video { "video-generation" } else { "inference" });
             if let Some(result) =
-                crate::model::media::estimate_media_with(id, workload, precision, a.s.resolution, a.s.steps, a.s.batch, super::flags::fp32_math(&a.s)?, super::flags::media_extras(&a.s), gpu, gpus)
+                crate::model::media_preset::estimate_media_with(id, workload, precision, a.s.resolution, a.s.steps, a.s.batch, super::flags::fp32_math(&a.s)?, super::flags::media_extras(&a.s), gpu, gpus)
             {
                 let est = result.map_err(engine_error)?;
                 return print(&est, a.json, out);

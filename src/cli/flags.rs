@@ -248,8 +248,8 @@ impl SizingArgs {
 }
 
 /// The media engine's extra inputs of `--frames` and `--offload-mode`.
-pub(crate) fn media_extras(a: &SizingArgs) -> crate::model::media::MediaExtras {
-    crate::model::media::MediaExtras { frames: a.frames, offload_mode: a.offload_mode }
+pub(crate) fn media_extras(a: &SizingArgs) -> crate::model::media_preset::MediaExtras {
+    crate::model::media_preset::MediaExtras { frames: a.frames, offload_mode: a.offload_mode }
 }
 
 /// Parses `--fp32-math` (default: PyTorch's own defaults).

@@ -14,16 +14,12 @@
 use crate::catalog::{DiffusionSpec, Gpu};
 use crate::model::media::{
     self, band_half_width, effective_rate, effective_rate_with, offload_peak, KernelMix, Math, MediaFit, OffloadMode, Phase, StackGain,
+    ALLREDUCE_OVERLAP, CONTEXT_GIB, CPU_TFLOPS, FRAGMENTATION, TRAIN_STEP_LATENCY_S, VAE_DECODE_LIVE_CHANNELS,
 };
 use crate::model::numeric::Fp32Math;
 use crate::model::precision::Precision;
 use crate::model::types::{check_count, Arg, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB};
 
-/// CUDA context, cuBLAS/cuDNN workspaces and allocator reserve, in GiB (PyTorch's context alone is
-/// 0.3-0.5 GiB; `torch.cuda.memory_reserved` adds the caching allocator's slack).
-pub const CONTEXT_GIB: f64 = 0.75;
-/// Allocator fragmentation on top of tensors, as a fraction of them.
-pub const FRAGMENTATION: f64 = 0.08;
 /// Per-step launch latency of a diffusers eager pipeline for an 0.86 B UNet, in seconds
 /// ([`MediaFit::CALIBRATED`]): the intercept of step time against batch. Scales with
 /// sqrt(denoiser params).
@@ -42,10 +38,6 @@ pub const LAUNCH_BAND_EXTRA: f64 = 0.3;
 /// SD 1.5 at 64x64 latents keeps 1,600 channels of skip connections plus a 2,560-wide GEGLU and
 /// three 320-wide residual tensors in its first transformer block, about 5,000 in all.
 pub const DENOISE_LIVE_CHANNELS: f64 = 5000.0;
-/// Live channel-equivalents per output pixel during VAE decode, hand count: at full resolution the
-/// last up block holds a 256-channel input, its 256-channel GroupNorm output and two 128-channel
-/// conv outputs (768), doubled for cuDNN workspaces and allocator slack.
-pub const VAE_DECODE_LIVE_CHANNELS: f64 = 1536.0;
 /// Saved activations of a UNet for backward, FLOPs of the forward pass per byte saved. Hand count for
 /// SD 1.5 at 512 px: about 1 GB per sample in 16 bits (transformer blocks at 4096 tokens about
 /// 20 kB per token each, ResNet blocks six 320-channel maps) against 0.80 TFLOPs.
@@ -55,8 +47,6 @@ pub const UNET_SAVED_FLOP_PER_BYTE: f64 = 800.0;
 pub const CHECKPOINT_KEEP: f64 = 0.12;
 /// LoRA adapter size as a share of the denoiser's parameters (rank 16 on the attention projections).
 pub const LORA_PARAM_SHARE: f64 = 0.005;
-/// Effective CPU throughput for text encoders run on the host, in TFLOPS (a 16-core AVX2 desktop).
-pub const CPU_TFLOPS: f64 = 0.5;
 /// Blocks a UNet's weights split into under sequential offload (SD's 12 down, 1 mid and 12 up
 /// ResNet/attention blocks, about 25).
 pub const UNET_OFFLOAD_BLOCKS: f64 = 25.0;
@@ -634,11 +624,11 @@ fn finetune_rate(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> 
     let native = f64::from(spec.native_resolution_px) * f64::from(spec.native_resolution_px);
     per_sample += 0.5 * spec.vae_decode_tflops_at_native * c.pixels / native + spec.text_encoder_gflops / 1000.0;
     let samples_per_gpu = c.per_gpu_batch * if job.finetune == Finetune::DreamBooth { 2.0 } else { 1.0 };
-    let compute_s = crate::model::classic::TRAIN_STEP_LATENCY_S + samples_per_gpu * per_sample / rate.tflops;
+    let compute_s = TRAIN_STEP_LATENCY_S + samples_per_gpu * per_sample / rate.tflops;
     let trainable = params_of(spec, "denoiser") * if job.finetune == Finetune::Lora { LORA_PARAM_SHARE } else { 1.0 };
     let link = crate::model::fabric::group_link(gpu, gpus);
     let comm = crate::model::fabric::allreduce_s(trainable * 4.0, gpus, &link);
-    let exposed = (comm - crate::model::classic::ALLREDUCE_OVERLAP * compute_s).max(0.0);
+    let exposed = (comm - ALLREDUCE_OVERLAP * compute_s).max(0.0);
     // Instance images per second (DreamBooth's class images are not counted).
     let mid = c.per_gpu_batch * f64::from(gpus) / (compute_s + exposed);
     let w = band_half_width(rate.calibrated && stack_calibrated);
