@@ -103,7 +103,7 @@ pub fn llama_cpp_decode(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Option<super
     if engine != Engine::LlamaCpp {
         return None;
     }
-    super::fit::with(|f| match backend_for(job, gpu, engine)? {
+    super::in_force::with(|f| match backend_for(job, gpu, engine)? {
         Backend::Cuda => None,
         Backend::Rocm => Some(f.llama_cpp_rocm),
         Backend::Vulkan => Some(f.llama_cpp_vulkan),

@@ -18,6 +18,7 @@ pub mod custom;
 pub mod engines;
 pub mod fit;
 pub mod framework;
+pub mod in_force;
 pub mod memory;
 pub mod offload;
 pub mod mixed;

@@ -354,8 +354,8 @@ impl Build<'_> {
 /// token (0 for the engines that are not servers: llama.cpp's bench, ExLlamaV2, MLC, transformers).
 pub fn request_overhead_s(engine: Engine) -> f64 {
     match engine {
-        Engine::Vllm | Engine::Sglang => super::fit::with(|f| f.serving_request_ms) * 1e-3,
-        Engine::TrtLlm => super::fit::with(|f| f.trt_llm_request_ms) * 1e-3,
+        Engine::Vllm | Engine::Sglang => super::in_force::with(|f| f.serving_request_ms) * 1e-3,
+        Engine::TrtLlm => super::in_force::with(|f| f.trt_llm_request_ms) * 1e-3,
         _ => 0.0,
     }
 }

@@ -9,7 +9,8 @@
 //! recomputation, plus 12·L·s·d_attn attention FLOPs per token (MosaicML's MFU definition),
 //! at a stated MFU. Constants and their fits: docs/MODEL.md.
 
-use super::engines::{efficiency, inference_peak_tflops, Efficiency, Engine, GpuFamily};
+use super::engines::{inference_peak_tflops, Efficiency, Engine, GpuFamily};
+use super::in_force::{efficiency, inflight_bw_cap_gb_s, prefill_gemm_shares, quant_stream_factor};
 use super::memory::{kv_bytes, weight_bytes, Terms};
 use super::parallel::{tensor_kv_share, usable_gib, Layout, Mesh};
 use super::{Checkpointing, LlmJob};
@@ -63,7 +64,7 @@ impl Ctx<'_> {
     /// Bandwidth the weight stream achieves, bytes/s (quantized weights pay their dequantization).
     fn weight_bw(&self) -> f64 {
         let q = if self.quantized() {
-            super::engines::quant_stream_factor(self.engine, self.job.effective_precision(), &self.eff)
+            quant_stream_factor(self.engine, self.job.effective_precision(), &self.eff)
         } else {
             1.0
         };
@@ -90,9 +91,9 @@ impl Ctx<'_> {
     }
 
     /// (GEMM MFU, multiplier for the weights' format) of this job's GEMMs
-    /// ([`super::engines::prefill_gemm_shares`]).
+    /// ([`prefill_gemm_shares`]).
     fn gemm_shares(&self) -> (f64, f64) {
-        super::engines::prefill_gemm_shares(self.gpu, self.engine, self.quantized(), &self.eff)
+        prefill_gemm_shares(self.gpu, self.engine, self.quantized(), &self.eff)
     }
 
     /// The attention's share of [`Ctx::peak_flops`]: attention multiplies queries by the KV cache
@@ -242,7 +243,7 @@ impl Ctx<'_> {
         if !m.is_moe() || self.engine != Engine::LlamaCpp {
             return 0.0;
         }
-        let h = super::fit::with(|f| f.llama_cpp_expert_half_tokens);
+        let h = super::in_force::with(|f| f.llama_cpp_expert_half_tokens);
         let chunk = self.job.prefill_chunk(self.gpu, self.engine).map_or(tokens, |c| c.min(tokens)).max(1.0);
         let share = f64::from(m.experts_active) / f64::from(m.experts_total.max(1));
         let per_expert = (chunk * share).max(1e-9);
@@ -262,10 +263,10 @@ impl Ctx<'_> {
 
 /// Fraction of the datasheet bandwidth a batch-1 weight stream of 16-bit weights reaches: the
 /// engine's streaming efficiency, capped by what its kernels keep in flight on the card
-/// ([`super::engines::inflight_bw_cap_gb_s`]).
+/// ([`inflight_bw_cap_gb_s`]).
 pub fn weight_stream_fraction(gpu: &Gpu, engine: Engine, eff: &Efficiency) -> f64 {
     let bw = gpu.memory_bandwidth_gb_s.max(1e-9);
-    let cap = super::engines::inflight_bw_cap_gb_s(gpu, engine).map_or(f64::INFINITY, |c| c / bw);
+    let cap = inflight_bw_cap_gb_s(gpu, engine).map_or(f64::INFINITY, |c| c / bw);
     eff.weight_bw.min(cap)
 }
 
@@ -458,7 +459,7 @@ pub fn throughput(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout
 /// Default training MFU on `family`, without recomputation: a fitted constant per family
 /// ([`super::fit::LlmFit::train_mfu`]; MosaicML's MPT-7B on 8×H100 reaches 46%).
 pub fn default_train_mfu(family: GpuFamily) -> f64 {
-    super::fit::with(|f| f.train_mfu(family))
+    super::in_force::with(|f| f.train_mfu(family))
 }
 
 /// Model-FLOPs MFU with full activation recomputation, as a share of the MFU without it, for a
@@ -468,7 +469,7 @@ pub fn default_train_mfu(family: GpuFamily) -> f64 {
 /// table (scripts/train/benchmarking/README.md @061f2c7c) has MPT-7B on 8×H100 at 46.4% MFU
 /// without and 40.4% with activation checkpointing, 0.87.
 pub fn recompute_mfu_ratio() -> f64 {
-    super::fit::with(|f| f.recompute_mfu_ratio)
+    super::in_force::with(|f| f.recompute_mfu_ratio)
 }
 
 /// Time cost of one recomputed FLOP relative to one FLOP of the step, from
@@ -517,7 +518,7 @@ pub fn train_peak_tflops(job: &LlmJob, gpu: &Gpu) -> f64 {
 /// tensor cores stays at its 16-bit rate.
 pub fn fp8_training_peak(job: &LlmJob, gpu: &Gpu, bf16: f64) -> f64 {
     let Some(fp8) = gpu.fp8_tflops.filter(|v| v.is_finite() && *v > bf16) else { return bf16 };
-    let gain = super::fit::with(|f| f.train_fp8_gain);
+    let gain = super::in_force::with(|f| f.train_fp8_gain);
     let gemm_rate = bf16 * (1.0 + (fp8 / bf16 - 1.0) * gain);
     let total = train_flops_per_token(job);
     let attention = train_attention_flops_per_token(job);
@@ -720,7 +721,7 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: 
             ("bw", crate::decimal::fixed(gpu.memory_bandwidth_gb_s, 0).into()),
             ("layer_ms", crate::decimal::fixed(eff.layer_ms + engine.launch_layer_ms(job.cuda_graphs), 2).into()),
             ("tokens", (job.prompt_tokens + job.output_tokens / 2).to_string().into()),
-            ("mfu", crate::decimal::fixed(super::engines::prefill_gemm_shares(gpu, engine, false, &eff).0 * 100.0, 0).into()),
+            ("mfu", crate::decimal::fixed(prefill_gemm_shares(gpu, engine, false, &eff).0 * 100.0, 0).into()),
         ],
     ));
     let standing = super::engines::standing(engine, family);
