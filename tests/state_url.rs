@@ -207,7 +207,7 @@ fn serving_keys_reach_the_recommender_and_round_trip() {
 /// note naming the key, and the job still sizes.
 #[test]
 fn offload_keys_reach_the_job_and_round_trip() {
-    use gpu_advisor::model::llm::offload::OffloadMode;
+    use gpu_advisor::model::llm::host::OffloadMode;
     let p = url::parse("?model=gpt-oss-120b&ram=64&ram_bw=89.6&offload=experts&gpu_share=110");
     assert!(p.notes.is_empty(), "{:?}", p.notes);
     let i = p.state.advisor.recommend_input().expect("a valid input");

@@ -326,8 +326,8 @@ fn positive_amount(flag: &str, v: &Option<String>) -> Result<Option<f64>, CliErr
 }
 
 /// The host of `--ram-gib`, `--ram-gb-s`, `--offload` and `--gpu-share-gib`.
-pub(crate) fn host(a: &SizingArgs) -> Result<crate::model::llm::offload::Host, CliError> {
-    use crate::model::llm::offload::{Host, OffloadMode};
+pub(crate) fn host(a: &SizingArgs) -> Result<crate::model::llm::host::Host, CliError> {
+    use crate::model::llm::host::{Host, OffloadMode};
     let mode = parse_enum("offload", &a.offload, OffloadMode::parse, choices(&OffloadMode::ALL, OffloadMode::as_str))?;
     Ok(Host {
         ram_gib: positive_amount("ram-gib", &a.ram_gib)?.unwrap_or(0.0),

@@ -775,8 +775,8 @@ impl AdvisorInputs {
 
     /// System RAM for llama.cpp's offload and a unified-memory machine's GPU share:
     /// empty RAM is no offload; every number must be positive.
-    fn offload_host(&self, errors: &mut Vec<FieldError>) -> crate::model::llm::offload::Host {
-        use crate::model::llm::offload::{Host, OffloadMode};
+    fn offload_host(&self, errors: &mut Vec<FieldError>) -> crate::model::llm::host::Host {
+        use crate::model::llm::host::{Host, OffloadMode};
         let optional = |field: Field, lo: f64, hi: f64, errors: &mut Vec<FieldError>| match self.get(field).trim() {
             "" => None,
             t => parse_f64(field, t, lo, hi, errors),

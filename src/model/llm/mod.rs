@@ -5,9 +5,11 @@
 //! arithmetic on a [`LlmJob`] (no allocation besides the assumption strings). Every formula,
 //! constant and efficiency factor is written down with its source in `docs/MODEL.md`.
 //! Submodules: [`arch`] (the model's shape), [`custom`] (shape from a parameter count),
-//! [`config_json`] (shape from a Hugging Face config), [`engines`] (engine overheads and fitted
-//! efficiencies), [`memory`] (memory terms), [`parallel`] (multi-GPU layout and GPUs needed),
-//! [`throughput`] (speed), [`offload`] (weights in system RAM; unified-memory GPU share).
+//! [`config_json`] (shape from a Hugging Face config), [`engines`] (engine overheads and the shape
+//! of their efficiencies), [`fit`] and [`calibrated`] (the fitted constants and their shipped
+//! values), [`in_force`] (the fitted figures in force), [`memory`] (memory terms), [`parallel`]
+//! (multi-GPU layout and GPUs needed), [`throughput`] (speed and its bands), [`host`] (system RAM;
+//! unified-memory GPU share), [`offload`] (weights in system RAM).
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 pub mod arch;
@@ -18,6 +20,7 @@ pub mod custom;
 pub mod engines;
 pub mod fit;
 pub mod framework;
+pub mod host;
 pub mod in_force;
 pub mod memory;
 pub mod offload;
@@ -33,7 +36,7 @@ pub use engines::{Efficiency, Engine, GpuFamily};
 
 use crate::catalog::Gpu;
 use crate::model::precision::{KvPrecision, Precision};
-use crate::model::types::{check_range, Estimate, EstimateError, MemoryBreakdown, Note, Throughput};
+use crate::model::types::{check_range, Estimate, EstimateError, MemoryBreakdown, Note, OffloadPlan, Throughput};
 
 /// What the job does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -254,7 +257,7 @@ pub struct LlmJob {
     /// engine's default ([`Engine::prefill_chunk_tokens`]).
     pub ubatch_tokens: Option<u32>,
     /// System RAM and offload (llama.cpp inference), and a unified-memory machine's GPU share.
-    pub host: offload::Host,
+    pub host: host::Host,
     /// Training: a fixed Megatron-style mesh (tensor, context and pipeline parallel sizes, and
     /// model chunks per stage); `None`: the layout search picks one.
     pub mesh: Option<parallel::MeshSpec>,
@@ -317,7 +320,7 @@ impl Default for LlmJob {
             cuda_graphs: None,
             efficiency: None,
             ubatch_tokens: None,
-            host: offload::Host::default(),
+            host: host::Host::default(),
             mesh: None,
             moe_layout: parallel::MoeLayout::Auto,
             global_batch: None,
@@ -517,7 +520,7 @@ struct Sized {
     speed_gpus: u32,
     needed: u32,
     capacity: f64,
-    offload: Option<offload::OffloadPlan>,
+    offload: Option<OffloadPlan>,
 }
 
 fn estimate_llm_with(job: &LlmJob, gpu: &Gpu, gpus: u32, with_notes: bool) -> Result<Estimate, EstimateError> {
@@ -651,7 +654,7 @@ fn notes(job: &LlmJob, gpu: &Gpu, gpus: u32, s: &Sized) -> Vec<Note> {
 
 /// Decode and prefill with part of the weights in RAM (see [`offload`]); no serving figure:
 /// llama.cpp's offload path is a single-user setup and its batching is not modelled.
-fn offloaded_throughput(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &parallel::Layout, p: &offload::OffloadPlan) -> Throughput {
+fn offloaded_throughput(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &parallel::Layout, p: &OffloadPlan) -> Throughput {
     let (b, ctx) = offload::decode_point(job);
     // Tokens per second per sequence: one token per sequence per step.
     let decode = 1.0 / offload::decode_step_s(job, gpu, engine, layout, p, b, ctx);

@@ -339,9 +339,9 @@ pub fn fits(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, layout: &Layout)
 /// Memory one GPU may use, GiB. Inference: the engine's utilization cap (vLLM's
 /// `gpu_memory_utilization` 0.9, SGLang's `mem_fraction_static`); training and fine-tuning run
 /// in PyTorch without that cap. A unified-memory machine's GPU gets its platform's share of the
-/// RAM, or the share the user set ([`super::offload::unified_gpu_gib`]).
+/// RAM, or the share the user set ([`super::host::unified_gpu_gib`]).
 pub fn usable_gib(gpu: &Gpu, engine: Engine, job: &LlmJob) -> f64 {
-    let memory = super::offload::unified_gpu_gib(gpu, job).unwrap_or_else(|| gpu.usable_memory_gib());
+    let memory = super::host::unified_gpu_gib(gpu, job).unwrap_or_else(|| gpu.usable_memory_gib());
     let cap = if job.workload.is_training() { 1.0 } else { engine.memory_utilization() };
     memory * cap
 }

@@ -199,7 +199,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
                 if !inputs.get(Field::Ram).trim().is_empty() {
                     { text(Field::RamBw, t(lang, "RAM bandwidth (GB/s)"), t(lang, "Empty = typical for the card's platform: dual-channel DDR4 or DDR5, 8-channel server DDR5."), "decimal") }
                     { select(Field::Offload, t(lang, "Offload placement"), t(lang, "auto: the faster that fits, whole layers (-ngl) or MoE experts (--n-cpu-moe)."),
-                        crate::model::llm::offload::OffloadMode::ALL.into_iter().map(|m| (m.as_str().to_string(), m.as_str().to_string())).collect()) }
+                        crate::model::llm::host::OffloadMode::ALL.into_iter().map(|m| (m.as_str().to_string(), m.as_str().to_string())).collect()) }
                 }
                 { text(Field::Owned, t(lang, "Cards you own"), t(lang, "e.g. rtx-3090:1 — at no cost; the answer is what to add."), "text") }
                 { text(Field::Mix, t(lang, "Mixed build"), t(lang, "e.g. rtx-4090:1,rtx-3090:1 — layers split by memory."), "text") }
