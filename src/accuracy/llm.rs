@@ -17,6 +17,7 @@ use super::folds::{Domain, Refit};
 use super::llm_rows::{Inventory, LlmCase, Read};
 use super::row::{Row, Set};
 use crate::catalog::Gpu;
+use crate::model::llm::arch::is_mla_moe;
 use crate::model::llm::backend::Backend;
 use crate::model::llm::calibrated::CALIBRATED;
 use crate::model::llm::fit::LlmFit;
@@ -478,7 +479,7 @@ impl Domain for LlmDomain {
     fn class(&self, i: usize) -> &'static str {
         let r = &self.inventory.rows[i];
         let serving_set = matches!(r.set, Set::Serving | Set::PerUser | Set::Ttft);
-        if serving_set && serving::is_mla_moe(&r.payload.job.model) {
+        if serving_set && is_mla_moe(&r.payload.job.model) {
             return "mla-moe";
         }
         match r.payload.read {

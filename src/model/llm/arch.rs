@@ -215,3 +215,8 @@ impl ModelArch {
         f64::from(self.attention_heads) * f64::from(self.head_dim)
     }
 }
+
+/// True for a DeepSeek-style MoE: routed experts and multi-head latent attention.
+pub fn is_mla_moe(model: &ModelArch) -> bool {
+    model.is_moe() && model.attention == Attention::Mla
+}

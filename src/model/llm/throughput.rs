@@ -9,6 +9,7 @@
 //! recomputation, plus 12·L·s·d_attn attention FLOPs per token (MosaicML's MFU definition),
 //! at a stated MFU. Constants and their fits: docs/MODEL.md.
 
+use super::arch::{is_mla_moe, ModelArch};
 use super::engines::{inference_peak_tflops, Efficiency, Engine, GpuFamily};
 use super::in_force::{efficiency, inflight_bw_cap_gb_s, prefill_gemm_shares, quant_stream_factor};
 use super::memory::{kv_bytes, weight_bytes, Terms};
@@ -24,6 +25,24 @@ use crate::model::types::{Band, Note, Throughput, GIB};
 /// factors were fitted), the wider one of pairs without (a GPU family held out).
 pub fn band(mid: f64, measured: bool, set: &crate::model::bands::SetBand) -> Band {
     let (low, high) = if measured { set.fitted } else { set.new_family };
+    Band::around(mid, low, high)
+}
+
+/// The serving band's factors for `model` (`crate::model::bands`): a DeepSeek-style MoE's own,
+/// else the serving set's; each the 10th–90th percentile of measured / model over the held-out
+/// rows of its class, every source weighing the same. A serving total is never fitted itself (it
+/// derives from the decode and prefill factors), so its band is the same for every pair.
+pub fn serving_band_factors(model: &ModelArch) -> (f64, f64) {
+    if is_mla_moe(model) {
+        crate::model::bands::SERVING_MLA_MOE.fitted
+    } else {
+        crate::model::bands::SERVING.fitted
+    }
+}
+
+/// The band of a serving total `mid` of `model` ([`serving_band_factors`]).
+pub fn serving_band(model: &ModelArch, mid: f64) -> Band {
+    let (low, high) = serving_band_factors(model);
     Band::around(mid, low, high)
 }
 
@@ -48,7 +67,7 @@ struct Split {
 }
 
 /// Parameters of the routed experts one token runs through (`k` of `E` per MoE layer).
-fn routed_active_params(m: &super::ModelArch) -> f64 {
+fn routed_active_params(m: &ModelArch) -> f64 {
     m.routed_expert_params() * f64::from(m.experts_active) / f64::from(m.experts_total.max(1))
 }
 
@@ -372,7 +391,7 @@ pub fn block_fp8_floor_s(job: &LlmJob, engine: Engine) -> f64 {
 /// QKᵀ and PV, 4·heads·head_dim per cached token. Absorbed MLA (DeepSeek-V2 §2.1, as vLLM,
 /// SGLang and FlashMLA run decode): every query head scores against the latent and the RoPE key
 /// (2·(r + r_rope)) and mixes the latent (2·r), so 2·heads·(2·r + r_rope) per cached token.
-pub fn decode_attention_flops(m: &super::ModelArch, ctx: f64) -> f64 {
+pub fn decode_attention_flops(m: &ModelArch, ctx: f64) -> f64 {
     let heads = f64::from(m.attention_heads);
     let per_token = match m.attention {
         crate::catalog::Attention::Mla if m.kv_lora_rank > 0 => {
@@ -444,7 +463,7 @@ pub fn throughput(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout
     let serving = if batch >= 1.0 {
         let t_step = c.decode_step(batch, prompt + out / 2.0);
         let t_prefill = prefill_share_s(job, gpu, engine, layout, prompt, batch);
-        Some(super::serving::serving_band(&job.model, batch * out / (out * t_step + batch * t_prefill)))
+        Some(serving_band(&job.model, batch * out / (out * t_step + batch * t_prefill)))
     } else {
         None
     };
@@ -743,7 +762,7 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: 
             ],
         ));
     }
-    super::serving::describe(job, engine, out);
+    describe_serving_band(job, engine, out);
     match layout {
         Layout::LayerSplit(_) => {
             out.push(Note::plain("layer split: GPUs run one after another, so extra cards add memory, not decode speed"))
@@ -753,6 +772,37 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: 
             vec![("link", fabric::link_name(gpu, &fabric::group_link(gpu, n_of(layout))).to_string().into())],
         )),
         _ => {}
+    }
+}
+
+/// Adds the serving assumptions to `out`: where the serving band comes from, and, for a
+/// DeepSeek-style MoE (latent attention and routed experts), that published serving sweeps run
+/// well below the estimate (docs/MODEL.md, "Serving under load").
+fn describe_serving_band(job: &LlmJob, engine: Engine, out: &mut Vec<Note>) {
+    if !engine.continuous_batching() {
+        return;
+    }
+    // One band per estimate: a DeepSeek-style MoE names its widened band and why, instead of the
+    // dense band it does not use.
+    let (low, high) = serving_band_factors(&job.model);
+    let args = vec![("low", crate::decimal::fixed(low, 2).into()), ("high", crate::decimal::fixed(high, 2).into())];
+    out.push(if is_mla_moe(&job.model) {
+        Note::new(
+            "DeepSeek-style MoE with latent attention: published serving sweeps of other sources measure {low}–{high} × this estimate (the 10th–90th percentile of held-out rows); the model does not capture that gap yet",
+            args,
+        )
+    } else {
+        Note::new(
+            "serving totals: band {low}–{high} × the mid, the 10th–90th percentile of published serving measurements held out of every fit",
+            args,
+        )
+    });
+    if is_mla_moe(&job.model) {
+        let (low, high) = crate::model::bands::TTFT_MLA_MOE.fitted;
+        out.push(Note::new(
+            "DeepSeek-style MoE: published sweeps of other sources time its first token at {low}–{high} × this estimate",
+            vec![("low", crate::decimal::fixed(low, 1).into()), ("high", crate::decimal::fixed(high, 1).into())],
+        ));
     }
 }
 
