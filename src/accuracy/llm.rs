@@ -475,7 +475,7 @@ impl Domain for LlmDomain {
     }
 
     /// The serving figures of a DeepSeek-style MoE (routed experts and latent attention), and a
-    /// TTFT by its arrivals, have bands of their own (`serving::is_mla_moe`, `Arrivals`).
+    /// TTFT by its arrivals, have bands of their own (`arch::is_mla_moe`, `Arrivals`).
     fn class(&self, i: usize) -> &'static str {
         let r = &self.inventory.rows[i];
         let serving_set = matches!(r.set, Set::Serving | Set::PerUser | Set::Ttft);
