@@ -7,7 +7,8 @@
 use gpu_advisor::catalog;
 use gpu_advisor::model::llm::framework::{Chosen, Framework};
 use gpu_advisor::model::llm::memory::terms;
-use gpu_advisor::model::llm::parallel::{self, Layout, MeshSpec};
+use gpu_advisor::model::llm::job::MeshSpec;
+use gpu_advisor::model::llm::parallel::{self, Layout};
 use gpu_advisor::model::llm::throughput::train_step;
 use gpu_advisor::model::llm::{estimate_llm, layout_for, Engine, LlmJob, Optimizer, Workload, MAX_GPUS};
 use gpu_advisor::model::types::GIB;

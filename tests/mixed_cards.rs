@@ -11,7 +11,7 @@
 //! "Back-ends").
 
 use gpu_advisor::catalog;
-use gpu_advisor::model::llm::backend::Backend;
+use gpu_advisor::model::llm::engines::Backend;
 use gpu_advisor::model::llm::mixed::{self, layers_by_memory};
 use gpu_advisor::model::llm::{self, Efficiency, Engine, LlmJob};
 use gpu_advisor::model::precision::Precision;

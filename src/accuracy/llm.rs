@@ -18,7 +18,7 @@ use super::llm_rows::{Inventory, LlmCase, Read};
 use super::row::{Row, Set};
 use crate::catalog::Gpu;
 use crate::model::llm::arch::is_mla_moe;
-use crate::model::llm::backend::Backend;
+use crate::model::llm::engines::Backend;
 use crate::model::llm::calibrated::CALIBRATED;
 use crate::model::llm::fit::LlmFit;
 use crate::model::llm::in_force;

@@ -307,7 +307,7 @@ fn estimate_and_serve(job: &mut llm::LlmJob, gpu: &crate::catalog::Gpu, gpus: u3
     let mut est = llm::estimate_llm(job, gpu, gpus).map_err(engine_error)?;
     let holds_one = llm::max_concurrency(job, gpu, gpus).map_err(engine_error)? >= 1;
     let inference = job.workload == Workload::Inference && holds_one;
-    let auto_moe = job.model.is_moe() && job.moe_layout == llm::parallel::MoeLayout::Auto;
+    let auto_moe = job.model.is_moe() && job.moe_layout == llm::job::MoeLayout::Auto;
     let plan = if inference && (est.fits || auto_moe) { llm::deploy::plan(job, gpu, gpus, targets, f64::INFINITY).map_err(engine_error)? } else { None };
     if let Some(d) = plan.as_ref().filter(|d| d.moe_layout != job.moe_layout) {
         job.moe_layout = d.moe_layout;

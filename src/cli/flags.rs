@@ -354,7 +354,7 @@ pub(crate) fn apply_images(a: &SizingArgs, job: &mut crate::model::llm::LlmJob) 
 
 /// Parses `--backend` onto `job` (none: the card's first listed back-end).
 pub(crate) fn apply_backend(a: &SizingArgs, job: &mut crate::model::llm::LlmJob) -> Result<(), CliError> {
-    use crate::model::llm::backend::Backend;
+    use crate::model::llm::engines::Backend;
     job.backend = parse_enum("backend", &a.backend, Backend::parse, choices(&Backend::ALL, Backend::as_str))?;
     Ok(())
 }
@@ -407,7 +407,7 @@ pub(crate) fn apply_training(a: &SizingArgs, job: &mut crate::model::llm::LlmJob
     };
     framework.apply(job, chosen, gpus.unwrap_or(1));
     if a.tp.is_some() || a.cp.is_some() || a.pp.is_some() || a.vp.is_some() {
-        let spec = crate::model::llm::parallel::MeshSpec { tp: a.tp.unwrap_or(1), cp: a.cp.unwrap_or(1), pp: a.pp.unwrap_or(1), interleave: a.vp.unwrap_or(1) };
+        let spec = crate::model::llm::job::MeshSpec { tp: a.tp.unwrap_or(1), cp: a.cp.unwrap_or(1), pp: a.pp.unwrap_or(1), interleave: a.vp.unwrap_or(1) };
         if let Some(gpus) = gpus.filter(|g| spec.tp == 0 || spec.cp == 0 || spec.pp == 0 || !crate::model::llm::parallel::spec_divides(spec, *g)) {
             return Err(CliError(format!("--tp × --cp × --pp = {} must divide --gpus {gpus}", spec.replica())));
         }
@@ -416,7 +416,7 @@ pub(crate) fn apply_training(a: &SizingArgs, job: &mut crate::model::llm::LlmJob
     job.global_batch = a.global_batch;
     job.nic_gbit_s = a.nic_gbit_s;
     if let Some(s) = &a.moe_layout {
-        use crate::model::llm::parallel::MoeLayout;
+        use crate::model::llm::job::MoeLayout;
         job.moe_layout = MoeLayout::parse(s).ok_or_else(|| CliError(format!("--moe-layout: unknown `{s}` (expected {})", choices(&MoeLayout::ALL, MoeLayout::as_str))))?;
     }
     Ok(())

@@ -478,7 +478,7 @@ impl AdvisorInputs {
             }
             match self.get(Field::Backend).trim() {
                 "" | "auto" => {}
-                b => match llm::backend::Backend::parse(b) {
+                b => match llm::engines::Backend::parse(b) {
                     Some(b) => job.backend = Some(b),
                     None => errors.push(FieldError::new(Field::Backend, "choose cuda, rocm, vulkan, metal, sycl or mlx", &[])),
                 },

@@ -1,7 +1,7 @@
 //! The shape of one transformer, reduced to what sizing needs, and the parameter counts derived
 //! from it (embeddings, LM head, per-expert weights). Built from a catalog preset
-//! ([`ModelArch::from_spec`]), from a parameter count ([`super::custom`]) or from a Hugging Face
-//! `config.json` ([`super::config_json`]).
+//! ([`ModelArch::from_spec`]), from a parameter count (the `custom` module) or from a Hugging Face
+//! `config.json` (the `config_json` module).
 
 use crate::catalog::{Arch, Attention, LlmSpec, VisionSpec};
 use serde::Serialize;

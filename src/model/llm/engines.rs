@@ -2,7 +2,8 @@
 //! the shape of its efficiency factors ([`Efficiency`]: one set per engine, for every family; the
 //! values in force are read in the `in_force` module), and the physics on catalog properties that
 //! makes families differ: matrix units ([`has_matrix_units`]), synchronous MMA on Hopper
-//! ([`sync_mma_share`]), dp4a on Pascal ([`dp4a_tops`]).
+//! ([`sync_mma_share`]), dp4a on Pascal ([`dp4a_tops`]), the cards too old for some engines
+//! ([`pre_volta`]); and the compute back-ends the engines run on ([`Backend`]).
 //!
 //! Every constant is listed, with its source or the calibration rows it was fitted on, in
 //! `docs/MODEL.md` ("Engines" and "Calibration"). Pairs without measurements get the same
@@ -415,4 +416,61 @@ pub fn inference_peak_tflops(gpu: &Gpu, engine: Engine, fp8: bool) -> f64 {
         fp16
     };
     base.or(gpu.fp32_tflops).filter(|v| v.is_finite() && *v > 0.0).unwrap_or(1.0)
+}
+
+/// True for NVIDIA cards older than Volta (compute capability below 7.0), which vLLM,
+/// TensorRT-LLM and ExLlamaV2 do not support.
+pub fn pre_volta(gpu: &Gpu) -> bool {
+    gpu.vendor == Vendor::Nvidia && ["Pascal", "Maxwell", "Kepler"].iter().any(|a| gpu.architecture.starts_with(a))
+}
+
+/// A compute back-end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Backend {
+    Cuda,
+    Rocm,
+    Vulkan,
+    Metal,
+    Sycl,
+    Mlx,
+}
+
+impl Backend {
+    /// Every back-end the `--backend` flag takes, in CLI order.
+    pub const ALL: [Backend; 6] = [Backend::Cuda, Backend::Rocm, Backend::Vulkan, Backend::Metal, Backend::Sycl, Backend::Mlx];
+
+    /// CLI and catalog name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Backend::Cuda => "cuda",
+            Backend::Rocm => "rocm",
+            Backend::Vulkan => "vulkan",
+            Backend::Metal => "metal",
+            Backend::Sycl => "sycl",
+            Backend::Mlx => "mlx",
+        }
+    }
+
+    /// Parses a name (`hip` is ROCm).
+    pub fn parse(s: &str) -> Option<Backend> {
+        let lower = s.trim().to_ascii_lowercase();
+        let name = if lower == "hip" { "rocm" } else { lower.as_str() };
+        Backend::ALL.into_iter().find(|b| b.as_str() == name)
+    }
+
+    /// True when `engine` runs on this back-end: llama.cpp on CUDA, ROCm, Vulkan, Metal and SYCL
+    /// (its ggml back-ends); MLC also on Vulkan and Metal; vLLM, SGLang, ExLlamaV2 and
+    /// transformers on CUDA and ROCm (transformers also on Metal via PyTorch MPS); TensorRT-LLM on
+    /// CUDA. MLX is Apple's own framework, so no engine here runs on it but its figures are read
+    /// as llama.cpp's on Metal.
+    pub fn runs(self, engine: Engine) -> bool {
+        use Backend::*;
+        match engine {
+            Engine::LlamaCpp => matches!(self, Cuda | Rocm | Vulkan | Metal | Sycl | Mlx),
+            Engine::Mlc => matches!(self, Cuda | Rocm | Vulkan | Metal),
+            Engine::Transformers => matches!(self, Cuda | Rocm | Metal),
+            Engine::Vllm | Engine::Sglang | Engine::Exllamav2 => matches!(self, Cuda | Rocm),
+            Engine::TrtLlm => self == Cuda,
+        }
+    }
 }

@@ -3,7 +3,6 @@
 //! What a job does with the RAM (the offload plan and its timing) is in the offload module; every
 //! figure and its source: docs/MODEL.md, "RAM offload and unified memory".
 
-use super::LlmJob;
 use crate::catalog::{Gpu, Segment, Vendor};
 
 /// RAM kept for the operating system and the desktop, GiB: Ubuntu Desktop's and Windows 11's
@@ -74,9 +73,9 @@ pub fn default_ram_gb_s(gpu: &Gpu) -> f64 {
     }
 }
 
-/// The RAM bandwidth the job's host has, GB/s.
-pub fn ram_gb_s(job: &LlmJob, gpu: &Gpu) -> f64 {
-    job.host.ram_gb_s.unwrap_or_else(|| default_ram_gb_s(gpu))
+/// The RAM bandwidth `host` has, GB/s (its own, else the default for `gpu`).
+pub fn ram_gb_s(host: &Host, gpu: &Gpu) -> f64 {
+    host.ram_gb_s.unwrap_or_else(|| default_ram_gb_s(gpu))
 }
 
 /// Share of a unified-memory machine's RAM its GPU may use by default, and why:
@@ -98,13 +97,13 @@ pub fn unified_default_share(gpu: &Gpu, memory_gib: f64) -> f64 {
 
 /// GiB a unified-memory machine's GPU may use: the user's share (at most the RAM less
 /// [`OS_RESERVE_GIB`]) or the platform's default; `None` for discrete cards.
-pub fn unified_gpu_gib(gpu: &Gpu, job: &LlmJob) -> Option<f64> {
+pub fn unified_gpu_gib(gpu: &Gpu, host: &Host) -> Option<f64> {
     if !gpu.is_unified_computer() {
         return None;
     }
     let mem = gpu.usable_memory_gib();
     let most = (mem - OS_RESERVE_GIB).max(0.0);
-    Some(match job.host.unified_gpu_gib {
+    Some(match host.unified_gpu_gib {
         Some(g) => g.max(0.0).min(most),
         None => mem * unified_default_share(gpu, mem),
     })

@@ -7,8 +7,9 @@
 //! gradient bytes after Rajbhandari et al. 2019 (ZeRO, §3.1: 2 + 2 + K·Ψ with K = 12 for mixed
 //! precision Adam); QLoRA storage after Dettmers et al. 2023. See docs/MODEL.md.
 
+use super::arch::ModelArch;
 use super::engines::{Engine, GpuFamily};
-use super::{Checkpointing, LlmJob, LoraTargets, Optimizer, Workload};
+use super::job::{Checkpointing, LlmJob, LoraTargets, Optimizer, Workload};
 use crate::catalog::Gpu;
 use crate::model::types::{Arg, Note, GIB};
 
@@ -54,7 +55,7 @@ pub fn weight_bytes(job: &LlmJob) -> (f64, f64, f64) {
         // other tensor in Q8_0, 34 bytes per 32 weights. llama-bench prints gpt-oss 20B (20.91B
         // parameters, 19.11B of them in experts) at 11.27 GiB = 12.10 GB: 19.11e9 × 4.25/8 =
         // 10.15 GB of experts leaves 1.95 GB for the other 1.80B, 8.7 bits each.
-        None if p == crate::model::precision::Precision::Mxfp4 && m.is_moe() && job.engine == Some(super::Engine::LlamaCpp) => {
+        None if p == crate::model::precision::Precision::Mxfp4 && m.is_moe() && job.engine == Some(Engine::LlamaCpp) => {
             let experts = m.routed_expert_params();
             let q8 = crate::model::precision::Precision::Q80.bytes_per_weight();
             (experts * p.bytes_per_weight() + (body - experts) * q8, embed * q8, head * q8)
@@ -132,7 +133,7 @@ struct Widths {
     ffn: f64,
 }
 
-fn widths(m: &super::ModelArch) -> Widths {
+fn widths(m: &ModelArch) -> Widths {
     Widths {
         h: f64::from(m.hidden_size),
         hq: m.attention_width(),

@@ -21,7 +21,7 @@
 use super::engines::Engine;
 use super::host::{ram_gb_s, unified_gpu_gib, OffloadMode, OS_RESERVE_GIB};
 use super::memory::{kv_bytes, routed_expert_bytes, weight_bytes, Terms};
-use super::{LlmJob, Workload};
+use super::job::{LlmJob, Workload};
 use crate::catalog::Gpu;
 use crate::model::types::{Note, OffloadPlan, Placement, GIB};
 
@@ -147,7 +147,7 @@ fn ram_reads(job: &LlmJob, plan: &OffloadPlan, batch: f64, ctx: f64) -> (f64, f6
 pub fn decode_step_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &super::parallel::Layout, plan: &OffloadPlan, batch: f64, ctx: f64) -> f64 {
     let on_gpu = super::throughput::decode_step_s(job, gpu, engine, layout, batch, ctx);
     let (gpu_weight_bw, gpu_kv_bw) = super::throughput::gpu_stream_bw(job, gpu, engine);
-    let ram_bw = ram_gb_s(job, gpu) * 1e9 * ram_stream_fraction(job);
+    let ram_bw = ram_gb_s(&job.host, gpu) * 1e9 * ram_stream_fraction(job);
     let (weights, kv, hops) = ram_reads(job, plan, batch, ctx);
     on_gpu - weights / gpu_weight_bw - kv / gpu_kv_bw + (weights + kv) / ram_bw + hops * CROSSING_S
 }
@@ -203,7 +203,7 @@ pub fn decode_point(job: &LlmJob) -> (f64, f64) {
 /// The assumption lines of an offload plan, or of why none was made.
 pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, plan: Option<&OffloadPlan>, out: &mut Vec<Note>) {
     let fixed = |v: f64, d: usize| crate::decimal::fixed(v, d);
-    if let Some(share) = unified_gpu_gib(gpu, job) {
+    if let Some(share) = unified_gpu_gib(gpu, &job.host) {
         out.push(Note::new(
             "unified memory: the GPU may use {gpu} GiB of {total} GiB; the same memory is never counted again as RAM for offload",
             vec![("gpu", fixed(share, 1).into()), ("total", fixed(gpu.usable_memory_gib(), 0).into())],
@@ -220,7 +220,7 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, plan: Option<&OffloadPl
         return;
     }
     let Some(p) = plan else { return };
-    let bw = ram_gb_s(job, gpu);
+    let bw = ram_gb_s(&job.host, gpu);
     let eff = ram_stream_fraction(job);
     let what = match p.placement {
         Placement::Layers => Note::new(

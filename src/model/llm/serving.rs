@@ -37,11 +37,12 @@
 //! per step at 5–6 drafted), MTP 0.85 (DeepSeek-V3 report §5.4.3: the second token is accepted
 //! 85–90% of the time).
 
-use super::arch::is_mla_moe;
+use super::arch::{is_mla_moe, ModelArch};
 use super::engines::Engine;
 use super::parallel::Layout;
 use super::throughput::{band, decode_step_s, job_efficiency, prefill_batch_s, prefill_s, prefill_share_s, serving_band, verify_step_s};
-use super::{layout_for, max_concurrency, memory, LlmJob};
+use super::job::LlmJob;
+use super::{layout_for, max_concurrency, memory};
 use crate::catalog::Gpu;
 use crate::model::types::{Band, EstimateError};
 
@@ -362,7 +363,7 @@ pub fn request_overhead_s(engine: Engine) -> f64 {
 }
 
 /// The band of one user's speed `mid` at a concurrency above 1.
-fn per_user_band(model: &super::ModelArch, mid: f64) -> Band {
+fn per_user_band(model: &ModelArch, mid: f64) -> Band {
     let b = if is_mla_moe(model) { crate::model::bands::PER_USER_MLA_MOE } else { crate::model::bands::PER_USER };
     Band::around(mid, b.fitted.0, b.fitted.1)
 }

@@ -14,7 +14,7 @@ use super::engines::{inference_peak_tflops, Efficiency, Engine, GpuFamily};
 use super::in_force::{efficiency, inflight_bw_cap_gb_s, prefill_gemm_shares, quant_stream_factor};
 use super::memory::{kv_bytes, weight_bytes, Terms};
 use super::parallel::{tensor_kv_share, usable_gib, Layout, Mesh};
-use super::{Checkpointing, LlmJob};
+use super::job::{Checkpointing, LlmJob};
 use crate::catalog::Gpu;
 use crate::model::fabric::{self, Link};
 use crate::model::precision::Precision;

@@ -125,7 +125,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
                     { text(Field::SpecAccept, t(lang, "Acceptance rate (0–1)"), t(lang, "Empty = the method's published default."), "decimal") }
                 }
                 { select(Field::Backend, t(lang, "Back-end"), t(lang, "Each card's first listed back-end unless you pick one."),
-                    std::iter::once((String::new(), "auto".to_string())).chain(crate::model::llm::backend::Backend::ALL.into_iter().map(|b| (b.as_str().to_string(), b.as_str().to_string()))).collect()) }
+                    std::iter::once((String::new(), "auto".to_string())).chain(crate::model::llm::engines::Backend::ALL.into_iter().map(|b| (b.as_str().to_string(), b.as_str().to_string()))).collect()) }
                 if crate::catalog::llm(&model).is_some_and(|m| m.vision.is_some()) {
                     { text(Field::Images, t(lang, "Images per request"), t(lang, "Each becomes image tokens by the model's own rule."), "numeric") }
                     { text(Field::ImageRes, t(lang, "Image size"), t(lang, "Width×height in pixels, e.g. 1024x1024."), "text") }
