@@ -5,8 +5,8 @@ use gpu_advisor::catalog;
 use gpu_advisor::model::classic::{
     classic_memory, classic_samples_per_s, estimate_classic, max_batch_that_fits, ClassicJob, ClassicMode, ClassicPrecision,
 };
-use gpu_advisor::model::diffusion::{CONTEXT_GIB, FRAGMENTATION};
-use gpu_advisor::model::media::estimate_media;
+use gpu_advisor::model::media::{CONTEXT_GIB, FRAGMENTATION};
+use gpu_advisor::model::media_preset::estimate_media;
 use gpu_advisor::model::numeric::{fp32_path_tflops, has_tf32, sustained_tensor_factor, Fp32Math};
 use gpu_advisor::model::precision::Precision;
 use gpu_advisor::model::GIB;

@@ -7,7 +7,8 @@
 use gpu_advisor::catalog;
 use gpu_advisor::model::llm::framework::{Chosen, Framework};
 use gpu_advisor::model::llm::memory::terms;
-use gpu_advisor::model::llm::parallel::{self, Layout, MeshSpec};
+use gpu_advisor::model::llm::job::MeshSpec;
+use gpu_advisor::model::llm::parallel::{self, Layout};
 use gpu_advisor::model::llm::throughput::train_step;
 use gpu_advisor::model::llm::{estimate_llm, layout_for, Engine, LlmJob, Optimizer, Workload, MAX_GPUS};
 use gpu_advisor::model::types::GIB;
@@ -133,7 +134,7 @@ fn counts_reach_16384() {
 /// FLOPs run at F / ((F − A) / (989.4 · (1 + (1978.9/989.4 − 1) · g)) + A / 989.4).
 #[test]
 fn fp8_training_runs_the_gemms_at_the_fp8_rate() {
-    use gpu_advisor::model::llm::fit::LlmFit;
+    use gpu_advisor::model::llm::calibrated::CALIBRATED;
     use gpu_advisor::model::llm::throughput::{fp8_training_peak, train_flops_per_token};
     use gpu_advisor::model::precision::Precision;
     let h100 = gpu("h100-sxm");
@@ -141,7 +142,7 @@ fn fp8_training_runs_the_gemms_at_the_fp8_rate() {
     j.precision = Precision::Fp8;
     let f = train_flops_per_token(&j);
     let a = 12.0 * 80.0 * 8192.0 * 8192.0;
-    let g = LlmFit::CALIBRATED.train_fp8_gain;
+    let g = CALIBRATED.train_fp8_gain;
     let gemm = 989.4 * (1.0 + (1978.9 / 989.4 - 1.0) * g);
     let hand = f / ((f - a) / gemm + a / 989.4);
     let ours = fp8_training_peak(&j, h100, 989.4);

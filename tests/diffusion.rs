@@ -5,10 +5,9 @@
 //! against RTX 4090 11.4 s per image.
 
 use gpu_advisor::catalog;
-use gpu_advisor::model::diffusion::{
-    estimate_image, image_memory, image_timing, step_tflops, Finetune, ImageJob, Stack, CONTEXT_GIB, FRAGMENTATION,
-};
-use gpu_advisor::model::media::estimate_media;
+use gpu_advisor::model::diffusion::{estimate_image, image_memory, image_timing, step_tflops, Finetune, ImageJob, Stack};
+use gpu_advisor::model::media::{CONTEXT_GIB, FRAGMENTATION};
+use gpu_advisor::model::media_preset::estimate_media;
 use gpu_advisor::model::precision::Precision;
 use gpu_advisor::model::GIB;
 use proptest::prelude::*;

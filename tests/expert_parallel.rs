@@ -7,7 +7,8 @@
 use gpu_advisor::catalog;
 use gpu_advisor::model::fabric::all_to_all_s;
 use gpu_advisor::model::llm::deploy;
-use gpu_advisor::model::llm::parallel::{self, expert_shares, Layout, MoeLayout};
+use gpu_advisor::model::llm::job::MoeLayout;
+use gpu_advisor::model::llm::parallel::{self, expert_shares, Layout};
 use gpu_advisor::model::llm::serving::ServingTargets;
 use gpu_advisor::model::llm::{Engine, LlmJob};
 use gpu_advisor::model::precision::{KvPrecision, Precision};

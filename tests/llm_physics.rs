@@ -303,11 +303,11 @@ fn standing_table_matches_the_held_out_rows() {
 /// engine's e_w. vLLM's kernels have no such cap: its e_w on every card.
 #[test]
 fn llama_cpp_weight_stream_is_capped_by_loads_in_flight() {
-    use gpu_advisor::model::llm::engines::{efficiency, llama_cpp_sm_read_gb_s};
-    use gpu_advisor::model::llm::fit::LlmFit;
+    use gpu_advisor::model::llm::in_force::{efficiency, llama_cpp_sm_read_gb_s};
+    use gpu_advisor::model::llm::calibrated::CALIBRATED;
     use gpu_advisor::model::llm::throughput::weight_stream_fraction;
     use gpu_advisor::model::llm::GpuFamily;
-    let f = LlmFit::CALIBRATED;
+    let f = CALIBRATED;
     assert_eq!(llama_cpp_sm_read_gb_s(), f.llama_cpp_sm_read_gb_s);
     let share = |id: &str, e: Engine| {
         let g = gpu(id);
@@ -329,7 +329,8 @@ fn llama_cpp_weight_stream_is_capped_by_loads_in_flight() {
 /// and the matrix-unit rule below), so a family without rows gets the same numbers, unmeasured.
 #[test]
 fn llama_cpp_factors_do_not_depend_on_the_family() {
-    use gpu_advisor::model::llm::engines::{carried_over, carried_over_without, efficiency, Efficiency};
+    use gpu_advisor::model::llm::engines::Efficiency;
+    use gpu_advisor::model::llm::in_force::{carried_over, carried_over_without, efficiency};
     use gpu_advisor::model::llm::GpuFamily;
     let norm = |e: Efficiency| Efficiency { measured: false, ..e };
     let base = norm(efficiency(Engine::LlamaCpp, GpuFamily::NvidiaGddr));
@@ -349,10 +350,11 @@ fn llama_cpp_factors_do_not_depend_on_the_family() {
 /// weights only: 16-bit weights on a P40 run on its FMA lanes like Apple's.
 #[test]
 fn prefill_gemm_share_follows_matrix_units() {
-    use gpu_advisor::model::llm::engines::{efficiency, has_matrix_units, prefill_gemm_shares, simt_gemm_mfu};
-    use gpu_advisor::model::llm::fit::LlmFit;
+    use gpu_advisor::model::llm::engines::has_matrix_units;
+    use gpu_advisor::model::llm::in_force::{efficiency, prefill_gemm_shares, simt_gemm_mfu};
+    use gpu_advisor::model::llm::calibrated::CALIBRATED;
     use gpu_advisor::model::llm::GpuFamily;
-    let f = LlmFit::CALIBRATED;
+    let f = CALIBRATED;
     assert_eq!(simt_gemm_mfu(), f.simt_gemm_mfu);
     assert!(f.simt_gemm_mfu > 0.0 && f.simt_gemm_mfu <= 1.0);
     let shares = |id: &str, q: bool| {
@@ -376,10 +378,10 @@ fn prefill_gemm_share_follows_matrix_units() {
 /// engines and other formats keep the engine's factor.
 #[test]
 fn llm_int8_streams_at_its_measured_speed() {
-    use gpu_advisor::model::llm::engines::{efficiency, llm_int8_speed, quant_stream_factor};
-    use gpu_advisor::model::llm::fit::LlmFit;
+    use gpu_advisor::model::llm::in_force::{efficiency, llm_int8_speed, quant_stream_factor};
+    use gpu_advisor::model::llm::calibrated::CALIBRATED;
     use gpu_advisor::model::llm::GpuFamily;
-    let speed = LlmFit::CALIBRATED.llm_int8_speed;
+    let speed = CALIBRATED.llm_int8_speed;
     assert_eq!(llm_int8_speed(), speed);
     let e = efficiency(Engine::Transformers, GpuFamily::NvidiaHbm);
     assert!((quant_stream_factor(Engine::Transformers, Precision::Int8, &e) - speed * 8.0 / 16.0).abs() < 1e-12);
@@ -398,10 +400,10 @@ fn llm_int8_streams_at_its_measured_speed() {
 /// 1 / (1 + (1/r − 1)/(2/6) · 2/4) (0.77 at r = 0.834).
 #[test]
 fn recomputation_runs_at_a_measured_mfu() {
-    use gpu_advisor::model::llm::fit::LlmFit;
+    use gpu_advisor::model::llm::calibrated::CALIBRATED;
     use gpu_advisor::model::llm::throughput::{recompute_flop_cost, recompute_mfu_ratio, train_mfu};
     use gpu_advisor::model::llm::Checkpointing;
-    let r = LlmFit::CALIBRATED.recompute_mfu_ratio;
+    let r = CALIBRATED.recompute_mfu_ratio;
     assert_eq!(recompute_mfu_ratio(), r);
     assert!(r > 6.0 / 8.0 && r < 1.0, "{r}");
     assert!((recompute_flop_cost() - (1.0 / r - 1.0) / (2.0 / 6.0)).abs() < 1e-12);
@@ -516,7 +518,7 @@ fn config_json_reads_the_fp8_weight_block() {
 
 /// vLLM's (and SGLang's) decode step at one request is the weight stream at a share e_w of the
 /// bandwidth plus a floor of τ per layer (its CUDA-graph-replayed kernels), both fitted
-/// (`LlmFit::CALIBRATED.vllm`: `weight_bw`, `layer_ms`), plus the KV cache and the FLOPs, which
+/// (`calibrated::CALIBRATED.vllm`: `weight_bw`, `layer_ms`), plus the KV cache and the FLOPs, which
 /// are small at one request. Llama 3 8B BF16 reads 7.505e9 weights × 2 B = 15.01 GB a step (the
 /// body and the LM head); at AccelMark's lengths (ISL/OSL 280/310, 435 tokens of context on
 /// average) the KV cache is 435 × 131,072 B = 57 MB and the FLOPs 15.2 GFLOP. So by hand:
@@ -533,11 +535,11 @@ fn config_json_reads_the_fp8_weight_block() {
 #[test]
 fn vllm_decode_step_has_a_per_layer_floor() {
     use gpu_advisor::model::bands::DECODE;
-    use gpu_advisor::model::llm::engines::efficiency;
-    use gpu_advisor::model::llm::fit::LlmFit;
+    use gpu_advisor::model::llm::calibrated::CALIBRATED;
+    use gpu_advisor::model::llm::in_force::efficiency;
     use gpu_advisor::model::llm::throughput::decode_step_s;
     use gpu_advisor::model::llm::GpuFamily;
-    let v = LlmFit::CALIBRATED.vllm;
+    let v = CALIBRATED.vllm;
     let j = job("llama-3-8b");
     assert_eq!(j.model.layers, 32);
     assert!((decode_weight_bytes(&j, 1.0) / 15.01e9 - 1.0).abs() < 1e-3);

@@ -37,16 +37,16 @@ fn llama_cpp_layer_split_adds_memory_not_decode_speed() {
 /// Tensor parallelism divides the weight stream over the GPUs: Llama 3.1 70B in FP8 on vLLM reads
 /// 70.55e9 B of weights a decode step, so on H100 SXMs (3,350 GB/s) four GPUs take
 /// 70.55e9 / (e_w · q · 3,350e9) × (1/2 − 1/4) less per step than two, e_w and q vLLM's
-/// weight-stream share and quantized-weight multiplier (`LlmFit::CALIBRATED.vllm`; 6.65 ms at
+/// weight-stream share and quantized-weight multiplier (`calibrated::CALIBRATED.vllm`; 6.65 ms at
 /// 0.88 and 0.9). The KV reads and FLOPs halve too (a few hundredths of a ms); the per-layer
 /// floor, 80 × τ, and the two all-reduces per layer over NVLink do not shrink, so four GPUs are
 /// faster than two by less than 2× (24.5 against 17.8 ms at today's fit).
 #[test]
 fn tensor_parallel_speeds_decode_up() {
-    use gpu_advisor::model::llm::fit::LlmFit;
+    use gpu_advisor::model::llm::calibrated::CALIBRATED;
     use gpu_advisor::model::llm::parallel::Layout;
     use gpu_advisor::model::llm::throughput::{decode_step_s, decode_weight_bytes};
-    let v = LlmFit::CALIBRATED.vllm;
+    let v = CALIBRATED.vllm;
     let mut j = job("llama-3.1-70b");
     j.precision = Precision::Fp8;
     j.engine = Some(Engine::Vllm);
@@ -92,8 +92,8 @@ fn pcie_consumer_cards_scale_poorly_in_training() {
     // PCIe 4.0 through host memory, 31.5 GB/s × 0.75 (NCCL bus bandwidth share) × 0.5 (no
     // peer-to-peer) = 11.8 GB/s → 83 ms per step, far more than the step's compute, of which only
     // the backward two thirds hide it: 2t / (t + 83 − 2t/3), 0.33× at today's fit: slower than one.
-    use gpu_advisor::model::llm::fit::LlmFit;
-    let mfu = LlmFit::CALIBRATED.train_mfu_gddr;
+    use gpu_advisor::model::llm::calibrated::CALIBRATED;
+    let mfu = CALIBRATED.train_mfu_gddr;
     let mut j = job("qwen2.5-0.5b");
     j.workload = Workload::FinetuneFull;
     j.precision = Precision::Bf16;

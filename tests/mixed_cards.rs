@@ -11,7 +11,7 @@
 //! "Back-ends").
 
 use gpu_advisor::catalog;
-use gpu_advisor::model::llm::backend::Backend;
+use gpu_advisor::model::llm::engines::Backend;
 use gpu_advisor::model::llm::mixed::{self, layers_by_memory};
 use gpu_advisor::model::llm::{self, Efficiency, Engine, LlmJob};
 use gpu_advisor::model::precision::Precision;
@@ -67,7 +67,7 @@ fn decode_runs_each_card_for_its_share() {
     // (llama.cpp's fitted `hop_ms`).
     let j = job("llama-3-8b", Precision::Q4KM);
     let one = |id: &str| decode_mid(&llm::estimate_llm(&j, gpu(id), 1).expect("one card"));
-    let hop_s = llm::fit::LlmFit::CALIBRATED.llama_cpp.hop_ms * 1e-3;
+    let hop_s = llm::calibrated::CALIBRATED.llama_cpp.hop_ms * 1e-3;
     let expected = 1.0 / (0.5 / one("rtx-4090") + 0.5 / one("rtx-3090") + hop_s);
     let s = mixed::split(&j, &[(gpu("rtx-4090"), 1), (gpu("rtx-3090"), 1)]).expect("split");
     assert_eq!((s.engine, s.backend), (Engine::LlamaCpp, Backend::Cuda));
@@ -110,12 +110,13 @@ fn mixes_no_engine_can_run_name_the_field() {
 #[test]
 fn llama_cpp_decodes_with_each_back_ends_own_factors() {
     use gpu_advisor::model::llm::backend::llama_cpp_decode;
-    use gpu_advisor::model::llm::engines::{efficiency, llama_cpp_sm_read_gb_s};
-    use gpu_advisor::model::llm::fit::{BackendDecode, LlmFit};
+    use gpu_advisor::model::llm::calibrated::CALIBRATED;
+    use gpu_advisor::model::llm::fit::BackendDecode;
+    use gpu_advisor::model::llm::in_force::{efficiency, llama_cpp_sm_read_gb_s};
     use gpu_advisor::model::llm::parallel::Layout;
     use gpu_advisor::model::llm::throughput::{decode_step_s, decode_weight_bytes, job_efficiency};
     use gpu_advisor::model::llm::GpuFamily;
-    let f = LlmFit::CALIBRATED;
+    let f = CALIBRATED;
     let mut j = job("llama-3-8b", Precision::Q4KM);
     j.engine = Some(Engine::LlamaCpp);
     let xtx = gpu("rx-7900-xtx");

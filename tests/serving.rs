@@ -171,13 +171,13 @@ proptest! {
 /// CUDA graphs; at full batch the same 1.7 ms is a few per cent of a step.
 #[test]
 fn tensorrt_llm_pays_its_kernel_launches_per_layer() {
-    use gpu_advisor::model::llm::engines;
+    use gpu_advisor::model::llm::{engines, in_force};
     use gpu_advisor::model::llm::parallel::Layout;
     use gpu_advisor::model::llm::throughput::decode_step_s;
     let g = gpu("h100-sxm");
     let mut j = job("llama-3-8b");
     assert_eq!(j.model.layers, 32);
-    j.efficiency = Some(engines::efficiency(Engine::Vllm, engines::GpuFamily::NvidiaHbm));
+    j.efficiency = Some(in_force::efficiency(Engine::Vllm, engines::GpuFamily::NvidiaHbm));
     let step = |e: Engine, batch: f64| decode_step_s(&j, g, e, &Layout::Single, batch, 700.0);
     for batch in [1.0, 5.0, 250.0] {
         let extra_ms = (step(Engine::TrtLlm, batch) - step(Engine::Vllm, batch)) * 1e3;
@@ -189,7 +189,7 @@ fn tensorrt_llm_pays_its_kernel_launches_per_layer() {
 
 /// NVIDIA NIM's TensorRT-LLM (the NIM DLI sweep, `llm_serving_more.csv`): Llama 3 8B FP16 on one
 /// H100 SXM at 5 users, 200/1,000 tokens, 8.08 ms per output token. By hand, with TensorRT-LLM's
-/// factors (`LlmFit::CALIBRATED.trt_llm`: e_w, e_attn, τ, the prefill MFU m): the weights and LM
+/// factors (`calibrated::CALIBRATED.trt_llm`: e_w, e_attn, τ, the prefill MFU m): the weights and LM
 /// head, 15.01 GB, at e_w × 3,350 GB/s (5.6 ms at 0.80); the KV cache of 5 × 700 tokens × 131,072
 /// B = 0.46 GB at e_attn of the bandwidth (0.2 ms at 0.7); 5 × 2 × 7.5e9 FLOPs at m of 989.4
 /// TFLOPS (under 0.1 ms); 32 layers × (τ + 0.053 ms of kernel launches without CUDA graphs) (3.3
@@ -199,8 +199,8 @@ fn tensorrt_llm_pays_its_kernel_launches_per_layer() {
 #[test]
 fn nim_tensorrt_llm_at_five_users_by_hand() {
     use gpu_advisor::model::llm::engines::EAGER_LAUNCH_LAYER_MS;
-    use gpu_advisor::model::llm::fit::LlmFit;
-    let t = LlmFit::CALIBRATED.trt_llm;
+    use gpu_advisor::model::llm::calibrated::CALIBRATED;
+    let t = CALIBRATED.trt_llm;
     let mut j = job("llama-3-8b");
     j.engine = Some(Engine::TrtLlm);
     j.precision = Precision::Fp16;
@@ -224,7 +224,7 @@ fn nim_tensorrt_llm_at_five_users_by_hand() {
 /// Users whose prompts arrive together share the prefill's forward passes: 5 prompts of 200
 /// tokens fit one iteration of vLLM's 8,192-token budget on an H100, so every user waits for
 /// that one batched pass (the TTFT band's high end). By hand, with vLLM's prefill MFU m, its
-/// attention share a and its time per layer per pass τ_p (`LlmFit::CALIBRATED.vllm`:
+/// attention share a and its time per layer per pass τ_p (`calibrated::CALIBRATED.vllm`:
 /// `prefill_mfu`, `attention_flops`, `prefill_layer_ms`) on the H100's 989.4 TFLOPS: the GEMMs
 /// of 1,000 tokens, 2 × 7.505e9 × 1,000 / (989.4e12 × m) (32.2 ms at m = 0.47), above the
 /// weight stream of 15.01 GB at e_w × 3,350 GB/s (5.1 ms); attention within each 200-token
@@ -233,10 +233,10 @@ fn nim_tensorrt_llm_at_five_users_by_hand() {
 /// per-layer time again).
 #[test]
 fn prompts_in_step_are_prefilled_together() {
-    use gpu_advisor::model::llm::fit::LlmFit;
+    use gpu_advisor::model::llm::calibrated::CALIBRATED;
     use gpu_advisor::model::llm::parallel::Layout;
     use gpu_advisor::model::llm::throughput::{prefill_batch_s, prefill_s};
-    let v = LlmFit::CALIBRATED.vllm;
+    let v = CALIBRATED.vllm;
     let g = gpu("h100-sxm");
     let mut j = job("llama-3-8b");
     j.engine = Some(Engine::Vllm);
@@ -263,7 +263,7 @@ fn prompts_in_step_are_prefilled_together() {
 /// take the in-step figure as the TTFT's mid, with the in-step band (`bands::TTFT_IN_STEP`). By
 /// hand, Llama 3 8B FP16 on vLLM on one H100 (989.4 TFLOPS dense; vLLM's prefill MFU m,
 /// attention share a, time per layer per pass τ_p and fixed time per request r_s, from
-/// `LlmFit::CALIBRATED`), a pass over x prompt tokens in c iterations taking
+/// `calibrated::CALIBRATED`), a pass over x prompt tokens in c iterations taking
 /// t(x) = 2 × 7.505e9 × x / (989.4e12 × m) + 2 × 32 × x × 200 × 4,096 / (989.4e12 × m × a) + c × 32 τ_p:
 /// - 5 users of 200 tokens fit one 8,192-token iteration: every user waits for the one batched
 ///   pass of 1,000 tokens and the request's own time, t(1,000) + r_s (33.4 + 10.1 ms at today's
@@ -275,10 +275,10 @@ fn prompts_in_step_are_prefilled_together() {
 /// The per-user speed does not depend on the arrival pattern.
 #[test]
 fn in_step_arrivals_take_the_batched_prefill_as_mid() {
-    use gpu_advisor::model::llm::fit::LlmFit;
+    use gpu_advisor::model::llm::calibrated::CALIBRATED;
     use gpu_advisor::model::llm::serving::Arrivals;
     const IN_STEP_TTFT_BAND: (f64, f64) = gpu_advisor::model::bands::TTFT_IN_STEP.fitted;
-    let f = LlmFit::CALIBRATED;
+    let f = CALIBRATED;
     let v = f.vllm;
     let pass = |tokens: f64, iterations: f64| {
         2.0 * 7.505e9 * tokens / (989.4e12 * v.prefill_mfu)
@@ -340,17 +340,17 @@ fn enforce_eager_pays_the_launches_per_layer() {
 
 /// A continuous-batching engine runs a decode batch through the prefill's GEMMs (under chunked
 /// prefill, in the same GEMM as the prompt chunk: Sarathi-Serve §4), so the decode FLOPs run at
-/// the prefill's MFU m (vLLM's `prefill_mfu`, `LlmFit::CALIBRATED.vllm`), not at a decode MFU of
+/// the prefill's MFU m (vLLM's `prefill_mfu`, `calibrated::CALIBRATED.vllm`), not at a decode MFU of
 /// its own. By hand, Llama 3 8B FP16 on vLLM on one H100 SXM (989.4 TFLOPS dense), at one token
 /// of context so the KV cache is negligible and every weight is read at both batches: 1,024
 /// sequences take 2 × 7.505e9 × 512 / (989.4e12 × m) more per step than 512 (16.5 ms at
 /// m = 0.47).
 #[test]
 fn batched_decode_runs_at_the_prefill_gemm_rate() {
-    use gpu_advisor::model::llm::fit::LlmFit;
+    use gpu_advisor::model::llm::calibrated::CALIBRATED;
     use gpu_advisor::model::llm::parallel::Layout;
     use gpu_advisor::model::llm::throughput::decode_step_s;
-    let v = LlmFit::CALIBRATED.vllm;
+    let v = CALIBRATED.vllm;
     let g = gpu("h100-sxm");
     let j = job("llama-3-8b");
     let step = |b: f64| decode_step_s(&j, g, Engine::Vllm, &Layout::Single, b, 1.0);
@@ -368,17 +368,17 @@ fn batched_decode_runs_at_the_prefill_gemm_rate() {
 /// quantizes the linear layers only; FlashAttention and FlashInfer run a BF16 cache in BF16). By
 /// hand, Llama 3 8B on vLLM on one H100 SXM, a 4,096-token prompt: causal attention 2 × 32 layers
 /// × 4,096² × 4,096 = 4.398e12 FLOPs at m × a of the peak (vLLM's prefill MFU and attention
-/// share, `LlmFit::CALIBRATED.vllm`), at the FP8 rate (1,978.9 TFLOPS) with an FP8 cache and at
+/// share, `calibrated::CALIBRATED.vllm`), at the FP8 rate (1,978.9 TFLOPS) with an FP8 cache and at
 /// the 16-bit rate (989.4) with an FP16 one: the FP16 cache costs 4.398e12 / (m × a) ×
 /// (1/989.4e12 − 1/1,978.9e12) more (9.4 ms at m = 0.47, a = 0.5), and nothing else in a
 /// prefill depends on the cache's format.
 #[test]
 fn fp8_weights_attend_at_the_cache_precision() {
-    use gpu_advisor::model::llm::fit::LlmFit;
+    use gpu_advisor::model::llm::calibrated::CALIBRATED;
     use gpu_advisor::model::llm::parallel::Layout;
     use gpu_advisor::model::llm::throughput::prefill_s;
     use gpu_advisor::model::precision::KvPrecision;
-    let v = LlmFit::CALIBRATED.vllm;
+    let v = CALIBRATED.vllm;
     let g = gpu("h100-sxm");
     assert_eq!((g.fp16_tflops, g.fp8_tflops), (Some(989.4), Some(1978.9)));
     let mut j = job("llama-3-8b");

@@ -207,7 +207,7 @@ fn serving_keys_reach_the_recommender_and_round_trip() {
 /// note naming the key, and the job still sizes.
 #[test]
 fn offload_keys_reach_the_job_and_round_trip() {
-    use gpu_advisor::model::llm::offload::OffloadMode;
+    use gpu_advisor::model::llm::host::OffloadMode;
     let p = url::parse("?model=gpt-oss-120b&ram=64&ram_bw=89.6&offload=experts&gpu_share=110");
     assert!(p.notes.is_empty(), "{:?}", p.notes);
     let i = p.state.advisor.recommend_input().expect("a valid input");
@@ -301,7 +301,7 @@ fn owned_mix_and_backend_keys_round_trip_and_name_their_field() {
     assert_eq!(i.owned, vec![("rtx-3090".to_string(), 1)]);
     assert_eq!(i.mix, vec![("rtx-4090".to_string(), 1), ("rtx-3090".to_string(), 1)]);
     let gpu_advisor::recommend::Job::Llm(job) = &i.job else { panic!("LLM") };
-    assert_eq!(job.backend, Some(gpu_advisor::model::llm::backend::Backend::Vulkan));
+    assert_eq!(job.backend, Some(gpu_advisor::model::llm::engines::Backend::Vulkan));
     // Unknown ids, bad counts, an unknown back-end and a mix no engine runs: each on its field.
     for (field, value, engine) in [
         (Field::Owned, "rtx-9999:1", ""),

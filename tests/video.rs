@@ -17,7 +17,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use gpu_advisor::catalog::{self, DiffusionSpec, Gpu};
-use gpu_advisor::model::media::{estimate_media_with, MediaExtras, OffloadMode};
+use gpu_advisor::model::media::OffloadMode;
+use gpu_advisor::model::media_preset::{estimate_media_with, MediaExtras};
 use gpu_advisor::model::video::{estimate_video, pass_flops, tensor_tflops, video_memory, video_timing, video_tokens, AttentionKernel, VideoFit, VideoJob};
 
 fn gpu(id: &str) -> &'static Gpu {

@@ -10,15 +10,18 @@
 //! on its own rows among those given: coordinate descent on the mean |ln(model / measured)|,
 //! every knob searched on a logarithmic grid over its bounds and then on finer grids around the
 //! best point, three sweeps. A knob with fewer than [`MIN_ROWS`] rows of its kind keeps its
-//! default, and the fold says so. [`LlmFit::CALIBRATED`] is this fit on every row (a test checks
+//! default, and the fold says so. [`CALIBRATED`] is this fit on every row (a test checks
 //! it), so the shipped constants are reproducible from the data and the defaults alone.
 
 use super::folds::{Domain, Refit};
 use super::llm_rows::{Inventory, LlmCase, Read};
 use super::row::{Row, Set};
 use crate::catalog::Gpu;
-use crate::model::llm::backend::Backend;
-use crate::model::llm::fit::{self, LlmFit};
+use crate::model::llm::arch::is_mla_moe;
+use crate::model::llm::engines::Backend;
+use crate::model::llm::calibrated::CALIBRATED;
+use crate::model::llm::fit::LlmFit;
+use crate::model::llm::in_force;
 use crate::model::llm::serving::{self, Arrivals, ServingTargets};
 use crate::model::llm::{estimate_llm_figures, layout_for, memory, parallel, Checkpointing, Engine, LlmJob};
 use crate::model::precision::Precision;
@@ -334,7 +337,7 @@ pub fn groups() -> Vec<Group> {
 
 /// The shipped constants with every knob at its physics default.
 pub fn prior_fit(groups: &[Group]) -> LlmFit {
-    let mut f = LlmFit::CALIBRATED;
+    let mut f = CALIBRATED;
     for k in groups.iter().flat_map(|g| &g.knobs) {
         *(k.at)(&mut f) = k.prior;
     }
@@ -380,7 +383,7 @@ impl LlmDomain {
         if rows.is_empty() {
             return 0.0;
         }
-        fit::scoped(f, || rows.iter().map(|&i| (predict_row(&self.inventory.rows[i]).mid / self.inventory.rows[i].measured).ln().abs()).sum::<f64>())
+        in_force::scoped(f, || rows.iter().map(|&i| (predict_row(&self.inventory.rows[i]).mid / self.inventory.rows[i].measured).ln().abs()).sum::<f64>())
             / rows.len() as f64
     }
 
@@ -460,7 +463,7 @@ impl Domain for LlmDomain {
     }
 
     fn shipped(&self) -> LlmFit {
-        LlmFit::CALIBRATED
+        CALIBRATED
     }
 
     fn refit(&self, train: &[usize]) -> Refit<LlmFit> {
@@ -498,15 +501,15 @@ impl Domain for LlmDomain {
     }
 
     fn predict(&self, f: &LlmFit, i: usize) -> Band {
-        fit::scoped(f, || predict_row(&self.inventory.rows[i]))
+        in_force::scoped(f, || predict_row(&self.inventory.rows[i]))
     }
 
     /// The serving figures of a DeepSeek-style MoE (routed experts and latent attention), and a
-    /// TTFT by its arrivals, have bands of their own (`serving::is_mla_moe`, `Arrivals`).
+    /// TTFT by its arrivals, have bands of their own (`arch::is_mla_moe`, `Arrivals`).
     fn class(&self, i: usize) -> &'static str {
         let r = &self.inventory.rows[i];
         let serving_set = matches!(r.set, Set::Serving | Set::PerUser | Set::Ttft);
-        if serving_set && serving::is_mla_moe(&r.payload.job.model) {
+        if serving_set && is_mla_moe(&r.payload.job.model) {
             return "mla-moe";
         }
         match r.payload.read {

@@ -16,9 +16,9 @@
 
 use super::row::{family_of, generation_of, gpu, source_key, Csv, Row, Set};
 use crate::catalog::{self, Gpu};
-use crate::model::llm::backend::Backend;
+use crate::model::llm::engines::Backend;
 use crate::model::llm::serving::Arrivals;
-use crate::model::llm::{config_json, estimate_llm, parallel, throughput, Checkpointing, Engine, LlmJob, LoraTargets, ModelArch, Optimizer, Workload};
+use crate::model::llm::{config_json, estimate_llm, job, throughput, Checkpointing, Engine, LlmJob, LoraTargets, ModelArch, Optimizer, Workload};
 use crate::model::precision::{KvPrecision, Precision};
 use std::path::Path;
 
@@ -248,8 +248,8 @@ fn inference_job(model_name: &str, quant: &str, engine: &str, notes: &str, (prom
 /// (TensorRT-LLM's "DEP", `enable_attention_dp`, SGLang `--enable-dp-attention`), expert
 /// parallelism with tensor-parallel attention ("TEP", vLLM `--enable-expert-parallel`), else the
 /// engines' default, tensor parallelism (never the planner's choice: a row ran one layout).
-fn moe_layout_of(notes: &str) -> crate::model::llm::parallel::MoeLayout {
-    use crate::model::llm::parallel::MoeLayout;
+fn moe_layout_of(notes: &str) -> crate::model::llm::job::MoeLayout {
+    use crate::model::llm::job::MoeLayout;
     let word = |w: &str| notes.split(|c: char| !c.is_ascii_alphanumeric()).any(|t| t.starts_with(w) && t[w.len()..].chars().all(|c| c.is_ascii_digit()));
     if word("DEP") || notes.contains("attention DP") || notes.contains("attention_dp") || notes.contains("dp-attention") {
         MoeLayout::DpAttention
@@ -450,10 +450,10 @@ fn training_model(name: &str, params: f64, layers: &str, hidden: &str) -> R<Mode
 /// (ZeRO stage, data-parallel size) of a stated sharding on `n` GPUs.
 /// The Megatron mesh a sharding cell names (`tp=4 pp=4 cp=2 vp=5 dp=2`), or `None` for data
 /// parallel and FSDP rows.
-fn mesh_spec(s: &str) -> Option<parallel::MeshSpec> {
+fn mesh_spec(s: &str) -> Option<job::MeshSpec> {
     let (tp, pp, cp) = (kv_num(s, "tp=").unwrap_or(1).max(1), kv_num(s, "pp=").unwrap_or(1).max(1), kv_num(s, "cp=").unwrap_or(1).max(1));
     (!s.contains("fsdp") && !s.starts_with("single") && tp * pp * cp > 1)
-        .then(|| parallel::MeshSpec { tp, cp, pp, interleave: kv_num(s, "vp=").unwrap_or(1).max(1) })
+        .then(|| job::MeshSpec { tp, cp, pp, interleave: kv_num(s, "vp=").unwrap_or(1).max(1) })
 }
 
 fn sharding(s: &str, n: u32) -> (u8, u32) {

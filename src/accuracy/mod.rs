@@ -105,7 +105,7 @@ pub fn run(dir: &Path) -> Result<Accuracy, String> {
     let llm_full = report::rounded(&full, llm.groups());
     let mut constants = Vec::new();
     for k in llm.groups().iter().flat_map(|g| &g.knobs) {
-        let (mut shipped, mut refit) = (crate::model::llm::fit::LlmFit::CALIBRATED, full);
+        let (mut shipped, mut refit) = (crate::model::llm::calibrated::CALIBRATED, full);
         constants.push((k.name, *(k.at)(&mut shipped), *(k.at)(&mut refit)));
     }
     let mut notes = vec![("LLM", llm_notes)];

@@ -386,12 +386,12 @@ pub fn rounded(fit: &LlmFit, groups: &[super::llm::Group]) -> LlmFit {
     f
 }
 
-/// `src/model/llm/calibrated.rs`: [`LlmFit::CALIBRATED`], the LLM engine's constants refitted on
+/// `src/model/llm/calibrated.rs`: `CALIBRATED`, the LLM engine's constants refitted on
 /// every calibration row (`fit`, already [`rounded`]).
 pub fn calibrated_rs(fit: &LlmFit) -> String {
     let body = format!("{fit:#?}").replace("inf", "f64::INFINITY");
     format!(
-        "//! The LLM engine's shipped constants ([`super::fit::LlmFit::CALIBRATED`]): every fitted constant\n\
+        "//! The LLM engine's shipped constants ([`CALIBRATED`], an [`LlmFit`]): every fitted constant\n\
          //! refitted on every calibration row by `make accuracy` (src/accuracy/llm.rs), four significant\n\
          //! digits; the others are the defaults that no row determines. Generated: do not edit.\n\n\
          use super::engines::Efficiency;\nuse super::fit::{{BackendDecode, LlmFit}};\n\n\

@@ -1,7 +1,7 @@
 //! `gpu-advisor estimate`: sizes one job on one card and prints a table or, with `--json`, the
 //! [`Estimate`](crate::model::Estimate) object (a contract: its keys are fixed; add, don't
 //! rename). LLM jobs go to [`crate::model::llm`]; diffusion and classic presets go to
-//! [`crate::model::media::estimate_media`]. Bad input is one line and exit code 2.
+//! [`crate::model::media_preset::estimate_media`]. Bad input is one line and exit code 2.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use super::flags::{SizingArgs, engine_error, number, unknown, value};
@@ -147,7 +147,7 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
         let workload = a.s.workload.as_deref().unwrap_or(if video { "video-generation" } else { "inference" });
         let extras = super::flags::media_extras(&a.s);
         let Some(result) =
-            crate::model::media::estimate_media_with(id, workload, precision, a.s.resolution, a.s.steps, a.s.batch, super::flags::fp32_math(&a.s)?, extras, gpu, gpus)
+            crate::model::media_preset::estimate_media_with(id, workload, precision, a.s.resolution, a.s.steps, a.s.batch, super::flags::fp32_math(&a.s)?, extras, gpu, gpus)
         else {
             return Err(unknown("model", id, catalog::model_ids()));
         };
@@ -202,7 +202,7 @@ fn estimate_and_serve(job: &mut llm::LlmJob, gpu: &crate::catalog::Gpu, gpus: u3
     let mut est = llm::estimate_llm(job, gpu, gpus).map_err(engine_error)?;
     let holds_one = llm::max_concurrency(job, gpu, gpus).map_err(engine_error)? >= 1;
     let inference = job.workload == Workload::Inference && holds_one;
-    let auto_moe = job.model.is_moe() && job.moe_layout == llm::parallel::MoeLayout::Auto;
+    let auto_moe = job.model.is_moe() && job.moe_layout == llm::job::MoeLayout::Auto;
     let plan = if inference && (est.fits || auto_moe) { llm::deploy::plan(job, gpu, gpus, targets, f64::INFINITY).map_err(engine_error)? } else { None };
     if let Some(d) = plan.as_ref().filter(|d| d.moe_layout != job.moe_layout) {
         job.moe_layout = d.moe_layout;

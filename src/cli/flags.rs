@@ -248,8 +248,8 @@ impl SizingArgs {
 }
 
 /// The media engine's extra inputs of `--frames` and `--offload-mode`.
-pub(crate) fn media_extras(a: &SizingArgs) -> crate::model::media::MediaExtras {
-    crate::model::media::MediaExtras { frames: a.frames, offload_mode: a.offload_mode }
+pub(crate) fn media_extras(a: &SizingArgs) -> crate::model::media_preset::MediaExtras {
+    crate::model::media_preset::MediaExtras { frames: a.frames, offload_mode: a.offload_mode }
 }
 
 /// Parses `--fp32-math` (default: PyTorch's own defaults).
@@ -326,8 +326,8 @@ fn positive_amount(flag: &str, v: &Option<String>) -> Result<Option<f64>, CliErr
 }
 
 /// The host of `--ram-gib`, `--ram-gb-s`, `--offload` and `--gpu-share-gib`.
-pub(crate) fn host(a: &SizingArgs) -> Result<crate::model::llm::offload::Host, CliError> {
-    use crate::model::llm::offload::{Host, OffloadMode};
+pub(crate) fn host(a: &SizingArgs) -> Result<crate::model::llm::host::Host, CliError> {
+    use crate::model::llm::host::{Host, OffloadMode};
     let mode = parse_enum("offload", &a.offload, OffloadMode::parse, choices(&OffloadMode::ALL, OffloadMode::as_str))?;
     Ok(Host {
         ram_gib: positive_amount("ram-gib", &a.ram_gib)?.unwrap_or(0.0),
@@ -354,7 +354,7 @@ pub(crate) fn apply_images(a: &SizingArgs, job: &mut crate::model::llm::LlmJob) 
 
 /// Parses `--backend` onto `job` (none: the card's first listed back-end).
 pub(crate) fn apply_backend(a: &SizingArgs, job: &mut crate::model::llm::LlmJob) -> Result<(), CliError> {
-    use crate::model::llm::backend::Backend;
+    use crate::model::llm::engines::Backend;
     job.backend = parse_enum("backend", &a.backend, Backend::parse, choices(&Backend::ALL, Backend::as_str))?;
     Ok(())
 }
@@ -407,7 +407,7 @@ pub(crate) fn apply_training(a: &SizingArgs, job: &mut crate::model::llm::LlmJob
     };
     framework.apply(job, chosen, gpus.unwrap_or(1));
     if a.tp.is_some() || a.cp.is_some() || a.pp.is_some() || a.vp.is_some() {
-        let spec = crate::model::llm::parallel::MeshSpec { tp: a.tp.unwrap_or(1), cp: a.cp.unwrap_or(1), pp: a.pp.unwrap_or(1), interleave: a.vp.unwrap_or(1) };
+        let spec = crate::model::llm::job::MeshSpec { tp: a.tp.unwrap_or(1), cp: a.cp.unwrap_or(1), pp: a.pp.unwrap_or(1), interleave: a.vp.unwrap_or(1) };
         if let Some(gpus) = gpus.filter(|g| spec.tp == 0 || spec.cp == 0 || spec.pp == 0 || !crate::model::llm::parallel::spec_divides(spec, *g)) {
             return Err(CliError(format!("--tp × --cp × --pp = {} must divide --gpus {gpus}", spec.replica())));
         }
@@ -416,7 +416,7 @@ pub(crate) fn apply_training(a: &SizingArgs, job: &mut crate::model::llm::LlmJob
     job.global_batch = a.global_batch;
     job.nic_gbit_s = a.nic_gbit_s;
     if let Some(s) = &a.moe_layout {
-        use crate::model::llm::parallel::MoeLayout;
+        use crate::model::llm::job::MoeLayout;
         job.moe_layout = MoeLayout::parse(s).ok_or_else(|| CliError(format!("--moe-layout: unknown `{s}` (expected {})", choices(&MoeLayout::ALL, MoeLayout::as_str))))?;
     }
     Ok(())

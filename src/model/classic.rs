@@ -12,14 +12,11 @@
 
 use crate::catalog::{ClassicSpec, Gpu, ModelKind};
 use crate::model::fabric;
-use crate::model::media::{self, band_half_width, effective_rate_with, KernelMix, Math, MediaFit, StackGain};
+use crate::model::media::{self, band_half_width, effective_rate_with, KernelMix, Math, MediaFit, StackGain, ALLREDUCE_OVERLAP};
 use crate::model::numeric::Fp32Math;
 use crate::model::precision::Precision;
 use crate::model::types::{Arg, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB};
 
-/// Fixed time per training step (optimizer kernels, launches, loss scaling), seconds
-/// ([`MediaFit::CALIBRATED`]).
-pub const TRAIN_STEP_LATENCY_S: f64 = MediaFit::CALIBRATED.train_step_latency_s;
 /// DRAM bytes one optimizer step moves per parameter, hand count: the FP32 master weight read and
 /// written (8), its FP32 gradient read (4), each optimizer state read and written (2 x
 /// [`optimizer_bytes_per_param`]: AdamW 16, SGD momentum 8), and under AMP the FP16 copy written
@@ -45,10 +42,6 @@ pub const CHANNELS_LAST_INTENSITY_GAIN: f64 = 1.72;
 
 /// Fixed time per inference call, seconds.
 pub const INFER_CALL_LATENCY_S: f64 = 0.0005;
-/// Share of a step's compute that hides the gradient all-reduce (PyTorch DDP overlaps bucketed
-/// all-reduces with the backward pass, about two thirds of the step; Li et al., "PyTorch
-/// Distributed", VLDB 13(12), 2020).
-pub const ALLREDUCE_OVERLAP: f64 = 0.6;
 /// Forward FLOPs per byte of activations saved for backward, 16-bit, convolutional networks.
 /// ResNet-50 then keeps 48 MB per 224 px image, under the 51 MB per image that Lambda's largest AMP
 /// batches imply (448 images on a 24 GiB RTX 3090, `training.csv`).
@@ -285,7 +278,7 @@ fn memory_at(job: &ClassicJob, spec: &ClassicSpec, per_gpu_batch: f64) -> Result
     }
     m.activations_gib = per_gpu_batch * activation_bytes_per_sample(job, spec)? / GIB;
     let tensors = m.weights_gib + m.activations_gib + m.gradients_gib + m.optimizer_gib;
-    m.overhead_gib = crate::model::diffusion::CONTEXT_GIB + crate::model::diffusion::FRAGMENTATION * tensors;
+    m.overhead_gib = media::CONTEXT_GIB + media::FRAGMENTATION * tensors;
     m.total_gib = tensors + m.overhead_gib;
     Ok(m)
 }

@@ -14,16 +14,12 @@
 use crate::catalog::{DiffusionSpec, Gpu};
 use crate::model::media::{
     self, band_half_width, effective_rate, effective_rate_with, offload_peak, KernelMix, Math, MediaFit, OffloadMode, Phase, StackGain,
+    ALLREDUCE_OVERLAP, CONTEXT_GIB, CPU_TFLOPS, FRAGMENTATION, TRAIN_STEP_LATENCY_S, VAE_DECODE_LIVE_CHANNELS,
 };
 use crate::model::numeric::Fp32Math;
 use crate::model::precision::Precision;
 use crate::model::types::{check_count, Arg, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB};
 
-/// CUDA context, cuBLAS/cuDNN workspaces and allocator reserve, in GiB (PyTorch's context alone is
-/// 0.3-0.5 GiB; `torch.cuda.memory_reserved` adds the caching allocator's slack).
-pub const CONTEXT_GIB: f64 = 0.75;
-/// Allocator fragmentation on top of tensors, as a fraction of them.
-pub const FRAGMENTATION: f64 = 0.08;
 /// Per-step launch latency of a diffusers eager pipeline for an 0.86 B UNet, in seconds
 /// ([`MediaFit::CALIBRATED`]): the intercept of step time against batch. Scales with
 /// sqrt(denoiser params).
@@ -42,10 +38,6 @@ pub const LAUNCH_BAND_EXTRA: f64 = 0.3;
 /// SD 1.5 at 64x64 latents keeps 1,600 channels of skip connections plus a 2,560-wide GEGLU and
 /// three 320-wide residual tensors in its first transformer block, about 5,000 in all.
 pub const DENOISE_LIVE_CHANNELS: f64 = 5000.0;
-/// Live channel-equivalents per output pixel during VAE decode, hand count: at full resolution the
-/// last up block holds a 256-channel input, its 256-channel GroupNorm output and two 128-channel
-/// conv outputs (768), doubled for cuDNN workspaces and allocator slack.
-pub const VAE_DECODE_LIVE_CHANNELS: f64 = 1536.0;
 /// Saved activations of a UNet for backward, FLOPs of the forward pass per byte saved. Hand count for
 /// SD 1.5 at 512 px: about 1 GB per sample in 16 bits (transformer blocks at 4096 tokens about
 /// 20 kB per token each, ResNet blocks six 320-channel maps) against 0.80 TFLOPs.
@@ -55,8 +47,6 @@ pub const UNET_SAVED_FLOP_PER_BYTE: f64 = 800.0;
 pub const CHECKPOINT_KEEP: f64 = 0.12;
 /// LoRA adapter size as a share of the denoiser's parameters (rank 16 on the attention projections).
 pub const LORA_PARAM_SHARE: f64 = 0.005;
-/// Effective CPU throughput for text encoders run on the host, in TFLOPS (a 16-core AVX2 desktop).
-pub const CPU_TFLOPS: f64 = 0.5;
 /// Blocks a UNet's weights split into under sequential offload (SD's 12 down, 1 mid and 12 up
 /// ResNet/attention blocks, about 25).
 pub const UNET_OFFLOAD_BLOCKS: f64 = 25.0;
@@ -498,117 +488,146 @@ fn offload_copy_s(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, steps: f64) -
     bytes / media::host_copy_bytes_per_s(gpu)
 }
 
+/// The sizes both memory cases read: bytes per value, parameters, and the attention's tokens.
+struct Sizes {
+    /// Bytes per denoiser weight.
+    wbytes: f64,
+    /// Bytes per activation.
+    abytes: f64,
+    /// Bytes per text-encoder and VAE value (they stay in 16 bits, or 32 with FP32 activations).
+    side_bytes: f64,
+    /// Denoiser parameters, the refiner's included.
+    denoiser_params: f64,
+    vae_params: f64,
+    /// GiB the text encoders take on the GPU (0 when they run on the CPU).
+    text_gib: f64,
+    latent_positions: f64,
+    /// Image tokens at the first attention level plus the text tokens of joint attention.
+    tokens: f64,
+}
+
 /// Memory of one card for `job`, with the assumption lines that explain it.
 fn memory_for(job: &ImageJob, spec: &DiffusionSpec, gpus: u32) -> (MemoryBreakdown, Vec<Note>) {
     let c = context(job, spec, gpus);
     let geo = geometry(spec);
     let mut notes = Vec::new();
-    let wbytes = bytes_per_weight(job.precision);
     let abytes = act_bytes(job.precision);
     let side_bytes = if abytes > 2.0 { 4.0 } else { 2.0 }; // text encoders and VAE stay in 16 bits
-    let denoiser_params = params_of(spec, "denoiser") + c.refiner.map_or(0.0, |r| params_of(r, "denoiser"));
     let text_params = params_of(spec, "text_encoder");
-    let vae_params = params_of(spec, "vae");
-    let cfg_mult = if c.cfg { 2.0 } else { 1.0 };
     let latent_positions = c.pixels / f64::from(spec.vae_downscale.max(1)).powi(2);
-
-    let training = job.finetune != Finetune::None;
-    let mut m = MemoryBreakdown::default();
-    let text_gib = if job.cpu_offload_text_encoders { 0.0 } else { text_params * side_bytes / GIB };
+    let sizes = Sizes {
+        wbytes: bytes_per_weight(job.precision),
+        abytes,
+        side_bytes,
+        denoiser_params: params_of(spec, "denoiser") + c.refiner.map_or(0.0, |r| params_of(r, "denoiser")),
+        vae_params: params_of(spec, "vae"),
+        text_gib: if job.cpu_offload_text_encoders { 0.0 } else { text_params * side_bytes / GIB },
+        latent_positions,
+        tokens: latent_positions / geo.token_divisor + geo.joint_text_tokens,
+    };
     if job.cpu_offload_text_encoders {
         notes.push(Note::plain("text encoders run on the CPU: not in GPU memory"));
     }
-
-    if !training {
-        m.weights_gib = denoiser_params * wbytes / GIB + text_gib + vae_params * side_bytes / GIB;
-        let samples = c.per_gpu_batch * cfg_mult;
-        let linear = samples * DENOISE_LIVE_CHANNELS * latent_positions * abytes;
-        let tokens = latent_positions / geo.token_divisor + geo.joint_text_tokens;
-        let attention = if job.memory_efficient_attention {
-            0.0
-        } else {
-            // Scores and softmax output of one layer, all heads: 2 * n * heads * T^2 values.
-            2.0 * samples * geo.heads * tokens * tokens * abytes
-        };
-        let denoise = linear + attention;
-        let vae = c.per_gpu_batch * VAE_DECODE_LIVE_CHANNELS * c.pixels * side_bytes;
-        m.activations_gib = denoise.max(vae) / GIB;
-        if job.offload != OffloadMode::None {
-            let blocks = if geo.dit_blocks > 0.0 { geo.dit_blocks } else { UNET_OFFLOAD_BLOCKS };
-            let phases = [
-                Phase { weights_bytes: text_gib * GIB, work_bytes: 0.0, layers: 24.0 },
-                Phase { weights_bytes: denoiser_params * wbytes, work_bytes: denoise, layers: blocks },
-                Phase { weights_bytes: vae_params * side_bytes, work_bytes: vae, layers: 1.0 },
-            ];
-            let (w, a) = offload_peak(job.offload, &phases);
-            m.weights_gib = w / GIB;
-            m.activations_gib = a / GIB;
-            notes.push(Note::new("CPU offload ({mode}): only what the running stage needs is on the GPU", vec![("mode", job.offload.as_str().into())]));
-        }
-        notes.push(Note::new(
-            "activations: the larger of denoising ({denoise} GiB{attention}) and VAE decode at full resolution ({vae} GiB)",
-            vec![
-                ("denoise", crate::decimal::fixed(denoise / GIB, 2).into()),
-                (
-                    "attention",
-                    if job.memory_efficient_attention {
-                        Note::plain(", SDPA/xFormers attention").into()
-                    } else {
-                        Note::plain(", incl. the full attention matrix").into()
-                    },
-                ),
-                ("vae", crate::decimal::fixed(vae / GIB, 2).into()),
-            ],
-        ));
+    let mut m = if job.finetune == Finetune::None {
+        generation_memory(job, &c, &geo, &sizes, &mut notes)
     } else {
-        let samples = c.per_gpu_batch * if job.finetune == Finetune::DreamBooth { 2.0 } else { 1.0 };
-        let frozen_side = (text_gib * GIB + vae_params * side_bytes) / GIB;
-        match job.finetune {
-            Finetune::Lora => {
-                let lora = denoiser_params * LORA_PARAM_SHARE;
-                m.weights_gib = denoiser_params * wbytes / GIB + lora * 4.0 / GIB + frozen_side;
-                m.gradients_gib = lora * 4.0 / GIB;
-                m.optimizer_gib = lora * 8.0 / GIB;
-                notes.push(Note::plain("LoRA: frozen denoiser, adapters 0.5% of its parameters with FP32 master weights, gradients and AdamW"));
-            }
-            _ => {
-                m.weights_gib = denoiser_params * 4.0 / GIB + frozen_side;
-                m.gradients_gib = denoiser_params * 4.0 / GIB;
-                m.optimizer_gib = denoiser_params * 8.0 / GIB;
-                notes.push(Note::plain("full fine-tune: FP32 master weights, FP32 gradients, AdamW (8 bytes/param); text encoders and VAE frozen"));
-            }
-        }
-        let fwd_tflop = step_tflops(spec, c.pixels);
-        let per_sample = if geo.dit_width > 0.0 {
-            // Korthikanti et al. (arXiv 2205.05198): 34 * width bytes per token and block with 16-bit
-            // activations and memory-efficient attention.
-            let tokens = latent_positions / geo.token_divisor + geo.joint_text_tokens;
-            34.0 * geo.dit_width * tokens * geo.dit_blocks * abytes / 2.0
-        } else {
-            fwd_tflop * 1e12 / UNET_SAVED_FLOP_PER_BYTE * abytes / 2.0
-        };
-        let keep = if job.gradient_checkpointing { CHECKPOINT_KEEP } else { 1.0 };
-        let attention = if job.memory_efficient_attention {
-            0.0
-        } else {
-            let tokens = latent_positions / geo.token_divisor + geo.joint_text_tokens;
-            2.0 * samples * geo.heads * tokens * tokens * abytes
-        };
-        m.activations_gib = (samples * per_sample * keep + attention) / GIB;
-        if job.finetune == Finetune::DreamBooth {
-            notes.push(Note::plain("DreamBooth with prior preservation: each step also trains on a class image (2x samples)"));
-        }
-        let gib = vec![("gib", Arg::from(crate::decimal::fixed(per_sample * keep / GIB, 2)))];
-        notes.push(if job.gradient_checkpointing {
-            Note::new("saved activations {gib} GiB per sample with gradient checkpointing", gib)
-        } else {
-            Note::new("saved activations {gib} GiB per sample without gradient checkpointing", gib)
-        });
-    }
+        finetune_memory(job, spec, &c, &geo, &sizes, &mut notes)
+    };
     let tensors = m.weights_gib + m.activations_gib + m.gradients_gib + m.optimizer_gib;
     m.overhead_gib = CONTEXT_GIB + FRAGMENTATION * tensors;
     m.total_gib = tensors + m.overhead_gib;
     (m, notes)
+}
+
+/// Weights and working set of generation: every component resident (or what CPU offload keeps),
+/// and the larger of the denoising and the VAE-decode working sets.
+fn generation_memory(job: &ImageJob, c: &Ctx<'_>, geo: &Geometry, s: &Sizes, notes: &mut Vec<Note>) -> MemoryBreakdown {
+    let weights_gib = s.denoiser_params * s.wbytes / GIB + s.text_gib + s.vae_params * s.side_bytes / GIB;
+    let mut m = MemoryBreakdown { weights_gib, ..MemoryBreakdown::default() };
+    let cfg_mult = if c.cfg { 2.0 } else { 1.0 };
+    let samples = c.per_gpu_batch * cfg_mult;
+    let linear = samples * DENOISE_LIVE_CHANNELS * s.latent_positions * s.abytes;
+    let attention = if job.memory_efficient_attention {
+        0.0
+    } else {
+        // Scores and softmax output of one layer, all heads: 2 * n * heads * T^2 values.
+        2.0 * samples * geo.heads * s.tokens * s.tokens * s.abytes
+    };
+    let denoise = linear + attention;
+    let vae = c.per_gpu_batch * VAE_DECODE_LIVE_CHANNELS * c.pixels * s.side_bytes;
+    m.activations_gib = denoise.max(vae) / GIB;
+    if job.offload != OffloadMode::None {
+        let blocks = if geo.dit_blocks > 0.0 { geo.dit_blocks } else { UNET_OFFLOAD_BLOCKS };
+        let phases = [
+            Phase { weights_bytes: s.text_gib * GIB, work_bytes: 0.0, layers: 24.0 },
+            Phase { weights_bytes: s.denoiser_params * s.wbytes, work_bytes: denoise, layers: blocks },
+            Phase { weights_bytes: s.vae_params * s.side_bytes, work_bytes: vae, layers: 1.0 },
+        ];
+        let (w, a) = offload_peak(job.offload, &phases);
+        m.weights_gib = w / GIB;
+        m.activations_gib = a / GIB;
+        notes.push(Note::new("CPU offload ({mode}): only what the running stage needs is on the GPU", vec![("mode", job.offload.as_str().into())]));
+    }
+    notes.push(Note::new(
+        "activations: the larger of denoising ({denoise} GiB{attention}) and VAE decode at full resolution ({vae} GiB)",
+        vec![
+            ("denoise", crate::decimal::fixed(denoise / GIB, 2).into()),
+            (
+                "attention",
+                if job.memory_efficient_attention {
+                    Note::plain(", SDPA/xFormers attention").into()
+                } else {
+                    Note::plain(", incl. the full attention matrix").into()
+                },
+            ),
+            ("vae", crate::decimal::fixed(vae / GIB, 2).into()),
+        ],
+    ));
+    m
+}
+
+/// Weights, gradients, optimizer states and saved activations of a fine-tune (full, DreamBooth
+/// or LoRA), with the text encoders and the VAE frozen.
+fn finetune_memory(job: &ImageJob, spec: &DiffusionSpec, c: &Ctx<'_>, geo: &Geometry, s: &Sizes, notes: &mut Vec<Note>) -> MemoryBreakdown {
+    let mut m = MemoryBreakdown::default();
+    let samples = c.per_gpu_batch * if job.finetune == Finetune::DreamBooth { 2.0 } else { 1.0 };
+    let frozen_side = (s.text_gib * GIB + s.vae_params * s.side_bytes) / GIB;
+    match job.finetune {
+        Finetune::Lora => {
+            let lora = s.denoiser_params * LORA_PARAM_SHARE;
+            m.weights_gib = s.denoiser_params * s.wbytes / GIB + lora * 4.0 / GIB + frozen_side;
+            m.gradients_gib = lora * 4.0 / GIB;
+            m.optimizer_gib = lora * 8.0 / GIB;
+            notes.push(Note::plain("LoRA: frozen denoiser, adapters 0.5% of its parameters with FP32 master weights, gradients and AdamW"));
+        }
+        _ => {
+            m.weights_gib = s.denoiser_params * 4.0 / GIB + frozen_side;
+            m.gradients_gib = s.denoiser_params * 4.0 / GIB;
+            m.optimizer_gib = s.denoiser_params * 8.0 / GIB;
+            notes.push(Note::plain("full fine-tune: FP32 master weights, FP32 gradients, AdamW (8 bytes/param); text encoders and VAE frozen"));
+        }
+    }
+    let fwd_tflop = step_tflops(spec, c.pixels);
+    let per_sample = if geo.dit_width > 0.0 {
+        // Korthikanti et al. (arXiv 2205.05198): 34 * width bytes per token and block with 16-bit
+        // activations and memory-efficient attention.
+        34.0 * geo.dit_width * s.tokens * geo.dit_blocks * s.abytes / 2.0
+    } else {
+        fwd_tflop * 1e12 / UNET_SAVED_FLOP_PER_BYTE * s.abytes / 2.0
+    };
+    let keep = if job.gradient_checkpointing { CHECKPOINT_KEEP } else { 1.0 };
+    let attention = if job.memory_efficient_attention { 0.0 } else { 2.0 * samples * geo.heads * s.tokens * s.tokens * s.abytes };
+    m.activations_gib = (samples * per_sample * keep + attention) / GIB;
+    if job.finetune == Finetune::DreamBooth {
+        notes.push(Note::plain("DreamBooth with prior preservation: each step also trains on a class image (2x samples)"));
+    }
+    let gib = vec![("gib", Arg::from(crate::decimal::fixed(per_sample * keep / GIB, 2)))];
+    notes.push(if job.gradient_checkpointing {
+        Note::new("saved activations {gib} GiB per sample with gradient checkpointing", gib)
+    } else {
+        Note::new("saved activations {gib} GiB per sample without gradient checkpointing", gib)
+    });
+    m
 }
 
 /// Memory of one card for `job` (GiB by term; `total_gib` is one card's total).
@@ -634,11 +653,11 @@ fn finetune_rate(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> 
     let native = f64::from(spec.native_resolution_px) * f64::from(spec.native_resolution_px);
     per_sample += 0.5 * spec.vae_decode_tflops_at_native * c.pixels / native + spec.text_encoder_gflops / 1000.0;
     let samples_per_gpu = c.per_gpu_batch * if job.finetune == Finetune::DreamBooth { 2.0 } else { 1.0 };
-    let compute_s = crate::model::classic::TRAIN_STEP_LATENCY_S + samples_per_gpu * per_sample / rate.tflops;
+    let compute_s = TRAIN_STEP_LATENCY_S + samples_per_gpu * per_sample / rate.tflops;
     let trainable = params_of(spec, "denoiser") * if job.finetune == Finetune::Lora { LORA_PARAM_SHARE } else { 1.0 };
     let link = crate::model::fabric::group_link(gpu, gpus);
     let comm = crate::model::fabric::allreduce_s(trainable * 4.0, gpus, &link);
-    let exposed = (comm - crate::model::classic::ALLREDUCE_OVERLAP * compute_s).max(0.0);
+    let exposed = (comm - ALLREDUCE_OVERLAP * compute_s).max(0.0);
     // Instance images per second (DreamBooth's class images are not counted).
     let mid = c.per_gpu_batch * f64::from(gpus) / (compute_s + exposed);
     let w = band_half_width(rate.calibrated && stack_calibrated);

@@ -1,9 +1,8 @@
-//! Sizing entry point for image generation and classic vision/NLP/speech presets, and the
-//! hardware rate model both of them share.
+//! The hardware rate model that image generation, video generation and classic vision/NLP/speech
+//! share, and the constants all three take: the fitted constants ([`MediaFit`]), kernel mixes,
+//! effective rates, the card checks, CPU offload and the memory overheads.
 //!
-//! [`estimate_media`] is what `gpu-advisor estimate` calls for a preset that is not an LLM: it
-//! dispatches to [`crate::model::diffusion`] or [`crate::model::classic`]. The rate model here turns a
-//! card's datasheet figures into effective TFLOPS with an additive roofline,
+//! The rate model turns a card's datasheet figures into effective TFLOPS with an additive roofline,
 //! `1 / eff = 1 / (eta * peak) + 1 / (intensity * bandwidth)`: a compute term at a fraction `eta` of
 //! the dense tensor peak, plus a memory term for a kernel mix that moves one byte of DRAM traffic
 //! per `intensity` FLOPs (Williams, Waterman and Patterson, "Roofline", CACM 52(4), 2009, with the
@@ -19,11 +18,8 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use crate::catalog::{Gpu, Segment, Vendor};
-use crate::model::classic::{self, ClassicJob, ClassicMode, ClassicPrecision};
-use crate::model::diffusion::{self, Finetune, ImageJob};
 use crate::model::numeric::{self, Fp32Math};
-use crate::model::precision::Precision;
-use crate::model::types::{check_range, Estimate, EstimateError};
+use crate::model::types::{check_range, EstimateError};
 
 /// Every constant of the media engines that was fitted to measurements (the rest of the physics
 /// has a datasheet, a paper or a hand count behind it). [`MediaFit::CALIBRATED`] holds the values
@@ -85,6 +81,26 @@ pub const ETA_32: f64 = MediaFit::CALIBRATED.eta_32;
 pub const FP32_INTENSITY_DIVISOR: f64 = MediaFit::CALIBRATED.fp32_intensity_divisor;
 /// Large-L2 bandwidth multiplier ([`MediaFit::CALIBRATED`]).
 pub const LARGE_L2_BANDWIDTH_FACTOR: f64 = MediaFit::CALIBRATED.large_l2_bandwidth_factor;
+
+/// Fixed time per training step (optimizer kernels, launches, loss scaling), seconds
+/// ([`MediaFit::CALIBRATED`]).
+pub const TRAIN_STEP_LATENCY_S: f64 = MediaFit::CALIBRATED.train_step_latency_s;
+/// Share of a step's compute that hides the gradient all-reduce (PyTorch DDP overlaps bucketed
+/// all-reduces with the backward pass, about two thirds of the step; Li et al., "PyTorch
+/// Distributed", VLDB 13(12), 2020).
+pub const ALLREDUCE_OVERLAP: f64 = 0.6;
+
+/// CUDA context, cuBLAS/cuDNN workspaces and allocator reserve, in GiB (PyTorch's context alone is
+/// 0.3-0.5 GiB; `torch.cuda.memory_reserved` adds the caching allocator's slack).
+pub const CONTEXT_GIB: f64 = 0.75;
+/// Allocator fragmentation on top of tensors, as a fraction of them.
+pub const FRAGMENTATION: f64 = 0.08;
+/// Live channel-equivalents per output pixel during VAE decode, hand count: at full resolution the
+/// last up block holds a 256-channel input, its 256-channel GroupNorm output and two 128-channel
+/// conv outputs (768), doubled for cuDNN workspaces and allocator slack.
+pub const VAE_DECODE_LIVE_CHANNELS: f64 = 1536.0;
+/// Effective CPU throughput for text encoders run on the host, in TFLOPS (a 16-core AVX2 desktop).
+pub const CPU_TFLOPS: f64 = 0.5;
 
 /// How a network's kernels trade FLOPs for DRAM traffic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -239,175 +255,6 @@ pub fn band_half_width(calibrated: bool) -> f64 {
         0.25
     } else {
         0.35
-    }
-}
-
-/// The inputs of a media job beyond the shared ones: video frames and the CPU-offload mode.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct MediaExtras {
-    /// Frames per clip (video presets only).
-    pub frames: Option<u32>,
-    /// CPU offload (image and video generation only).
-    pub offload_mode: Option<OffloadMode>,
-}
-
-/// Sizes a diffusion or classic preset; None when model_id is neither ([`estimate_media_with`]
-/// without frames or offload).
-///
-/// `workload`: `image-generation` (also `inference` for a diffusion preset), `finetune-full`,
-/// `dreambooth`, `lora` (diffusion fine-tuning; `training` on a diffusion preset means
-/// `finetune-full`), or `training` / `inference` for a classic preset. `resolution` is the image size
-/// (diffusion) or the input size of a vision preset; `batch` is the global batch, split over `gpus`.
-#[allow(clippy::too_many_arguments)]
-pub fn estimate_media(
-    model_id: &str,
-    workload: &str,
-    precision: Option<Precision>,
-    resolution: Option<(u32, u32)>,
-    steps: Option<u32>,
-    batch: Option<u32>,
-    fp32_math: crate::model::numeric::Fp32Math,
-    gpu: &Gpu,
-    gpus: u32,
-) -> Option<Result<Estimate, EstimateError>> {
-    estimate_media_with(model_id, workload, precision, resolution, steps, batch, fp32_math, MediaExtras::default(), gpu, gpus)
-}
-
-/// Sizes a diffusion, video or classic preset with `extras`; None when model_id is none of them.
-/// A video preset takes the workload `video-generation` (or `inference`).
-#[allow(clippy::too_many_arguments)]
-pub fn estimate_media_with(
-    model_id: &str,
-    workload: &str,
-    precision: Option<Precision>,
-    resolution: Option<(u32, u32)>,
-    steps: Option<u32>,
-    batch: Option<u32>,
-    fp32_math: crate::model::numeric::Fp32Math,
-    extras: MediaExtras,
-    gpu: &Gpu,
-    gpus: u32,
-) -> Option<Result<Estimate, EstimateError>> {
-    if let Some(spec) = crate::catalog::diffusion(model_id).filter(|d| d.video.is_some()) {
-        return Some(video_job(spec, workload, precision, resolution, steps, batch, extras).and_then(|j| crate::model::video::estimate_video(&j, gpu, gpus)));
-    }
-    if extras.frames.is_some() {
-        return Some(Err(EstimateError::invalid("frames", "frames only apply to video presets")));
-    }
-    if let Some(spec) = crate::catalog::diffusion(model_id) {
-        let finetune = match workload {
-            "image-generation" | "inference" => Finetune::None,
-            "finetune-full" | "training" | "full" => Finetune::Full,
-            "dreambooth" => Finetune::DreamBooth,
-            "lora" => Finetune::Lora,
-            other => return Some(Err(unknown_workload(other, &["image-generation", "finetune-full", "dreambooth", "lora"]))),
-        };
-        let mut job = ImageJob::for_spec(spec);
-        job.fp32_math = fp32_math;
-        job.finetune = finetune;
-        job.gradient_checkpointing = finetune != Finetune::None;
-        if let Some(p) = precision {
-            job.precision = p;
-        }
-        if let Some((w, h)) = resolution {
-            job.width_px = w;
-            job.height_px = h;
-        }
-        if let Some(s) = steps {
-            job.steps = s;
-        }
-        if let Some(b) = batch {
-            job.batch = b;
-        }
-        if let Some(m) = extras.offload_mode {
-            if finetune != Finetune::None && m != OffloadMode::None {
-                return Some(Err(EstimateError::invalid("offload-mode", "CPU offload applies to generation, not fine-tuning")));
-            }
-            job.offload = m;
-        }
-        return Some(diffusion::estimate_image(&job, gpu, gpus));
-    }
-    if let Some(spec) = crate::catalog::classic(model_id) {
-        let mode = match workload {
-            "training" | "finetune-full" => ClassicMode::Train,
-            "inference" => ClassicMode::Infer,
-            other => return Some(Err(unknown_workload(other, &["training", "inference"]))),
-        };
-        let precision = match precision {
-            None => ClassicPrecision::Amp,
-            Some(p) => match ClassicPrecision::from_precision(p) {
-                Some(cp) => cp,
-                None => {
-                    return Some(Err(EstimateError::invalid(
-                        "precision",
-                        "classic presets run in AMP (fp16 or bf16), tf32 or fp32",
-                    )))
-                }
-            },
-        };
-        let mut job = ClassicJob::for_spec(spec, mode);
-        job.fp32_math = fp32_math;
-        job.precision = precision;
-        job.batch = batch;
-        if let Some((w, h)) = resolution {
-            if spec.scales_with == "pixels" {
-                // A non-square input counts by its pixel count: side = sqrt(w * h).
-                let side = (f64::from(w) * f64::from(h)).sqrt().round();
-                job.input_px = Some(if side >= f64::from(u32::MAX) { u32::MAX } else { side as u32 });
-            } else {
-                return Some(Err(EstimateError::invalid(
-                    "resolution",
-                    format!("`{model_id}` takes tokens, not pixels; it has no resolution"),
-                )));
-            }
-        }
-        if steps.is_some() {
-            return Some(Err(EstimateError::invalid("steps", "steps only apply to image generation")));
-        }
-        if extras.offload_mode.is_some() {
-            return Some(Err(EstimateError::invalid("offload-mode", "CPU offload applies to image and video generation only")));
-        }
-        return Some(classic::estimate_classic(&job, gpu, gpus));
-    }
-    None
-}
-
-/// The video job of a preset from the shared inputs (defaults: the preset's).
-fn video_job(
-    spec: &crate::catalog::DiffusionSpec,
-    workload: &str,
-    precision: Option<Precision>,
-    resolution: Option<(u32, u32)>,
-    steps: Option<u32>,
-    batch: Option<u32>,
-    extras: MediaExtras,
-) -> Result<crate::model::video::VideoJob, EstimateError> {
-    if !matches!(workload, "video-generation" | "inference") {
-        return Err(unknown_workload(workload, &["video-generation"]));
-    }
-    let mut job = crate::model::video::VideoJob::new(&spec.id)?;
-    if let Some(p) = precision {
-        if matches!(p, Precision::Fp32 | Precision::Tf32) {
-            return Err(EstimateError::invalid("precision", "video presets run in bf16, fp16 or a quantised format"));
-        }
-        job.precision = p;
-    }
-    if let Some((w, h)) = resolution {
-        job.width_px = w;
-        job.height_px = h;
-    }
-    job.steps = steps.unwrap_or(job.steps);
-    job.batch = batch.unwrap_or(job.batch);
-    job.frames = extras.frames.unwrap_or(job.frames);
-    job.offload = extras.offload_mode.unwrap_or(job.offload);
-    Ok(job)
-}
-
-fn unknown_workload(value: &str, allowed: &[&str]) -> EstimateError {
-    EstimateError::Unknown {
-        field: "workload",
-        value: value.to_string(),
-        suggestions: allowed.iter().map(|s| (*s).to_string()).collect(),
     }
 }
 

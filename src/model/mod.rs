@@ -5,7 +5,9 @@
 //! - [`types`]: the result types (`Estimate`, `Band`, …) and the error type;
 //! - [`precision`]: weight and KV-cache number formats and their real bits per weight;
 //! - [`llm`]: transformer LLM sizing (inference, training, fine-tuning);
-//! - [`diffusion`]: image generation; [`video`]: video generation; [`classic`]: vision/NLP/speech training and inference.
+//! - [`media`]: the rate model and constants that image, video and classic sizing share;
+//! - [`diffusion`]: image generation; [`video`]: video generation; [`classic`]: vision/NLP/speech training and inference;
+//! - [`media_preset`]: a media preset and the shared inputs turned into one of those jobs, and sized.
 
 pub mod bands;
 pub mod classic;
@@ -13,6 +15,7 @@ pub mod diffusion;
 pub mod fabric;
 pub mod llm;
 pub mod media;
+pub mod media_preset;
 pub mod numeric;
 pub mod precision;
 pub mod types;

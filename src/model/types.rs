@@ -1,6 +1,6 @@
-//! The engine's shared result types: a low/mid/high band, the memory breakdown, throughput and
-//! one [`Estimate`], whose serde form is the `gpu-advisor estimate --json` contract, plus the
-//! engine's error type, which always names the offending field.
+//! The engine's shared result types: a low/mid/high band, the memory breakdown, throughput, an LLM
+//! job's RAM offload plan and one [`Estimate`], whose serde form is the `gpu-advisor estimate
+//! --json` contract, plus the engine's error type, which always names the offending field.
 
 use serde::Serialize;
 
@@ -104,8 +104,45 @@ pub struct Estimate {
     pub throughput: Throughput,
     /// Where the weights that do not fit the GPUs go (LLM inference with llama.cpp and
     /// `--ram-gib`); null when everything is on the GPUs.
-    pub offload: Option<crate::model::llm::offload::OffloadPlan>,
+    pub offload: Option<OffloadPlan>,
     pub assumptions: Vec<Note>,
+}
+
+/// Where the weights that do not fit go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Placement {
+    /// Whole layers in RAM (`-ngl`).
+    Layers,
+    /// Routed experts in RAM (`--n-cpu-moe`).
+    Experts,
+}
+
+impl Placement {
+    /// CLI name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Placement::Layers => "layers",
+            Placement::Experts => "experts",
+        }
+    }
+}
+
+/// A placement of one job: the `offload` object of `estimate --json`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct OffloadPlan {
+    pub placement: Placement,
+    /// Layers wholly on the GPU (experts: layers whose experts stay on the GPU).
+    pub layers_on_gpu: u32,
+    pub layers_total: u32,
+    /// RAM the weights (and, with layers, their KV cache) take, GiB.
+    pub ram_gib_used: f64,
+    /// GPU memory over all GPUs, GiB.
+    #[serde(skip)]
+    pub gpu_gib: f64,
+    /// True when the GPUs and the RAM (after what the operating system keeps) both hold their parts.
+    #[serde(skip)]
+    pub fits: bool,
 }
 
 /// One assumption line: an English template with `{name}` placeholders (an entry of

@@ -20,8 +20,10 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use crate::catalog::{DiffusionSpec, Gpu, VideoSpec};
-use crate::model::diffusion::{CONTEXT_GIB, CPU_TFLOPS, FRAGMENTATION, VAE_DECODE_LIVE_CHANNELS};
-use crate::model::media::{self, band_half_width, effective_rate_with, offload_peak, KernelMix, Math, MediaFit, OffloadMode, Phase, StackGain};
+use crate::model::media::{
+    self, band_half_width, effective_rate_with, offload_peak, KernelMix, Math, MediaFit, OffloadMode, Phase, StackGain,
+    CONTEXT_GIB, CPU_TFLOPS, FRAGMENTATION, VAE_DECODE_LIVE_CHANNELS,
+};
 use crate::model::precision::Precision;
 use crate::model::types::{check_count, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB};
 

@@ -33,11 +33,11 @@ use crate::model::{Band, Estimate, EstimateError};
 pub enum Job {
     /// A transformer LLM (or encoder) job for [`crate::model::llm`].
     Llm(Box<LlmJob>),
-    /// A diffusion or classic preset for [`crate::model::media::estimate_media`].
+    /// A diffusion or classic preset for [`crate::model::media_preset::estimate_media`].
     Media(MediaJob),
 }
 
-/// The inputs of an image-generation or classic job, as [`crate::model::media::estimate_media`]
+/// The inputs of an image-generation or classic job, as [`crate::model::media_preset::estimate_media`]
 /// takes them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MediaJob {
@@ -61,7 +61,7 @@ impl Job {
     pub fn estimate(&self, gpu: &Gpu, gpus: u32) -> Result<Estimate, EstimateError> {
         match self {
             Job::Llm(job) => llm::estimate_llm(job, gpu, gpus),
-            Job::Media(m) => crate::model::media::estimate_media_with(
+            Job::Media(m) => crate::model::media_preset::estimate_media_with(
                 &m.model_id,
                 &m.workload,
                 m.precision,
@@ -69,7 +69,7 @@ impl Job {
                 m.steps,
                 m.batch,
                 m.fp32_math,
-                crate::model::media::MediaExtras { frames: m.frames, offload_mode: m.offload_mode },
+                crate::model::media_preset::MediaExtras { frames: m.frames, offload_mode: m.offload_mode },
                 gpu,
                 gpus,
             )

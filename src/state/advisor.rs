@@ -448,7 +448,7 @@ impl AdvisorInputs {
         }
         match self.get(Field::Backend).trim() {
             "" | "auto" => {}
-            b => match llm::backend::Backend::parse(b) {
+            b => match llm::engines::Backend::parse(b) {
                 Some(b) => job.backend = Some(b),
                 None => errors.push(FieldError::new(Field::Backend, "choose cuda, rocm, vulkan, metal, sycl or mlx", &[])),
             },
@@ -799,8 +799,8 @@ impl AdvisorInputs {
 
     /// System RAM for llama.cpp's offload and a unified-memory machine's GPU share:
     /// empty RAM is no offload; every number must be positive.
-    fn offload_host(&self, errors: &mut Vec<FieldError>) -> crate::model::llm::offload::Host {
-        use crate::model::llm::offload::{Host, OffloadMode};
+    fn offload_host(&self, errors: &mut Vec<FieldError>) -> crate::model::llm::host::Host {
+        use crate::model::llm::host::{Host, OffloadMode};
         let optional = |field: Field, lo: f64, hi: f64, errors: &mut Vec<FieldError>| match self.get(field).trim() {
             "" => None,
             t => parse_f64(field, t, lo, hi, errors),

@@ -1,7 +1,7 @@
 //! The shape of one transformer, reduced to what sizing needs, and the parameter counts derived
 //! from it (embeddings, LM head, per-expert weights). Built from a catalog preset
-//! ([`ModelArch::from_spec`]), from a parameter count ([`super::custom`]) or from a Hugging Face
-//! `config.json` ([`super::config_json`]).
+//! ([`ModelArch::from_spec`]), from a parameter count (the `custom` module) or from a Hugging Face
+//! `config.json` (the `config_json` module).
 
 use crate::catalog::{Arch, Attention, LlmSpec, VisionSpec};
 use serde::Serialize;
@@ -214,4 +214,9 @@ impl ModelArch {
     pub fn attention_width(&self) -> f64 {
         f64::from(self.attention_heads) * f64::from(self.head_dim)
     }
+}
+
+/// True for a DeepSeek-style MoE: routed experts and multi-head latent attention.
+pub fn is_mla_moe(model: &ModelArch) -> bool {
+    model.is_moe() && model.attention == Attention::Mla
 }

@@ -1,66 +1,15 @@
-//! The compute back-end an estimate assumes (`--backend`, URL `backend`): which one the engine
-//! runs on a card, checked against the card's `backends` in the catalog, and the decode
+//! The compute back-end an estimate assumes (`--backend`, URL `backend`; the back-ends are
+//! [`Backend`]): which one the engine runs on a card, checked against the card's `backends` in the catalog, and the decode
 //! efficiency a back-end has where published measurements show one differs from the card's
 //! first (native) back-end.
 //!
 //! llama.cpp's decode has its own weight-stream share and time per layer on each back-end
 //! ([`llama_cpp_decode`]), fitted on the rows of that back-end (`docs/MODEL.md`, "Back-ends").
 
-use super::engines::Engine;
-use super::LlmJob;
+use super::engines::{Backend, Engine};
+use super::job::LlmJob;
 use crate::catalog::Gpu;
 use crate::model::types::{EstimateError, Note};
-
-/// A compute back-end.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Backend {
-    Cuda,
-    Rocm,
-    Vulkan,
-    Metal,
-    Sycl,
-    Mlx,
-}
-
-impl Backend {
-    /// Every back-end the `--backend` flag takes, in CLI order.
-    pub const ALL: [Backend; 6] = [Backend::Cuda, Backend::Rocm, Backend::Vulkan, Backend::Metal, Backend::Sycl, Backend::Mlx];
-
-    /// CLI and catalog name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Backend::Cuda => "cuda",
-            Backend::Rocm => "rocm",
-            Backend::Vulkan => "vulkan",
-            Backend::Metal => "metal",
-            Backend::Sycl => "sycl",
-            Backend::Mlx => "mlx",
-        }
-    }
-
-    /// Parses a name (`hip` is ROCm).
-    pub fn parse(s: &str) -> Option<Backend> {
-        let lower = s.trim().to_ascii_lowercase();
-        let name = if lower == "hip" { "rocm" } else { lower.as_str() };
-        Backend::ALL.into_iter().find(|b| b.as_str() == name)
-    }
-
-    /// True when `engine` runs on this back-end: llama.cpp on CUDA, ROCm, Vulkan, Metal and SYCL
-    /// (its ggml back-ends); MLC also on Vulkan and Metal; vLLM, SGLang, ExLlamaV2 and
-    /// transformers on CUDA and ROCm (transformers also on Metal via PyTorch MPS); TensorRT-LLM on
-    /// CUDA. MLX is Apple's own framework, so no engine here runs on it but its figures are read
-    /// as llama.cpp's on Metal.
-    pub fn runs(self, engine: Engine) -> bool {
-        use Backend::*;
-        match engine {
-            Engine::LlamaCpp => matches!(self, Cuda | Rocm | Vulkan | Metal | Sycl | Mlx),
-            Engine::Mlc => matches!(self, Cuda | Rocm | Vulkan | Metal),
-            Engine::Transformers => matches!(self, Cuda | Rocm | Metal),
-            Engine::Vllm | Engine::Sglang | Engine::Exllamav2 => matches!(self, Cuda | Rocm),
-            Engine::TrtLlm => self == Cuda,
-        }
-    }
-}
 
 /// True when the catalog lists `b` for `gpu`.
 pub fn card_has(gpu: &Gpu, b: Backend) -> bool {
@@ -103,7 +52,7 @@ pub fn llama_cpp_decode(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Option<super
     if engine != Engine::LlamaCpp {
         return None;
     }
-    super::fit::with(|f| match backend_for(job, gpu, engine)? {
+    super::in_force::with(|f| match backend_for(job, gpu, engine)? {
         Backend::Cuda => None,
         Backend::Rocm => Some(f.llama_cpp_rocm),
         Backend::Vulkan => Some(f.llama_cpp_vulkan),

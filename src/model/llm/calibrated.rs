@@ -1,4 +1,4 @@
-//! The LLM engine's shipped constants ([`super::fit::LlmFit::CALIBRATED`]): every fitted constant
+//! The LLM engine's shipped constants ([`CALIBRATED`], an [`LlmFit`]): every fitted constant
 //! refitted on every calibration row by `make accuracy` (src/accuracy/llm.rs), four significant
 //! digits; the others are the defaults that no row determines. Generated: do not edit.
 

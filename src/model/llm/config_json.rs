@@ -224,12 +224,25 @@ fn text_object(top: &Obj) -> (&Obj, String, String) {
     (o, inner, outer)
 }
 
-/// Parses a `config.json` text into an architecture, with a note when the model_type is not
-/// one this parser knows (what it assumed instead).
-pub fn parse_config_json_with_notes(text: &str) -> Result<(ModelArch, Vec<Note>), Note> {
-    let v = parse_json(text)?;
-    let top = v.as_object().ok_or_else(|| Note::plain("the top level must be a JSON object"))?;
-    let (o, model_type, outer) = text_object(top);
+/// The dimensions a config states (or that follow from them by the usual defaults).
+struct Dims {
+    hidden: u32,
+    layers: u32,
+    heads: u32,
+    vocab: u32,
+    kv_heads: u32,
+    head_dim: u32,
+    max_context: u32,
+    tied: bool,
+    moe: Option<Moe>,
+    /// The dense FFN's width.
+    intermediate: u32,
+    /// Gated FFN (three matrices: SwiGLU, GeGLU) rather than two.
+    gated: bool,
+}
+
+/// The dimensions of the language model `o` (of the config `top`), naming the first key missing.
+fn dims(top: &Obj, o: &Obj, model_type: &str) -> Result<Dims, Note> {
     let hidden = req_u32(o, &["hidden_size", "n_embd", "d_model"])?;
     let layers = req_u32(o, &["num_hidden_layers", "n_layer", "num_layers"])?;
     let heads = req_u32(o, &["num_attention_heads", "n_head", "num_heads"])?;
@@ -242,7 +255,7 @@ pub fn parse_config_json_with_notes(text: &str) -> Result<(ModelArch, Vec<Note>)
         .or_else(|| top.get("tie_word_embeddings"))
         .and_then(Value::as_bool)
         .unwrap_or(model_type.starts_with("gemma"));
-    let moe = moe_layout(o, &model_type, layers)?;
+    let moe = moe_layout(o, model_type, layers)?;
     // Gemma 3n lists one FFN width per layer.
     let list_width = o.get("intermediate_size").and_then(Value::as_array).and_then(|a| a.first()).and_then(Value::as_u64);
     let intermediate = match (&moe, list_width) {
@@ -251,7 +264,17 @@ pub fn parse_config_json_with_notes(text: &str) -> Result<(ModelArch, Vec<Note>)
         _ if model_type.starts_with("llama4") => req_u32(o, &["intermediate_size_mlp"])?,
         _ => req_u32(o, &["intermediate_size", "n_inner", "ffn_dim"])?,
     };
-    let gated = !matches!(model_type.as_str(), "gpt2" | "gpt_neox" | "gptj" | "bert" | "falcon" | "mpt" | "opt" | "starcoder2");
+    let gated = !matches!(model_type, "gpt2" | "gpt_neox" | "gptj" | "bert" | "falcon" | "mpt" | "opt" | "starcoder2");
+    Ok(Dims { hidden, layers, heads, vocab, kv_heads, head_dim, max_context, tied, moe, intermediate, gated })
+}
+
+/// Parses a `config.json` text into an architecture, with a note when the model_type is not
+/// one this parser knows (what it assumed instead).
+pub fn parse_config_json_with_notes(text: &str) -> Result<(ModelArch, Vec<Note>), Note> {
+    let v = parse_json(text)?;
+    let top = v.as_object().ok_or_else(|| Note::plain("the top level must be a JSON object"))?;
+    let (o, model_type, outer) = text_object(top);
+    let Dims { hidden, layers, heads, vocab, kv_heads, head_dim, max_context, tied, moe, intermediate, gated } = dims(top, o, &model_type)?;
     let mix = layer_mix(o, &model_type, layers);
     let (h, nh, nkv, hd) = (f64::from(hidden), f64::from(heads), f64::from(kv_heads), f64::from(head_dim));
     let attn = attention_params(o, &model_type, h, nh, nkv, hd)?;

@@ -13,11 +13,13 @@
 //!
 //! A mixture-of-experts model on an engine with expert parallelism is also tried with its experts
 //! spread whole over each replica's cards, with tensor-parallel or data-parallel attention
-//! ([`super::parallel::MoeLayout`]), unless the job fixes its layout.
+//! ([`super::job::MoeLayout`]), unless the job fixes its layout.
 
 use super::serving::{analyze_opts, CurvePoint, ServingReport, ServingTargets};
-use super::parallel::{expert_parallel_applies, MoeLayout};
-use super::{estimate_llm, per_gpu_fit, LlmJob};
+use super::job::MoeLayout;
+use super::parallel::expert_parallel_applies;
+use super::job::LlmJob;
+use super::{estimate_llm, per_gpu_fit};
 use crate::catalog::Gpu;
 use crate::model::types::{Estimate, EstimateError};
 

@@ -1,8 +1,9 @@
 //! Inference engines and GPU families: each engine's memory overheads and multi-GPU behaviour,
-//! its efficiency factors (one set per engine, for every family), and the physics on catalog
-//! properties that makes families differ: the loads in flight per SM
-//! ([`inflight_bw_cap_gb_s`]), matrix units ([`prefill_gemm_shares`]), synchronous MMA on
-//! Hopper ([`sync_mma_share`]), dp4a on Pascal ([`dp4a_tops`]).
+//! the shape of its efficiency factors ([`Efficiency`]: one set per engine, for every family; the
+//! values in force are read in the `in_force` module), and the physics on catalog properties that
+//! makes families differ: matrix units ([`has_matrix_units`]), synchronous MMA on Hopper
+//! ([`sync_mma_share`]), dp4a on Pascal ([`dp4a_tops`]), the cards too old for some engines
+//! ([`pre_volta`]); and the compute back-ends the engines run on ([`Backend`]).
 //!
 //! Every constant is listed, with its source or the calibration rows it was fitted on, in
 //! `docs/MODEL.md` ("Engines" and "Calibration"). Pairs without measurements get the same
@@ -315,7 +316,7 @@ pub struct Efficiency {
     /// decode on their own kernels (llama.cpp's mat-vec kernels, ExLlamaV2, MLC, transformers);
     /// the continuous-batching engines (vLLM, SGLang, TensorRT-LLM) multiply a decode batch with
     /// the prefill's GEMMs, so their decode FLOPs run at the prefill's share
-    /// ([`prefill_gemm_shares`]; see `throughput::Ctx::decode_step`).
+    /// (`in_force::prefill_gemm_shares`; see `throughput::Ctx::decode_step`).
     pub decode_mfu: f64,
     /// Latency of handing activations to the next GPU in a layer split, ms.
     pub hop_ms: f64,
@@ -323,80 +324,10 @@ pub struct Efficiency {
     pub measured: bool,
 }
 
-
-/// Share of the FMA peak a prefill GEMM reaches on a GPU without matrix units (Apple M-series:
-/// the GEMM runs on the same FP32/FP16 SIMD lanes as everything else): a fitted constant
-/// ([`super::fit::LlmFit::simt_gemm_mfu`]), determined by llama.cpp's Apple rows.
-pub fn simt_gemm_mfu() -> f64 {
-    super::fit::with(|f| f.simt_gemm_mfu)
-}
-
 /// True when the card multiplies matrices on dedicated units (tensor cores, AMD WMMA/MFMA,
 /// Gaudi MMEs): the catalog lists a tensor FP16 or BF16 rate.
 pub fn has_matrix_units(gpu: &Gpu) -> bool {
     gpu.fp16_tflops.or(gpu.bf16_tflops).is_some()
-}
-
-/// (GEMM MFU, multiplier for quantized weights) of a prefill on `gpu`. With matrix units (or
-/// llama.cpp's dp4a path on Pascal), the engine's `prefill_mfu`, and its `quant_prefill` for
-/// quantized weights: the multiply units outpace the ALUs that dequantize the weight tiles.
-/// Without them the GEMM runs at [`simt_gemm_mfu`] of the FMA peak and dequantization costs
-/// nothing measurable: a weight tile is dequantized once into threadgroup memory and reused for
-/// every token of the tile (32–64), so its few ALU operations per weight are a few per cent of
-/// the FMAs on the same lanes (llama.cpp Metal q4_0/q8_0 prefill equals F16 prefill to 3% on
-/// M3 Max, M3 Ultra and M4 Max, `llm_inference_more.csv`).
-pub fn prefill_gemm_shares(gpu: &Gpu, engine: Engine, quantized: bool, eff: &Efficiency) -> (f64, f64) {
-    let fast_multiply = has_matrix_units(gpu) || (quantized && dp4a_tops(gpu, engine).is_some());
-    if fast_multiply {
-        (eff.prefill_mfu, if quantized { eff.quant_prefill } else { 1.0 })
-    } else {
-        (simt_gemm_mfu(), 1.0)
-    }
-}
-
-/// bitsandbytes LLM.int8() (transformers `load_in_8bit`), token by token, runs at this share of
-/// the 16-bit speed ([`super::fit::LlmFit::llm_int8_speed`], fitted on bitsandbytes' own
-/// benchmark rows): its mixed-precision decomposition quantizes each token's activations, splits
-/// the outlier columns off into an fp16 matmul and dequantizes the int8 product, in kernels
-/// "designed for training and not efficient for inference" (T. Dettmers, bitsandbytes issue
-/// #490). Issue #1867 of bitsandbytes measures less (0.25–0.45× on an RTX 4090 D and an A800), a
-/// disagreement kept in docs/MODEL.md.
-pub fn llm_int8_speed() -> f64 {
-    super::fit::with(|f| f.llm_int8_speed)
-}
-
-/// Multiplier on the weight stream's bandwidth for quantized weights: the engine's `quant_bw`,
-/// except bitsandbytes LLM.int8() under transformers, whose 8-bit weights (half the bytes)
-/// stream at [`llm_int8_speed`] of the 16-bit speed: 0.45 × 8/16.
-pub fn quant_stream_factor(engine: Engine, precision: crate::model::precision::Precision, eff: &Efficiency) -> f64 {
-    if engine == Engine::Transformers && precision == crate::model::precision::Precision::Int8 {
-        llm_int8_speed() * 8.0 / 16.0
-    } else {
-        eff.quant_bw
-    }
-}
-
-/// Sustained DRAM read rate one SM (AMD compute unit, Intel Xe-core, Apple GPU core) reaches with
-/// llama.cpp's batch-1 matrix-vector kernels, GB/s: the bytes its warps keep in flight over the
-/// DRAM latency (Little's law). One fitted number for every card
-/// ([`super::fit::LlmFit::llama_cpp_sm_read_gb_s`]), determined by the llama.cpp decode rows of
-/// cards whose datasheet bandwidth per SM is above it.
-pub fn llama_cpp_sm_read_gb_s() -> f64 {
-    super::fit::with(|f| f.llama_cpp_sm_read_gb_s)
-}
-
-/// The most bandwidth, GB/s, `engine`'s batch-1 weight stream can draw on `gpu`: an SM keeps a
-/// bounded number of loads in flight, and a memory system delivers bandwidth = bytes in flight /
-/// latency (Little's law; Volkov 2016, "Understanding Latency Hiding on GPUs", ch. 4). A card
-/// whose datasheet bandwidth per SM is high (HBM: H100 PCIe 17.5 GB/s per SM, A100 17.9, A30
-/// 16.7, against 7.9 on an RTX 4090 and 11.4 on an RTX 3090) cannot fill its memory system with
-/// kernels that keep few requests in flight per SM, as llama.cpp's mat-vec kernels (one row per
-/// warp) do. `None`: no cap known (other engines' kernels, cards without an SM count).
-pub fn inflight_bw_cap_gb_s(gpu: &Gpu, engine: Engine) -> Option<f64> {
-    if engine != Engine::LlamaCpp {
-        return None;
-    }
-    gpu.sm_count.map(|n| f64::from(n) * llama_cpp_sm_read_gb_s()).filter(|c| c.is_finite())
 }
 
 /// Where an (engine, GPU family) pair's factors stand against published measurements.
@@ -445,29 +376,6 @@ pub fn standing(engine: Engine, family: GpuFamily) -> Standing {
     }
 }
 
-/// The factors `engine` gets on a GPU family that has no calibration rows of its own: what the
-/// app shows for such a pair. Every engine has one set of factors for every family (the family
-/// differences are physics on catalog properties), so these are that set, not marked measured.
-pub fn carried_over(engine: Engine) -> Efficiency {
-    Efficiency { measured: false, ..efficiency(engine, GpuFamily::Other) }
-}
-
-/// [`carried_over`] for a family held out: every engine has one set of factors for every family
-/// (the family differences are physics on catalog properties), so this is [`carried_over`]. The
-/// accuracy harness holds a family out by refitting every factor without its rows
-/// (`src/accuracy`), not through this function.
-pub fn carried_over_without(engine: Engine, _held_out: Option<GpuFamily>) -> Efficiency {
-    carried_over(engine)
-}
-
-
-/// The efficiency of `engine` on `family` under the constants in force ([`super::fit::with`]);
-/// `measured` is true only for the fitted pairs ([`standing`] is [`Standing::Fitted`]).
-pub fn efficiency(engine: Engine, family: GpuFamily) -> Efficiency {
-    let base = super::fit::with(|f| *f.engine(engine));
-    Efficiency { measured: standing(engine, family) == Standing::Fitted, ..base }
-}
-
 /// Share of the tensor peak an engine's kernels can reach on the card. Hopper and datacenter
 /// Blackwell reach their datasheet rate only with asynchronous warpgroup MMA (`wgmma`,
 /// `tcgen05`); kernels written with Ampere's synchronous `mma.sync`, as llama.cpp's CUDA back end
@@ -508,4 +416,61 @@ pub fn inference_peak_tflops(gpu: &Gpu, engine: Engine, fp8: bool) -> f64 {
         fp16
     };
     base.or(gpu.fp32_tflops).filter(|v| v.is_finite() && *v > 0.0).unwrap_or(1.0)
+}
+
+/// True for NVIDIA cards older than Volta (compute capability below 7.0), which vLLM,
+/// TensorRT-LLM and ExLlamaV2 do not support.
+pub fn pre_volta(gpu: &Gpu) -> bool {
+    gpu.vendor == Vendor::Nvidia && ["Pascal", "Maxwell", "Kepler"].iter().any(|a| gpu.architecture.starts_with(a))
+}
+
+/// A compute back-end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Backend {
+    Cuda,
+    Rocm,
+    Vulkan,
+    Metal,
+    Sycl,
+    Mlx,
+}
+
+impl Backend {
+    /// Every back-end the `--backend` flag takes, in CLI order.
+    pub const ALL: [Backend; 6] = [Backend::Cuda, Backend::Rocm, Backend::Vulkan, Backend::Metal, Backend::Sycl, Backend::Mlx];
+
+    /// CLI and catalog name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Backend::Cuda => "cuda",
+            Backend::Rocm => "rocm",
+            Backend::Vulkan => "vulkan",
+            Backend::Metal => "metal",
+            Backend::Sycl => "sycl",
+            Backend::Mlx => "mlx",
+        }
+    }
+
+    /// Parses a name (`hip` is ROCm).
+    pub fn parse(s: &str) -> Option<Backend> {
+        let lower = s.trim().to_ascii_lowercase();
+        let name = if lower == "hip" { "rocm" } else { lower.as_str() };
+        Backend::ALL.into_iter().find(|b| b.as_str() == name)
+    }
+
+    /// True when `engine` runs on this back-end: llama.cpp on CUDA, ROCm, Vulkan, Metal and SYCL
+    /// (its ggml back-ends); MLC also on Vulkan and Metal; vLLM, SGLang, ExLlamaV2 and
+    /// transformers on CUDA and ROCm (transformers also on Metal via PyTorch MPS); TensorRT-LLM on
+    /// CUDA. MLX is Apple's own framework, so no engine here runs on it but its figures are read
+    /// as llama.cpp's on Metal.
+    pub fn runs(self, engine: Engine) -> bool {
+        use Backend::*;
+        match engine {
+            Engine::LlamaCpp => matches!(self, Cuda | Rocm | Vulkan | Metal | Sycl | Mlx),
+            Engine::Mlc => matches!(self, Cuda | Rocm | Vulkan | Metal),
+            Engine::Transformers => matches!(self, Cuda | Rocm | Metal),
+            Engine::Vllm | Engine::Sglang | Engine::Exllamav2 => matches!(self, Cuda | Rocm),
+            Engine::TrtLlm => self == Cuda,
+        }
+    }
 }

@@ -1,19 +1,15 @@
 //! The LLM engine's fitted constants, in one place: every number the engine takes from the
 //! published measurements in `tests/data/calibration/` rather than from a datasheet, a paper or
-//! a source file. [`LlmFit::CALIBRATED`] is what the app ships: the fit of every constant on every
-//! row, by the procedure in `src/accuracy/llm.rs` (`make accuracy` refits it into `calibrated.rs`, and `make test` fails when
-//! the file differs from that fit). Each fitted constant's physics default, which a fit
-//! starts from and falls back to when the rows it is given cannot determine it, is listed with
-//! the constant's rows in `src/accuracy/llm.rs`; the factors no row determines are defaults too.
-//!
-//! The engine reads the constants through [`with`], which is [`LlmFit::CALIBRATED`] unless the
-//! accuracy harness has put another fit in place for the duration of a call ([`scoped`]): that
-//! is how cross-validation refits every constant inside each fold without a second engine. The
-//! constants' sources and fits are listed in `docs/MODEL.md` ("Efficiency factors") and their
-//! held-out errors in `docs/ACCURACY.md`.
+//! a source file. This is their shape ([`LlmFit`]); the values the app ships are the fit of every
+//! constant on every row, by the procedure in `src/accuracy/llm.rs` (`make accuracy` refits them
+//! into `calibrated.rs`, and `make test` fails when the file differs from that fit), and the
+//! engine reads the values in force through the `in_force` module. Each fitted constant's physics
+//! default, which a fit starts from and falls back to when the rows it is given cannot determine
+//! it, is listed with the constant's rows in `src/accuracy/llm.rs`; the factors no row determines
+//! are defaults too. The constants' sources and fits are listed in `docs/MODEL.md` ("Efficiency
+//! factors") and their held-out errors in `docs/ACCURACY.md`.
 
 use super::engines::{Efficiency, Engine, GpuFamily};
-use std::cell::RefCell;
 
 /// Every fitted constant of the LLM engine.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -74,10 +70,6 @@ pub struct BackendDecode {
 }
 
 impl LlmFit {
-    /// The shipped constants: every fitted constant refitted on every calibration row by `make
-    /// accuracy` (`src/accuracy/llm.rs`), written into `src/model/llm/calibrated.rs`.
-    pub const CALIBRATED: LlmFit = super::calibrated::CALIBRATED;
-
     /// The factors of `engine` (SGLang shares vLLM's).
     pub fn engine(&self, engine: Engine) -> &Efficiency {
         match engine {
@@ -98,28 +90,4 @@ impl LlmFit {
             _ => self.train_mfu_other,
         }
     }
-}
-
-thread_local! {
-    static ACTIVE: RefCell<LlmFit> = const { RefCell::new(LlmFit::CALIBRATED) };
-}
-
-/// Runs `f` on the constants in force: [`LlmFit::CALIBRATED`], or the fit [`scoped`] put in place.
-pub fn with<R>(f: impl FnOnce(&LlmFit) -> R) -> R {
-    ACTIVE.with_borrow(f)
-}
-
-/// Runs `f` with `fit` in force instead of the shipped constants, and restores them after (also
-/// when `f` unwinds). Only the accuracy harness calls it, to predict held-out rows with the
-/// constants refitted without them.
-pub fn scoped<R>(fit: &LlmFit, f: impl FnOnce() -> R) -> R {
-    struct Restore(LlmFit);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            ACTIVE.with_borrow_mut(|a| *a = self.0);
-        }
-    }
-    let previous = ACTIVE.with_borrow_mut(|a| std::mem::replace(a, *fit));
-    let _restore = Restore(previous);
-    f()
 }

@@ -15,7 +15,7 @@
 //! - Hugging Face transformers `Trainer` (and PEFT on it): `bf16=True` is autocast over fp32
 //!   weights (the weights are the master copy), `logits.float()` before the loss.
 
-use super::{Checkpointing, LlmJob, Optimizer, Workload};
+use super::job::{Checkpointing, LlmJob, Optimizer, Workload};
 
 /// A training framework whose defaults a job takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -7,8 +7,9 @@
 //! gradient bytes after Rajbhandari et al. 2019 (ZeRO, §3.1: 2 + 2 + K·Ψ with K = 12 for mixed
 //! precision Adam); QLoRA storage after Dettmers et al. 2023. See docs/MODEL.md.
 
+use super::arch::ModelArch;
 use super::engines::{Engine, GpuFamily};
-use super::{Checkpointing, LlmJob, LoraTargets, Optimizer, Workload};
+use super::job::{Checkpointing, LlmJob, LoraTargets, Optimizer, Workload};
 use crate::catalog::Gpu;
 use crate::model::types::{Arg, Note, GIB};
 
@@ -54,7 +55,7 @@ pub fn weight_bytes(job: &LlmJob) -> (f64, f64, f64) {
         // other tensor in Q8_0, 34 bytes per 32 weights. llama-bench prints gpt-oss 20B (20.91B
         // parameters, 19.11B of them in experts) at 11.27 GiB = 12.10 GB: 19.11e9 × 4.25/8 =
         // 10.15 GB of experts leaves 1.95 GB for the other 1.80B, 8.7 bits each.
-        None if p == crate::model::precision::Precision::Mxfp4 && m.is_moe() && job.engine == Some(super::Engine::LlamaCpp) => {
+        None if p == crate::model::precision::Precision::Mxfp4 && m.is_moe() && job.engine == Some(Engine::LlamaCpp) => {
             let experts = m.routed_expert_params();
             let q8 = crate::model::precision::Precision::Q80.bytes_per_weight();
             (experts * p.bytes_per_weight() + (body - experts) * q8, embed * q8, head * q8)
@@ -132,7 +133,7 @@ struct Widths {
     ffn: f64,
 }
 
-fn widths(m: &super::ModelArch) -> Widths {
+fn widths(m: &ModelArch) -> Widths {
     Widths {
         h: f64::from(m.hidden_size),
         hq: m.attention_width(),
@@ -435,6 +436,16 @@ fn fragment(on: bool, note: Note) -> Arg {
 
 /// Adds the memory assumptions of this job to `out`.
 pub fn describe(job: &LlmJob, _gpu: &Gpu, engine: Engine, t: &Terms, out: &mut Vec<Note>) {
+    describe_weights(job, out);
+    if job.workload == Workload::Inference {
+        describe_inference(job, engine, t, out);
+    } else {
+        describe_training(job, t, out);
+    }
+}
+
+/// The weights line: parameters, number format, what stays in 16 bits.
+fn describe_weights(job: &LlmJob, out: &mut Vec<Note>) {
     let m = &job.model;
     let p = job.effective_precision();
     let bpw = job.bits_per_weight_override.unwrap_or_else(|| p.bits_per_weight());
@@ -454,95 +465,101 @@ pub fn describe(job: &LlmJob, _gpu: &Gpu, engine: Engine, t: &Terms, out: &mut V
             ("moe", fragment(m.is_moe(), Note::plain("; every expert resident (MoE)"))),
         ],
     ));
-    if job.workload == Workload::Inference {
-        let kind = match m.attention {
-            crate::catalog::Attention::Mla => Note::new(
-                "MLA latent {rank} + RoPE {rope} per token per layer",
-                vec![("rank", m.kv_lora_rank.to_string().into()), ("rope", m.qk_rope_head_dim.to_string().into())],
-            ),
-            _ => Note::new(
-                "{kv} KV heads × head_dim {dim}",
-                vec![("kv", m.kv_heads.to_string().into()), ("dim", m.head_dim.to_string().into())],
-            ),
-        };
-        let window = match m.sliding_window {
-            Some(w) if m.sliding_window_layers_fraction > 0.0 => Note::new(
-                "; {pct}% of layers capped at a {w}-token window",
-                vec![("pct", crate::decimal::fixed(m.sliding_window_layers_fraction * 100.0, 0).into()), ("w", w.to_string().into())],
-            )
-            .into(),
-            _ => Arg::from(""),
-        };
+}
+
+/// The inference lines: the KV cache, the engine's buffers and context, its memory pool.
+fn describe_inference(job: &LlmJob, engine: Engine, t: &Terms, out: &mut Vec<Note>) {
+    let m = &job.model;
+    let kind = match m.attention {
+        crate::catalog::Attention::Mla => Note::new(
+            "MLA latent {rank} + RoPE {rope} per token per layer",
+            vec![("rank", m.kv_lora_rank.to_string().into()), ("rope", m.qk_rope_head_dim.to_string().into())],
+        ),
+        _ => Note::new(
+            "{kv} KV heads × head_dim {dim}",
+            vec![("kv", m.kv_heads.to_string().into()), ("dim", m.head_dim.to_string().into())],
+        ),
+    };
+    let window = match m.sliding_window {
+        Some(w) if m.sliding_window_layers_fraction > 0.0 => Note::new(
+            "; {pct}% of layers capped at a {w}-token window",
+            vec![("pct", crate::decimal::fixed(m.sliding_window_layers_fraction * 100.0, 0).into()), ("w", w.to_string().into())],
+        )
+        .into(),
+        _ => Arg::from(""),
+    };
+    out.push(Note::new(
+        "KV cache: {batch} sequence(s) × {tokens} tokens at {kv_precision} ({kind}{window})",
+        vec![
+            ("batch", job.batch.to_string().into()),
+            ("tokens", job.context_tokens.to_string().into()),
+            ("kv_precision", job.kv_precision.to_string().into()),
+            ("kind", kind.into()),
+            ("window", window),
+        ],
+    ));
+    out.push(Note::new(
+        "engine {engine}: compute buffers {buffers} GiB per GPU, runtime context {context} GiB per GPU",
+        vec![
+            ("engine", engine.as_str().into()),
+            ("buffers", crate::decimal::fixed(t.activations_gib, 2).into()),
+            ("context", crate::decimal::fixed(t.context_gib, 2).into()),
+        ],
+    ));
+    if engine.memory_utilization() < 1.0 {
         out.push(Note::new(
-            "KV cache: {batch} sequence(s) × {tokens} tokens at {kv_precision} ({kind}{window})",
-            vec![
-                ("batch", job.batch.to_string().into()),
-                ("tokens", job.context_tokens.to_string().into()),
-                ("kv_precision", job.kv_precision.to_string().into()),
-                ("kind", kind.into()),
-                ("window", window),
-            ],
-        ));
-        out.push(Note::new(
-            "engine {engine}: compute buffers {buffers} GiB per GPU, runtime context {context} GiB per GPU",
+            "{engine} pre-allocates {pct}% of each GPU (gpu_memory_utilization); the unused part of that pool becomes extra KV cache",
             vec![
                 ("engine", engine.as_str().into()),
-                ("buffers", crate::decimal::fixed(t.activations_gib, 2).into()),
-                ("context", crate::decimal::fixed(t.context_gib, 2).into()),
+                ("pct", crate::decimal::fixed(engine.memory_utilization() * 100.0, 0).into()),
             ],
         ));
-        if engine.memory_utilization() < 1.0 {
-            out.push(Note::new(
-                "{engine} pre-allocates {pct}% of each GPU (gpu_memory_utilization); the unused part of that pool becomes extra KV cache",
-                vec![
-                    ("engine", engine.as_str().into()),
-                    ("pct", crate::decimal::fixed(engine.memory_utilization() * 100.0, 0).into()),
-                ],
-            ));
-        }
-    } else {
+    }
+}
+
+/// The training lines: the setup, the trainable parameters or master weights, paging and ZeRO.
+fn describe_training(job: &LlmJob, t: &Terms, out: &mut Vec<Note>) {
+    out.push(Note::new(
+        "training: {workload} with {optimizer}, micro-batch {batch} × {seq} tokens per GPU, checkpointing {ckpt}, {attention}",
+        vec![
+            ("workload", job.workload.as_str().into()),
+            ("optimizer", job.optimizer.as_str().into()),
+            ("batch", job.batch.to_string().into()),
+            ("seq", job.seq_len.to_string().into()),
+            ("ckpt", job.grad_checkpointing.as_str().into()),
+            (
+                "attention",
+                if job.flash_attention {
+                    Arg::from("FlashAttention")
+                } else {
+                    Note::plain("eager attention (s×s scores kept)").into()
+                },
+            ),
+        ],
+    ));
+    if job.workload.is_adapter() {
         out.push(Note::new(
-            "training: {workload} with {optimizer}, micro-batch {batch} × {seq} tokens per GPU, checkpointing {ckpt}, {attention}",
-            vec![
-                ("workload", job.workload.as_str().into()),
-                ("optimizer", job.optimizer.as_str().into()),
-                ("batch", job.batch.to_string().into()),
-                ("seq", job.seq_len.to_string().into()),
-                ("ckpt", job.grad_checkpointing.as_str().into()),
-                (
-                    "attention",
-                    if job.flash_attention {
-                        Arg::from("FlashAttention")
-                    } else {
-                        Note::plain("eager attention (s×s scores kept)").into()
-                    },
-                ),
-            ],
+            "LoRA rank {rank}: {params}M trainable parameters with their own gradients and optimizer states",
+            vec![("rank", job.lora_rank.to_string().into()), ("params", crate::decimal::fixed(t.trainable_params / 1e6, 1).into())],
         ));
-        if job.workload.is_adapter() {
-            out.push(Note::new(
-                "LoRA rank {rank}: {params}M trainable parameters with their own gradients and optimizer states",
-                vec![("rank", job.lora_rank.to_string().into()), ("params", crate::decimal::fixed(t.trainable_params / 1e6, 1).into())],
-            ));
-        } else if job.master_weights && job.precision.bits_per_weight() < 32.0 {
-            out.push(Note::plain("mixed precision: fp32 master weights counted with the optimizer states (ZeRO's K = 12 for Adam)"));
-        }
-        if t.pageable_gib > 0.0 {
-            out.push(Note::new(
-                "paged optimizer: {gib} GiB of states page to host memory when the GPU is full",
-                vec![("gib", crate::decimal::fixed(t.pageable_gib, 1).into())],
-            ));
-        }
-        if job.zero > 0 {
-            let what = match job.zero {
-                1 => Note::plain("optimizer states"),
-                2 => Note::plain("optimizer states and gradients"),
-                _ => Note::plain("optimizer states, gradients and weights (FSDP full shard)"),
-            };
-            out.push(Note::new(
-                "ZeRO stage {stage} shards {what} over the data-parallel GPUs",
-                vec![("stage", job.zero.to_string().into()), ("what", what.into())],
-            ));
-        }
+    } else if job.master_weights && job.precision.bits_per_weight() < 32.0 {
+        out.push(Note::plain("mixed precision: fp32 master weights counted with the optimizer states (ZeRO's K = 12 for Adam)"));
+    }
+    if t.pageable_gib > 0.0 {
+        out.push(Note::new(
+            "paged optimizer: {gib} GiB of states page to host memory when the GPU is full",
+            vec![("gib", crate::decimal::fixed(t.pageable_gib, 1).into())],
+        ));
+    }
+    if job.zero > 0 {
+        let what = match job.zero {
+            1 => Note::plain("optimizer states"),
+            2 => Note::plain("optimizer states and gradients"),
+            _ => Note::plain("optimizer states, gradients and weights (FSDP full shard)"),
+        };
+        out.push(Note::new(
+            "ZeRO stage {stage} shards {what} over the data-parallel GPUs",
+            vec![("stage", job.zero.to_string().into()), ("what", what.into())],
+        ));
     }
 }

@@ -13,9 +13,11 @@
 //! fixed per-layer time — plus one hand-off per boundary. All the cards must share a back-end
 //! the engine runs on (mixing vendors in llama.cpp means Vulkan).
 
-use super::backend::{self, Backend};
+use super::backend;
+use super::engines::{Backend, Engine};
+use super::job::LlmJob;
 use super::parallel::Layout;
-use super::{memory, throughput, vision, Engine, LlmJob};
+use super::{memory, throughput, vision};
 use crate::catalog::Gpu;
 use crate::model::types::{Estimate, EstimateError, MemoryBreakdown, Note, Throughput};
 

@@ -1,5 +1,6 @@
-//! RAM offload and unified memory: where the weights go when the GPUs cannot hold them all, and
-//! how much of a shared-memory machine's RAM its GPU may use.
+//! RAM offload: where the weights go when the GPUs cannot hold them all, and how fast the job then
+//! runs. The host it offloads to (RAM, its bandwidth, a unified-memory GPU's share) is
+//! [`super::host`].
 //!
 //! Offload follows llama.cpp. `-ngl k` ([`Placement::Layers`]) keeps the last `k` layers (weights
 //! and their KV cache) on the GPU and runs the rest on the CPU from system RAM; the output layer
@@ -18,16 +19,11 @@
 //! them over PCIe. Every figure and its source: docs/MODEL.md, "RAM offload and unified memory".
 
 use super::engines::Engine;
+use super::host::{ram_gb_s, unified_gpu_gib, OffloadMode, OS_RESERVE_GIB};
 use super::memory::{kv_bytes, routed_expert_bytes, weight_bytes, Terms};
-use super::{LlmJob, Workload};
-use crate::catalog::{Gpu, Segment, Vendor};
-use crate::model::types::{Note, GIB};
-use serde::Serialize;
-
-/// RAM kept for the operating system and the desktop, GiB: Ubuntu Desktop's and Windows 11's
-/// minimum system memory (4 GB, ubuntu.com/download/desktop; Microsoft's Windows 11
-/// specifications).
-pub const OS_RESERVE_GIB: f64 = 4.0;
+use super::job::{LlmJob, Workload};
+use crate::catalog::Gpu;
+use crate::model::types::{Note, OffloadPlan, Placement, GIB};
 
 /// The offload engine's fitted constant, swappable per call for cross-validation
 /// (`src/accuracy/offload.rs` refits it inside every fold).
@@ -43,7 +39,7 @@ impl OffloadFit {
     /// or per-model factor); its held-out error is in `docs/ACCURACY.md`.
     pub const CALIBRATED: OffloadFit = OffloadFit { ram_stream_fraction: 0.48 };
 
-    /// `job` with this fit in force ([`Host::ram_stream_fraction`]).
+    /// `job` with this fit in force ([`super::host::Host::ram_stream_fraction`]).
     pub fn apply(&self, job: &LlmJob) -> LlmJob {
         let mut j = job.clone();
         j.host.ram_stream_fraction = Some(self.ram_stream_fraction);
@@ -67,141 +63,6 @@ pub const CROSSING_S: f64 = 25e-6;
 /// llama.cpp's physical micro-batch (`-ub 512`, its default): prefill copies the RAM-resident
 /// weights to the GPU once per micro-batch.
 pub const UBATCH_TOKENS: f64 = 512.0;
-
-/// What the user asked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum OffloadMode {
-    /// The faster placement that fits (`--offload auto`, the default).
-    #[default]
-    Auto,
-    /// Never offload.
-    None,
-    /// Whole layers (`-ngl`).
-    Layers,
-    /// MoE routed experts (`--n-cpu-moe`).
-    Experts,
-}
-
-impl OffloadMode {
-    /// Every mode, in CLI order.
-    pub const ALL: [OffloadMode; 4] = [OffloadMode::Auto, OffloadMode::None, OffloadMode::Layers, OffloadMode::Experts];
-
-    /// CLI and URL name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            OffloadMode::Auto => "auto",
-            OffloadMode::None => "none",
-            OffloadMode::Layers => "layers",
-            OffloadMode::Experts => "experts",
-        }
-    }
-
-    /// Parses a CLI or URL name.
-    pub fn parse(s: &str) -> Option<OffloadMode> {
-        let lower = s.trim().to_ascii_lowercase();
-        OffloadMode::ALL.into_iter().find(|m| m.as_str() == lower)
-    }
-}
-
-/// The host around the GPUs: system RAM and how the job may use it.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Host {
-    /// System RAM, GiB; 0 = no offload (the default).
-    pub ram_gib: f64,
-    /// RAM bandwidth, GB/s (theoretical: MT/s × 8 B × channels); `None` = [`default_ram_gb_s`].
-    pub ram_gb_s: Option<f64>,
-    pub mode: OffloadMode,
-    /// Unified-memory machines: the GPU share the user set (`iogpu.wired_limit_mb` on macOS,
-    /// the GTT size on Linux), GiB; `None` = the platform's default ([`unified_gpu_gib`]).
-    pub unified_gpu_gib: Option<f64>,
-    /// Overrides [`RAM_STREAM_FRACTION`] ([`OffloadFit::apply`], for cross-validation).
-    pub ram_stream_fraction: Option<f64>,
-}
-
-/// Where the weights that do not fit go.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Placement {
-    /// Whole layers in RAM (`-ngl`).
-    Layers,
-    /// Routed experts in RAM (`--n-cpu-moe`).
-    Experts,
-}
-
-impl Placement {
-    /// CLI name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Placement::Layers => "layers",
-            Placement::Experts => "experts",
-        }
-    }
-}
-
-/// A placement of one job: the `offload` object of `estimate --json`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct OffloadPlan {
-    pub placement: Placement,
-    /// Layers wholly on the GPU (experts: layers whose experts stay on the GPU).
-    pub layers_on_gpu: u32,
-    pub layers_total: u32,
-    /// RAM the weights (and, with layers, their KV cache) take, GiB.
-    pub ram_gib_used: f64,
-    /// GPU memory over all GPUs, GiB.
-    #[serde(skip)]
-    pub gpu_gib: f64,
-    /// True when the GPUs and the RAM (after [`OS_RESERVE_GIB`]) both hold their parts.
-    #[serde(skip)]
-    pub fits: bool,
-}
-
-/// The RAM bandwidth assumed when the user gives none, GB/s (theoretical, MT/s × 8 B per
-/// channel): datacenter cards sit in 8-channel DDR5-4800 servers (307.2; Intel Xeon 4th gen);
-/// cards from 2022 on in dual-channel DDR5-5600 desktops (89.6); older ones in dual-channel
-/// DDR4-3200 (51.2).
-pub fn default_ram_gb_s(gpu: &Gpu) -> f64 {
-    match gpu.segment {
-        Segment::Datacenter => 8.0 * 4800.0 * 8.0 / 1000.0,
-        _ if gpu.release_year >= 2022 => 2.0 * 5600.0 * 8.0 / 1000.0,
-        _ => 2.0 * 3200.0 * 8.0 / 1000.0,
-    }
-}
-
-/// The RAM bandwidth the job's host has, GB/s.
-pub fn ram_gb_s(job: &LlmJob, gpu: &Gpu) -> f64 {
-    job.host.ram_gb_s.unwrap_or_else(|| default_ram_gb_s(gpu))
-}
-
-/// Share of a unified-memory machine's RAM its GPU may use by default, and why:
-/// - Apple: Metal's `recommendedMaxWorkingSetSize`, 2/3 of RAM up to 36 GiB (10.67 GB of a
-///   16 GB M4, exo-explore/exo PR #1672) and 3/4 above (gpustack issue #1375); raised with
-///   `sysctl iogpu.wired_limit_mb` (antirez/ds4 PR #893: 112 GiB on a 128 GiB M5 Max).
-/// - AMD Strix Halo: 3/4, the largest BIOS carve-out (96 GB of 128 GB, Variable Graphics
-///   Memory); on Linux the GTT limit (`ttm.pages_limit`) goes to about 124 GiB of 128.
-/// - NVIDIA DGX Spark (GB10): 102 GiB of 128, what CUDA reports free at boot on a headless DGX OS
-///   (MiaAI-Lab/GLM-5.3-Flash-EXL3-2x-DGX-Sparks issue #47: "101.3–102.2 GiB of 121.69").
-pub fn unified_default_share(gpu: &Gpu, memory_gib: f64) -> f64 {
-    match gpu.vendor {
-        Vendor::Apple if memory_gib <= 36.0 => 2.0 / 3.0,
-        Vendor::Apple => 0.75,
-        Vendor::Nvidia => 102.0 / 128.0,
-        _ => 0.75,
-    }
-}
-
-/// GiB a unified-memory machine's GPU may use: the user's share (at most the RAM less
-/// [`OS_RESERVE_GIB`]) or the platform's default; `None` for discrete cards.
-pub fn unified_gpu_gib(gpu: &Gpu, job: &LlmJob) -> Option<f64> {
-    if !gpu.is_unified_computer() {
-        return None;
-    }
-    let mem = gpu.usable_memory_gib();
-    let most = (mem - OS_RESERVE_GIB).max(0.0);
-    Some(match job.host.unified_gpu_gib {
-        Some(g) => g.max(0.0).min(most),
-        None => mem * unified_default_share(gpu, mem),
-    })
-}
 
 /// True when the job may offload: inference with llama.cpp on a discrete card, RAM given and
 /// offload not turned off.
@@ -286,7 +147,7 @@ fn ram_reads(job: &LlmJob, plan: &OffloadPlan, batch: f64, ctx: f64) -> (f64, f6
 pub fn decode_step_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &super::parallel::Layout, plan: &OffloadPlan, batch: f64, ctx: f64) -> f64 {
     let on_gpu = super::throughput::decode_step_s(job, gpu, engine, layout, batch, ctx);
     let (gpu_weight_bw, gpu_kv_bw) = super::throughput::gpu_stream_bw(job, gpu, engine);
-    let ram_bw = ram_gb_s(job, gpu) * 1e9 * ram_stream_fraction(job);
+    let ram_bw = ram_gb_s(&job.host, gpu) * 1e9 * ram_stream_fraction(job);
     let (weights, kv, hops) = ram_reads(job, plan, batch, ctx);
     on_gpu - weights / gpu_weight_bw - kv / gpu_kv_bw + (weights + kv) / ram_bw + hops * CROSSING_S
 }
@@ -342,7 +203,7 @@ pub fn decode_point(job: &LlmJob) -> (f64, f64) {
 /// The assumption lines of an offload plan, or of why none was made.
 pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, plan: Option<&OffloadPlan>, out: &mut Vec<Note>) {
     let fixed = |v: f64, d: usize| crate::decimal::fixed(v, d);
-    if let Some(share) = unified_gpu_gib(gpu, job) {
+    if let Some(share) = unified_gpu_gib(gpu, &job.host) {
         out.push(Note::new(
             "unified memory: the GPU may use {gpu} GiB of {total} GiB; the same memory is never counted again as RAM for offload",
             vec![("gpu", fixed(share, 1).into()), ("total", fixed(gpu.usable_memory_gib(), 0).into())],
@@ -359,7 +220,7 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, plan: Option<&OffloadPl
         return;
     }
     let Some(p) = plan else { return };
-    let bw = ram_gb_s(job, gpu);
+    let bw = ram_gb_s(&job.host, gpu);
     let eff = ram_stream_fraction(job);
     let what = match p.placement {
         Placement::Layers => Note::new(

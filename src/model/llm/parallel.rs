@@ -23,7 +23,7 @@
 
 use super::engines::Engine;
 use super::memory::Terms;
-use super::{LlmJob, MAX_GPUS};
+use super::job::{LlmJob, MeshSpec, MoeLayout, MAX_GPUS};
 use crate::catalog::Gpu;
 use crate::model::types::{Arg, Note};
 
@@ -44,39 +44,6 @@ pub enum Layout {
     /// layers tensor parallel over `attn_tp` of them, `gpus / attn_tp` attention groups each
     /// serving its own sequences.
     Expert { gpus: u32, attn_tp: u32 },
-}
-
-/// How a served mixture-of-experts model spreads its experts (`--moe-layout`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum MoeLayout {
-    /// The serving planner tries each and keeps the best for the targets; a fixed estimate uses
-    /// the engines' default, tensor parallelism.
-    #[default]
-    Auto,
-    /// Every expert split over the GPUs like the other layers (the engines' default).
-    Tensor,
-    /// Whole experts per GPU; attention tensor parallel inside a node, data parallel across nodes.
-    Expert,
-    /// Whole experts per GPU; attention data parallel on every GPU ("DEP").
-    DpAttention,
-}
-
-impl MoeLayout {
-    pub const ALL: [MoeLayout; 4] = [MoeLayout::Auto, MoeLayout::Tensor, MoeLayout::Expert, MoeLayout::DpAttention];
-
-    /// The CLI/URL value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MoeLayout::Auto => "auto",
-            MoeLayout::Tensor => "tp",
-            MoeLayout::Expert => "ep",
-            MoeLayout::DpAttention => "dep",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<MoeLayout> {
-        MoeLayout::ALL.into_iter().find(|m| m.as_str().eq_ignore_ascii_case(s.trim()))
-    }
 }
 
 /// Whether `job` on `engine` can spread its experts: an MoE model on an engine with expert
@@ -102,24 +69,6 @@ pub fn expert_layout(job: &LlmJob, gpu: &Gpu, mode: MoeLayout, gpus: u32) -> Opt
             .unwrap_or(1),
     };
     Some(Layout::Expert { gpus, attn_tp })
-}
-
-/// The parallel sizes a user or a published run fixes: tensor (`tp`), context (`cp`) and
-/// pipeline (`pp`) parallel, and model chunks per pipeline stage (`interleave`, Megatron's
-/// `--num-layers-per-virtual-pipeline-stage` expressed as chunks; 1 = plain 1F1B).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MeshSpec {
-    pub tp: u32,
-    pub cp: u32,
-    pub pp: u32,
-    pub interleave: u32,
-}
-
-impl MeshSpec {
-    /// GPUs one model replica spans: `tp · cp · pp` (each at least 1).
-    pub fn replica(&self) -> u64 {
-        u64::from(self.tp.max(1)) * u64::from(self.cp.max(1)) * u64::from(self.pp.max(1))
-    }
 }
 
 /// A training mesh over `tp · cp · pp · dp` GPUs. Megatron orders ranks tensor first, then
@@ -339,9 +288,9 @@ pub fn fits(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, layout: &Layout)
 /// Memory one GPU may use, GiB. Inference: the engine's utilization cap (vLLM's
 /// `gpu_memory_utilization` 0.9, SGLang's `mem_fraction_static`); training and fine-tuning run
 /// in PyTorch without that cap. A unified-memory machine's GPU gets its platform's share of the
-/// RAM, or the share the user set ([`super::offload::unified_gpu_gib`]).
+/// RAM, or the share the user set ([`super::host::unified_gpu_gib`]).
 pub fn usable_gib(gpu: &Gpu, engine: Engine, job: &LlmJob) -> f64 {
-    let memory = super::offload::unified_gpu_gib(gpu, job).unwrap_or_else(|| gpu.usable_memory_gib());
+    let memory = super::host::unified_gpu_gib(gpu, &job.host).unwrap_or_else(|| gpu.usable_memory_gib());
     let cap = if job.workload.is_training() { 1.0 } else { engine.memory_utilization() };
     memory * cap
 }

@@ -37,12 +37,14 @@
 //! per step at 5–6 drafted), MTP 0.85 (DeepSeek-V3 report §5.4.3: the second token is accepted
 //! 85–90% of the time).
 
+use super::arch::{is_mla_moe, ModelArch};
 use super::engines::Engine;
 use super::parallel::Layout;
-use super::throughput::{band, decode_step_s, job_efficiency, prefill_batch_s, prefill_s, prefill_share_s, verify_step_s};
-use super::{layout_for, max_concurrency, memory, LlmJob};
+use super::throughput::{band, decode_step_s, job_efficiency, prefill_batch_s, prefill_s, prefill_share_s, serving_band, verify_step_s};
+use super::job::LlmJob;
+use super::{layout_for, max_concurrency, memory};
 use crate::catalog::Gpu;
-use crate::model::types::{Band, EstimateError, Note};
+use crate::model::types::{Band, EstimateError};
 
 /// Speculative decoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -354,70 +356,16 @@ impl Build<'_> {
 /// token (0 for the engines that are not servers: llama.cpp's bench, ExLlamaV2, MLC, transformers).
 pub fn request_overhead_s(engine: Engine) -> f64 {
     match engine {
-        Engine::Vllm | Engine::Sglang => super::fit::with(|f| f.serving_request_ms) * 1e-3,
-        Engine::TrtLlm => super::fit::with(|f| f.trt_llm_request_ms) * 1e-3,
+        Engine::Vllm | Engine::Sglang => super::in_force::with(|f| f.serving_request_ms) * 1e-3,
+        Engine::TrtLlm => super::in_force::with(|f| f.trt_llm_request_ms) * 1e-3,
         _ => 0.0,
     }
 }
 
-/// True for a DeepSeek-style MoE: routed experts and multi-head latent attention.
-pub fn is_mla_moe(model: &super::ModelArch) -> bool {
-    model.is_moe() && model.attention == crate::catalog::Attention::Mla
-}
-
-/// The serving band's factors for `model` (`crate::model::bands`): a DeepSeek-style MoE's own,
-/// else the serving set's; each the 10th–90th percentile of measured / model over the held-out
-/// rows of its class, every source weighing the same. A serving total is never fitted itself (it
-/// derives from the decode and prefill factors), so its band is the same for every pair.
-pub fn serving_band_factors(model: &super::ModelArch) -> (f64, f64) {
-    if is_mla_moe(model) {
-        crate::model::bands::SERVING_MLA_MOE.fitted
-    } else {
-        crate::model::bands::SERVING.fitted
-    }
-}
-
-/// The band of a serving total `mid` of `model` ([`serving_band_factors`]).
-pub fn serving_band(model: &super::ModelArch, mid: f64) -> Band {
-    let (low, high) = serving_band_factors(model);
-    Band::around(mid, low, high)
-}
-
 /// The band of one user's speed `mid` at a concurrency above 1.
-fn per_user_band(model: &super::ModelArch, mid: f64) -> Band {
+fn per_user_band(model: &ModelArch, mid: f64) -> Band {
     let b = if is_mla_moe(model) { crate::model::bands::PER_USER_MLA_MOE } else { crate::model::bands::PER_USER };
     Band::around(mid, b.fitted.0, b.fitted.1)
-}
-
-/// Adds the serving assumptions to `out`: where the serving band comes from, and, for a
-/// DeepSeek-style MoE (latent attention and routed experts), that published serving sweeps run
-/// well below the estimate (docs/MODEL.md, "Serving under load").
-pub fn describe(job: &LlmJob, engine: Engine, out: &mut Vec<Note>) {
-    if !engine.continuous_batching() {
-        return;
-    }
-    // One band per estimate: a DeepSeek-style MoE names its widened band and why, instead of the
-    // dense band it does not use.
-    let (low, high) = serving_band_factors(&job.model);
-    let args = vec![("low", crate::decimal::fixed(low, 2).into()), ("high", crate::decimal::fixed(high, 2).into())];
-    out.push(if is_mla_moe(&job.model) {
-        Note::new(
-            "DeepSeek-style MoE with latent attention: published serving sweeps of other sources measure {low}–{high} × this estimate (the 10th–90th percentile of held-out rows); the model does not capture that gap yet",
-            args,
-        )
-    } else {
-        Note::new(
-            "serving totals: band {low}–{high} × the mid, the 10th–90th percentile of published serving measurements held out of every fit",
-            args,
-        )
-    });
-    if is_mla_moe(&job.model) {
-        let (low, high) = crate::model::bands::TTFT_MLA_MOE.fitted;
-        out.push(Note::new(
-            "DeepSeek-style MoE: published sweeps of other sources time its first token at {low}–{high} × this estimate",
-            vec![("low", crate::decimal::fixed(low, 1).into()), ("high", crate::decimal::fixed(high, 1).into())],
-        ));
-    }
 }
 
 /// Probability that an arrival waits in an M/M/c queue with offered load `a` (Erlang C).

@@ -9,10 +9,12 @@
 //! recomputation, plus 12·L·s·d_attn attention FLOPs per token (MosaicML's MFU definition),
 //! at a stated MFU. Constants and their fits: docs/MODEL.md.
 
-use super::engines::{efficiency, inference_peak_tflops, Efficiency, Engine, GpuFamily};
+use super::arch::{is_mla_moe, ModelArch};
+use super::engines::{inference_peak_tflops, Efficiency, Engine, GpuFamily};
+use super::in_force::{efficiency, inflight_bw_cap_gb_s, prefill_gemm_shares, quant_stream_factor};
 use super::memory::{kv_bytes, weight_bytes, Terms};
 use super::parallel::{tensor_kv_share, usable_gib, Layout, Mesh};
-use super::{Checkpointing, LlmJob};
+use super::job::{Checkpointing, LlmJob};
 use crate::catalog::Gpu;
 use crate::model::fabric::{self, Link};
 use crate::model::precision::Precision;
@@ -23,6 +25,24 @@ use crate::model::types::{Band, Note, Throughput, GIB};
 /// factors were fitted), the wider one of pairs without (a GPU family held out).
 pub fn band(mid: f64, measured: bool, set: &crate::model::bands::SetBand) -> Band {
     let (low, high) = if measured { set.fitted } else { set.new_family };
+    Band::around(mid, low, high)
+}
+
+/// The serving band's factors for `model` (`crate::model::bands`): a DeepSeek-style MoE's own,
+/// else the serving set's; each the 10th–90th percentile of measured / model over the held-out
+/// rows of its class, every source weighing the same. A serving total is never fitted itself (it
+/// derives from the decode and prefill factors), so its band is the same for every pair.
+pub fn serving_band_factors(model: &ModelArch) -> (f64, f64) {
+    if is_mla_moe(model) {
+        crate::model::bands::SERVING_MLA_MOE.fitted
+    } else {
+        crate::model::bands::SERVING.fitted
+    }
+}
+
+/// The band of a serving total `mid` of `model` ([`serving_band_factors`]).
+pub fn serving_band(model: &ModelArch, mid: f64) -> Band {
+    let (low, high) = serving_band_factors(model);
     Band::around(mid, low, high)
 }
 
@@ -47,7 +67,7 @@ struct Split {
 }
 
 /// Parameters of the routed experts one token runs through (`k` of `E` per MoE layer).
-fn routed_active_params(m: &super::ModelArch) -> f64 {
+fn routed_active_params(m: &ModelArch) -> f64 {
     m.routed_expert_params() * f64::from(m.experts_active) / f64::from(m.experts_total.max(1))
 }
 
@@ -63,7 +83,7 @@ impl Ctx<'_> {
     /// Bandwidth the weight stream achieves, bytes/s (quantized weights pay their dequantization).
     fn weight_bw(&self) -> f64 {
         let q = if self.quantized() {
-            super::engines::quant_stream_factor(self.engine, self.job.effective_precision(), &self.eff)
+            quant_stream_factor(self.engine, self.job.effective_precision(), &self.eff)
         } else {
             1.0
         };
@@ -90,9 +110,9 @@ impl Ctx<'_> {
     }
 
     /// (GEMM MFU, multiplier for the weights' format) of this job's GEMMs
-    /// ([`super::engines::prefill_gemm_shares`]).
+    /// ([`prefill_gemm_shares`]).
     fn gemm_shares(&self) -> (f64, f64) {
-        super::engines::prefill_gemm_shares(self.gpu, self.engine, self.quantized(), &self.eff)
+        prefill_gemm_shares(self.gpu, self.engine, self.quantized(), &self.eff)
     }
 
     /// The attention's share of [`Ctx::peak_flops`]: attention multiplies queries by the KV cache
@@ -242,7 +262,7 @@ impl Ctx<'_> {
         if !m.is_moe() || self.engine != Engine::LlamaCpp {
             return 0.0;
         }
-        let h = super::fit::with(|f| f.llama_cpp_expert_half_tokens);
+        let h = super::in_force::with(|f| f.llama_cpp_expert_half_tokens);
         let chunk = self.job.prefill_chunk(self.gpu, self.engine).map_or(tokens, |c| c.min(tokens)).max(1.0);
         let share = f64::from(m.experts_active) / f64::from(m.experts_total.max(1));
         let per_expert = (chunk * share).max(1e-9);
@@ -262,10 +282,10 @@ impl Ctx<'_> {
 
 /// Fraction of the datasheet bandwidth a batch-1 weight stream of 16-bit weights reaches: the
 /// engine's streaming efficiency, capped by what its kernels keep in flight on the card
-/// ([`super::engines::inflight_bw_cap_gb_s`]).
+/// ([`inflight_bw_cap_gb_s`]).
 pub fn weight_stream_fraction(gpu: &Gpu, engine: Engine, eff: &Efficiency) -> f64 {
     let bw = gpu.memory_bandwidth_gb_s.max(1e-9);
-    let cap = super::engines::inflight_bw_cap_gb_s(gpu, engine).map_or(f64::INFINITY, |c| c / bw);
+    let cap = inflight_bw_cap_gb_s(gpu, engine).map_or(f64::INFINITY, |c| c / bw);
     eff.weight_bw.min(cap)
 }
 
@@ -371,7 +391,7 @@ pub fn block_fp8_floor_s(job: &LlmJob, engine: Engine) -> f64 {
 /// QKᵀ and PV, 4·heads·head_dim per cached token. Absorbed MLA (DeepSeek-V2 §2.1, as vLLM,
 /// SGLang and FlashMLA run decode): every query head scores against the latent and the RoPE key
 /// (2·(r + r_rope)) and mixes the latent (2·r), so 2·heads·(2·r + r_rope) per cached token.
-pub fn decode_attention_flops(m: &super::ModelArch, ctx: f64) -> f64 {
+pub fn decode_attention_flops(m: &ModelArch, ctx: f64) -> f64 {
     let heads = f64::from(m.attention_heads);
     let per_token = match m.attention {
         crate::catalog::Attention::Mla if m.kv_lora_rank > 0 => {
@@ -443,7 +463,7 @@ pub fn throughput(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout
     let serving = if batch >= 1.0 {
         let t_step = c.decode_step(batch, prompt + out / 2.0);
         let t_prefill = prefill_share_s(job, gpu, engine, layout, prompt, batch);
-        Some(super::serving::serving_band(&job.model, batch * out / (out * t_step + batch * t_prefill)))
+        Some(serving_band(&job.model, batch * out / (out * t_step + batch * t_prefill)))
     } else {
         None
     };
@@ -458,7 +478,7 @@ pub fn throughput(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout
 /// Default training MFU on `family`, without recomputation: a fitted constant per family
 /// ([`super::fit::LlmFit::train_mfu`]; MosaicML's MPT-7B on 8×H100 reaches 46%).
 pub fn default_train_mfu(family: GpuFamily) -> f64 {
-    super::fit::with(|f| f.train_mfu(family))
+    super::in_force::with(|f| f.train_mfu(family))
 }
 
 /// Model-FLOPs MFU with full activation recomputation, as a share of the MFU without it, for a
@@ -468,7 +488,7 @@ pub fn default_train_mfu(family: GpuFamily) -> f64 {
 /// table (scripts/train/benchmarking/README.md @061f2c7c) has MPT-7B on 8×H100 at 46.4% MFU
 /// without and 40.4% with activation checkpointing, 0.87.
 pub fn recompute_mfu_ratio() -> f64 {
-    super::fit::with(|f| f.recompute_mfu_ratio)
+    super::in_force::with(|f| f.recompute_mfu_ratio)
 }
 
 /// Time cost of one recomputed FLOP relative to one FLOP of the step, from
@@ -517,7 +537,7 @@ pub fn train_peak_tflops(job: &LlmJob, gpu: &Gpu) -> f64 {
 /// tensor cores stays at its 16-bit rate.
 pub fn fp8_training_peak(job: &LlmJob, gpu: &Gpu, bf16: f64) -> f64 {
     let Some(fp8) = gpu.fp8_tflops.filter(|v| v.is_finite() && *v > bf16) else { return bf16 };
-    let gain = super::fit::with(|f| f.train_fp8_gain);
+    let gain = super::in_force::with(|f| f.train_fp8_gain);
     let gemm_rate = bf16 * (1.0 + (fp8 / bf16 - 1.0) * gain);
     let total = train_flops_per_token(job);
     let attention = train_attention_flops_per_token(job);
@@ -720,7 +740,7 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: 
             ("bw", crate::decimal::fixed(gpu.memory_bandwidth_gb_s, 0).into()),
             ("layer_ms", crate::decimal::fixed(eff.layer_ms + engine.launch_layer_ms(job.cuda_graphs), 2).into()),
             ("tokens", (job.prompt_tokens + job.output_tokens / 2).to_string().into()),
-            ("mfu", crate::decimal::fixed(super::engines::prefill_gemm_shares(gpu, engine, false, &eff).0 * 100.0, 0).into()),
+            ("mfu", crate::decimal::fixed(prefill_gemm_shares(gpu, engine, false, &eff).0 * 100.0, 0).into()),
         ],
     ));
     let standing = super::engines::standing(engine, family);
@@ -742,7 +762,7 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: 
             ],
         ));
     }
-    super::serving::describe(job, engine, out);
+    describe_serving_band(job, engine, out);
     match layout {
         Layout::LayerSplit(_) => {
             out.push(Note::plain("layer split: GPUs run one after another, so extra cards add memory, not decode speed"))
@@ -752,6 +772,37 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: 
             vec![("link", fabric::link_name(gpu, &fabric::group_link(gpu, n_of(layout))).to_string().into())],
         )),
         _ => {}
+    }
+}
+
+/// Adds the serving assumptions to `out`: where the serving band comes from, and, for a
+/// DeepSeek-style MoE (latent attention and routed experts), that published serving sweeps run
+/// well below the estimate (docs/MODEL.md, "Serving under load").
+fn describe_serving_band(job: &LlmJob, engine: Engine, out: &mut Vec<Note>) {
+    if !engine.continuous_batching() {
+        return;
+    }
+    // One band per estimate: a DeepSeek-style MoE names its widened band and why, instead of the
+    // dense band it does not use.
+    let (low, high) = serving_band_factors(&job.model);
+    let args = vec![("low", crate::decimal::fixed(low, 2).into()), ("high", crate::decimal::fixed(high, 2).into())];
+    out.push(if is_mla_moe(&job.model) {
+        Note::new(
+            "DeepSeek-style MoE with latent attention: published serving sweeps of other sources measure {low}–{high} × this estimate (the 10th–90th percentile of held-out rows); the model does not capture that gap yet",
+            args,
+        )
+    } else {
+        Note::new(
+            "serving totals: band {low}–{high} × the mid, the 10th–90th percentile of published serving measurements held out of every fit",
+            args,
+        )
+    });
+    if is_mla_moe(&job.model) {
+        let (low, high) = crate::model::bands::TTFT_MLA_MOE.fitted;
+        out.push(Note::new(
+            "DeepSeek-style MoE: published sweeps of other sources time its first token at {low}–{high} × this estimate",
+            vec![("low", crate::decimal::fixed(low, 1).into()), ("high", crate::decimal::fixed(high, 1).into())],
+        ));
     }
 }
 

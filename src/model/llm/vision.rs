@@ -13,11 +13,11 @@
 //!
 //! Self-attention models take the image tokens into the prompt: they add to the prompt, the KV
 //! cache and the prefill. Cross-attention models (mllama) keep them as K and V of their
-//! cross-attention layers (the fixed-size state of [`super::ModelArch`]), one `<|image|>` token
+//! cross-attention layers (the fixed-size state of [`super::arch::ModelArch`]), one `<|image|>` token
 //! each in the prompt. The vision tower encodes `encoder_patches_per_token` patches per token at
 //! 2 FLOPs per tower parameter per patch, which [`encoder_flops`] adds to the prefill.
 
-use super::LlmJob;
+use super::job::LlmJob;
 use crate::catalog::VisionSpec;
 use crate::model::types::{EstimateError, Note};
 use std::borrow::Cow;

@@ -125,7 +125,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
                     { text(Field::SpecAccept, t(lang, "Acceptance rate (0–1)"), t(lang, "Empty = the method's published default."), "decimal") }
                 }
                 { select(Field::Backend, t(lang, "Back-end"), t(lang, "Each card's first listed back-end unless you pick one."),
-                    std::iter::once((String::new(), "auto".to_string())).chain(crate::model::llm::backend::Backend::ALL.into_iter().map(|b| (b.as_str().to_string(), b.as_str().to_string()))).collect()) }
+                    std::iter::once((String::new(), "auto".to_string())).chain(crate::model::llm::engines::Backend::ALL.into_iter().map(|b| (b.as_str().to_string(), b.as_str().to_string()))).collect()) }
                 if crate::catalog::llm(&model).is_some_and(|m| m.vision.is_some()) {
                     { text(Field::Images, t(lang, "Images per request"), t(lang, "Each becomes image tokens by the model's own rule."), "numeric") }
                     { text(Field::ImageRes, t(lang, "Image size"), t(lang, "Width×height in pixels, e.g. 1024x1024."), "text") }
@@ -199,7 +199,7 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
                 if !inputs.get(Field::Ram).trim().is_empty() {
                     { text(Field::RamBw, t(lang, "RAM bandwidth (GB/s)"), t(lang, "Empty = typical for the card's platform: dual-channel DDR4 or DDR5, 8-channel server DDR5."), "decimal") }
                     { select(Field::Offload, t(lang, "Offload placement"), t(lang, "auto: the faster that fits, whole layers (-ngl) or MoE experts (--n-cpu-moe)."),
-                        crate::model::llm::offload::OffloadMode::ALL.into_iter().map(|m| (m.as_str().to_string(), m.as_str().to_string())).collect()) }
+                        crate::model::llm::host::OffloadMode::ALL.into_iter().map(|m| (m.as_str().to_string(), m.as_str().to_string())).collect()) }
                 }
                 { text(Field::Owned, t(lang, "Cards you own"), t(lang, "e.g. rtx-3090:1 — at no cost; the answer is what to add."), "text") }
                 { text(Field::Mix, t(lang, "Mixed build"), t(lang, "e.g. rtx-4090:1,rtx-3090:1 — layers split by memory."), "text") }
