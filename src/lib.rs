@@ -19,4 +19,5 @@ pub mod query;
 pub mod recommend;
 pub mod sort;
 pub mod state;
+pub mod template;
 pub mod ui;

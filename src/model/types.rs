@@ -167,9 +167,31 @@ impl Note {
         Note::new(template, Vec::new())
     }
 
-    /// The note in English: the text of `estimate --json`.
+    /// The template: the note's English text with `{name}` placeholders (and its key in the
+    /// translation table).
+    pub fn template(&self) -> &'static str {
+        self.template
+    }
+
+    /// The values that fill the template's placeholders, by name.
+    pub fn args(&self) -> &[(&'static str, Arg)] {
+        &self.args
+    }
+
+    /// The note in English, the template filled with its values (a nested note with its own
+    /// English text): the text of `estimate --json`.
     pub fn text(&self) -> &str {
-        self.text.get_or_init(|| self.in_lang(crate::i18n::Lang::En))
+        self.text.get_or_init(|| {
+            let pairs: Vec<(&str, &str)> = self
+                .args
+                .iter()
+                .map(|(k, v)| match v {
+                    Arg::Text(t) => (*k, t.as_str()),
+                    Arg::Note(n) => (*k, n.text()),
+                })
+                .collect();
+            crate::template::fill(self.template, &pairs)
+        })
     }
 
     /// The note in `lang`.
