@@ -40,7 +40,7 @@ fn embed_snippet() -> String {
 }
 
 /// The sets whose held-out error an LLM estimate names for its own engine and GPU family
-/// (`recommend::present::held_out`: its headline figure); other sets' pairs stay out of the
+/// (`present::held_out`: its headline figure); other sets' pairs stay out of the
 /// embedded table (training groups its rows by framework, which the app does not choose: an
 /// estimate names its overall figure).
 const PAIR_SETS: [&str; 3] = ["decode", "serving", "offload"];

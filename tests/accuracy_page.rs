@@ -8,7 +8,8 @@
 use gpu_advisor::catalog::{self, accuracy, accuracy_schema::AccuracyFile};
 use gpu_advisor::i18n::Lang;
 use gpu_advisor::model::llm::{Engine, LlmJob, Workload};
-use gpu_advisor::recommend::{present, recommend, Job, RecommendInput};
+use gpu_advisor::present::{self, InLang};
+use gpu_advisor::recommend::{recommend, Job, RecommendInput};
 
 /// The file as the harness wrote it.
 fn file() -> AccuracyFile {

@@ -4,6 +4,7 @@
 
 use gpu_advisor::catalog;
 use gpu_advisor::compare::{cost_settings, job_row};
+use gpu_advisor::present::Money;
 use gpu_advisor::recommend::cost::Currency;
 use gpu_advisor::recommend::RateKind;
 use gpu_advisor::state::advisor::{AdvisorInputs, Field};

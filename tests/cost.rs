@@ -4,10 +4,11 @@
 //! next to it, from the catalog values it reads (data/gpus.toml, quoted in the comment).
 
 use gpu_advisor::catalog::{self, Gpu};
+use gpu_advisor::present::{format_money, Money};
 use gpu_advisor::recommend::cost::{
-    self, break_even_month, card_price_usd, cost_figures, energy_usd, format_money, host_estimate, hourly_price,
-    usd_per_million, CostSettings, Currency, EnergySettings, HostKind, PriceBasis, PriceOverride, PriceOverrides,
-    PriceSource, RentBasis,
+    self, break_even_month, card_price_usd, cost_figures, energy_usd, host_estimate, hourly_price, usd_per_million,
+    CostSettings, Currency, EnergySettings, HostKind, PriceBasis, PriceOverride, PriceOverrides, PriceSource,
+    RentBasis,
 };
 use proptest::prelude::*;
 
@@ -236,7 +237,7 @@ proptest! {
 #[test]
 fn money_in_the_interface_language() {
     use gpu_advisor::i18n::Lang;
-    use gpu_advisor::recommend::cost::{format_money_in, Currency};
+    use gpu_advisor::present::format_money_in;
     assert_eq!(format_money_in(17_400.0, Currency::Usd, Lang::En), "$17,400");
     assert_eq!(format_money_in(17_400.0, Currency::Usd, Lang::Ru), "$17\u{a0}400");
     assert_eq!(format_money_in(14.04, Currency::Usd, Lang::Ru), "$14,04");

@@ -75,8 +75,9 @@ fn used_keys() -> BTreeSet<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     rs_files(&root.join("src/ui"), &mut files);
-    // The recommender writes its reasons, why-not notes and notes in the interface language.
-    rs_files(&root.join("src/recommend"), &mut files);
+    // The presentation layer writes the recommender's reasons, why-not notes and notes in the
+    // interface language.
+    rs_files(&root.join("src/present"), &mut files);
     // Link notes and the remembered-settings notes.
     files.push(root.join("src/state/url.rs"));
     files.push(root.join("src/state/stored.rs"));
@@ -85,10 +86,11 @@ fn used_keys() -> BTreeSet<String> {
         let text = std::fs::read_to_string(f).unwrap();
         translated_literals(&text, &mut keys);
     }
-    // The engine's assumption notes and the config.json problems: `Note::new("template", …)` and
-    // `Note::plain("text")` in src/model and src/state.
+    // The engine's assumption notes, the held-out error notes and the config.json problems:
+    // `Note::new("template", …)` and `Note::plain("text")` in src/model, src/present and src/state.
     let mut model_files = Vec::new();
     rs_files(&root.join("src/model"), &mut model_files);
+    rs_files(&root.join("src/present"), &mut model_files);
     rs_files(&root.join("src/state"), &mut model_files);
     for f in &model_files {
         let text = std::fs::read_to_string(f).unwrap();
@@ -186,6 +188,7 @@ fn assumptions_follow_the_language() {
     use gpu_advisor::model::classic::{estimate_classic, ClassicJob, ClassicMode};
     use gpu_advisor::model::diffusion::{estimate_image, Finetune, ImageJob};
     use gpu_advisor::model::llm::{estimate_llm, LlmJob, Workload};
+    use gpu_advisor::present::InLang;
     let gpu = |id: &str| catalog::gpu(id).unwrap();
     let llm = LlmJob::for_preset(catalog::llm("llama-3.1-70b").unwrap());
     let tuning = LlmJob { workload: Workload::FinetuneFull, zero: 3, ..LlmJob::for_preset(catalog::llm("llama-3.1-8b").unwrap()) };

@@ -25,12 +25,12 @@ fn run(input: &RecommendInput) -> Recommendation {
 
 /// An option's reasons in English, as the command line prints them.
 fn reasons(o: &gpu_advisor::recommend::OptionRow, input: &RecommendInput) -> Vec<String> {
-    gpu_advisor::recommend::present::reasons(o, input, gpu_advisor::i18n::Lang::En)
+    gpu_advisor::present::reasons(o, input, gpu_advisor::i18n::Lang::En)
 }
 
 /// The why-not notes in English.
 fn why(rec: &Recommendation, input: &RecommendInput) -> Vec<String> {
-    gpu_advisor::recommend::present::why_not_all(rec, input, gpu_advisor::i18n::Lang::En)
+    gpu_advisor::present::why_not_all(rec, input, gpu_advisor::i18n::Lang::En)
 }
 
 fn has(rec: &Recommendation, gpu: &str, count: u32) -> bool {
@@ -133,7 +133,7 @@ fn nvlink_required_admits_nvlink_and_infinity_fabric_only() {
     assert!(!rec.options.is_empty() && rec.options.iter().all(|o| o.gpu == "h100-sxm"), "{:?}", rec.options.iter().map(|o| &o.gpu).collect::<Vec<_>>());
     use gpu_advisor::recommend::facts::{Exclusion, WhyNot};
     let w = WhyNot { gpu: "gaudi3".into(), gpu_name: "Gaudi 3".into(), rank: None, exclusion: Some(Exclusion::OtherFabric { fabric: "RoCE (on-die, Gaudi)".into() }) };
-    assert_eq!(gpu_advisor::recommend::present::why_not(&w, &input, gpu_advisor::i18n::Lang::En), "Gaudi 3: its RoCE (on-die, Gaudi) is not NVLink or Infinity Fabric");
+    assert_eq!(gpu_advisor::present::why_not(&w, &input, gpu_advisor::i18n::Lang::En), "Gaudi 3: its RoCE (on-die, Gaudi) is not NVLink or Infinity Fabric");
 }
 
 /// Seed 003 with one card allowed: the why-not note says how much the 4090 lacks.
@@ -201,7 +201,7 @@ fn every_option_has_reasons_and_explanations() {
     let rec = run(&input);
     for o in &rec.options {
         assert!(reasons(o, &input).iter().any(|r| r.starts_with("fits with")), "{:?}", reasons(o, &input));
-        assert!(gpu_advisor::recommend::present::explain(o, &input).iter().any(|e| e.label == "tco"));
+        assert!(gpu_advisor::present::explain(o, &input).iter().any(|e| e.label == "tco"));
         assert!(o.estimate.fits);
     }
     let r4090 = rec.options.iter().find(|o| o.gpu == "rtx-4090").expect("4090");
@@ -378,7 +378,7 @@ fn estimates_only_the_counts_that_matter() {
 #[test]
 fn reasons_and_why_not_follow_the_language() {
     use gpu_advisor::i18n::Lang;
-    use gpu_advisor::recommend::present;
+    use gpu_advisor::present;
     let mut input = seed_003_input();
     input.top = 3;
     let rec = recommend(&input).expect("recommend");

@@ -11,7 +11,8 @@ use gpu_advisor::model::llm::deploy::plan;
 use gpu_advisor::model::llm::serving::{analyze, ServingTargets};
 use gpu_advisor::model::llm::LlmJob;
 use gpu_advisor::recommend::facts::{Exclusion, Fact};
-use gpu_advisor::recommend::{present, recommend, Job, Mode, RecommendInput};
+use gpu_advisor::present;
+use gpu_advisor::recommend::{recommend, Job, Mode, RecommendInput};
 
 fn job(preset: &str, users: u32) -> LlmJob {
     LlmJob { batch: users, ..LlmJob::for_preset(catalog::llm(preset).expect("preset")) }

@@ -10,6 +10,7 @@ use super::flags::{SizingArgs, choices, count_value, engine_error, number, real,
 use super::{job, write_str, CliError};
 use crate::catalog;
 use crate::i18n::Lang;
+use crate::present::{self, Money};
 use crate::model::{Band, Throughput};
 use crate::recommend::{
     self, Budget, Currency, Job, MediaJob, Mode, Objective, OptionRow, PriceBasis, PriceOverrides, RecommendInput,
@@ -360,7 +361,7 @@ impl<'a> RecommendRow<'a> {
             purchase_usd: o.purchase_usd(),
             hourly_usd: o.hourly_usd(),
             throughput: &o.estimate.throughput,
-            reasons: recommend::present::reasons(o, input, Lang::En),
+            reasons: present::reasons(o, input, Lang::En),
             gpu_name: &o.gpu_name,
             nodes: o.nodes,
             headroom: o.headroom,
@@ -401,7 +402,7 @@ pub fn cmd_recommend(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), Cli
     let s = &input.cost;
     let mut t = String::new();
     for n in &rec.notes {
-        t.push_str(&format!("note: {}\n", recommend::present::note(n, &input, Lang::En)));
+        t.push_str(&format!("note: {}\n", present::note(n, &input, Lang::En)));
     }
     if rec.options.is_empty() {
         t.push_str("No option fits within the budget and constraints.\n");
@@ -421,13 +422,13 @@ pub fn cmd_recommend(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), Cli
             rate,
             s.money(o.tco_usd)
         ));
-        for r in recommend::present::reasons(o, &input, Lang::En) {
+        for r in present::reasons(o, &input, Lang::En) {
             t.push_str(&format!("     - {r}\n"));
         }
     }
     if !rec.why_not.is_empty() {
         t.push_str("why not:\n");
-        for w in recommend::present::why_not_all(&rec, &input, Lang::En) {
+        for w in present::why_not_all(&rec, &input, Lang::En) {
             t.push_str(&format!("  - {w}\n"));
         }
     }
@@ -466,7 +467,7 @@ fn print_owned(input: &RecommendInput, owned: &[(&catalog::Gpu, u32)], json: boo
             purchase_usd: Some(o.purchase_usd),
             hourly_usd: None,
             throughput: &o.estimate.throughput,
-            reasons: recommend::present::owned_reasons(o, input, Lang::En),
+            reasons: present::owned_reasons(o, input, Lang::En),
             owned: owned_text.clone(),
             build: &o.estimate.gpu,
             pairing: o.pairing,

@@ -145,11 +145,12 @@ pub struct OffloadPlan {
     pub fits: bool,
 }
 
-/// One assumption line: an English template with `{name}` placeholders (an entry of
-/// `data/i18n.toml`) and the values that fill them. It reads as its English text (it derefs to
-/// `str`, and its serde form, part of the `estimate --json` contract, is that text); the UI shows
-/// it in the interface language with [`Note::in_lang`]. Values (numbers, ids) stay as written; a
-/// value that is itself a phrase (a multi-GPU layout) is a nested note and is translated too.
+/// One assumption line: an English template with `{name}` placeholders (the template is also the
+/// key its translations are looked up by) and the values that fill them. It reads as its English
+/// text (it derefs to `str`, and its serde form, part of the `estimate --json` contract, is that
+/// text); the presentation layer ([`crate::present`]) writes it in the interface language. Values
+/// (numbers, ids) stay as written; a value that is itself a phrase (a multi-GPU layout) is a
+/// nested note and is translated too.
 ///
 /// The English text is rendered on first use: the recommender estimates hundreds of candidates a
 /// keystroke and reads the notes of the few it shows.
@@ -204,32 +205,31 @@ impl Note {
         Note::new(template, Vec::new())
     }
 
-    /// The note in English: the text of `estimate --json`.
-    pub fn text(&self) -> &str {
-        self.text.get_or_init(|| self.in_lang(crate::i18n::Lang::En))
+    /// The template: the note's English text with `{name}` placeholders (and its key in the
+    /// translation table).
+    pub fn template(&self) -> &'static str {
+        self.template
     }
 
-    /// The note in `lang`.
-    pub fn in_lang(&self, lang: crate::i18n::Lang) -> String {
-        let nested: Vec<String> = self
-            .args
-            .iter()
-            .filter_map(|(_, v)| match v {
-                Arg::Note(n) if lang == crate::i18n::Lang::En => Some(n.text().to_string()),
-                Arg::Note(n) => Some(n.in_lang(lang)),
-                Arg::Text(_) => None,
-            })
-            .collect();
-        let mut nested = nested.iter();
-        let pairs: Vec<(&str, &str)> = self
-            .args
-            .iter()
-            .map(|(k, v)| match v {
-                Arg::Text(t) => (*k, t.as_str()),
-                Arg::Note(_) => (*k, nested.next().map_or("", String::as_str)),
-            })
-            .collect();
-        crate::i18n::tf(lang, self.template, &pairs)
+    /// The values that fill the template's placeholders, by name.
+    pub fn args(&self) -> &[(&'static str, Arg)] {
+        &self.args
+    }
+
+    /// The note in English, the template filled with its values (a nested note with its own
+    /// English text): the text of `estimate --json`.
+    pub fn text(&self) -> &str {
+        self.text.get_or_init(|| {
+            let pairs: Vec<(&str, &str)> = self
+                .args
+                .iter()
+                .map(|(k, v)| match v {
+                    Arg::Text(t) => (*k, t.as_str()),
+                    Arg::Note(n) => (*k, n.text()),
+                })
+                .collect();
+            crate::template::fill(self.template, &pairs)
+        })
     }
 }
 

@@ -5,10 +5,11 @@
 //! Everything here is plain arithmetic on catalog prices and [`CostSettings`]; no estimate is
 //! needed, so the recommender can apply a budget before it sizes anything. Every assumption (host
 //! prices, default utilisation, PUE, exchange rates) is a named constant with its reasoning, and
-//! is repeated in `docs/MODEL.md` ("Cost model and recommender").
+//! is repeated in `docs/MODEL.md` ("Cost model and recommender"). Amounts are written out (in
+//! the display currency and the reader's number format) by the presentation layer,
+//! [`crate::present::money`].
 
 use crate::catalog::{schema::is_kebab_id, Gpu, Segment};
-use crate::i18n::{num, Lang};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -137,16 +138,6 @@ impl Currency {
     /// Default units of this currency per USD, approximate mid-market rates of June 2025
     /// ([`RATES_AS_OF`]): CNY 7.18 (PBoC central parity), RUB 78.5 (Bank of Russia official
     /// rate), EUR 0.87 (ECB reference rate of about 1.15 USD per EUR). Editable.
-    /// The currency a reader of `lang` is shown by default: yuan in Chinese, roubles in Russian
-    /// (the seed articles quote ¥ and ₽), dollars otherwise.
-    pub fn for_lang(lang: crate::i18n::Lang) -> Currency {
-        match lang {
-            crate::i18n::Lang::Zh => Currency::Cny,
-            crate::i18n::Lang::Ru => Currency::Rub,
-            crate::i18n::Lang::En => Currency::Usd,
-        }
-    }
-
     pub fn default_per_usd(self) -> f64 {
         match self {
             Currency::Usd => 1.0,
@@ -376,42 +367,6 @@ impl CostSettings {
     /// Hours of use over the whole TCO period.
     pub fn hours_total(&self) -> f64 {
         self.hours_per_month() * self.months.max(0.0)
-    }
-
-    /// `usd` in the display currency, rounded for reading: `$21,000`, `¥150,780`, `€0.60`,
-    /// `1,648,500 ₽`. Amounts under 100 keep two decimals.
-    pub fn money(&self, usd: f64) -> String {
-        format_money(usd * self.rate(), self.currency)
-    }
-
-    /// [`CostSettings::money`] in `lang`'s number format.
-    pub fn money_in(&self, lang: Lang, usd: f64) -> String {
-        format_money_in(usd * self.rate(), self.currency, lang)
-    }
-}
-
-/// Formats an amount already in `currency`, with thousands separators (English format).
-pub fn format_money(amount: f64, currency: Currency) -> String {
-    format_money_in(amount, currency, Lang::En)
-}
-
-/// Formats an amount already in `currency` in `lang`'s number format: `$17,400` in English and
-/// Chinese, `$17 400` and `$14,04` in Russian, where the comma is the decimal mark.
-pub fn format_money_in(amount: f64, currency: Currency, lang: Lang) -> String {
-    if !amount.is_finite() {
-        return "—".into();
-    }
-    let decimals = if amount.abs() < 100.0 { 2 } else { 0 };
-    let digits = num(lang, amount, decimals);
-    match currency {
-        Currency::Rub => format!("{digits} ₽"),
-        c => {
-            if let Some(d) = digits.strip_prefix('-') {
-                format!("-{}{d}", c.symbol())
-            } else {
-                format!("{}{digits}", c.symbol())
-            }
-        }
     }
 }
 

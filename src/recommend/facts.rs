@@ -1,6 +1,6 @@
 //! The recommender's reasons as data: what it found about each option (fit, link and layout,
 //! power, cost terms, serving figures, targets met or missed), why popular cards were left out,
-//! and notes about the input. Numbers only, in USD and SI units; [`super::present`] turns them
+//! and notes about the input. Numbers only, in USD and SI units; [`crate::present`] turns them
 //! into sentences in the interface language, and `recommend --json` prints them as `facts`
 //! (objects with a `kind` and their numbers).
 

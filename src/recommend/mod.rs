@@ -14,7 +14,6 @@ pub mod candidates;
 pub mod cost;
 pub mod facts;
 pub mod owned;
-pub mod present;
 pub mod rank;
 
 pub use cost::{
@@ -400,7 +399,7 @@ pub struct OptionRow {
     /// LLM inference: how the build serves its users (replicas, per-user and total speed, TTFT,
     /// the frontier).
     pub serving: Option<ServingFigures>,
-    /// What the recommender found, as data ([`present::reasons`] writes the sentences).
+    /// What the recommender found, as data ([`crate::present::reasons`] writes the sentences).
     pub facts: Vec<facts::Fact>,
 }
 

@@ -2,7 +2,7 @@
 //! objective, one per card unless asked otherwise, the chart's points with the Pareto front, and
 //! each shown option's facts ([`super::facts`]) and the why-not facts of popular cards left out.
 //! Facts are built only for the rows returned, never for the whole catalog; sentences are the
-//! presentation layer's ([`super::present`]).
+//! presentation layer's ([`crate::present`]).
 
 use super::candidates::{self, effective_objective, nvlink_bridge_size, Cand};
 use super::cost::{self, HostKind, PriceSource, GPUS_PER_NODE};

@@ -7,6 +7,7 @@
 
 use crate::i18n::Lang;
 use crate::model::{Arg, Note};
+use crate::present::InLang;
 use crate::catalog::{self, ModelKind};
 use crate::model::llm::{self, custom, Checkpointing, LlmJob, Optimizer, Workload};
 use crate::model::precision::{KvPrecision, Precision};
@@ -664,7 +665,7 @@ impl AdvisorInputs {
     fn cost_settings(&self, errors: &mut Vec<FieldError>) -> Option<crate::recommend::cost::CostSettings> {
         use crate::recommend::cost::{CostSettings, Currency, PriceBasis, PriceOverrides, RentBasis};
         let currency = match self.get(Field::Currency).trim() {
-            "" | "auto" => Some(Currency::for_lang(self.reader_lang)),
+            "" | "auto" => Some(crate::present::currency_for_lang(self.reader_lang)),
             c => Currency::parse(c),
         };
         if currency.is_none() {

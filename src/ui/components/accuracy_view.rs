@@ -49,7 +49,7 @@ pub fn packed() -> Vec<u8> {
 #[cfg(not(target_arch = "wasm32"))]
 pub fn render(lang: Lang, sets: &[crate::catalog::accuracy_schema::SetAccuracy]) -> String {
     use crate::i18n::{num, tf};
-    use crate::recommend::present::set_name;
+    use crate::present::set_name;
     use std::fmt::Write;
     /// The goal on the share of held-out rows inside the band (the harness's `Set::IN_BAND_GOAL`).
     const IN_BAND_GOAL: f64 = 0.80;

@@ -4,7 +4,8 @@
 //! beside the inputs and hide it.
 
 use crate::i18n::{num, t, tf};
-use crate::recommend::{present, Mode};
+use crate::present::{self, Money};
+use crate::recommend::Mode;
 use crate::ui::lang::use_lang;
 use crate::ui::result_props::ResultProps;
 use yew::prelude::*;

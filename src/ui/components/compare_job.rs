@@ -6,7 +6,7 @@ use crate::catalog::Gpu;
 use crate::compare::{job_row, JobRow};
 use crate::i18n::{t, tf, Lang};
 use crate::recommend::cost::CostSettings;
-use crate::recommend::present::{seconds, speed};
+use crate::present::{seconds, speed, Money};
 use crate::state::advisor::AdvisorInputs;
 use crate::ui::lang::use_lang;
 use yew::prelude::*;

@@ -8,6 +8,7 @@ use crate::state::Action;
 use crate::ui::components::compare_job::CompareJob;
 use web_sys::HtmlSelectElement;
 use crate::i18n::{t, tf};
+use crate::present::Money;
 use crate::ui::lang::use_lang;
 use yew::prelude::*;
 

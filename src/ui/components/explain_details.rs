@@ -3,6 +3,7 @@
 
 use crate::i18n::{t, Lang};
 use crate::model::Note;
+use crate::present::InLang;
 use crate::recommend::Explain;
 use crate::ui::lang::use_lang;
 use std::rc::Rc;

@@ -5,7 +5,8 @@
 //! readable on a phone and in a narrow embed.
 
 use crate::i18n::{num, t, tf};
-use crate::recommend::{present, Recommendation};
+use crate::present;
+use crate::recommend::Recommendation;
 use crate::ui::lang::use_lang;
 use crate::ui::result_props::ResultProps;
 use yew::prelude::*;

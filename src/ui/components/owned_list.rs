@@ -1,11 +1,12 @@
 //! "What to add" to the cards the user owns, and the mixed build's estimate: two short lists of
 //! sentences beside the ranking, shown only when the `owned` or `mix` input is set. The engine
 //! work is [`crate::recommend::owned::what_to_add`] and [`crate::model::llm::mixed`]; the words
-//! come from `recommend::present` and the estimate's own notes.
+//! come from `present` and the estimate's own notes.
 
 use crate::catalog;
 use crate::i18n::{t, tf};
-use crate::recommend::{present, Job, RecommendInput};
+use crate::present::{self, InLang};
+use crate::recommend::{Job, RecommendInput};
 use crate::ui::lang::use_lang;
 use std::rc::Rc;
 use yew::prelude::*;

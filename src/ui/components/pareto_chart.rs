@@ -2,6 +2,7 @@
 //! front (nothing both faster and cheaper exists) is drawn as a line and its points filled.
 
 use crate::i18n::{t, tf};
+use crate::present::Money;
 use crate::recommend::cost::CostSettings;
 use crate::recommend::Recommendation;
 use crate::ui::lang::use_lang;

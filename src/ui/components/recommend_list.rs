@@ -6,7 +6,8 @@
 
 use crate::i18n::{num, t, tf, Lang};
 use crate::model::Band;
-use crate::recommend::{present, OptionRow, RateKind};
+use crate::present::{self, Money};
+use crate::recommend::{OptionRow, RateKind};
 use crate::ui::components::after_start::AfterStart;
 use crate::ui::components::explain_details::ExplainDetails;
 use crate::ui::components::memory_bar::MemoryBar;

@@ -1,13 +1,29 @@
-//! The recommender's facts as sentences in the interface language: an option's reasons and its
-//! "how this was computed" lines, the why-not notes and the notes about the input. The engine
-//! returns numbers ([`super::facts`]); this is the one place that writes them out, for the web
-//! page (any language) and the command line (English).
+//! The presentation layer: turns the engine's facts into sentences in en/zh/ru.
+//!
+//! The engine ([`crate::model`], [`crate::recommend`]) returns numbers, facts and notes (English
+//! templates with their values) and writes no sentence in any language; this is the one place
+//! that writes them out, for the web page (any language) and the command line (English). It sits
+//! above `recommend` and below `state`, `cli` and `ui`:
+//! - this file: the recommender's facts ([`crate::recommend::facts`]) as an option's reasons and
+//!   its "how this was computed" lines, the why-not notes and the notes about the input;
+//! - [`money`]: amounts in the display currency and the reader's number format, and the currency a
+//!   reader of each language is shown by default;
+//! - [`note`]: an engine note ([`crate::model::Note`]) in the interface language.
 
-use super::cost::CostSettings;
-use super::facts::{Exclusion, Fact, Link, PowerNeed, RecNote, WhyNot};
-use super::{Explain, Mode, OptionRow, RateKind, RecommendInput};
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+pub mod money;
+pub mod note;
+
+pub use money::{currency_for_lang, format_money, format_money_in, Money};
+pub use note::InLang;
+
 use crate::i18n::{num, t, tf, Lang};
 use crate::model::{Arg, Note};
+use crate::recommend::cost::{host_estimate, CostSettings, HostKind, RATES_AS_OF};
+use crate::recommend::facts::{Exclusion, Fact, Link, PowerNeed, RecNote, WhyNot};
+use crate::recommend::owned::{Addition, Pairing};
+use crate::recommend::{Explain, Job, Mode, OptionRow, RateKind, RecommendInput, Recommendation};
 
 fn gib(lang: Lang, v: f64) -> String {
     num(lang, v, if v >= 100.0 { 0 } else { 1 })
@@ -403,11 +419,11 @@ fn derived_lines(row: &OptionRow, input: &RecommendInput) -> Vec<Explain> {
 /// The host a purchase of `count` of the why-not card counts (a complete machine of cards that
 /// need one), by its label; `None` for the cards alone or a whole machine.
 fn counted_host(w: &WhyNot, input: &RecommendInput, count: u32) -> Option<&'static str> {
-    if input.mode != super::Mode::Buy || !input.cost.include_host {
+    if input.mode != Mode::Buy || !input.cost.include_host {
         return None;
     }
-    let host = super::cost::host_estimate(crate::catalog::gpu(&w.gpu)?, count);
-    (host.kind != super::cost::HostKind::Integrated).then(|| host.label())
+    let host = host_estimate(crate::catalog::gpu(&w.gpu)?, count);
+    (host.kind != HostKind::Integrated).then(|| host.label())
 }
 
 /// A why-not note as a sentence.
@@ -491,7 +507,7 @@ pub fn why_not(w: &WhyNot, input: &RecommendInput, lang: Lang) -> String {
 }
 
 /// Every why-not note of a recommendation as sentences.
-pub fn why_not_all(rec: &super::Recommendation, input: &RecommendInput, lang: Lang) -> Vec<String> {
+pub fn why_not_all(rec: &Recommendation, input: &RecommendInput, lang: Lang) -> Vec<String> {
     rec.why_not.iter().map(|w| why_not(w, input, lang)).collect()
 }
 
@@ -502,7 +518,7 @@ pub fn note(n: &RecNote, input: &RecommendInput, lang: Lang) -> String {
             tf(lang, "{objective} applies to LLM training jobs; ranked by throughput instead", &[("objective", objective)])
         }
         RecNote::Currency { code, per_usd, bundled } => {
-            let source = if *bundled { tf(lang, "bundled rate of {date}", &[("date", super::cost::RATES_AS_OF)]) } else { t(lang, "your rate").to_string() };
+            let source = if *bundled { tf(lang, "bundled rate of {date}", &[("date", RATES_AS_OF)]) } else { t(lang, "your rate").to_string() };
             tf(
                 lang,
                 "Prices in {code} at {rate} per US dollar ({source}).",
@@ -517,10 +533,9 @@ pub fn note(n: &RecNote, input: &RecommendInput, lang: Lang) -> String {
     }
 }
 
-/// The reasons of one "what to add" answer ([`super::owned`]): what to buy and for how much, how
-/// the owned and added cards run together, and the build's speed and busiest card.
-pub fn owned_reasons(a: &super::owned::Addition, input: &RecommendInput, lang: Lang) -> Vec<String> {
-    use super::owned::Pairing;
+/// The reasons of one "what to add" answer ([`crate::recommend::owned`]): what to buy and for how
+/// much, how the owned and added cards run together, and the build's speed and busiest card.
+pub fn owned_reasons(a: &Addition, input: &RecommendInput, lang: Lang) -> Vec<String> {
     let s = &input.cost;
     let mut out = Vec::with_capacity(2);
     let card = a.add_gpu.as_deref().and_then(crate::catalog::gpu).map_or_else(String::new, |g| g.name.clone());
@@ -568,7 +583,7 @@ pub fn set_name(lang: Lang, id: &str) -> &str {
 /// rows, saying so. Training rows are grouped by framework, which the app does not choose: always
 /// the overall figure. The set names are `set_name`'s, in English.
 pub fn held_out(o: &OptionRow, input: &RecommendInput) -> Option<Note> {
-    let (super::Job::Llm(job), Some(gpu)) = (&input.job, crate::catalog::gpu(&o.gpu)) else { return None };
+    let (Job::Llm(job), Some(gpu)) = (&input.job, crate::catalog::gpu(&o.gpu)) else { return None };
     let family = crate::catalog::accuracy::family_of(gpu);
     let (set, name, engine) = if job.workload != crate::model::llm::Workload::Inference {
         ("training", "LLM training and fine-tuning speed", None)
