@@ -69,7 +69,7 @@ pub(crate) fn model_arch(s: &SizingArgs) -> Result<(ModelArch, Vec<String>), Cli
     } else if let Some(path) = &s.config {
         let text = std::fs::read_to_string(path).map_err(|e| CliError(format!("--config: cannot read {path}: {e}")))?;
         let (m, notes) = config_json::parse_config_json_with_notes(&text)
-            .map_err(|n| engine_error(crate::model::types::EstimateError::invalid("config", n.to_string())))?;
+            .map_err(|n| engine_error(crate::model::types::EstimateError::invalid("config", n)))?;
         Ok((m, notes.iter().map(ToString::to_string).collect()))
     } else {
         Err(CliError("give exactly one of --model, --params or --config".into()))

@@ -219,7 +219,7 @@ fn input_scale(job: &ClassicJob, spec: &ClassicSpec) -> Result<f64, EstimateErro
         let base = f64::from(spec.input_px.unwrap_or(224).max(1));
         let px = match job.input_px {
             Some(px) if !(16..=8192).contains(&px) => {
-                return Err(EstimateError::invalid("resolution", format!("input side must be between 16 and 8192 px, got {px}")))
+                return Err(EstimateError::invalid("resolution", Note::new("input side must be between 16 and 8192 px, got {value}", vec![("value", px.to_string().into())])))
             }
             Some(px) => f64::from(px),
             None => base,
@@ -229,7 +229,7 @@ fn input_scale(job: &ClassicJob, spec: &ClassicSpec) -> Result<f64, EstimateErro
         let base = f64::from(spec.seq_len.unwrap_or(512).max(1));
         let s = match job.seq_len {
             Some(s) if !(1..=65_536).contains(&s) => {
-                return Err(EstimateError::invalid("seq_len", format!("must be between 1 and 65536 tokens, got {s}")))
+                return Err(EstimateError::invalid("seq_len", Note::new("must be between 1 and 65536 tokens, got {value}", vec![("value", s.to_string().into())])))
             }
             Some(s) => f64::from(s),
             None => base,
@@ -310,7 +310,7 @@ fn max_batch_for(job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu) -> Result<u32,
 fn resolve_batch(job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpus: u32) -> Result<(u32, bool), EstimateError> {
     match job.batch {
         Some(b) if !(1..=1_000_000).contains(&b) => {
-            Err(EstimateError::invalid("batch", format!("must be between 1 and 1000000, got {b}")))
+            Err(EstimateError::invalid("batch", crate::model::types::between("1".into(), "1000000".into(), b.to_string())))
         }
         Some(b) => Ok((b, false)),
         None => {
@@ -398,7 +398,7 @@ pub fn classic_samples_per_s_with(fit: &MediaFit, job: &ClassicJob, gpu: &Gpu, g
 
 fn check_gpus(gpus: u32) -> Result<(), EstimateError> {
     if !(1..=1024).contains(&gpus) {
-        return Err(EstimateError::invalid("gpus", format!("must be between 1 and 1024, got {gpus}")));
+        return Err(EstimateError::invalid("gpus", crate::model::types::between("1".into(), "1024".into(), gpus.to_string())));
     }
     Ok(())
 }

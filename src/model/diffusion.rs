@@ -347,13 +347,14 @@ pub const MAX_SIDE_PX: u32 = 8192;
 
 /// Checks a job's numbers, naming the first bad field.
 pub fn validate(job: &ImageJob, gpus: u32) -> Result<(), EstimateError> {
-    for (v, what) in [(job.width_px, "width"), (job.height_px, "height")] {
+    for (v, what) in [(job.width_px, Note::plain("the width")), (job.height_px, Note::plain("the height"))] {
         if !(64..=MAX_SIDE_PX).contains(&v) {
-            return Err(EstimateError::invalid("resolution", format!("{what} must be between 64 and {MAX_SIDE_PX} px, got {v}")));
+            let args = vec![("what", what.into()), ("max", MAX_SIDE_PX.to_string().into()), ("value", v.to_string().into())];
+            return Err(EstimateError::invalid("resolution", Note::new("{what} must be between 64 and {max} px, got {value}", args)));
         }
     }
     if job.finetune == Finetune::None && !(1..=1000).contains(&job.steps) {
-        return Err(EstimateError::invalid("steps", format!("must be between 1 and 1000, got {}", job.steps)));
+        return Err(EstimateError::invalid("steps", crate::model::types::between("1".into(), "1000".into(), job.steps.to_string())));
     }
     check_count("batch", job.batch, 1, 1024)?;
     check_count("gpus", gpus, 1, 1024)?;
@@ -702,7 +703,7 @@ pub fn estimate_image(job: &ImageJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, 
     validate(job, gpus)?;
     media::check_gpu(gpu)?;
     if job.refiner && spec.refiner.is_none() {
-        return Err(EstimateError::invalid("refiner", format!("`{}` has no refiner", spec.id)));
+        return Err(EstimateError::invalid("refiner", Note::new("`{id}` has no refiner", vec![("id", spec.id.as_str().into())])));
     }
     let (memory, mut notes) = memory_for(job, spec, gpus);
     let mut throughput = Throughput::default();

@@ -147,7 +147,7 @@ fn classic_job(model_id: &str, spec: &ClassicSpec, inputs: &Inputs) -> Result<Cl
             let side = (f64::from(w) * f64::from(h)).sqrt().round();
             job.input_px = Some(if side >= f64::from(u32::MAX) { u32::MAX } else { side as u32 });
         } else {
-            return Err(EstimateError::invalid("resolution", format!("`{model_id}` takes tokens, not pixels; it has no resolution")));
+            return Err(EstimateError::invalid("resolution", crate::model::Note::new("`{model}` takes tokens, not pixels; it has no resolution", vec![("model", model_id.into())])));
         }
     }
     if inputs.steps.is_some() {

@@ -188,6 +188,13 @@ impl From<&str> for Arg {
     }
 }
 
+impl From<&'static str> for Note {
+    /// A note without placeholders.
+    fn from(template: &'static str) -> Note {
+        Note::plain(template)
+    }
+}
+
 impl From<Note> for Arg {
     fn from(n: Note) -> Arg {
         Arg::Note(Box::new(n))
@@ -255,8 +262,10 @@ impl Serialize for Note {
 /// An input the engine cannot size. The message names the field and what is allowed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EstimateError {
+    /// A value the engine rejects: `message` says what is allowed, as a note the presentation
+    /// layer translates.
     #[error("{field}: {message}")]
-    Invalid { field: &'static str, message: String },
+    Invalid { field: &'static str, message: Note },
     #[error("{field}: unknown `{value}`{}", suggest(.suggestions))]
     Unknown { field: &'static str, value: String, suggestions: Vec<String> },
 }
@@ -277,10 +286,33 @@ impl EstimateError {
         }
     }
 
+    /// What is wrong, without the field's name (shown beside the field), as a translatable note.
+    pub fn message(&self) -> Note {
+        match self {
+            EstimateError::Invalid { message, .. } => message.clone(),
+            EstimateError::Unknown { value, suggestions, .. } if suggestions.is_empty() => {
+                Note::new("unknown `{value}`", vec![("value", value.as_str().into())])
+            }
+            EstimateError::Unknown { value, suggestions, .. } => {
+                Note::new("unknown `{value}` (did you mean {near}?)", vec![("value", value.as_str().into()), ("near", suggestions.join(", ").into())])
+            }
+        }
+    }
+
+    /// The error as a translatable note that names the field: its English text is the error's.
+    pub fn note(&self) -> Note {
+        Note::new("{field}: {message}", vec![("field", self.field().into()), ("message", self.message().into())])
+    }
+
     /// Shorthand for [`EstimateError::Invalid`].
-    pub fn invalid(field: &'static str, message: impl Into<String>) -> Self {
+    pub fn invalid(field: &'static str, message: impl Into<Note>) -> Self {
         EstimateError::Invalid { field, message: message.into() }
     }
+}
+
+/// "must be between {lo} and {hi}, got {value}".
+pub fn between(lo: String, hi: String, value: String) -> Note {
+    Note::new("must be between {lo} and {hi}, got {value}", vec![("lo", lo.into()), ("hi", hi.into()), ("value", value.into())])
 }
 
 /// Checks that `value` is finite and within `lo..=hi`, naming `field` otherwise.
@@ -289,7 +321,7 @@ pub fn check_range(field: &'static str, value: f64, lo: f64, hi: f64) -> Result<
         return Err(EstimateError::invalid(field, "must be a finite number"));
     }
     if value < lo || value > hi {
-        return Err(EstimateError::invalid(field, format!("must be between {} and {}, got {}", crate::decimal::plain(lo), crate::decimal::plain(hi), crate::decimal::plain(value))));
+        return Err(EstimateError::invalid(field, between(crate::decimal::plain(lo), crate::decimal::plain(hi), crate::decimal::plain(value))));
     }
     Ok(value)
 }
@@ -299,7 +331,7 @@ pub fn check_count(field: &'static str, value: u32, lo: u32, hi: u32) -> Result<
     if (lo..=hi).contains(&value) {
         Ok(value)
     } else {
-        Err(EstimateError::invalid(field, format!("must be between {lo} and {hi}, got {value}")))
+        Err(EstimateError::invalid(field, between(lo.to_string(), hi.to_string(), value.to_string())))
     }
 }
 

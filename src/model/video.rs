@@ -235,9 +235,10 @@ pub fn lookup(model_id: &str) -> Result<(&'static DiffusionSpec, &'static VideoS
 
 /// Checks a job's numbers, naming the first bad field.
 pub fn validate(job: &VideoJob, gpus: u32) -> Result<(), EstimateError> {
-    for (v, what) in [(job.width_px, "width"), (job.height_px, "height")] {
+    for (v, what) in [(job.width_px, Note::plain("the width")), (job.height_px, Note::plain("the height"))] {
         if !(64..=4096).contains(&v) {
-            return Err(EstimateError::invalid("resolution", format!("{what} must be between 64 and 4096 px, got {v}")));
+            let args = vec![("what", what.into()), ("max", "4096".into()), ("value", v.to_string().into())];
+            return Err(EstimateError::invalid("resolution", Note::new("{what} must be between 64 and {max} px, got {value}", args)));
         }
     }
     check_count("frames", job.frames, 1, 1025)?;

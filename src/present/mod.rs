@@ -502,7 +502,7 @@ pub fn why_not(w: &WhyNot, input: &RecommendInput, lang: Lang) -> String {
             "{name}: trains in {hours} h, over the {limit} h deadline",
             &[("name", &at(count)), ("hours", &num(lang, *hours, 0)), ("limit", &num(lang, input.constraints.deadline_hours.unwrap_or(0.0), 0))],
         ),
-        Exclusion::Engine { message } => format!("{name}: {message}"),
+        Exclusion::Engine { message } => format!("{name}: {}", message.in_lang(lang)),
     }
 }
 

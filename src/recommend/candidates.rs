@@ -243,10 +243,10 @@ fn target_users(job: &Job, t: &ServingTargets, d: &Deployment) -> (u32, u32) {
 }
 
 /// The serving deployment of an LLM inference candidate, or `None` for other jobs.
-fn deployment(input: &RecommendInput, gpu: &Gpu, count: u32, allowed_gib: f64) -> Result<Option<Deployment>, String> {
+fn deployment(input: &RecommendInput, gpu: &Gpu, count: u32, allowed_gib: f64) -> Result<Option<Deployment>, crate::model::Note> {
     match &input.job {
         Job::Llm(job) if !job.workload.is_training() => {
-            deploy::plan_opts(job, gpu, count, &input.serving, allowed_gib).map_err(|e| e.to_string())
+            deploy::plan_opts(job, gpu, count, &input.serving, allowed_gib).map_err(|e| e.note())
         }
         _ => Ok(None),
     }
@@ -340,7 +340,7 @@ fn plan_card<'a>(input: &RecommendInput, gi: usize, gpu: &'a Gpu) -> Result<(Car
     let needed = match input.job.gpus_needed(gpu) {
         Ok(0) => return Err(Exclusion::NeverFits),
         Ok(n) => n,
-        Err(e) => return Err(Exclusion::Engine { message: e.to_string() }),
+        Err(e) => return Err(Exclusion::Engine { message: e.note() }),
     };
     let (limit, bridge) = count_limit(input, gpu);
     if needed > limit {
@@ -368,7 +368,7 @@ fn eval_count(input: &RecommendInput, obj: Objective, card: &Card, count: u32, f
     let est = match input.job.estimate_figures(gpu, count) {
         Ok(e) => e,
         Err(e) => {
-            first_fail.get_or_insert(Exclusion::Engine { message: e.to_string() });
+            first_fail.get_or_insert(Exclusion::Engine { message: e.note() });
             return ControlFlow::Break(());
         }
     };

@@ -169,7 +169,14 @@ pub struct PriceOverrides(pub BTreeMap<String, PriceOverride>);
 #[error("price override `{part}`: {message}")]
 pub struct PriceOverrideError {
     pub part: String,
-    pub message: String,
+    pub message: crate::model::Note,
+}
+
+impl PriceOverrideError {
+    /// The error as a translatable note.
+    pub fn note(&self) -> crate::model::Note {
+        crate::model::Note::new("price override `{part}`: {message}", vec![("part", self.part.as_str().into()), ("message", self.message.clone().into())])
+    }
 }
 
 /// Largest purchase price accepted in an override, USD (a whole 8-GPU server is about $400,000).
@@ -187,7 +194,7 @@ fn cut(s: &str) -> String {
     out
 }
 
-fn bad(part: &str, message: impl Into<String>) -> PriceOverrideError {
+fn bad(part: &str, message: impl Into<crate::model::Note>) -> PriceOverrideError {
     PriceOverrideError { part: cut(part), message: message.into() }
 }
 
@@ -223,7 +230,7 @@ impl PriceOverrides {
     pub fn parse(s: &str) -> Result<PriceOverrides, PriceOverrideError> {
         let mut out = PriceOverrides::new();
         if s.len() > MAX_OVERRIDES_LEN {
-            return Err(bad(s, format!("longer than {MAX_OVERRIDES_LEN} characters")));
+            return Err(bad(s, crate::model::Note::new("longer than {max} characters", vec![("max", MAX_OVERRIDES_LEN.to_string().into())])));
         }
         if s.trim().is_empty() {
             return Ok(out);
@@ -258,7 +265,7 @@ impl PriceOverrides {
                 }
                 let v: f64 = value.trim().parse().map_err(|_| bad(kv_t, "the price is not a number"))?;
                 if !v.is_finite() || v <= 0.0 || v > max {
-                    return Err(bad(kv_t, format!("the price must be above 0 and at most {}", crate::decimal::plain(max))));
+                    return Err(bad(kv_t, crate::model::Note::new("the price must be above 0 and at most {max}", vec![("max", crate::decimal::plain(max).into())])));
                 }
                 *slot = Some(v);
             }

@@ -144,7 +144,7 @@ pub enum Exclusion {
     Target { count: u32, max_users: u32, users: u32, tokens_per_s_per_user: Option<f64>, max_ttft_s: Option<f64> },
     /// The training run takes `hours` at the largest count looked at, over the deadline.
     Deadline { count: u32, hours: f64 },
-    Engine { message: String },
+    Engine { message: crate::model::Note },
 }
 
 /// A popular card that is not among the options, and why.

@@ -72,7 +72,7 @@ impl Job {
                 gpu,
                 gpus,
             )
-            .unwrap_or_else(|| Err(EstimateError::invalid("model", format!("unknown preset `{}`", m.model_id)))),
+            .unwrap_or_else(|| Err(EstimateError::invalid("model", crate::model::Note::new("unknown preset `{id}`", vec![("id", m.model_id.as_str().into())])))),
         }
     }
 
@@ -492,7 +492,7 @@ pub fn validate(input: &RecommendInput) -> Result<(), EstimateError> {
     }
     if let Some(r) = &input.constraints.region {
         if r != "global" && r != "cn" {
-            return Err(EstimateError::invalid("region", format!("unknown `{r}` (expected global or cn)")));
+            return Err(EstimateError::invalid("region", crate::model::Note::new("unknown `{value}` (expected global or cn)", vec![("value", r.as_str().into())])));
         }
     }
     Ok(())

@@ -456,7 +456,7 @@ impl AdvisorInputs {
         }
         if let Err(e) = job.validate() {
             let field = Field::from_key(e.field()).unwrap_or(Field::Params);
-            errors.push(FieldError::raw(field, e.to_string()));
+            errors.push(FieldError::from_note(field, e.message()));
         }
         if errors.is_empty() { Ok(Job::Llm(Box::new(job))) } else { Err(errors) }
     }
@@ -477,7 +477,7 @@ impl AdvisorInputs {
             } else {
                 match custom::parse_param_count(self.get(Field::Params)).and_then(custom::arch_from_params) {
                     Ok(a) => job.model = a,
-                    Err(e) => errors.push(FieldError::raw(Field::Params, e.to_string())),
+                    Err(e) => errors.push(FieldError::from_note(Field::Params, e.message())),
                 }
             }
         } else if let Some(spec) = catalog::llm(model) {
@@ -705,7 +705,7 @@ impl AdvisorInputs {
             "" => None,
             t => parse_f64(Field::ApiPrice, &t.replace(['$', '¥', '₽', '€', ' '], ""), 0.0001, 1e6, errors),
         };
-        let overrides = PriceOverrides::parse(self.get(Field::Prices)).map_err(|e| errors.push(FieldError::raw(Field::Prices, e.to_string()))).ok();
+        let overrides = PriceOverrides::parse(self.get(Field::Prices)).map_err(|e| errors.push(FieldError::from_note(Field::Prices, e.note()))).ok();
         let (Some(currency), Some(hours), Some(months), Some(kwh), Some(overrides)) = (currency, hours, months, kwh, overrides) else {
             return None;
         };
@@ -735,7 +735,7 @@ impl AdvisorInputs {
         if let (Job::Llm(job), true, true) = (&input.job, inference, mix.len() > 1) {
             let gpus: Vec<(&catalog::Gpu, u32)> = mix.iter().filter_map(|(id, n)| catalog::gpu(id).map(|g| (g, *n))).collect();
             if let Err(e) = llm::mixed::split(job, &gpus) {
-                errors.push(FieldError::raw(Field::Mix, e.to_string()));
+                errors.push(FieldError::from_note(Field::Mix, e.message()));
             }
         }
         (input.owned, input.mix) = (owned, mix);

@@ -32,11 +32,15 @@ pub fn validate(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Result<(), EstimateE
     if !card_has(gpu, b) {
         return Err(EstimateError::invalid(
             "backend",
-            format!("{} runs on {}, not {}", gpu.name, gpu.backends.join(", "), b.as_str()),
+            Note::new(
+                "{gpu} runs on {backends}, not {backend}",
+                vec![("gpu", gpu.name.as_str().into()), ("backends", gpu.backends.join(", ").into()), ("backend", b.as_str().into())],
+            ),
         ));
     }
     if !b.runs(engine) {
-        return Err(EstimateError::invalid("backend", format!("{} does not run on {}", engine.as_str(), b.as_str())));
+        let args = vec![("engine", engine.as_str().into()), ("backend", b.as_str().into())];
+        return Err(EstimateError::invalid("backend", Note::new("{engine} does not run on {backend}", args)));
     }
     Ok(())
 }

@@ -35,7 +35,7 @@ fn req_u32(o: &Obj, keys: &[&str]) -> Result<u32, Note> {
 
 /// Parses a `config.json` text into an architecture (errors as `config: …`).
 pub fn arch_from_config_json(text: &str) -> Result<ModelArch, EstimateError> {
-    parse_config_json(text).map_err(|n| EstimateError::invalid("config", n.to_string()))
+    parse_config_json(text).map_err(|n| EstimateError::invalid("config", n))
 }
 
 /// Parses a `config.json` text into an architecture; a rejection is a translatable note that

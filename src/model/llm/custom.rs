@@ -9,7 +9,7 @@
 
 use super::arch::ModelArch;
 use crate::catalog::{Arch, Attention};
-use crate::model::types::{check_range, EstimateError};
+use crate::model::types::{check_range, EstimateError, Note};
 
 /// Vocabulary the rule assumes (Llama 2's).
 pub const CUSTOM_VOCAB: u32 = 32_000;
@@ -35,7 +35,7 @@ pub fn parse_param_count(s: &str) -> Result<f64, EstimateError> {
     let v: f64 = num
         .trim()
         .parse()
-        .map_err(|_| EstimateError::invalid("params", format!("`{s}` is not a parameter count (try 13b, 350m)")))?;
+        .map_err(|_| EstimateError::invalid("params", Note::new("`{value}` is not a parameter count (try 13b, 350m)", vec![("value", s.into())])))?;
     check_range("params", v * mult, 1e6, 1e13)
 }
 

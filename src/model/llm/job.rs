@@ -9,7 +9,7 @@ use super::engines::{pre_volta, Backend, Efficiency, Engine, GpuFamily};
 use super::host::Host;
 use crate::catalog::Gpu;
 use crate::model::precision::{KvPrecision, Precision};
-use crate::model::types::{check_range, EstimateError};
+use crate::model::types::{check_range, EstimateError, Note};
 
 /// What the job does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -429,9 +429,9 @@ impl LlmJob {
         if self.workload.is_training() && self.workload != Workload::Qlora && !self.precision.is_trainable() && !fp8_training {
             return Err(EstimateError::invalid(
                 "precision",
-                format!(
-                    "{} weights cannot be trained directly; use fp32, tf32, fp16, bf16 or fp8 (full training), or --workload qlora",
-                    self.precision
+                Note::new(
+                    "{precision} weights cannot be trained directly; use fp32, tf32, fp16, bf16 or fp8 (full training), or --workload qlora",
+                    vec![("precision", self.precision.to_string().into())],
                 ),
             ));
         }

@@ -86,7 +86,10 @@ fn engine_and_backend(job: &LlmJob, cards: &[(&Gpu, u32)]) -> Result<(Engine, Ba
     if engine.tensor_parallel() {
         return Err(EstimateError::invalid(
             "mix",
-            format!("{} splits every layer (tensor parallelism), which needs matching cards; different cards run layer by layer (llama.cpp)", engine.as_str()),
+            Note::new(
+                "{engine} splits every layer (tensor parallelism), which needs matching cards; different cards run layer by layer (llama.cpp)",
+                vec![("engine", engine.as_str().into())],
+            ),
         ));
     }
     let on_all = |b: Backend| cards.iter().all(|(g, _)| backend::card_has(g, b)) && b.runs(engine);
@@ -94,14 +97,18 @@ fn engine_and_backend(job: &LlmJob, cards: &[(&Gpu, u32)]) -> Result<(Engine, Ba
         return if on_all(b) {
             Ok((engine, b))
         } else {
-            Err(EstimateError::invalid("backend", format!("{} does not run on every card of the mix with {}", b.as_str(), engine.as_str())))
+            Err(EstimateError::invalid(
+                "backend",
+                Note::new("{backend} does not run on every card of the mix with {engine}", vec![("backend", b.as_str().into()), ("engine", engine.as_str().into())]),
+            ))
         };
     }
     let first = cards.first().map(|(g, _)| *g);
     let preferred = first.into_iter().flat_map(|g| g.backends.iter()).filter_map(|s| Backend::parse(s));
     preferred.into_iter().find(|b| on_all(*b)).map(|b| (engine, b)).ok_or_else(|| {
         let listed: Vec<String> = cards.iter().map(|(g, _)| format!("{}: {}", g.id, g.backends.join("/"))).collect();
-        EstimateError::invalid("mix", format!("no back-end that {} runs on is common to these cards ({})", engine.as_str(), listed.join("; ")))
+        let args = vec![("engine", engine.as_str().into()), ("cards", listed.join("; ").into())];
+        EstimateError::invalid("mix", Note::new("no back-end that {engine} runs on is common to these cards ({cards})", args))
     })
 }
 
@@ -112,7 +119,8 @@ fn check_cards(cards: &[(&Gpu, u32)]) -> Result<u32, EstimateError> {
         return Err(EstimateError::invalid("mix", "give each card as ID:COUNT with a count of 1 or more"));
     }
     if total > MAX_MIX_GPUS {
-        return Err(EstimateError::invalid("mix", format!("at most {MAX_MIX_GPUS} cards, got {total}")));
+        let args = vec![("max", MAX_MIX_GPUS.to_string().into()), ("count", total.to_string().into())];
+        return Err(EstimateError::invalid("mix", Note::new("at most {max} cards, got {count}", args)));
     }
     Ok(total)
 }

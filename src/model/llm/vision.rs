@@ -124,17 +124,20 @@ pub fn validate(job: &LlmJob) -> Result<(), EstimateError> {
     if job.model.vision.is_none() {
         return Err(EstimateError::invalid(
             "images",
-            format!("{} has no vision tower; images need a vision-language model", job.model.id),
+            Note::new("{model} has no vision tower; images need a vision-language model", vec![("model", job.model.id.as_str().into())]),
         ));
     }
     if job.workload.is_training() {
-        return Err(EstimateError::invalid("images", "images apply to inference only".to_string()));
+        return Err(EstimateError::invalid("images", "images apply to inference only"));
     }
     let side_ok = |s: u32| (1..=16_384).contains(&s);
     if !side_ok(job.image_width_px) || !side_ok(job.image_height_px) {
         return Err(EstimateError::invalid(
             "image_resolution",
-            format!("{}x{} is out of range (1..=16384 px per side)", job.image_width_px, job.image_height_px),
+            Note::new(
+                "{width}x{height} is out of range (1..=16384 px per side)",
+                vec![("width", job.image_width_px.to_string().into()), ("height", job.image_height_px.to_string().into())],
+            ),
         ));
     }
     Ok(())
