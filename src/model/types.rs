@@ -218,26 +218,35 @@ impl Note {
         self.template
     }
 
-    /// The values that fill the template's placeholders, by name.
-    pub fn args(&self) -> &[(&'static str, Arg)] {
-        &self.args
-    }
-
     /// The note in English, the template filled with its values (a nested note with its own
     /// English text): the text of `estimate --json`.
     pub fn text(&self) -> &str {
-        self.text.get_or_init(|| {
-            let pairs: Vec<(&str, &str)> = self
-                .args
-                .iter()
-                .map(|(k, v)| match v {
-                    Arg::Text(t) => (*k, t.as_str()),
-                    Arg::Note(n) => (*k, n.text()),
-                })
-                .collect();
-            crate::template::fill(self.template, &pairs)
-        })
+        self.text.get_or_init(|| self.render(None))
     }
+
+    /// The note with its template, and each nested note's, in the language of `to` (English
+    /// without one), filled with its values.
+    pub fn render(&self, to: Option<&dyn Translate>) -> String {
+        use std::borrow::Cow;
+        let values: Vec<(&str, Cow<'_, str>)> = self
+            .args
+            .iter()
+            .map(|(k, v)| match v {
+                Arg::Text(t) => (*k, Cow::Borrowed(t.as_str())),
+                Arg::Note(n) => (*k, Cow::Owned(n.render(to))),
+            })
+            .collect();
+        let pairs: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_ref())).collect();
+        let template = to.map_or(self.template, |to| to.translate(self.template));
+        crate::template::fill(template, &pairs)
+    }
+}
+
+/// A note's template in another language: the presentation layer looks it up (the engine keeps
+/// no translations). The text it returns has the template's `{name}` placeholders.
+pub trait Translate {
+    /// `template` (English) in this language.
+    fn translate(&self, template: &'static str) -> &'static str;
 }
 
 impl std::ops::Deref for Note {
