@@ -92,6 +92,9 @@ fn used_keys() -> BTreeSet<String> {
     rs_files(&root.join("src/model"), &mut model_files);
     rs_files(&root.join("src/present"), &mut model_files);
     rs_files(&root.join("src/state"), &mut model_files);
+    // The engine's errors are notes too: `EstimateError::invalid(field, "text")` and a price
+    // override's `bad(part, "text")` turn a plain text into one.
+    rs_files(&root.join("src/recommend"), &mut model_files);
     for f in &model_files {
         let text = std::fs::read_to_string(f).unwrap();
         for call in ["Note::new(", "Note::plain("] {
@@ -100,6 +103,23 @@ fn used_keys() -> BTreeSet<String> {
                 rest = &rest[pos + call.len()..];
                 if let Some(lit) = rest.trim_start().strip_prefix('"') {
                     keys.extend(read_literal(lit));
+                }
+            }
+        }
+        for call in ["EstimateError::invalid(", " bad("] {
+            let mut rest = text.as_str();
+            while let Some(pos) = rest.find(call) {
+                rest = &rest[pos + call.len()..];
+                // The message is the second argument: after the first comma outside brackets.
+                let mut depth = 0i32;
+                let comma = rest.char_indices().find(|&(_, c)| {
+                    depth += match c { '(' | '[' => 1, ')' | ']' => -1, _ => 0 };
+                    c == ',' && depth == 0 || depth < 0
+                });
+                if let Some((i, ',')) = comma {
+                    if let Some(lit) = rest[i + 1..].trim_start().strip_prefix('"') {
+                        keys.extend(read_literal(lit));
+                    }
                 }
             }
         }

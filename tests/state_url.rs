@@ -342,3 +342,34 @@ fn the_currency_follows_the_language_unless_chosen() {
     assert_eq!(url::render(&url::parse("?currency=auto").state), "");
     assert_eq!(url::render(&url::parse("?currency=usd").state), "currency=usd");
 }
+
+/// A link's rejected values are explained in the link's language, engine errors included: the
+/// expected fragments are the zh/ru entries of `data/i18n.toml` for each message.
+#[test]
+fn rejected_values_are_explained_in_the_links_language() {
+    use gpu_advisor::i18n::Lang;
+    let cases: [(&str, &str, &str); 5] = [
+        // A parameter count the engine cannot read (EstimateError from custom::parse_param_count).
+        ("model=custom&params=abc", "不是参数量", "не число параметров"),
+        // Mixed cards on an engine that splits every layer (EstimateError from mixed::split).
+        ("model=llama-3.1-8b&engine=vllm&mix=rtx-4090:1,rtx-3090:1", "张量并行", "тензорный параллелизм"),
+        // Images on a model without a vision tower (the advisor's own field error).
+        ("model=llama-3.1-8b&images=2", "视觉语言模型", "мультимодальную"),
+        // A price override whose price is not a number.
+        ("prices=rtx-4090:buy=abc", "价格不是数字", "цена — не число"),
+        // A number out of its range.
+        ("users=0", "之间", "от"),
+    ];
+    for (query, zh, ru) in cases {
+        for (lang, code, expected) in [(Lang::Zh, "zh", zh), (Lang::Ru, "ru", ru)] {
+            let parsed = url::parse_in(&format!("lang={code}&{query}"), Lang::En);
+            let notes = parsed.notes.join("\n");
+            assert!(notes.contains(expected), "{lang:?} notes for {query}: {notes}");
+            // No English sentence is left: the words of each note outside its `key=value` quote
+            // are not ASCII prose ("is not", "must be", "needs").
+            for english in ["is not", "must be", "needs ", "only", "unknown"] {
+                assert!(!notes.contains(english), "{lang:?} notes for {query} keep English `{english}`: {notes}");
+            }
+        }
+    }
+}
