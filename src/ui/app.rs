@@ -158,6 +158,7 @@ pub fn app() -> Html {
     // Money is shown in the reader's currency while the currency is left on `auto`.
     let mut advisor = state.advisor.clone();
     advisor.reader_lang = requested;
+    let advisor = Rc::new(advisor);
     let body = match state.view {
         View::Advisor => html! { <AdvisorView inputs={advisor.clone()} dispatch={dispatch.clone()} /> },
         View::Catalog => html! {

@@ -34,7 +34,7 @@ use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct AdvisorViewProps {
-    pub inputs: AdvisorInputs,
+    pub inputs: Rc<AdvisorInputs>,
     pub dispatch: Callback<Action>,
 }
 
@@ -149,12 +149,12 @@ fn size_in_slices(input: Option<RecommendInput>, still: Still, done: impl FnOnce
 #[function_component(AdvisorView)]
 pub fn advisor_view(props: &AdvisorViewProps) -> Html {
     let lang = use_lang();
-    let parsed: Rc<Result<RecommendInput, Vec<FieldError>>> = use_memo(props.inputs.clone(), |i| i.recommend_input());
+    let parsed = use_memo(props.inputs.clone(), |i| i.recommend_input().map_err(Rc::new));
     let last_good = use_mut_ref(|| None::<RecommendInput>);
     let (input, errors) = match &*parsed {
         Ok(i) => {
             *last_good.borrow_mut() = Some(i.clone());
-            (Some(i.clone()), Vec::new())
+            (Some(i.clone()), Rc::<Vec<FieldError>>::default())
         }
         Err(e) => (last_good.borrow().clone(), e.clone()),
     };

@@ -15,7 +15,7 @@ use yew::prelude::*;
 pub struct CompareViewProps {
     pub ids: Vec<String>,
     /// The advisor's inputs: their currency for the prices, their job for "for your job".
-    pub advisor: AdvisorInputs,
+    pub advisor: std::rc::Rc<AdvisorInputs>,
     pub dispatch: Callback<Action>,
 }
 
@@ -28,7 +28,7 @@ fn is_money(key: &str) -> bool {
 #[function_component(CompareView)]
 pub fn compare_view(props: &CompareViewProps) -> Html {
     let lang = use_lang();
-    let cost = use_memo(props.advisor.clone(), crate::compare::cost_settings);
+    let cost = use_memo(props.advisor.clone(), |a| crate::compare::cost_settings(a));
     let currency = cost.currency.as_str().to_ascii_uppercase();
     let gpus: Vec<&'static crate::catalog::Gpu> = props.ids.iter().filter_map(|id| crate::catalog::gpu(id)).collect();
     let add = props.dispatch.reform(|e: Event| {
