@@ -8,7 +8,7 @@ use crate::model::precision::Precision;
 use crate::state::advisor::Field;
 use crate::state::Action;
 use crate::ui::components::after_start::AfterStart;
-use crate::ui::components::field_row::FieldRow;
+use crate::ui::components::field_row::field_row;
 use crate::ui::components::model_presets::ModelPresets;
 use crate::ui::form_section::{options, Applies, SectionProps};
 use crate::ui::lang::use_lang;
@@ -54,13 +54,14 @@ pub fn form_model(props: &SectionProps) -> Html {
     let on_model = props.dispatch.reform(|e: Event| Action::SetInput(Field::Model, e.target_unchecked_into::<HtmlInputElement>().value().trim().to_string()));
     let on_config = props.dispatch.reform(|e: InputEvent| Action::SetConfigJson(e.target_unchecked_into::<HtmlTextAreaElement>().value()));
     let model_err = props.error(lang, Field::Model);
+    let model_input = html! {
+        <input class="advisor-form__input" id="in-model" type="search" list="model-presets" autocomplete="off"
+            value={model.to_string()} onchange={on_model} aria-invalid={model_err.is_some().then_some("true")} />
+    };
     html! {
         <fieldset class="advisor-form__group advisor-form__group--main">
             <legend class="advisor-form__legend">{ t(lang, "Model") }</legend>
-            <FieldRow id="in-model" label={t(lang, "Model")} hint={Some(AttrValue::from(t(lang, "Type to search presets, or choose “custom”.")))} error={model_err.clone()}>
-                <input class="advisor-form__input" id="in-model" type="search" list="model-presets" autocomplete="off"
-                    value={model.to_string()} onchange={on_model} aria-invalid={model_err.is_some().then_some("true")} />
-            </FieldRow>
+            { field_row("in-model".into(), t(lang, "Model").into(), t(lang, "Type to search presets, or choose “custom”.").into(), model_err, model_input) }
             // Never painted, only searched once typing starts: built after the start.
             <AfterStart><ModelPresets /></AfterStart>
             if model == "custom" {
