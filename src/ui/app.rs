@@ -71,8 +71,7 @@ fn initial() -> url::Parsed {
 /// One callback for the app's life: children whose other props are unchanged compare equal and
 /// skip their render (the every-card table on each keystroke).
 #[hook]
-fn use_dispatch(state: &UseReducerHandle<AppState>) -> Callback<Action> {
-    let dispatcher = state.dispatcher();
+fn use_dispatch(dispatcher: UseReducerDispatcher<AppState>) -> Callback<Action> {
     (*use_memo((), move |_| {
         Callback::from(move |a: Action| match a {
             // A typed or chosen value is already on screen (the browser paints it): the app
@@ -92,8 +91,7 @@ fn use_dispatch(state: &UseReducerHandle<AppState>) -> Callback<Action> {
 /// Writes `state` to the URL after every change, and to localStorage once the user has changed
 /// something from `initial` and the inputs rest (or the page is left).
 #[hook]
-fn use_saved(state: &AppState, initial: &AppState) {
-    let initial_state = initial.clone();
+fn use_saved(state: AppState, initial: AppState) {
     let unsaved = use_mut_ref(|| None::<AppState>);
     let timer = use_mut_ref(|| None::<gloo::timers::callback::Timeout>);
     {
@@ -107,11 +105,11 @@ fn use_saved(state: &AppState, initial: &AppState) {
             move || drop(listener)
         });
     }
-    use_effect_with(state.clone(), move |s| {
+    use_effect_with(state, move |s| {
         dom::replace_query_once_idle(url::render(s));
         // Save only once the user has changed something, and never from an embed; and only
         // once typing pauses (localStorage writes are synchronous).
-        if *s != initial_state && !s.embed {
+        if *s != initial && !s.embed {
             *unsaved.borrow_mut() = Some(s.clone());
             *timer.borrow_mut() = Some(gloo::timers::callback::Timeout::new(SAVE_DELAY_MS, move || save(&unsaved)));
         }
@@ -191,8 +189,8 @@ pub fn app() -> Html {
         let initial = initial.clone();
         use_reducer(move || initial.state.clone())
     };
-    let dispatch = use_dispatch(&state);
-    use_saved(&state, &initial.state);
+    let dispatch = use_dispatch(state.dispatcher());
+    use_saved((*state).clone(), initial.state.clone());
 
     let detail = state.detail.as_ref().and_then(|id| crate::catalog::gpu(id));
     let browser = use_memo((), |_| crate::ui::lang::browser_lang());
