@@ -12,7 +12,7 @@ pub struct SizingRow {
     /// Cards needed (0: no count holds the job).
     pub needed: u32,
     /// The estimate at `max(needed, 1)` cards.
-    pub estimate: Result<Estimate, String>,
+    pub estimate: Result<Estimate, crate::model::Note>,
 }
 
 /// The speed figure a job is judged by.
@@ -52,7 +52,7 @@ pub fn size_all(job: &Job) -> Vec<SizingRow> {
 /// One card's row of [`size_all`] (the web app sizes a card per step, between frames).
 pub fn size_one(job: &Job, gpu: &'static Gpu) -> SizingRow {
     let needed = job.gpus_needed(gpu).unwrap_or(0);
-    let estimate = job.estimate(gpu, needed.max(1)).map_err(|e| e.to_string());
+    let estimate = job.estimate(gpu, needed.max(1)).map_err(|e| e.note());
     SizingRow { gpu, needed, estimate }
 }
 

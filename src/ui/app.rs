@@ -2,6 +2,7 @@
 //! writes it back to the URL after every change (a side effect, never inside the reducer), and
 //! to localStorage once the inputs rest (or the page is left).
 
+use crate::state::advisor::AdvisorInputs;
 use crate::state::{stored, url, Action, AppState, View};
 use gloo::storage::Storage as _;
 use crate::ui::components::{
@@ -31,115 +32,96 @@ fn save(unsaved: &std::cell::RefCell<Option<AppState>>) {
     }
 }
 
-/// The app.
-#[function_component(App)]
-pub fn app() -> Html {
-    // The link is read with the browser's query codec, however the app was mounted.
-    super::browser_query::install();
-    // Explicit state wins: a link with parameters is used as it is; without one, the last saved
-    // inputs come back. A link never overwrites what is saved until the user changes something.
-    let initial = use_memo((), |_| {
-        let query = dom::query_string();
-        // Notes come out in the link's language, else the browser's.
-        let fallback = crate::ui::lang::browser_lang().unwrap_or_default();
-        let from_link = url::parse_in(&query, fallback);
-        let note_lang = from_link.state.lang.as_deref().and_then(Lang::parse).unwrap_or(fallback);
-        let explicit = query.trim_start_matches('?').split('&').any(|kv| {
-            let key = kv.split('=').next().unwrap_or("");
-            !key.is_empty() && !matches!(key, "embed" | "accent" | "lang")
+/// The state the app starts from, with its notes. Explicit state wins: a link with parameters is
+/// used as it is; without one, the last saved inputs come back. A link never overwrites what is
+/// saved until the user changes something.
+fn initial() -> url::Parsed {
+    let query = dom::query_string();
+    // Notes come out in the link's language, else the browser's.
+    let fallback = crate::ui::lang::browser_lang().unwrap_or_default();
+    let from_link = url::parse_in(&query, fallback);
+    let note_lang = from_link.state.lang.as_deref().and_then(Lang::parse).unwrap_or(fallback);
+    let explicit = query.trim_start_matches('?').split('&').any(|kv| {
+        let key = kv.split('=').next().unwrap_or("");
+        !key.is_empty() && !matches!(key, "embed" | "accent" | "lang")
+    });
+    if explicit || from_link.state.embed {
+        return from_link;
+    }
+    match gloo::storage::LocalStorage::raw().get_item(stored::KEY).ok().flatten() {
+        None => from_link,
+        Some(text) => match stored::decode_in(&text, note_lang) {
+            Ok(mut saved) => {
+                // Keep the link's presentation options (language, accent) over the saved ones.
+                saved.state.lang = from_link.state.lang.clone().or(saved.state.lang);
+                saved.state.accent = from_link.state.accent.clone().or(saved.state.accent);
+                saved.notes.extend(from_link.notes);
+                saved
+            }
+            Err(note) => {
+                let _ = gloo::storage::LocalStorage::raw().remove_item(stored::KEY);
+                let mut p = from_link;
+                p.notes.push(note);
+                p
+            }
+        },
+    }
+}
+
+/// One callback for the app's life: children whose other props are unchanged compare equal and
+/// skip their render (the every-card table on each keystroke).
+#[hook]
+fn use_dispatch(dispatcher: UseReducerDispatcher<AppState>) -> Callback<Action> {
+    (*use_memo((), move |_| {
+        Callback::from(move |a: Action| match a {
+            // A typed or chosen value is already on screen (the browser paints it): the app
+            // takes it after that frame, so the keystroke's frame carries no render of ours
+            // (the input → next frame goal, at 4× CPU throttle too: README.md, "Speed and size").
+            // A text field sends its value once typing rests (`dom::once_typing_rests`).
+            Action::SetInput(..) => {
+                let dispatcher = dispatcher.clone();
+                dom::after_paint(move || dispatcher.dispatch(a));
+            }
+            a => dispatcher.dispatch(a),
+        })
+    }))
+    .clone()
+}
+
+/// Writes `state` to the URL after every change, and to localStorage once the user has changed
+/// something from `initial` and the inputs rest (or the page is left).
+#[hook]
+fn use_saved(state: AppState, initial: AppState) {
+    let unsaved = use_mut_ref(|| None::<AppState>);
+    let timer = use_mut_ref(|| None::<gloo::timers::callback::Timeout>);
+    {
+        // Leaving the page (or reloading it) saves what a pending timer had not yet.
+        let unsaved = unsaved.clone();
+        use_effect_with((), move |_| {
+            let listener = gloo::events::EventListener::new(&gloo::utils::window(), "pagehide", move |_| {
+                dom::flush_query();
+                save(&unsaved);
+            });
+            move || drop(listener)
         });
-        if explicit || from_link.state.embed {
-            return from_link;
-        }
-        match gloo::storage::LocalStorage::raw().get_item(stored::KEY).ok().flatten() {
-            None => from_link,
-            Some(text) => match stored::decode_in(&text, note_lang) {
-                Ok(mut saved) => {
-                    // Keep the link's presentation options (language, accent) over the saved ones.
-                    saved.state.lang = from_link.state.lang.clone().or(saved.state.lang);
-                    saved.state.accent = from_link.state.accent.clone().or(saved.state.accent);
-                    saved.notes.extend(from_link.notes);
-                    saved
-                }
-                Err(note) => {
-                    let _ = gloo::storage::LocalStorage::raw().remove_item(stored::KEY);
-                    let mut p = from_link;
-                    p.notes.push(note);
-                    p
-                }
-            },
+    }
+    use_effect_with(state, move |s| {
+        dom::replace_query_once_idle(url::render(s));
+        // Save only once the user has changed something, and never from an embed; and only
+        // once typing pauses (localStorage writes are synchronous).
+        if *s != initial && !s.embed {
+            *unsaved.borrow_mut() = Some(s.clone());
+            *timer.borrow_mut() = Some(gloo::timers::callback::Timeout::new(SAVE_DELAY_MS, move || save(&unsaved)));
         }
     });
-    // The catalog and compare views are whole after their first render: the static shell of
-    // index.html goes in the same task. The advisor shows itself once its first results are in.
-    {
-        let advisor = initial.state.view == View::Advisor;
-        use_effect_with((), move |_| {
-            if !advisor {
-                dom::reveal_app();
-            }
-        });
-    }
-    let state = {
-        let initial = initial.clone();
-        use_reducer(move || initial.state.clone())
-    };
-    // One callback for the app's life: children whose other props are unchanged compare equal and
-    // skip their render (the every-card table on each keystroke).
-    let dispatch = {
-        let dispatcher = state.dispatcher();
-        (*use_memo((), move |_| {
-            Callback::from(move |a: Action| match a {
-                // A typed or chosen value is already on screen (the browser paints it): the app
-                // takes it after that frame, so the keystroke's frame carries no render of ours
-                // (the input → next frame goal, at 4× CPU throttle too: README.md, "Speed and size").
-                // A text field sends its value once typing rests (`dom::once_typing_rests`).
-                Action::SetInput(..) => {
-                    let dispatcher = dispatcher.clone();
-                    dom::after_paint(move || dispatcher.dispatch(a));
-                }
-                a => dispatcher.dispatch(a),
-            })
-        }))
-        .clone()
-    };
-    {
-        let initial_state = initial.state.clone();
-        let unsaved = use_mut_ref(|| None::<AppState>);
-        let timer = use_mut_ref(|| None::<gloo::timers::callback::Timeout>);
-        {
-            // Leaving the page (or reloading it) saves what a pending timer had not yet.
-            let unsaved = unsaved.clone();
-            use_effect_with((), move |_| {
-                let listener = gloo::events::EventListener::new(&gloo::utils::window(), "pagehide", move |_| {
-                    dom::flush_query();
-                    save(&unsaved);
-                });
-                move || drop(listener)
-            });
-        }
-        use_effect_with((*state).clone(), move |s| {
-            dom::replace_query_once_idle(url::render(s));
-            // Save only once the user has changed something, and never from an embed; and only
-            // once typing pauses (localStorage writes are synchronous).
-            if *s != initial_state && !s.embed {
-                *unsaved.borrow_mut() = Some(s.clone());
-                *timer.borrow_mut() = Some(gloo::timers::callback::Timeout::new(SAVE_DELAY_MS, move || save(&unsaved)));
-            }
-        });
-    }
+}
 
-    let detail = state.detail.as_ref().and_then(|id| crate::catalog::gpu(id));
-    let browser = use_memo((), |_| crate::ui::lang::browser_lang());
-    let requested = state.lang.as_deref().and_then(Lang::parse).or(*browser).unwrap_or_default();
-    // Switching to Chinese or Russian loads their table first, then paints again. Until it is
-    // there the page is English: the language then changes once the table arrives, and every
-    // component reading it renders again (their other props may be unchanged).
-    let lang = if requested == Lang::En || crate::i18n::installed() { requested } else { Lang::En };
+/// Loads what the page needs and the wasm does not carry, then paints again: the Chinese or
+/// Russian table for `requested`, and the accuracy page's tables while it is open (`accuracy`;
+/// a failed load is tried again the next time it opens).
+#[hook]
+fn use_loads(requested: Lang, accuracy: bool) {
     let repaint = use_force_update();
-    // The accuracy page's tables load the same way, when the page opens (ui::accuracy_load); a
-    // failed load is tried again the next time it opens.
-    let accuracy = state.view == View::Accuracy;
     use_effect_with((requested, accuracy), move |&(lang, accuracy)| {
         let table = lang != Lang::En && !crate::i18n::installed();
         let page = accuracy && crate::ui::accuracy_load::page(lang).is_none();
@@ -155,27 +137,78 @@ pub fn app() -> Html {
             });
         }
     });
-    // Money is shown in the reader's currency while the currency is left on `auto`.
-    let mut advisor = state.advisor.clone();
-    advisor.reader_lang = requested;
-    let body = match state.view {
-        View::Advisor => html! { <AdvisorView inputs={advisor.clone()} dispatch={dispatch.clone()} /> },
+}
+
+/// The open view.
+fn body(state: &AppState, advisor: Rc<AdvisorInputs>, lang: Lang, dispatch: &Callback<Action>) -> Html {
+    match state.view {
+        View::Advisor => html! { <AdvisorView inputs={advisor} dispatch={dispatch.clone()} /> },
         View::Catalog => html! {
             <>
                 <CatalogFilters filter={state.filter.clone()} dispatch={dispatch.clone()} />
-                <CatalogTable state={Rc::new((*state).clone())} dispatch={dispatch.clone()} />
+                <CatalogTable state={Rc::new(state.clone())} dispatch={dispatch.clone()} />
             </>
         },
-        View::Compare => html! { <CompareView ids={state.compare.clone()} advisor={advisor} dispatch={dispatch.clone()} /> },
-        View::Accuracy => accuracy_view(lang, &dispatch),
+        View::Compare => html! { <CompareView ids={state.compare.clone()} {advisor} dispatch={dispatch.clone()} /> },
+        View::Accuracy => accuracy_view(lang, dispatch),
+    }
+}
+
+/// The footer: the catalog's size and dates, the offline copy, and the embed dialog for `query`.
+fn footer(lang: Lang, query: String) -> Html {
+    let about = tf(lang, "{n} GPUs · tensor figures are dense (no 2:4 sparsity) · prices as of {date} · everything runs in your browser",
+        &[("n", &crate::catalog::gpus().len().to_string()), ("date", crate::catalog::prices_as_of().unwrap_or("—"))]);
+    html! {
+        <footer class="app__footer">
+            <p>{ about }</p>
+            <p class="app__footer-links">
+                <a href={crate::ui::embed::single_file_href()} download="gpu-advisor.html">{ crate::i18n::t(lang, "Download for offline use") }</a>
+            </p>
+            <EmbedDialog query={AttrValue::from(query)} />
+        </footer>
+    }
+}
+
+/// The app.
+#[function_component(App)]
+pub fn app() -> Html {
+    // The link is read with the browser's query codec, however the app was mounted.
+    super::browser_query::install();
+    let initial = use_memo((), |_| initial());
+    // The catalog and compare views are whole after their first render: the static shell of
+    // index.html goes in the same task. The advisor shows itself once its first results are in.
+    {
+        let advisor = initial.state.view == View::Advisor;
+        use_effect_with((), move |_| {
+            if !advisor {
+                dom::reveal_app();
+            }
+        });
+    }
+    let state = {
+        let initial = initial.clone();
+        use_reducer(move || initial.state.clone())
     };
+    let dispatch = use_dispatch(state.dispatcher());
+    use_saved((*state).clone(), initial.state.clone());
+
+    let detail = state.detail.as_ref().and_then(|id| crate::catalog::gpu(id));
+    let browser = use_memo((), |_| crate::ui::lang::browser_lang());
+    let requested = state.lang.as_deref().and_then(Lang::parse).or(*browser).unwrap_or_default();
+    // Switching to Chinese or Russian loads their table first, then paints again. Until it is
+    // there the page is English: the language then changes once the table arrives, and every
+    // component reading it renders again (their other props may be unchanged).
+    let lang = if requested == Lang::En || crate::i18n::installed() { requested } else { Lang::En };
+    use_loads(requested, state.view == View::Accuracy);
+    // Money is shown in the reader's currency while the currency is left on `auto`.
+    let mut advisor = state.advisor.clone();
+    advisor.reader_lang = requested;
+    let body = body(&state, Rc::new(advisor), lang, &dispatch);
     use_effect_with(lang, |lang| {
         if let Some(el) = gloo::utils::document().document_element() {
             let _ = el.set_attribute("lang", match lang { Lang::En => "en", Lang::Zh => "zh-CN", Lang::Ru => "ru" });
         }
     });
-    let footer = tf(lang, "{n} GPUs · tensor figures are dense (no 2:4 sparsity) · prices as of {date} · everything runs in your browser",
-        &[("n", &crate::catalog::gpus().len().to_string()), ("date", crate::catalog::prices_as_of().unwrap_or("—"))]);
     html! {
         <ContextProvider<Lang> context={lang}>
         <div class={classes!("app", state.embed.then_some("app--embed"))}>
@@ -189,13 +222,7 @@ pub fn app() -> Html {
             if let Some(gpu) = detail {
                 <GpuDetail id={AttrValue::from(gpu.id.clone())} dispatch={dispatch.clone()} />
             }
-            <footer class="app__footer">
-                <p>{ footer }</p>
-                <p class="app__footer-links">
-                    <a href={crate::ui::embed::single_file_href()} download="gpu-advisor.html">{ crate::i18n::t(lang, "Download for offline use") }</a>
-                </p>
-                <EmbedDialog query={AttrValue::from(url::render(&state))} />
-            </footer>
+            { footer(lang, url::render(&state)) }
         </div>
         </ContextProvider<Lang>>
     }

@@ -9,6 +9,7 @@ pub mod chart;
 pub mod components;
 pub mod dom;
 pub mod embed;
+pub mod form_section;
 pub mod i18n_load;
 pub mod lang;
 pub mod panic;

@@ -44,39 +44,123 @@ pub fn packed() -> Vec<u8> {
     out
 }
 
+/// The goal on the share of held-out rows inside the band (the harness's `Set::IN_BAND_GOAL`).
+#[cfg(not(target_arch = "wasm32"))]
+const IN_BAND_GOAL: f64 = 0.80;
+
+/// `s` escaped for HTML text and attribute values.
+#[cfg(not(target_arch = "wasm32"))]
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// A share as a percentage with one decimal; "—" for a figure the file marks as not available.
+#[cfg(not(target_arch = "wasm32"))]
+fn pct(lang: Lang, x: f64) -> String {
+    if x.is_finite() && x >= 0.0 { format!("{}%", crate::i18n::num(lang, x * 100.0, 1)) } else { "—".into() }
+}
+
+/// Whether `x` is a figure at most (`at_most`) or at least `goal`.
+#[cfg(not(target_arch = "wasm32"))]
+fn meets(x: f64, goal: f64, at_most: bool) -> bool {
+    x.is_finite() && x >= 0.0 && if at_most { x <= goal } else { x >= goal }
+}
+
+/// A goal as a whole percentage.
+#[cfg(not(target_arch = "wasm32"))]
+fn goal(lang: Lang, x: f64) -> String {
+    format!("{}%", crate::i18n::num(lang, x * 100.0, 0))
+}
+
+/// A share and whether it meets its goal.
+#[cfg(not(target_arch = "wasm32"))]
+fn checked(lang: Lang, x: f64, goal: f64, at_most: bool) -> String {
+    format!("{} {}", pct(lang, x), if meets(x, goal, at_most) { "✓" } else { "✗" })
+}
+
+/// A table row; `open` is its opening tag, `head` its row header.
+#[cfg(not(target_arch = "wasm32"))]
+fn row(out: &mut String, open: &str, head: Option<&str>, cells: &[String]) {
+    use std::fmt::Write;
+    out.push_str(open);
+    if let Some(h) = head {
+        let _ = write!(out, "<th scope=\"row\">{}</th>", esc(h));
+    }
+    for c in cells {
+        let _ = write!(out, "<td>{c}</td>");
+    }
+    out.push_str("</tr>");
+}
+
+/// A table's head of `columns`, and the start of its body.
+#[cfg(not(target_arch = "wasm32"))]
+fn head(out: &mut String, columns: &[&str]) {
+    use std::fmt::Write;
+    out.push_str("<thead><tr>");
+    for c in columns {
+        let _ = write!(out, "<th scope=\"col\">{}</th>", esc(c));
+    }
+    out.push_str("</tr></thead><tbody>");
+}
+
+/// The summary table's row of set `s`.
+#[cfg(not(target_arch = "wasm32"))]
+fn summary_row(lang: Lang, out: &mut String, s: &crate::catalog::accuracy_schema::SetAccuracy) {
+    use crate::i18n::tf;
+    let logo_goal = s.goal_logo.map(|g| format!(" (LOGO ≤ {})", goal(lang, g))).unwrap_or_default();
+    let met = meets(s.lofo, s.goal, true)
+        && meets(s.loso, s.goal, true)
+        && s.goal_logo.is_none_or(|g| meets(s.logo, g, true))
+        && meets(s.in_band, IN_BAND_GOAL, false);
+    let cells = [
+        s.rows.to_string(),
+        s.sources.to_string(),
+        pct(lang, s.in_sample),
+        checked(lang, s.lofo, s.goal, true),
+        checked(lang, s.loso, s.goal, true),
+        s.goal_logo.map_or_else(|| pct(lang, s.logo), |g| checked(lang, s.logo, g, true)),
+        checked(lang, s.in_band, IN_BAND_GOAL, false),
+        esc(&tf(lang, "≤ {goal}{logo}, ≥ {band} in band", &[("goal", &goal(lang, s.goal)), ("logo", &logo_goal), ("band", &goal(lang, IN_BAND_GOAL))])),
+        format!(
+            "<span class=\"accuracy-view__met{}\">{}</span>",
+            if met { "" } else { " accuracy-view__met--no" },
+            esc(if met { t(lang, "✓ met") } else { t(lang, "✗ not met") })
+        ),
+    ];
+    // The row names its set for tests and styles.
+    row(out, &format!("<tr data-set=\"{}\">", esc(&s.id)), Some(crate::present::set_name(lang, &s.id)), &cells);
+}
+
+/// Set `s`'s five worst held-out rows, with their sources linked.
+#[cfg(not(target_arch = "wasm32"))]
+fn worst_rows(lang: Lang, out: &mut String, s: &crate::catalog::accuracy_schema::SetAccuracy) {
+    use crate::i18n::num;
+    use std::fmt::Write;
+    let value = |x: f64| num(lang, x, if x.abs() >= 100.0 { 0 } else { 2 });
+    let _ = write!(
+        out,
+        "<section class=\"accuracy-view__set\" data-set=\"{}\"><h4 class=\"accuracy-view__set-title\">{}</h4><div class=\"accuracy-view__scroll\"><table class=\"accuracy-view__table\">",
+        esc(&s.id),
+        esc(crate::present::set_name(lang, &s.id))
+    );
+    head(out, &[t(lang, "Row"), t(lang, "Source"), t(lang, "Measured"), t(lang, "Held-out estimate"), t(lang, "Error")]);
+    for w in &s.worst {
+        let error = w.model / w.measured - 1.0;
+        let error = if error.is_finite() { format!("{}{}%", if error > 0.0 { "+" } else { "−" }, num(lang, error.abs() * 100.0, 0)) } else { "—".into() };
+        let source = match source_href(&w.source) {
+            Some(href) => format!("<a href=\"{}\" target=\"_blank\" rel=\"noopener noreferrer\">{}</a>", esc(&href), esc(&w.source)),
+            None => esc(&w.source),
+        };
+        row(out, "<tr>", None, &[esc(&w.label), source, value(w.measured), value(w.model), error]);
+    }
+    out.push_str("</tbody></table></div></section>");
+}
+
 /// The page's tables in `lang`, as HTML (every value from the file escaped): what the
 /// accuracy harness measures, the summary table, and each set's worst rows.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn render(lang: Lang, sets: &[crate::catalog::accuracy_schema::SetAccuracy]) -> String {
-    use crate::i18n::{num, tf};
-    use crate::present::set_name;
     use std::fmt::Write;
-    /// The goal on the share of held-out rows inside the band (the harness's `Set::IN_BAND_GOAL`).
-    const IN_BAND_GOAL: f64 = 0.80;
-    let esc = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
-    // A share as a percentage with one decimal; "—" for a figure the file marks as not available.
-    let pct = |x: f64| if x.is_finite() && x >= 0.0 { format!("{}%", num(lang, x * 100.0, 1)) } else { "—".into() };
-    let meets = |x: f64, goal: f64, at_most: bool| x.is_finite() && x >= 0.0 && if at_most { x <= goal } else { x >= goal };
-    let goal = |x: f64| format!("{}%", num(lang, x * 100.0, 0));
-    let checked = |x: f64, goal: f64, at_most: bool| format!("{} {}", pct(x), if meets(x, goal, at_most) { "✓" } else { "✗" });
-    // A table row; `open` is its opening tag.
-    let row = |out: &mut String, open: &str, head: Option<&str>, cells: &[String]| {
-        out.push_str(open);
-        if let Some(h) = head {
-            let _ = write!(out, "<th scope=\"row\">{}</th>", esc(h));
-        }
-        for c in cells {
-            let _ = write!(out, "<td>{c}</td>");
-        }
-        out.push_str("</tr>");
-    };
-    let head = |out: &mut String, columns: &[&str]| {
-        out.push_str("<thead><tr>");
-        for c in columns {
-            let _ = write!(out, "<th scope=\"col\">{}</th>", esc(c));
-        }
-        out.push_str("</tr></thead><tbody>");
-    };
     let mut out = format!(
         "<p class=\"accuracy-view__about\">{}</p><div class=\"accuracy-view__scroll\"><table class=\"accuracy-view__table accuracy-view__summary\"><caption>{}</caption>",
         esc(t(lang, "Each figure is the median error, |estimate ÷ measured − 1|, of published measurements the engine was not fitted to: its constants are refitted without the row's GPU family (leave one family out, LOFO), without its source (leave one source out, LOSO) or without its hardware generation (leave one generation out, LOGO). “In band, out of fold” is the share of those held-out rows inside the band (10th to 90th percentile of measured ÷ estimate) that the other sources set. Everything here is reproduced by make accuracy.")),
@@ -98,50 +182,12 @@ pub fn render(lang: Lang, sets: &[crate::catalog::accuracy_schema::SetAccuracy])
         ],
     );
     for s in sets {
-        let logo_goal = s.goal_logo.map(|g| format!(" (LOGO ≤ {})", goal(g))).unwrap_or_default();
-        let met = meets(s.lofo, s.goal, true)
-            && meets(s.loso, s.goal, true)
-            && s.goal_logo.is_none_or(|g| meets(s.logo, g, true))
-            && meets(s.in_band, IN_BAND_GOAL, false);
-        let cells = [
-            s.rows.to_string(),
-            s.sources.to_string(),
-            pct(s.in_sample),
-            checked(s.lofo, s.goal, true),
-            checked(s.loso, s.goal, true),
-            s.goal_logo.map_or_else(|| pct(s.logo), |g| checked(s.logo, g, true)),
-            checked(s.in_band, IN_BAND_GOAL, false),
-            esc(&tf(lang, "≤ {goal}{logo}, ≥ {band} in band", &[("goal", &goal(s.goal)), ("logo", &logo_goal), ("band", &goal(IN_BAND_GOAL))])),
-            format!(
-                "<span class=\"accuracy-view__met{}\">{}</span>",
-                if met { "" } else { " accuracy-view__met--no" },
-                esc(if met { t(lang, "✓ met") } else { t(lang, "✗ not met") })
-            ),
-        ];
-        // The row names its set for tests and styles.
-        row(&mut out, &format!("<tr data-set=\"{}\">", esc(&s.id)), Some(set_name(lang, &s.id)), &cells);
+        summary_row(lang, &mut out, s);
     }
     out.push_str("</tbody></table></div>");
     let _ = write!(out, "<h3 class=\"accuracy-view__sub\">{}</h3>", esc(t(lang, "The five worst held-out rows of each set")));
-    let value = |x: f64| num(lang, x, if x.abs() >= 100.0 { 0 } else { 2 });
     for s in sets {
-        let _ = write!(
-            out,
-            "<section class=\"accuracy-view__set\" data-set=\"{}\"><h4 class=\"accuracy-view__set-title\">{}</h4><div class=\"accuracy-view__scroll\"><table class=\"accuracy-view__table\">",
-            esc(&s.id),
-            esc(set_name(lang, &s.id))
-        );
-        head(&mut out, &[t(lang, "Row"), t(lang, "Source"), t(lang, "Measured"), t(lang, "Held-out estimate"), t(lang, "Error")]);
-        for w in &s.worst {
-            let error = w.model / w.measured - 1.0;
-            let error = if error.is_finite() { format!("{}{}%", if error > 0.0 { "+" } else { "−" }, num(lang, error.abs() * 100.0, 0)) } else { "—".into() };
-            let source = match source_href(&w.source) {
-                Some(href) => format!("<a href=\"{}\" target=\"_blank\" rel=\"noopener noreferrer\">{}</a>", esc(&href), esc(&w.source)),
-                None => esc(&w.source),
-            };
-            row(&mut out, "<tr>", None, &[esc(&w.label), source, value(w.measured), value(w.model), error]);
-        }
-        out.push_str("</tbody></table></div></section>");
+        worst_rows(lang, &mut out, s);
     }
     out
 }

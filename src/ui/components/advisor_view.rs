@@ -11,7 +11,8 @@
 //! burst of keystrokes ranks only the last one. A phone paints each keystroke within a frame
 //! while the engine catches up.
 
-use crate::i18n::t;
+use crate::present::InLang;
+use crate::i18n::{t, Lang};
 use crate::model::EstimateError;
 use crate::recommend::{recommend, Ranking, RecommendInput, Recommendation};
 use crate::state::advisor::{AdvisorInputs, FieldError};
@@ -34,7 +35,7 @@ use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct AdvisorViewProps {
-    pub inputs: AdvisorInputs,
+    pub inputs: Rc<AdvisorInputs>,
     pub dispatch: Callback<Action>,
 }
 
@@ -43,7 +44,7 @@ pub struct AdvisorViewProps {
 struct Computed {
     input: Rc<RecommendInput>,
     rec: Option<Rc<Recommendation>>,
-    engine_error: Option<String>,
+    engine_error: Option<crate::model::Note>,
 }
 
 /// What the results show: the ranking for one input.
@@ -57,7 +58,7 @@ struct Shown {
 fn computed(input: RecommendInput, result: Result<Recommendation, EstimateError>) -> Computed {
     match result {
         Ok(r) => Computed { input: Rc::new(input), rec: Some(Rc::new(r)), engine_error: None },
-        Err(e) => Computed { input: Rc::new(input), rec: None, engine_error: Some(e.to_string()) },
+        Err(e) => Computed { input: Rc::new(input), rec: None, engine_error: Some(e.note()) },
     }
 }
 
@@ -145,25 +146,54 @@ fn size_in_slices(input: Option<RecommendInput>, still: Still, done: impl FnOnce
     in_slices(step, still, done);
 }
 
-/// The advisor.
-#[function_component(AdvisorView)]
-pub fn advisor_view(props: &AdvisorViewProps) -> Html {
-    let lang = use_lang();
-    let parsed: Rc<Result<RecommendInput, Vec<FieldError>>> = use_memo(props.inputs.clone(), |i| i.recommend_input());
-    let last_good = use_mut_ref(|| None::<RecommendInput>);
-    let (input, errors) = match &*parsed {
-        Ok(i) => {
-            *last_good.borrow_mut() = Some(i.clone());
-            (Some(i.clone()), Vec::new())
-        }
-        Err(e) => (last_good.borrow().clone(), e.clone()),
+/// The parts of the results, each set in a task of its own after an input: the ranking (the best
+/// option, the ranked list), the two charts below it (a task later each, so no one task renders
+/// them all), and every card's sizing.
+#[derive(Clone)]
+struct Results {
+    shown: UseStateHandle<Shown>,
+    frontier: UseStateHandle<Shown>,
+    pareto: UseStateHandle<Shown>,
+    rows: UseStateHandle<Rc<Vec<SizingRow>>>,
+}
+
+/// Shows the results for a new `input` while it is `still` wanted: an input the ranking already
+/// answers (the first, ranked before the first paint) sizes every card in the next task; any
+/// other ranks after the browser has painted it, then sets the charts and the sizing in tasks of
+/// their own.
+fn show(input: Option<RecommendInput>, still: Still, results: Results) {
+    let Results { shown, frontier, pareto, rows } = results;
+    let size = {
+        let (still, input) = (still.clone(), input.clone());
+        move || size_in_slices(input, still, move |sized| rows.set(sized))
     };
-    // While the app starts behind the static shell, the first ranking runs in slices after the
-    // mount, and its results render in a task of their own; then the app takes the shell's place
-    // (dom::reveal_app), results included, so nothing shifts and no task runs long.
-    // Opened later (from another view), the advisor ranks before its first paint. Every card's
-    // sizing follows in tasks of its own (compute, then show the table below). Later inputs paint
-    // their field first and rank after that paint; a burst of inputs computes only the last.
+    if shown.input == input {
+        later(size);
+    } else {
+        after_paint(move || {
+            rank_in_slices(input, still.clone(), move |ranking| {
+                shown.set(ranking.clone());
+                let for_pareto = ranking.clone();
+                in_turn(still, [
+                    Box::new(move || frontier.set(ranking)) as Box<dyn FnOnce()>,
+                    Box::new(move || pareto.set(for_pareto)),
+                    Box::new(size),
+                ].into());
+            });
+        });
+    }
+}
+
+/// The results for `input` (the last good one), kept up to date.
+///
+/// While the app starts behind the static shell, the first ranking runs in slices after the
+/// mount, and its results render in a task of their own; then the app takes the shell's place
+/// (dom::reveal_app), results included, so nothing shifts and no task runs long. Opened later
+/// (from another view), the advisor ranks before its first paint. Every card's sizing follows in
+/// tasks of its own (compute, then show the table below). Later inputs paint their field first
+/// and rank after that paint; a burst of inputs computes only the last.
+#[hook]
+fn use_results(input: Option<RecommendInput>) -> Results {
     let shown = use_state({
         let input = input.clone();
         move || if crate::ui::dom::revealed() { compute(input) } else { Shown { input: None, computed: None } }
@@ -177,49 +207,76 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
             }
         });
     }
-    // The charts (below the first screen) follow the ranked list a task later each, so no one
-    // task renders them all: after an input the list, each chart and the every-card table render
-    // in tasks of their own.
     let frontier = use_state(|| (*shown).clone());
     let pareto = use_state(|| (*shown).clone());
     let rows = use_state(|| Rc::new(Vec::<SizingRow>::new()));
+    let results = Results { shown, frontier, pareto, rows };
     let generation = use_mut_ref(|| 0_u64);
     {
-        let (shown, frontier, pareto) = (shown.clone(), frontier.clone(), pareto.clone());
-        let rows = rows.clone();
-        let generation = generation.clone();
-        use_effect_with(input.clone(), move |input| {
+        let results = results.clone();
+        use_effect_with(input, move |input| {
             *generation.borrow_mut() += 1;
             let mine = *generation.borrow();
             // False once a newer input is on its way: the work is left to it.
             let still: Still = Rc::new(move || *generation.borrow() == mine);
-            let input = input.clone();
-            let size = {
-                let (still, input) = (still.clone(), input.clone());
-                move || size_in_slices(input, still, move |sized| rows.set(sized))
-            };
-            if shown.input == input {
-                later(size);
-            } else {
-                after_paint(move || {
-                    rank_in_slices(input, still.clone(), move |ranking| {
-                        shown.set(ranking.clone());
-                        let for_pareto = ranking.clone();
-                        in_turn(still, [
-                            Box::new(move || frontier.set(ranking)) as Box<dyn FnOnce()>,
-                            Box::new(move || pareto.set(for_pareto)),
-                            Box::new(size),
-                        ].into());
-                    });
-                });
-            }
+            show(input.clone(), still, results);
         });
     }
-    let computed = &shown.computed;
-    let rows = &*rows;
+    results
+}
+
+/// The results' column: the stale-result note, the ranked options, the charts and every card's
+/// sizing.
+fn results_column(lang: Lang, errors: &[FieldError], results: &Results, dispatch: &Callback<Action>) -> Html {
+    let rows = &*results.rows;
+    html! {
+        <section class="advisor-view__results" aria-live="polite">
+            if !errors.is_empty() {
+                <p class="advisor-view__stale" role="status">{ t(lang, "Fix the highlighted input; showing the last valid result.") }</p>
+            }
+            if let Some(c) = results.shown.computed.clone() {
+                <AfterStart><ShareBar rec={c.rec.clone()} /></AfterStart>
+                if !c.input.owned.is_empty() || !c.input.mix.is_empty() {
+                    <OwnedList input={c.input.clone()} />
+                }
+                if let Some(msg) = c.engine_error {
+                    <p class="advisor-view__stale" role="alert">{ msg.in_lang(lang) }</p>
+                }
+                if let Some(rec) = c.rec {
+                    <RecommendList {rec} input={c.input.clone()} />
+                }
+            }
+            if let Some(Computed { input, rec: Some(rec), .. }) = results.frontier.computed.clone() {
+                <AfterStart><FrontierChart {rec} {input} /></AfterStart>
+            }
+            if let Some(Computed { input, rec: Some(rec), .. }) = results.pareto.computed.clone() {
+                <AfterStart><ParetoChart {rec} cost={input.cost.clone()} /></AfterStart>
+            }
+            // Shown once sized: appearing below the results, it moves nothing already painted.
+            if !rows.is_empty() {
+                <SizingTable rows={rows.clone()} dispatch={dispatch.clone()} />
+            }
+        </section>
+    }
+}
+
+/// The advisor.
+#[function_component(AdvisorView)]
+pub fn advisor_view(props: &AdvisorViewProps) -> Html {
+    let lang = use_lang();
+    let parsed = use_memo(props.inputs.clone(), |i| i.recommend_input().map_err(Rc::new));
+    let last_good = use_mut_ref(|| None::<RecommendInput>);
+    let (input, errors) = match &*parsed {
+        Ok(i) => {
+            *last_good.borrow_mut() = Some(i.clone());
+            (Some(i.clone()), Rc::default())
+        }
+        Err(e) => (last_good.borrow().clone(), e.clone()),
+    };
+    let results = use_results(input);
     html! {
         <div class="advisor-view">
-            if let Some(Computed { input, rec: Some(rec), .. }) = computed.clone() {
+            if let Some(Computed { input, rec: Some(rec), .. }) = results.shown.computed.clone() {
                 <div class="advisor-view__best"><AfterStart><BestSummary {rec} {input} /></AfterStart></div>
             }
             <aside class="advisor-view__inputs">
@@ -229,33 +286,7 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
                     <AdvisorForm inputs={props.inputs.clone()} errors={errors.clone()} dispatch={props.dispatch.clone()} />
                 </AfterStart>
             </aside>
-            <section class="advisor-view__results" aria-live="polite">
-                if !errors.is_empty() {
-                    <p class="advisor-view__stale" role="status">{ t(lang, "Fix the highlighted input; showing the last valid result.") }</p>
-                }
-                if let Some(c) = computed.clone() {
-                    <AfterStart><ShareBar rec={c.rec.clone()} /></AfterStart>
-                    if !c.input.owned.is_empty() || !c.input.mix.is_empty() {
-                        <OwnedList input={c.input.clone()} />
-                    }
-                    if let Some(msg) = c.engine_error {
-                        <p class="advisor-view__stale" role="alert">{ msg }</p>
-                    }
-                    if let Some(rec) = c.rec {
-                        <RecommendList {rec} input={c.input.clone()} />
-                    }
-                }
-                if let Some(Computed { input, rec: Some(rec), .. }) = frontier.computed.clone() {
-                    <AfterStart><FrontierChart {rec} {input} /></AfterStart>
-                }
-                if let Some(Computed { input, rec: Some(rec), .. }) = pareto.computed.clone() {
-                    <AfterStart><ParetoChart {rec} cost={input.cost.clone()} /></AfterStart>
-                }
-                // Shown once sized: appearing below the results, it moves nothing already painted.
-                if !rows.is_empty() {
-                    <SizingTable rows={rows.clone()} dispatch={props.dispatch.clone()} />
-                }
-            </section>
+            { results_column(lang, &errors, &results, &props.dispatch) }
         </div>
     }
 }

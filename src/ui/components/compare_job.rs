@@ -14,7 +14,7 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct CompareJobProps {
     pub gpus: Vec<&'static Gpu>,
-    pub advisor: AdvisorInputs,
+    pub advisor: std::rc::Rc<AdvisorInputs>,
     pub cost: CostSettings,
 }
 

@@ -2,21 +2,24 @@
 //! highlighted, ratio sentences against the first card, and the cards on the advisor's job.
 //! Prices are shown in the advisor's currency.
 
-use crate::state::fields::{best_index, ratio_sentences, FIELDS};
+use crate::catalog::Gpu;
+use crate::i18n::{t, tf, Lang};
+use crate::present::Money;
+use crate::recommend::cost::CostSettings;
 use crate::state::advisor::AdvisorInputs;
+use crate::state::fields::{best_index, ratio_sentences, Field, FIELDS};
 use crate::state::Action;
 use crate::ui::components::compare_job::CompareJob;
-use web_sys::HtmlSelectElement;
-use crate::i18n::{t, tf};
-use crate::present::Money;
 use crate::ui::lang::use_lang;
+use std::rc::Rc;
+use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct CompareViewProps {
     pub ids: Vec<String>,
     /// The advisor's inputs: their currency for the prices, their job for "for your job".
-    pub advisor: AdvisorInputs,
+    pub advisor: Rc<AdvisorInputs>,
     pub dispatch: Callback<Action>,
 }
 
@@ -25,30 +28,81 @@ fn is_money(key: &str) -> bool {
     matches!(key, "launch" | "street" | "rent")
 }
 
-/// Side-by-side comparison.
-#[function_component(CompareView)]
-pub fn compare_view(props: &CompareViewProps) -> Html {
-    let lang = use_lang();
-    let cost = use_memo(props.advisor.clone(), crate::compare::cost_settings);
-    let currency = cost.currency.as_str().to_ascii_uppercase();
-    let gpus: Vec<&'static crate::catalog::Gpu> = props.ids.iter().filter_map(|id| crate::catalog::gpu(id)).collect();
-    let add = props.dispatch.reform(|e: Event| {
+/// The select that adds a card (none while `full`), listing the cards not in `ids`.
+fn picker(lang: Lang, ids: &[String], full: bool, dispatch: &Callback<Action>) -> Html {
+    let add = dispatch.reform(|e: Event| {
         let sel = e.target_unchecked_into::<HtmlSelectElement>();
         let id = sel.value();
         sel.set_value("");
         Action::ToggleCompare(id)
     });
-    let picker = html! {
+    html! {
         <label class="compare-view__add">
             <span class="compare-view__add-label">{ t(lang, "Add a card") }</span>
-            <select class="compare-view__select" onchange={add} disabled={gpus.len() >= crate::state::MAX_COMPARE}>
+            <select class="compare-view__select" onchange={add} disabled={full}>
                 <option value="" selected=true>{ t(lang, "Choose…") }</option>
-                { for crate::catalog::gpus().iter().filter(|g| !props.ids.contains(&g.id)).map(|g| html! {
+                { for crate::catalog::gpus().iter().filter(|g| !ids.contains(&g.id)).map(|g| html! {
                     <option value={g.id.clone()}>{ &g.name }</option>
                 }) }
             </select>
         </label>
-    };
+    }
+}
+
+/// The table's head: one column per card, each with its remove button.
+fn head(lang: Lang, gpus: &[&'static Gpu], dispatch: &Callback<Action>) -> Html {
+    html! {
+        <thead>
+            <tr>
+                <th scope="col" class="compare-view__corner">{ t(lang, "Field") }</th>
+                { for gpus.iter().map(|g| {
+                    let remove = dispatch.reform({ let id = g.id.clone(); move |_| Action::ToggleCompare(id.clone()) });
+                    html! {
+                        <th scope="col" class="compare-view__card" data-gpu={g.id.clone()}>
+                            { &g.name }
+                            <button type="button" class="compare-view__remove" onclick={remove} aria-label={tf(lang, "Remove {name}", &[("name", &g.name)])}>{ "×" }</button>
+                        </th>
+                    }
+                }) }
+            </tr>
+        </thead>
+    }
+}
+
+/// The row of field `f`: its label and unit, then each card's value, the best one marked.
+fn row(lang: Lang, f: &Field, gpus: &[&'static Gpu], cost: &CostSettings, currency: &str) -> Html {
+    let best = best_index(f, gpus);
+    html! {
+        <tr class="compare-view__row" data-field={f.key}>
+            <th scope="row" class="compare-view__field">{ t(lang, f.label) }<span class="compare-view__unit">{
+                match f.key { "rent" => format!("{currency}/h"), k if is_money(k) => currency.to_string(), _ => t(lang, f.unit).to_string() }
+            }</span></th>
+            { for gpus.iter().enumerate().map(|(i, g)| {
+                let is_best = best == Some(i);
+                let text = match (f.get)(g) {
+                    Some(v) if is_money(f.key) => cost.money_in(lang, v),
+                    v => f.display(lang, v),
+                };
+                html! {
+                    <td class={classes!("compare-view__value", is_best.then_some("compare-view__value--best"))}
+                        data-gpu={g.id.clone()}>
+                        { text }
+                        if is_best { <span class="visually-hidden">{ t(lang, " (best)") }</span> }
+                    </td>
+                }
+            }) }
+        </tr>
+    }
+}
+
+/// Side-by-side comparison.
+#[function_component(CompareView)]
+pub fn compare_view(props: &CompareViewProps) -> Html {
+    let lang = use_lang();
+    let cost = use_memo(props.advisor.clone(), |a| crate::compare::cost_settings(a));
+    let currency = cost.currency.as_str().to_ascii_uppercase();
+    let gpus: Vec<&'static Gpu> = props.ids.iter().filter_map(|id| crate::catalog::gpu(id)).collect();
+    let picker = picker(lang, &props.ids, gpus.len() >= crate::state::MAX_COMPARE, &props.dispatch);
     if gpus.len() < 2 {
         return html! {
             <section class="compare-view">
@@ -72,45 +126,9 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
             { picker }
             <div class="compare-view__scroll">
                 <table class="compare-view__table">
-                    <thead>
-                        <tr>
-                            <th scope="col" class="compare-view__corner">{ t(lang, "Field") }</th>
-                            { for gpus.iter().map(|g| {
-                                let remove = props.dispatch.reform({ let id = g.id.clone(); move |_| Action::ToggleCompare(id.clone()) });
-                                html! {
-                                    <th scope="col" class="compare-view__card" data-gpu={g.id.clone()}>
-                                        { &g.name }
-                                        <button type="button" class="compare-view__remove" onclick={remove} aria-label={tf(lang, "Remove {name}", &[("name", &g.name)])}>{ "×" }</button>
-                                    </th>
-                                }
-                            }) }
-                        </tr>
-                    </thead>
+                    { head(lang, &gpus, &props.dispatch) }
                     <tbody>
-                        { for FIELDS.iter().filter(|f| gpus.iter().any(|g| (f.get)(g).is_some())).map(|f| {
-                            let best = best_index(f, &gpus);
-                            html! {
-                                <tr class="compare-view__row" data-field={f.key}>
-                                    <th scope="row" class="compare-view__field">{ t(lang, f.label) }<span class="compare-view__unit">{
-                                        match f.key { "rent" => format!("{currency}/h"), k if is_money(k) => currency.clone(), _ => t(lang, f.unit).to_string() }
-                                    }</span></th>
-                                    { for gpus.iter().enumerate().map(|(i, g)| {
-                                        let is_best = best == Some(i);
-                                        let text = match (f.get)(g) {
-                                            Some(v) if is_money(f.key) => cost.money_in(lang, v),
-                                            v => f.display(lang, v),
-                                        };
-                                        html! {
-                                            <td class={classes!("compare-view__value", is_best.then_some("compare-view__value--best"))}
-                                                data-gpu={g.id.clone()}>
-                                                { text }
-                                                if is_best { <span class="visually-hidden">{ t(lang, " (best)") }</span> }
-                                            </td>
-                                        }
-                                    }) }
-                                </tr>
-                            }
-                        }) }
+                        { for FIELDS.iter().filter(|f| gpus.iter().any(|g| (f.get)(g).is_some())).map(|f| row(lang, f, &gpus, &cost, &currency)) }
                     </tbody>
                 </table>
             </div>

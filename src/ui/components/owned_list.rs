@@ -42,7 +42,7 @@ pub fn owned_list(props: &OwnedListProps) -> Html {
                         Ok(list) => html! { <ol class="owned-list__items">{ for list.iter().map(|a| html! {
                             <li>{ for present::owned_reasons(a, input, lang).into_iter().map(|r| html! { <p class="owned-list__reason">{ r }</p> }) }</li>
                         }) }</ol> },
-                        Err(e) => html! { <p role="alert">{ e.to_string() }</p> },
+                        Err(e) => html! { <p role="alert">{ e.note().in_lang(lang) }</p> },
                     } }
                 </section>
             }
@@ -58,7 +58,7 @@ pub fn owned_list(props: &OwnedListProps) -> Html {
                             ]) }</p>
                             <ul class="owned-list__items">{ for e.assumptions.iter().map(|n| html! { <li>{ n.in_lang(lang) }</li> }) }</ul>
                         </> },
-                        Err(e) => html! { <p role="alert">{ e.to_string() }</p> },
+                        Err(e) => html! { <p role="alert">{ e.note().in_lang(lang) }</p> },
                     } }
                 </section>
             }

@@ -7,7 +7,7 @@
 use crate::i18n::{num, t, tf, Lang};
 use crate::model::Band;
 use crate::present::{self, Money};
-use crate::recommend::{OptionRow, RateKind};
+use crate::recommend::{OptionRow, RateKind, RecommendInput};
 use crate::ui::components::after_start::AfterStart;
 use crate::ui::components::explain_details::ExplainDetails;
 use crate::ui::components::memory_bar::MemoryBar;
@@ -56,68 +56,83 @@ fn unit_cost(lang: Lang, kind: Option<RateKind>, usd_per_million: f64) -> (&'sta
     }
 }
 
+/// The option's speed, as its rate counts: seconds per image or video, else items per second.
+fn speed_text(lang: Lang, o: &OptionRow) -> Option<String> {
+    o.rate.map(|(b, kind)| {
+        if let Some(per) = kind.per_item().filter(|_| b.low > 0.0) {
+            // Seconds per image or video, as people time generation.
+            let s = b.recip();
+            let d = if s.mid >= 10.0 { 0 } else { 1 };
+            return format!("{} ({}–{}) {} {}", num(lang, s.mid, d), num(lang, s.low, d), num(lang, s.high, d), t(lang, "s"), t(lang, per));
+        }
+        let d = if b.mid >= 100.0 { 0 } else if b.mid >= 10.0 { 1 } else { 2 };
+        format!("{} ({}–{}) {}", num(lang, b.mid, d), num(lang, b.low, d), num(lang, b.high, d), t(lang, kind.unit()))
+    })
+}
+
+/// The option's figures: speed (or the serving figures), purchase and rent, total cost, cost per
+/// unit of work, time to train, and when buying beats renting.
+fn figures(lang: Lang, o: &OptionRow, input: &RecommendInput) -> Html {
+    let money = |usd: f64| input.cost.money_in(lang, usd);
+    html! {
+        <dl class="recommend-list__figures">
+            if o.serving.is_some() {
+                { serving_figures(lang, o) }
+            } else if let Some(s) = speed_text(lang, o) {
+                <dt>{ t(lang, "Speed") }</dt><dd class="recommend-list__speed">{ s }</dd>
+            }
+            if let Some(p) = &o.cost.purchase {
+                <dt>{ t(lang, "Purchase") }</dt><dd class="recommend-list__purchase">{ money(p.total_usd) }</dd>
+            }
+            if let Some(h) = o.cost.rent_hourly_usd {
+                <dt>{ t(lang, "Rent per hour") }</dt><dd>{ money(h) }</dd>
+            }
+            <dt>{ t(lang, "Total cost") }</dt><dd>{ money(o.tco_usd) }</dd>
+            if let Some((label, usd)) = o.usd_per_million.map(|m| unit_cost(lang, o.rate.map(|(_, k)| k), m)) {
+                <dt>{ label }</dt><dd>{ money(usd) }</dd>
+            }
+            if let Some(h) = o.training_hours {
+                <dt>{ t(lang, "Time to train") }</dt><dd>{ tf(lang, "{n} h", &[("n", &num(lang, h, 1))]) }</dd>
+            }
+            if let Some(m) = o.cost.break_even_month {
+                <dt>{ t(lang, "Buying beats renting after") }</dt><dd>{ tf(lang, "{n} months", &[("n", &num(lang, m, 1))]) }</dd>
+            }
+        </dl>
+    }
+}
+
+/// Option `i` (0 is the top one): card × count, the fit, the figures, the reasons and how they
+/// were computed.
+fn option(lang: Lang, i: usize, o: &OptionRow, input: &RecommendInput) -> Html {
+    let e = &o.estimate;
+    html! {
+        <li class={classes!("recommend-list__option", (i == 0).then_some("recommend-list__option--top"))} key={format!("{}x{}", o.gpu, o.count)}
+            data-gpu={o.gpu.clone()} data-count={o.count.to_string()}>
+            <div class="recommend-list__head">
+                <span class="recommend-list__rank">{ format!("#{}", i + 1) }</span>
+                <h3 class="recommend-list__name">{ format!("{} × {}", o.gpu_name, o.count) }</h3>
+                if o.nodes > 1 {
+                    <span class="recommend-list__badge">{ tf(lang, "{n} nodes", &[("n", &o.nodes.to_string())]) }</span>
+                }
+            </div>
+            <MemoryBar memory={e.memory} per_gpu_gib={e.per_gpu_gib} capacity_gib={o.capacity_gib} />
+            <p class="recommend-list__fit">{ tf(lang, "{used} of {capacity} GiB per card", &[("used", &num(lang, e.per_gpu_gib, 1)), ("capacity", &num(lang, o.capacity_gib, 0))]) }</p>
+            { figures(lang, o, input) }
+            <ul class="recommend-list__reasons">
+                { for present::reasons(o, input, lang).into_iter().map(|r| html! { <li>{ r }</li> }) }
+            </ul>
+            // First how far off the headline figure was on held-out measurements, then the assumptions.
+            <ExplainDetails explain={Rc::new(present::explain(o, input))} assumptions={Rc::new(present::held_out(o, input).into_iter().chain(e.assumptions.iter().cloned()).collect())} />
+        </li>
+    }
+}
+
 /// The ranked options.
 #[function_component(RecommendList)]
 pub fn recommend_list(props: &ResultProps) -> Html {
     let lang = use_lang();
     let rec = &props.rec;
     let input = &props.input;
-    let money = |usd: f64| input.cost.money_in(lang, usd);
-    let option = |(i, o): (usize, &OptionRow)| {
-        let e = &o.estimate;
-        let speed = o.rate.map(|(b, kind)| {
-            if let Some(per) = kind.per_item().filter(|_| b.low > 0.0) {
-                // Seconds per image or video, as people time generation.
-                let s = b.recip();
-                let d = if s.mid >= 10.0 { 0 } else { 1 };
-                return format!("{} ({}–{}) {} {}", num(lang, s.mid, d), num(lang, s.low, d), num(lang, s.high, d), t(lang, "s"), t(lang, per));
-            }
-            let d = if b.mid >= 100.0 { 0 } else if b.mid >= 10.0 { 1 } else { 2 };
-            format!("{} ({}–{}) {}", num(lang, b.mid, d), num(lang, b.low, d), num(lang, b.high, d), t(lang, kind.unit()))
-        });
-        html! {
-            <li class={classes!("recommend-list__option", (i == 0).then_some("recommend-list__option--top"))} key={format!("{}x{}", o.gpu, o.count)}
-                data-gpu={o.gpu.clone()} data-count={o.count.to_string()}>
-                <div class="recommend-list__head">
-                    <span class="recommend-list__rank">{ format!("#{}", i + 1) }</span>
-                    <h3 class="recommend-list__name">{ format!("{} × {}", o.gpu_name, o.count) }</h3>
-                    if o.nodes > 1 {
-                        <span class="recommend-list__badge">{ tf(lang, "{n} nodes", &[("n", &o.nodes.to_string())]) }</span>
-                    }
-                </div>
-                <MemoryBar memory={e.memory} per_gpu_gib={e.per_gpu_gib} capacity_gib={o.capacity_gib} />
-                <p class="recommend-list__fit">{ tf(lang, "{used} of {capacity} GiB per card", &[("used", &num(lang, e.per_gpu_gib, 1)), ("capacity", &num(lang, o.capacity_gib, 0))]) }</p>
-                <dl class="recommend-list__figures">
-                    if o.serving.is_some() {
-                        { serving_figures(lang, o) }
-                    } else if let Some(s) = speed {
-                        <dt>{ t(lang, "Speed") }</dt><dd class="recommend-list__speed">{ s }</dd>
-                    }
-                    if let Some(p) = &o.cost.purchase {
-                        <dt>{ t(lang, "Purchase") }</dt><dd class="recommend-list__purchase">{ money(p.total_usd) }</dd>
-                    }
-                    if let Some(h) = o.cost.rent_hourly_usd {
-                        <dt>{ t(lang, "Rent per hour") }</dt><dd>{ money(h) }</dd>
-                    }
-                    <dt>{ t(lang, "Total cost") }</dt><dd>{ money(o.tco_usd) }</dd>
-                    if let Some((label, usd)) = o.usd_per_million.map(|m| unit_cost(lang, o.rate.map(|(_, k)| k), m)) {
-                        <dt>{ label }</dt><dd>{ money(usd) }</dd>
-                    }
-                    if let Some(h) = o.training_hours {
-                        <dt>{ t(lang, "Time to train") }</dt><dd>{ tf(lang, "{n} h", &[("n", &num(lang, h, 1))]) }</dd>
-                    }
-                    if let Some(m) = o.cost.break_even_month {
-                        <dt>{ t(lang, "Buying beats renting after") }</dt><dd>{ tf(lang, "{n} months", &[("n", &num(lang, m, 1))]) }</dd>
-                    }
-                </dl>
-                <ul class="recommend-list__reasons">
-                    { for present::reasons(o, input, lang).into_iter().map(|r| html! { <li>{ r }</li> }) }
-                </ul>
-                // First how far off the headline figure was on held-out measurements, then the assumptions.
-                <ExplainDetails explain={Rc::new(present::explain(o, input))} assumptions={Rc::new(present::held_out(o, input).into_iter().chain(e.assumptions.iter().cloned()).collect())} />
-            </li>
-        }
-    };
     html! {
         <section class="recommend-list" aria-labelledby="recommend-title">
             <h2 class="recommend-list__title" id="recommend-title">{ t(lang, "Best options") }</h2>
@@ -130,10 +145,10 @@ pub fn recommend_list(props: &ResultProps) -> Html {
                 <p class="recommend-list__empty">{ t(lang, "No card fits within these limits. Raise the budget or relax a constraint; the why-not list says what stopped each card.") }</p>
             }
             <ol class="recommend-list__options">
-                { for rec.options.iter().enumerate().take(1).map(&option) }
+                { for rec.options.iter().take(1).map(|o| option(lang, 0, o, input)) }
                 // During the app's start the other options and the why-not list render in tasks of
                 // their own, one option each, still behind the static shell (no long task).
-                { for rec.options.iter().enumerate().skip(1).map(|o| html! { <AfterStart key={format!("{}x{}", o.1.gpu, o.1.count)}>{ option(o) }</AfterStart> }) }
+                { for rec.options.iter().enumerate().skip(1).map(|(i, o)| html! { <AfterStart key={format!("{}x{}", o.gpu, o.count)}>{ option(lang, i, o, input) }</AfterStart> }) }
             </ol>
             <AfterStart>
                 if !rec.why_not.is_empty() {

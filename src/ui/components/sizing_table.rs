@@ -1,6 +1,7 @@
 //! The sizing panel: every card, whether the job fits, how many cards it takes, the headline
 //! speed band, and a stacked memory bar.
 
+use crate::present::InLang;
 use crate::state::sizing::{headline, SizingRow};
 use crate::state::Action;
 use crate::ui::components::after_start::AfterStart;
@@ -64,7 +65,7 @@ pub fn sizing_table(props: &SizingTableProps) -> Html {
             Err(msg) => html! {
                 <tr key={r.gpu.id.clone()} class="sizing-table__row sizing-table__row--none" data-gpu={r.gpu.id.clone()}>
                     <th scope="row" class="sizing-table__card"><button type="button" class="sizing-table__name" onclick={open}>{ &r.gpu.name }</button></th>
-                    <td colspan="4" class="sizing-table__msg">{ msg }</td>
+                    <td colspan="4" class="sizing-table__msg">{ msg.in_lang(lang) }</td>
                 </tr>
             },
         }

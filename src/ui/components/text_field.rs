@@ -1,10 +1,10 @@
-//! One text input of the advisor form, in its [`FieldRow`]. Its props are plain values and the
+//! One text input of the advisor form, in its [`field_row`]. Its props are plain values and the
 //! app's one dispatch callback, so a field whose value, label and error are unchanged compares
 //! equal and skips its render: a keystroke renders the field it lands in, not the whole form.
 
 use crate::state::advisor::Field;
 use crate::state::Action;
-use crate::ui::components::field_row::FieldRow;
+use crate::ui::components::field_row::field_row;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -37,10 +37,9 @@ pub fn text_field(props: &TextFieldProps) -> Html {
         crate::ui::dom::once_typing_rests(f, move || dispatch.emit(Action::SetInput(f, value)));
     });
     let id = input_id(f);
-    html! {
-        <FieldRow id={id.clone()} label={props.label.clone()} hint={Some(props.hint.clone())} error={props.error.clone()}>
-            <input class="advisor-form__input" {id} type="text" inputmode={props.mode} autocomplete="off"
-                value={props.value.clone()} {oninput} aria-invalid={props.error.is_some().then_some("true")} />
-        </FieldRow>
-    }
+    let input = html! {
+        <input class="advisor-form__input" id={id.clone()} type="text" inputmode={props.mode} autocomplete="off"
+            value={props.value.clone()} {oninput} aria-invalid={props.error.is_some().then_some("true")} />
+    };
+    field_row(id.into(), props.label.clone(), props.hint.clone(), props.error.clone(), input)
 }
