@@ -8,6 +8,7 @@
 pub mod estimate;
 mod flags;
 mod job;
+pub mod keys;
 pub mod recommend;
 mod serving;
 
