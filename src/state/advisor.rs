@@ -256,9 +256,8 @@ pub struct FieldError {
     pub field: Field,
     /// The message in English (URL notes, the command line, tests).
     pub message: String,
-    /// The message as a translatable note; `None` for a message passed on from the engine, which
-    /// stays English.
-    note: Option<Note>,
+    /// The message as a translatable note (the engine's errors are notes too).
+    note: Note,
 }
 
 impl FieldError {
@@ -270,17 +269,12 @@ impl FieldError {
 
     /// An error whose message is `note`.
     pub fn from_note(field: Field, note: Note) -> FieldError {
-        FieldError { field, message: note.to_string(), note: Some(note) }
-    }
-
-    /// An error whose message comes from the engine or a parser, as it is.
-    pub fn raw(field: Field, message: String) -> FieldError {
-        FieldError { field, message, note: None }
+        FieldError { field, message: note.to_string(), note }
     }
 
     /// The message in `lang`.
     pub fn message_in(&self, lang: Lang) -> String {
-        self.note.as_ref().map_or_else(|| self.message.clone(), |n| n.in_lang(lang))
+        self.note.in_lang(lang)
     }
 }
 
