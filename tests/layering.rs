@@ -44,8 +44,13 @@ fn code_part(line: &str) -> &str {
 
 /// True when `code` uses `i18n` as a name (not as part of a longer one such as `my_i18n`).
 fn names_i18n(code: &str) -> bool {
+    names_word(code, "i18n")
+}
+
+/// True when `code` has `word` as a whole identifier.
+fn names_word(code: &str, word: &str) -> bool {
     let is_ident = |c: char| c.is_alphanumeric() || c == '_';
-    code.match_indices("i18n").any(|(at, m)| {
+    code.match_indices(word).any(|(at, m)| {
         let before = code[..at].chars().next_back();
         let after = code[at + m.len()..].chars().next();
         !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
@@ -91,17 +96,70 @@ fn engine_does_not_import_i18n() {
     for dir in ["src/model", "src/recommend"] {
         files.extend(rust_files(&root.join(dir)));
     }
-    assert!(files.len() > 20, "found only {} files under src/model and src/recommend", files.len());
+    assert!(
+        files.len() > 20,
+        "found only {} files under src/model and src/recommend",
+        files.len()
+    );
     let mut found = Vec::new();
     for f in &files {
-        let src = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("read {}: {e}", f.display()));
+        let src =
+            std::fs::read_to_string(f).unwrap_or_else(|e| panic!("read {}: {e}", f.display()));
         for (n, line) in violations(&src) {
-            found.push(format!("{}:{n}: {line}", f.strip_prefix(root).unwrap_or(f).display()));
+            found.push(format!(
+                "{}:{n}: {line}",
+                f.strip_prefix(root).unwrap_or(f).display()
+            ));
         }
     }
     assert!(
         found.is_empty(),
         "the engine (src/model, src/recommend) reaches the interface languages; write sentences in src/present instead:\n{}",
+        found.join("\n")
+    );
+}
+
+/// `make fuzz` runs without AddressSanitizer because no code of ours can corrupt memory: no
+/// `unsafe` block, function or impl anywhere in `src/` (a comment may still say the word).
+#[test]
+fn no_unsafe_code_in_src() {
+    assert!(
+        names_word(code_part("let p = unsafe { f() };"), "unsafe"),
+        "the checker must see an unsafe block"
+    );
+    assert!(
+        !names_word(code_part("// no unsafe here"), "unsafe"),
+        "comments are not code"
+    );
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files = rust_files(&root.join("src"));
+    assert!(
+        files.len() > 50,
+        "found only {} files under src",
+        files.len()
+    );
+    let found: Vec<String> = files
+        .iter()
+        .flat_map(|f| {
+            let src =
+                std::fs::read_to_string(f).unwrap_or_else(|e| panic!("read {}: {e}", f.display()));
+            src.lines()
+                .enumerate()
+                .filter(|(_, line)| names_word(code_part(line), "unsafe"))
+                .map(|(n, line)| {
+                    format!(
+                        "{}:{}: {}",
+                        f.strip_prefix(root).unwrap_or(f).display(),
+                        n + 1,
+                        line.trim()
+                    )
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "unsafe code in src/ (then run `make fuzz FUZZ_SANITIZER=address`):\n{}",
         found.join("\n")
     );
 }

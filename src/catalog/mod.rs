@@ -4,7 +4,12 @@
 //! them once, on first use, into a [`Catalog`]. Bad data fails the build, so the running app never
 //! sees it. Lookups by id and "did you mean" suggestions for unknown ids live here too.
 
-#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 pub mod accuracy;
 pub mod accuracy_schema;
@@ -12,8 +17,8 @@ pub mod schema;
 pub mod sources;
 
 pub use schema::{
-    Arch, Attention, ClassicSpec, CloudPrice, DiffusionComponent, DiffusionSpec, Gpu, LlmSpec, ModelKind,
-    Segment, Vendor, VideoSpec, VisionSpec,
+    Arch, Attention, ClassicSpec, CloudPrice, DiffusionComponent, DiffusionSpec, Gpu, LlmSpec,
+    ModelKind, Segment, Vendor, VideoSpec, VisionSpec,
 };
 
 use std::sync::LazyLock;
@@ -35,7 +40,12 @@ static CATALOG: LazyLock<Catalog> = LazyLock::new(|| {
     // The bytes were written by build.rs from the same schema, so this cannot fail short of a
     // build bug; `tests/catalog.rs` proves it decodes. An empty catalog is the panic-free fallback.
     match postcard::from_bytes::<Packed>(PACKED) {
-        Ok((gpus, llms, diffusion, classic)) => Catalog { gpus, llms, diffusion, classic },
+        Ok((gpus, llms, diffusion, classic)) => Catalog {
+            gpus,
+            llms,
+            diffusion,
+            classic,
+        },
         Err(_) => Catalog::default(),
     }
 });
@@ -85,7 +95,12 @@ pub fn prices_as_of() -> Option<&'static str> {
     CATALOG
         .gpus
         .iter()
-        .flat_map(|g| g.street_price_date.iter().map(String::as_str).chain(g.cloud.iter().map(|c| c.date.as_str())))
+        .flat_map(|g| {
+            g.street_price_date
+                .iter()
+                .map(String::as_str)
+                .chain(g.cloud.iter().map(|c| c.date.as_str()))
+        })
         .max()
 }
 
@@ -112,17 +127,71 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     row.last().copied().unwrap_or(0)
 }
 
-/// Up to three ids nearest to `query`: substring matches first, then by edit distance.
+/// Up to three ids nearest to `query`: substring matches first, then by edit distance (ties by
+/// id). Exact, but it computes the distance only for ids whose cheap lower bound could still
+/// place them in the three: `distance_floor` never exceeds the edit distance, so an id whose floor
+/// is above the third-best distance found so far cannot enter. Typing an unknown id in the form
+/// therefore costs a few distance tables, not one per catalog entry.
 pub fn nearest<'a>(query: &str, ids: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     let q = query.to_ascii_lowercase();
-    let mut scored: Vec<(usize, &'a str)> = ids
+    let histogram = char_histogram(&q);
+    let query_len = q.chars().count();
+    // (floor, id, whether one contains the other: distance 0 by the rule above)
+    let mut candidates: Vec<(usize, &'a str, bool)> = ids
         .map(|id| {
-            let d = if id.contains(q.as_str()) || (!id.is_empty() && q.contains(id)) { 0 } else { edit_distance(&q, id) };
-            (d, id)
+            let substring = id.contains(q.as_str()) || (!id.is_empty() && q.contains(id));
+            (
+                if substring {
+                    0
+                } else {
+                    distance_floor(&histogram, query_len, id)
+                },
+                id,
+                substring,
+            )
         })
         .collect();
-    crate::sort::sort_by(&mut scored, Ord::cmp);
-    scored.into_iter().take(3).map(|(_, id)| id).collect()
+    crate::sort::sort_by(&mut candidates, |a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    let mut best: Vec<(usize, &'a str)> = Vec::with_capacity(4);
+    for (floor, id, substring) in candidates {
+        if best.len() == 3 && best.last().is_some_and(|(d, _)| floor > *d) {
+            break;
+        }
+        let d = if substring { 0 } else { edit_distance(&q, id) };
+        best.push((d, id));
+        crate::sort::sort_by(&mut best, Ord::cmp);
+        best.truncate(3);
+    }
+    best.into_iter().map(|(_, id)| id).collect()
+}
+
+/// Counts of each character of `s`, folded into 128 buckets (folding only merges counts, so the
+/// floor below stays a floor).
+fn char_histogram(s: &str) -> [u32; 128] {
+    let mut counts = [0u32; 128];
+    for c in s.chars() {
+        if let Some(slot) = counts.get_mut(c as usize % 128) {
+            *slot += 1;
+        }
+    }
+    counts
+}
+
+/// A lower bound on the edit distance between the query (its histogram and length) and `id`:
+/// an insertion, deletion or substitution removes at most one unmatched character from each
+/// side, so the distance is at least the larger count of characters one side has and the other
+/// lacks.
+fn distance_floor(query: &[u32; 128], query_len: usize, id: &str) -> usize {
+    let mut left = *query;
+    let (mut matched, mut id_len) = (0usize, 0usize);
+    for c in id.chars() {
+        id_len += 1;
+        if let Some(slot) = left.get_mut(c as usize % 128).filter(|n| **n > 0) {
+            *slot -= 1;
+            matched += 1;
+        }
+    }
+    (query_len - matched).max(id_len - matched)
 }
 
 /// A card's scale-up fabric as numbers; the fabric's name is `Gpu::scale_up_fabric`.
@@ -172,7 +241,9 @@ impl Gpu {
     /// "NVLink required" asks for. Gaudi's on-die RoCE, Ascend's HCCS and DGX Spark's
     /// ConnectX-7 are scale-up fabrics of other kinds (the catalog's `scale_up_fabric` names them).
     pub fn nvlink_class_fabric(&self) -> bool {
-        self.scale_up_fabric.as_deref().is_some_and(|f| f.starts_with("NVLink") || f.starts_with("Infinity Fabric"))
+        self.scale_up_fabric
+            .as_deref()
+            .is_some_and(|f| f.starts_with("NVLink") || f.starts_with("Infinity Fabric"))
     }
 
     /// True when the card may be deployed in a datacenter under its licence (not GeForce).

@@ -11,17 +11,15 @@
 //! burst of keystrokes ranks only the last one. A phone paints each keystroke within a frame
 //! while the engine catches up.
 
-use crate::present::InLang;
 use crate::i18n::{t, Lang};
 use crate::model::EstimateError;
+use crate::present::InLang;
 use crate::recommend::{recommend, Ranking, RecommendInput, Recommendation};
 use crate::state::advisor::{AdvisorInputs, FieldError};
 use crate::state::sizing::{size_one, sorted, SizingRow};
 use crate::state::Action;
 use crate::ui::components::advisor_form::AdvisorForm;
 use crate::ui::components::after_start::AfterStart;
-use crate::ui::dom::after_paint;
-use crate::ui::later;
 use crate::ui::components::best_summary::BestSummary;
 use crate::ui::components::frontier_chart::FrontierChart;
 use crate::ui::components::owned_list::OwnedList;
@@ -29,7 +27,9 @@ use crate::ui::components::pareto_chart::ParetoChart;
 use crate::ui::components::recommend_list::RecommendList;
 use crate::ui::components::share_bar::ShareBar;
 use crate::ui::components::sizing_table::SizingTable;
+use crate::ui::dom::after_paint;
 use crate::ui::lang::use_lang;
+use crate::ui::later;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -57,8 +57,16 @@ struct Shown {
 /// What one input's ranking shows.
 fn computed(input: RecommendInput, result: Result<Recommendation, EstimateError>) -> Computed {
     match result {
-        Ok(r) => Computed { input: Rc::new(input), rec: Some(Rc::new(r)), engine_error: None },
-        Err(e) => Computed { input: Rc::new(input), rec: None, engine_error: Some(e.note()) },
+        Ok(r) => Computed {
+            input: Rc::new(input),
+            rec: Some(Rc::new(r)),
+            engine_error: None,
+        },
+        Err(e) => Computed {
+            input: Rc::new(input),
+            rec: None,
+            engine_error: Some(e.note()),
+        },
     }
 }
 
@@ -73,7 +81,9 @@ fn compute(input: Option<RecommendInput>) -> Shown {
 const SLICE_MS: f64 = 6.0;
 
 fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
 }
 
 /// Whether the work for an input is still wanted (false once a newer input is on its way).
@@ -81,7 +91,11 @@ type Still = Rc<dyn Fn() -> bool>;
 
 /// Calls `step` (one card's worth of work) in tasks of at most [`SLICE_MS`] until it gives a
 /// result, and hands that to `done` in a task of its own; stops as soon as `still()` is false.
-fn in_slices<T: 'static>(mut step: impl FnMut() -> Option<T> + 'static, still: Still, done: impl FnOnce(T) + 'static) {
+fn in_slices<T: 'static>(
+    mut step: impl FnMut() -> Option<T> + 'static,
+    still: Still,
+    done: impl FnOnce(T) + 'static,
+) {
     if !still() {
         return;
     }
@@ -116,15 +130,30 @@ fn in_turn(still: Still, mut steps: std::collections::VecDeque<Box<dyn FnOnce()>
 
 /// Ranks `input` a card at a time (see [`in_slices`]).
 fn rank_in_slices(input: Option<RecommendInput>, still: Still, done: impl FnOnce(Shown) + 'static) {
-    let Some(i) = input.clone() else { return later(move || done(Shown { input: None, computed: None })) };
+    let Some(i) = input.clone() else {
+        return later(move || {
+            done(Shown {
+                input: None,
+                computed: None,
+            })
+        });
+    };
     match Ranking::new(i.clone(), crate::catalog::gpus()) {
-        Err(e) => later(move || done(Shown { input, computed: Some(computed(i, Err(e))) })),
+        Err(e) => later(move || {
+            done(Shown {
+                input,
+                computed: Some(computed(i, Err(e))),
+            })
+        }),
         Ok(mut ranking) => {
             let mut i = Some(i);
             let step = move || {
                 let result = ranking.step(crate::catalog::gpus())?;
                 let i = i.take()?;
-                Some(Shown { input: Some(i.clone()), computed: Some(computed(i, result)) })
+                Some(Shown {
+                    input: Some(i.clone()),
+                    computed: Some(computed(i, result)),
+                })
             };
             in_slices(step, still, done);
         }
@@ -132,8 +161,14 @@ fn rank_in_slices(input: Option<RecommendInput>, still: Still, done: impl FnOnce
 }
 
 /// Sizes every card for `input` a card at a time (see [`in_slices`]): the table below the ranking.
-fn size_in_slices(input: Option<RecommendInput>, still: Still, done: impl FnOnce(Rc<Vec<SizingRow>>) + 'static) {
-    let Some(input) = input else { return later(move || done(Rc::default())) };
+fn size_in_slices(
+    input: Option<RecommendInput>,
+    still: Still,
+    done: impl FnOnce(Rc<Vec<SizingRow>>) + 'static,
+) {
+    let Some(input) = input else {
+        return later(move || done(Rc::default()));
+    };
     let gpus = crate::catalog::gpus();
     let mut rows = Vec::with_capacity(gpus.len());
     let step = move || match gpus.get(rows.len()) {
@@ -162,7 +197,12 @@ struct Results {
 /// other ranks after the browser has painted it, then sets the charts and the sizing in tasks of
 /// their own.
 fn show(input: Option<RecommendInput>, still: Still, results: Results) {
-    let Results { shown, frontier, pareto, rows } = results;
+    let Results {
+        shown,
+        frontier,
+        pareto,
+        rows,
+    } = results;
     let size = {
         let (still, input) = (still.clone(), input.clone());
         move || size_in_slices(input, still, move |sized| rows.set(sized))
@@ -174,11 +214,15 @@ fn show(input: Option<RecommendInput>, still: Still, results: Results) {
             rank_in_slices(input, still.clone(), move |ranking| {
                 shown.set(ranking.clone());
                 let for_pareto = ranking.clone();
-                in_turn(still, [
-                    Box::new(move || frontier.set(ranking)) as Box<dyn FnOnce()>,
-                    Box::new(move || pareto.set(for_pareto)),
-                    Box::new(size),
-                ].into());
+                in_turn(
+                    still,
+                    [
+                        Box::new(move || frontier.set(ranking)) as Box<dyn FnOnce()>,
+                        Box::new(move || pareto.set(for_pareto)),
+                        Box::new(size),
+                    ]
+                    .into(),
+                );
             });
         });
     }
@@ -196,7 +240,16 @@ fn show(input: Option<RecommendInput>, still: Still, results: Results) {
 fn use_results(input: Option<RecommendInput>) -> Results {
     let shown = use_state({
         let input = input.clone();
-        move || if crate::ui::dom::revealed() { compute(input) } else { Shown { input: None, computed: None } }
+        move || {
+            if crate::ui::dom::revealed() {
+                compute(input)
+            } else {
+                Shown {
+                    input: None,
+                    computed: None,
+                }
+            }
+        }
     });
     {
         let whole = shown.computed.is_some() || input.is_none();
@@ -210,7 +263,12 @@ fn use_results(input: Option<RecommendInput>) -> Results {
     let frontier = use_state(|| (*shown).clone());
     let pareto = use_state(|| (*shown).clone());
     let rows = use_state(|| Rc::new(Vec::<SizingRow>::new()));
-    let results = Results { shown, frontier, pareto, rows };
+    let results = Results {
+        shown,
+        frontier,
+        pareto,
+        rows,
+    };
     let generation = use_mut_ref(|| 0_u64);
     {
         let results = results.clone();
@@ -227,7 +285,12 @@ fn use_results(input: Option<RecommendInput>) -> Results {
 
 /// The results' column: the stale-result note, the ranked options, the charts and every card's
 /// sizing.
-fn results_column(lang: Lang, errors: &[FieldError], results: &Results, dispatch: &Callback<Action>) -> Html {
+fn results_column(
+    lang: Lang,
+    errors: &[FieldError],
+    results: &Results,
+    dispatch: &Callback<Action>,
+) -> Html {
     let rows = &*results.rows;
     html! {
         <section class="advisor-view__results" aria-live="polite">
@@ -264,7 +327,9 @@ fn results_column(lang: Lang, errors: &[FieldError], results: &Results, dispatch
 #[function_component(AdvisorView)]
 pub fn advisor_view(props: &AdvisorViewProps) -> Html {
     let lang = use_lang();
-    let parsed = use_memo(props.inputs.clone(), |i| i.recommend_input().map_err(Rc::new));
+    let parsed = use_memo(props.inputs.clone(), |i| {
+        i.recommend_input().map_err(Rc::new)
+    });
     let last_good = use_mut_ref(|| None::<RecommendInput>);
     let (input, errors) = match &*parsed {
         Ok(i) => {

@@ -20,24 +20,49 @@ pub fn best_summary(props: &ResultProps) -> Html {
         };
     };
     let speed = match (&o.serving, o.rate) {
-        (Some(s), _) if s.report.users <= 1.0 => {
-            tf(lang, "{speed} tokens/s for one user", &[("speed", &present::speed(lang, s.report.per_user_tokens_per_s.mid))])
-        }
+        (Some(s), _) if s.report.users <= 1.0 => tf(
+            lang,
+            "{speed} tokens/s for one user",
+            &[(
+                "speed",
+                &present::speed(lang, s.report.per_user_tokens_per_s.mid),
+            )],
+        ),
         (Some(s), _) => tf(
             lang,
             "{per_user} tokens/s per user, {total} in total",
-            &[("per_user", &present::speed(lang, s.report.per_user_tokens_per_s.mid)), ("total", &present::speed(lang, s.report.aggregate_tokens_per_s.mid))],
+            &[
+                (
+                    "per_user",
+                    &present::speed(lang, s.report.per_user_tokens_per_s.mid),
+                ),
+                (
+                    "total",
+                    &present::speed(lang, s.report.aggregate_tokens_per_s.mid),
+                ),
+            ],
         ),
         (None, Some((b, kind))) if b.mid > 0.0 && kind.per_item().is_some() => {
-            format!("{} {} {}", num(lang, 1.0 / b.mid, 1), t(lang, "s"), t(lang, kind.per_item().unwrap_or_default()))
+            format!(
+                "{} {} {}",
+                num(lang, 1.0 / b.mid, 1),
+                t(lang, "s"),
+                t(lang, kind.per_item().unwrap_or_default())
+            )
         }
-        (None, Some((b, kind))) => format!("{} {}", present::speed(lang, b.mid), t(lang, kind.unit())),
+        (None, Some((b, kind))) => {
+            format!("{} {}", present::speed(lang, b.mid), t(lang, kind.unit()))
+        }
         (None, None) => String::new(),
     };
     let money = |usd: f64| props.input.cost.money_in(lang, usd);
     let price = match props.input.mode {
-        Mode::Buy => o.purchase_usd().map(|p| tf(lang, "{price} to buy", &[("price", &money(p))])),
-        Mode::Rent => o.hourly_usd().map(|h| tf(lang, "{price}/h to rent", &[("price", &money(h))])),
+        Mode::Buy => o
+            .purchase_usd()
+            .map(|p| tf(lang, "{price} to buy", &[("price", &money(p))])),
+        Mode::Rent => o
+            .hourly_usd()
+            .map(|h| tf(lang, "{price}/h to rent", &[("price", &money(h))])),
     };
     html! {
         <p class="best-summary" role="status" data-gpu={o.gpu.clone()} data-count={o.count.to_string()}>

@@ -64,7 +64,17 @@ pub fn pareto_chart(props: &ParetoChartProps) -> Html {
     let sy = |v: f64| H - PAD_B - (v.log10() - y0) / (y1 - y0).max(1e-9) * (H - PAD_B - PAD_T);
     let mut front: Vec<_> = pts.iter().filter(|p| p.pareto).collect();
     crate::sort::sort_by(&mut front, |a, b| a.cost_usd.total_cmp(&b.cost_usd));
-    let path = front.iter().map(|p| format!("{},{}", crate::decimal::fixed(sx(p.cost_usd), 1), crate::decimal::fixed(sy(p.throughput_mid), 1))).collect::<Vec<_>>().join(" ");
+    let path = front
+        .iter()
+        .map(|p| {
+            format!(
+                "{},{}",
+                crate::decimal::fixed(sx(p.cost_usd), 1),
+                crate::decimal::fixed(sy(p.throughput_mid), 1)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
     let unit = props.rec.rate_kind.map_or("", |k| k.unit());
     html! {
         <figure class="pareto-chart">

@@ -33,7 +33,10 @@ pub fn text_field(props: &TextFieldProps) -> Html {
     // The app takes a typed value once typing in the field rests (`dom::once_typing_rests`).
     let dispatch = props.dispatch.clone();
     let oninput = Callback::from(move |e: InputEvent| {
-        let (value, dispatch) = (e.target_unchecked_into::<HtmlInputElement>().value(), dispatch.clone());
+        let (value, dispatch) = (
+            e.target_unchecked_into::<HtmlInputElement>().value(),
+            dispatch.clone(),
+        );
         crate::ui::dom::once_typing_rests(f, move || dispatch.emit(Action::SetInput(f, value)));
     });
     let id = input_id(f);
@@ -41,5 +44,11 @@ pub fn text_field(props: &TextFieldProps) -> Html {
         <input class="advisor-form__input" id={id.clone()} type="text" inputmode={props.mode} autocomplete="off"
             value={props.value.clone()} {oninput} aria-invalid={props.error.is_some().then_some("true")} />
     };
-    field_row(id.into(), props.label.clone(), props.hint.clone(), props.error.clone(), input)
+    field_row(
+        id.into(),
+        props.label.clone(),
+        props.hint.clone(),
+        props.error.clone(),
+        input,
+    )
 }
