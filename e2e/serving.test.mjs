@@ -109,19 +109,21 @@ test('bad serving inputs get a message beside their field; the last result stays
   await page.close();
 });
 
-test('the best option is on the first screen of a phone and of a blog embed', async () => {
-  for (const [width, height, query] of [[390, 844, '?view=advisor'], [700, 800, '?view=advisor&embed=1']]) {
+test('the three picks are on the first screen of a phone, of a blog embed and of a laptop', async () => {
+  for (const [width, height, query] of [[390, 844, '?view=advisor'], [700, 800, '?view=advisor&embed=1'], [1366, 900, '?view=advisor']]) {
     const page = await app.ctx.newPage();
     await page.setViewportSize({ width, height });
     await page.goto(app.url(query));
-    const best = page.locator('.best-summary');
-    await best.waitFor();
-    const box = await best.boundingBox();
-    assert.ok(box && box.y >= 0 && box.y + box.height <= height, `${width}×${height}: best option at ${JSON.stringify(box)}`);
-    const text = await best.innerText();
+    const strip = page.locator('.pick-strip:visible');
+    await strip.waitFor();
+    assert.equal(await strip.count(), 1, `${width}×${height}: one visible set of picks`);
+    const box = await strip.boundingBox();
+    assert.ok(box && box.y >= 0 && box.y + box.height <= height, `${width}×${height}: picks at ${JSON.stringify(box)}`);
+    const text = await strip.innerText();
     assert.match(text, /×\s*\d/, 'card × count');
     assert.match(text, /tokens\/s/, 'speed');
     assert.match(text, /\$[\d,]+/, 'cost');
+    for (const role of ['Cheapest that fits', 'Throughput per dollar', 'Fastest within budget']) assert.ok(text.includes(role), `${width}×${height}: ${role} in ${text}`);
     await page.close();
   }
 });

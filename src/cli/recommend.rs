@@ -439,6 +439,35 @@ impl<'a> RecommendRow<'a> {
     }
 }
 
+/// The three picks, one line each: what the build is the best at, card and count, speed, price.
+fn picks_text(rec: &recommend::Recommendation, input: &RecommendInput) -> String {
+    use crate::recommend::PickRole;
+    let mut t = String::new();
+    if !rec.picks.is_empty() {
+        t.push_str("picks:\n");
+    }
+    for (roles, o) in rec.picks() {
+        let roles: Vec<&str> = roles
+            .iter()
+            .map(|r| match r {
+                PickRole::Cheapest => "cheapest that fits",
+                PickRole::Value => "throughput per dollar",
+                PickRole::Fastest => "fastest within budget",
+            })
+            .collect();
+        let price = present::headline_price(Lang::En, o, input).unwrap_or_default();
+        t.push_str(&format!(
+            "  {}: {} × {}  {}  {}\n",
+            roles.join(", "),
+            o.count,
+            o.gpu_name,
+            present::headline_speed(Lang::En, o),
+            price
+        ));
+    }
+    t
+}
+
 /// Parses the recommend flags and prints the ranking.
 pub fn cmd_recommend(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
     let Some(a) = parse_args(args, out)? else {
@@ -496,6 +525,7 @@ pub fn cmd_recommend(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), Cli
             t.push_str(&format!("     - {r}\n"));
         }
     }
+    t.push_str(&picks_text(&rec, &input));
     if !rec.why_not.is_empty() {
         t.push_str("why not:\n");
         for w in present::why_not_all(&rec, &input, Lang::En) {

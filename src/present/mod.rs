@@ -53,6 +53,50 @@ pub fn speed(lang: Lang, v: f64) -> String {
     )
 }
 
+/// An option's speed in one phrase: per user and in total for LLM serving (one user's speed
+/// alone when it serves one), seconds per image or video, else its rate and unit; empty when it
+/// has no rate.
+pub fn headline_speed(lang: Lang, o: &OptionRow) -> String {
+    match (&o.serving, o.rate) {
+        (Some(s), _) if s.report.users <= 1.0 => tf(
+            lang,
+            "{speed} tokens/s for one user",
+            &[("speed", &speed(lang, s.report.per_user_tokens_per_s.mid))],
+        ),
+        (Some(s), _) => tf(
+            lang,
+            "{per_user} tokens/s per user, {total} in total",
+            &[
+                ("per_user", &speed(lang, s.report.per_user_tokens_per_s.mid)),
+                ("total", &speed(lang, s.report.aggregate_tokens_per_s.mid)),
+            ],
+        ),
+        (None, Some((b, kind))) if b.mid > 0.0 && kind.per_item().is_some() => {
+            format!(
+                "{} {} {}",
+                num(lang, 1.0 / b.mid, 1),
+                t(lang, "s"),
+                t(lang, kind.per_item().unwrap_or_default())
+            )
+        }
+        (None, Some((b, kind))) => format!("{} {}", speed(lang, b.mid), t(lang, kind.unit())),
+        (None, None) => String::new(),
+    }
+}
+
+/// An option's price in one phrase: to buy, or per hour to rent.
+pub fn headline_price(lang: Lang, o: &OptionRow, input: &RecommendInput) -> Option<String> {
+    let money = |usd: f64| input.cost.money_in(lang, usd);
+    match input.mode {
+        Mode::Buy => o
+            .purchase_usd()
+            .map(|p| tf(lang, "{price} to buy", &[("price", &money(p))])),
+        Mode::Rent => o
+            .hourly_usd()
+            .map(|h| tf(lang, "{price}/h to rent", &[("price", &money(h))])),
+    }
+}
+
 /// Seconds, with 2 decimals under 10 s.
 pub fn seconds(lang: Lang, v: f64) -> String {
     num(lang, v, if v < 10.0 { 2 } else { 0 })

@@ -124,6 +124,17 @@ pub(super) fn effective_objective(input: &RecommendInput) -> Objective {
     }
 }
 
+/// A candidate's score under `obj` (lower is better), as the ranking computes it.
+pub(super) fn score_for(obj: Objective, c: &Cand) -> f64 {
+    score(
+        obj,
+        c.tco_usd,
+        c.rate.map_or(0.0, |(b, _)| b.mid),
+        c.usd_per_million,
+        c.training_hours,
+    )
+}
+
 fn score(
     obj: Objective,
     tco: f64,

@@ -464,11 +464,56 @@ pub struct Point {
     pub pareto: bool,
 }
 
+/// What a pick is the best at, among every feasible build within the budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PickRole {
+    /// The lowest TCO that holds the job and meets its targets (the `cheapest` objective).
+    Cheapest,
+    /// The most throughput per dollar of TCO (the `value` objective).
+    Value,
+    /// The highest throughput within the budget (the `fastest` objective).
+    Fastest,
+}
+
+impl PickRole {
+    /// Every role, in the order the picks are shown.
+    pub const ALL: [PickRole; 3] = [PickRole::Cheapest, PickRole::Value, PickRole::Fastest];
+
+    /// The objective whose first option this role picks.
+    pub fn objective(self) -> Objective {
+        match self {
+            PickRole::Cheapest => Objective::Cheapest,
+            PickRole::Value => Objective::Value,
+            PickRole::Fastest => Objective::Fastest,
+        }
+    }
+}
+
+/// One of the three picks shown above the ranked options: a build and the roles it wins (one
+/// build can be both the cheapest and the best value).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pick {
+    pub roles: Vec<PickRole>,
+    pub row: PickRow,
+}
+
+/// Where a pick's build is: among the listed options (most often), or built for the pick alone.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PickRow {
+    /// `options[i]`.
+    Listed(usize),
+    Own(Box<OptionRow>),
+}
+
 /// The result of [`recommend`].
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Recommendation {
     /// The best options, best first (at most `top`).
     pub options: Vec<OptionRow>,
+    /// The cheapest, the best value and the fastest build within the budget, whatever the
+    /// objective ranks first; a build that wins two roles is listed once. Value and fastest need
+    /// a throughput, so a job without one has only the cheapest.
+    pub picks: Vec<Pick>,
     /// Why popular cards are not among the options.
     pub why_not: Vec<facts::WhyNot>,
     /// Every feasible (card, count), sorted by cost then throughput, with the Pareto front marked.
@@ -479,6 +524,23 @@ pub struct Recommendation {
     pub rate_kind: Option<RateKind>,
     /// Number of (card, count) estimates run.
     pub estimates_run: usize,
+}
+
+impl Recommendation {
+    /// The build of `pick`.
+    pub fn pick_row<'a>(&'a self, pick: &'a Pick) -> Option<&'a OptionRow> {
+        match &pick.row {
+            PickRow::Listed(i) => self.options.get(*i),
+            PickRow::Own(row) => Some(row),
+        }
+    }
+
+    /// The picks with their builds, in role order.
+    pub fn picks(&self) -> impl Iterator<Item = (&[PickRole], &OptionRow)> {
+        self.picks
+            .iter()
+            .filter_map(|p| Some((p.roles.as_slice(), self.pick_row(p)?)))
+    }
 }
 
 /// Checks the input's numbers, naming the first bad field.

@@ -7,7 +7,10 @@
 use super::candidates::{self, effective_objective, nvlink_bridge_size, Cand};
 use super::cost::{self, HostKind, PriceSource, GPUS_PER_NODE};
 use super::facts::{Exclusion, Fact, LayoutFact, Link, PowerNeed, RecNote, WhyNot};
-use super::{Job, Mode, OptionRow, Point, RecommendInput, Recommendation, ServingFigures};
+use super::{
+    Job, Mode, OptionRow, Pick, PickRole, PickRow, Point, RecommendInput, Recommendation,
+    ServingFigures,
+};
 use crate::catalog::{Gpu, Segment, Vendor};
 use crate::model::llm::{self, parallel, throughput::scaling_efficiency};
 use crate::model::EstimateError;
@@ -160,46 +163,104 @@ fn finish(
 
     let rate_kind = cands.iter().find_map(|c| c.rate.map(|(_, k)| k));
     let feasible = feasible_points(gpus, &cands);
+    let pick_of = pick_indices(&cands);
 
-    // Options: best first, one per card unless asked otherwise.
-    let mut shown = vec![false; gpus.len()];
-    let mut rank_of_card: Vec<Option<usize>> = vec![None; gpus.len()];
-    let mut options = Vec::with_capacity(input.top.min(cands.len()));
-    let mut position = 0usize;
-    for c in cands {
-        let first_of_card = match shown.get_mut(c.gi) {
-            Some(seen) if *seen => false,
-            Some(seen) => {
-                *seen = true;
-                true
-            }
-            None => false,
-        };
-        if input.one_per_card && !first_of_card {
-            continue;
-        }
-        position += 1;
-        if first_of_card {
-            if let Some(r) = rank_of_card.get_mut(c.gi) {
-                *r = Some(position);
-            }
-        }
-        if options.len() < input.top {
-            if let Some(gpu) = gpus.get(c.gi) {
-                options.push(build_row(input, gpu, c));
-            }
-        }
-    }
+    let (options, picks, rank_of_card) = list_options(input, gpus, cands, &pick_of);
 
     let why_not = why_not(input, gpus, exclusions, &rank_of_card, &options);
     Ok(Recommendation {
         options,
+        picks,
         why_not,
         feasible,
         notes,
         rate_kind,
         estimates_run: estimates,
     })
+}
+
+/// The options (best first, one per card unless asked otherwise, at most `top`), the picks in
+/// role order, and each card's rank among the listed builds (for the why-not notes). A row is
+/// built once even when it is both an option and a pick.
+fn list_options(
+    input: &RecommendInput,
+    gpus: &[Gpu],
+    cands: Vec<Cand>,
+    pick_of: &[(PickRole, usize)],
+) -> (Vec<OptionRow>, Vec<Pick>, Vec<Option<usize>>) {
+    let mut shown = vec![false; gpus.len()];
+    let mut rank_of_card: Vec<Option<usize>> = vec![None; gpus.len()];
+    let mut options = Vec::with_capacity(input.top.min(cands.len()));
+    // (candidate index, where its row is) for the picked candidates, in candidate order.
+    let mut picked: Vec<(usize, PickRow)> = Vec::new();
+    let mut position = 0usize;
+    for (i, c) in cands.into_iter().enumerate() {
+        let first_of_card = shown
+            .get_mut(c.gi)
+            .is_some_and(|seen| !std::mem::replace(seen, true));
+        let listed = first_of_card || !input.one_per_card;
+        if listed {
+            position += 1;
+            if let (true, Some(r)) = (first_of_card, rank_of_card.get_mut(c.gi)) {
+                *r = Some(position);
+            }
+        }
+        let is_pick = pick_of.iter().any(|(_, at)| *at == i);
+        let as_option = listed && options.len() < input.top;
+        let Some(gpu) = gpus.get(c.gi).filter(|_| as_option || is_pick) else {
+            continue;
+        };
+        let row = build_row(input, gpu, c);
+        if as_option {
+            if is_pick {
+                picked.push((i, PickRow::Listed(options.len())));
+            }
+            options.push(row);
+        } else {
+            picked.push((i, PickRow::Own(Box::new(row))));
+        }
+    }
+    // In role order; a build that wins two roles is one pick with both.
+    let mut picks: Vec<(usize, Pick)> = Vec::new();
+    for &(role, at) in pick_of {
+        if let Some((_, p)) = picks.iter_mut().find(|(i, _)| *i == at) {
+            p.roles.push(role);
+        } else if let Some(k) = picked.iter().position(|(i, _)| *i == at) {
+            let (_, row) = picked.swap_remove(k);
+            picks.push((
+                at,
+                Pick {
+                    roles: vec![role],
+                    row,
+                },
+            ));
+        }
+    }
+    (
+        options,
+        picks.into_iter().map(|(_, p)| p).collect(),
+        rank_of_card,
+    )
+}
+
+/// For each role, the index of the candidate it picks: the first by that role's objective (ties
+/// keep the candidates' order). Value and fastest only when some candidate has a throughput.
+fn pick_indices(cands: &[Cand]) -> Vec<(PickRole, usize)> {
+    let has_rate = cands
+        .iter()
+        .any(|c| c.rate.is_some_and(|(b, _)| b.mid > 0.0));
+    PickRole::ALL
+        .into_iter()
+        .filter(|role| has_rate || *role == PickRole::Cheapest)
+        .filter_map(|role| {
+            let key = |c: &Cand| candidates::score_for(role.objective(), c);
+            let best = cands
+                .iter()
+                .enumerate()
+                .min_by(|(_, a), (_, b)| key(a).total_cmp(&key(b)))?;
+            Some((role, best.0))
+        })
+        .collect()
 }
 
 /// Every candidate as a chart point, sorted by cost then throughput (descending), with the Pareto

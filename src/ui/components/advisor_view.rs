@@ -20,10 +20,10 @@ use crate::state::sizing::{size_one, sorted, SizingRow};
 use crate::state::Action;
 use crate::ui::components::advisor_form::AdvisorForm;
 use crate::ui::components::after_start::AfterStart;
-use crate::ui::components::best_summary::BestSummary;
 use crate::ui::components::frontier_chart::FrontierChart;
 use crate::ui::components::owned_list::OwnedList;
 use crate::ui::components::pareto_chart::ParetoChart;
+use crate::ui::components::pick_strip::pick_strip;
 use crate::ui::components::recommend_list::RecommendList;
 use crate::ui::components::share_bar::ShareBar;
 use crate::ui::components::sizing_table::SizingTable;
@@ -342,7 +342,7 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
     html! {
         <div class="advisor-view">
             if let Some(Computed { input, rec: Some(rec), .. }) = results.shown.computed.clone() {
-                <div class="advisor-view__best"><AfterStart><BestSummary {rec} {input} /></AfterStart></div>
+                <div class="advisor-view__best"><AfterStart>{ pick_strip(lang, &rec, &input) }</AfterStart></div>
             }
             <aside class="advisor-view__inputs">
                 // During the start the form renders in a task after the mount (the app is still

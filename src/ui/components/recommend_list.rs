@@ -11,6 +11,7 @@ use crate::recommend::{OptionRow, RateKind, RecommendInput};
 use crate::ui::components::after_start::AfterStart;
 use crate::ui::components::explain_details::ExplainDetails;
 use crate::ui::components::memory_bar::MemoryBar;
+use crate::ui::components::pick_strip::pick_strip;
 use crate::ui::lang::use_lang;
 use crate::ui::result_props::ResultProps;
 use std::rc::Rc;
@@ -173,6 +174,7 @@ pub fn recommend_list(props: &ResultProps) -> Html {
                     { for rec.notes.iter().map(|n| html! { <li>{ present::note(n, input, lang) }</li> }) }
                 </ul>
             }
+            { pick_strip(lang, rec, input) }
             if rec.options.is_empty() {
                 <p class="recommend-list__empty">{ t(lang, "No card fits within these limits. Raise the budget or relax a constraint; the why-not list says what stopped each card.") }</p>
             }
