@@ -7,10 +7,12 @@
 //   PEER_DIR=/tmp/peer/dist node tools/bench-web.mjs   # and a peer's static build, served here
 //   PEER_URL=http://127.0.0.1:4173/ node tools/bench-web.mjs   # or a peer served elsewhere
 //   BENCH_RUNS=5 (default), BENCH_INPUTS=5 (inputs of each kind per run and throttle),
-//   BENCH_OUT=target/bench-web.json (default).
-// The peer's selectors default to exodus2004/llm-inference-calculator's (commit 7ebb81b); for
-// another peer set PEER_READY (the result), PEER_NUMBER (a number field), PEER_SELECT (a select)
-// and PEER_WORKLOAD (a select that changes what the form shows) to CSS selectors.
+//   BENCH_ANSWER_WAIT=2000 (ms to wait for the answer after an input), BENCH_OUT=target/bench-web.json
+//   (default), US_LINK (the shared link's query, default ?model=llama-3.1-70b&precision=fp8&mode=rent).
+// The peer's selectors default to exodus2004/llm-inference-calculator's (commit 7ebb81b; its later
+// commit 6be18de does not compile); for another peer set PEER_READY (the result), PEER_ANSWER (the
+// element holding every figure it recomputes), PEER_NUMBER (a number field), PEER_SELECT (a
+// select) and PEER_WORKLOAD (a select that changes what the form shows) to CSS selectors.
 //
 // Method: everything in one run, on loopback, headless Debian Chromium through playwright-core.
 // - Each run of each target is a cold browser profile (a fresh user-data dir), service workers
@@ -28,7 +30,10 @@
 //   element exists (a MutationObserver from an init script sees it, requests an animation frame,
 //   and in the frame a setTimeout(0), as for inputs below): ours is the first option row of the
 //   advisor (`.recommend-list__option`, src/ui/components/recommend_list.rs); the static page's is
-//   its result paragraph.
+//   its result paragraph. Ours is measured twice: the plain address (the answer pre-rendered in
+//   the page) and a shared link with other inputs ("link", US_LINK), where the page drops the
+//   pre-rendered answer and ready is the first option row the app renders (`#app-root …`). The
+//   link target has no input tests. The peer has no links: its default page only.
 // - FCP: the `first-contentful-paint` paint entry. CLS: the sum of `layout-shift` entries without
 //   recent input, until ready + 1 s.
 // - Long tasks: the sum of `longtask` entry durations (PerformanceObserver, buffered) from
@@ -42,6 +47,17 @@
 //   between two values of a select; the same for the workload select). Each kind runs
 //   BENCH_INPUTS times per run, unthrottled and then at 4× CPU throttle (CDP
 //   Emulation.setCPUThrottlingRate); a run's figure is the median of its inputs.
+// - Input → answer painted: from the same event's timeStamp to a task after the first frame
+//   painted once the answer changed: in that event a MutationObserver (childList, characterData,
+//   subtree) starts watching the answer region; its first record inside the region requests an
+//   animation frame, and in the frame a setTimeout(0). The next frame may show only the changed
+//   field; this is when the new figures are on screen, any wait the app adds included (ours
+//   ranks once typing has rested for 150 ms, src/ui/dom.rs). Answer regions: ours the ranked
+//   options with their figures (`.recommend-list`, src/ui/components/recommend_list.rs), the
+//   peer's its results panel; the static page has none. An answer not changed within
+//   BENCH_ANSWER_WAIT ms counts as missing (not as zero) and the table gives the count. Each
+//   input waits for its answer, and then for the page to rest (no DOM change for 250 ms, at most
+//   3 s), before the next, so every input starts from an idle page.
 import { chromium } from 'playwright-core';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -53,6 +69,8 @@ import { serveDir as serveStatic } from './serve-static.mjs';
 const ROOT = new URL('..', import.meta.url).pathname;
 const RUNS = Number(process.env.BENCH_RUNS || 5);
 const INPUTS = Number(process.env.BENCH_INPUTS || 5);
+const ANSWER_WAIT = Number(process.env.BENCH_ANSWER_WAIT || 2000);
+const KINDS = ['type', 'select', 'workload'];
 const OUT = resolve(ROOT, process.env.BENCH_OUT || 'target/bench-web.json');
 const DIST = resolve(ROOT, process.env.BENCH_DIST || 'dist');
 const ARGS = [
@@ -106,7 +124,7 @@ async function serveDir(dir) {
 
 /** Runs before any page script: observers for paint, long tasks and layout shifts, the ready
  * watcher, and the input probe. */
-function probe(readySelector) {
+function probe({ readySelector, answerSelector }) {
   const b = (window.__bench = { longtasks: [], shifts: [], ready: null });
   try {
     new PerformanceObserver((l) => { for (const e of l.getEntries()) b.longtasks.push([e.startTime, e.duration]); })
@@ -125,15 +143,53 @@ function probe(readySelector) {
   const mo = new MutationObserver(() => { if (found()) mo.disconnect(); });
   mo.observe(document, { childList: true, subtree: true });
   document.addEventListener('DOMContentLoaded', () => { if (found()) mo.disconnect(); });
-  /** Resolves with the time from the next `type` event's timeStamp to a task after its next frame. */
-  b.arm = (type) => {
+  const answerText = () => [...document.querySelectorAll(answerSelector)].map((e) => e.textContent).join('\n');
+  const inAnswer = (n) => {
+    const el = n.nodeType === 1 ? n : n.parentElement;
+    return !!el && !!el.closest(answerSelector);
+  };
+  const touchesAnswer = (r) => inAnswer(r.target)
+    || [...r.addedNodes, ...r.removedNodes].some((n) => n.nodeType === 1 && (n.matches(answerSelector) || n.querySelector(answerSelector)));
+  /** Resolves with { frame, answer, same } for the next `type` event: the time from its timeStamp
+   * to a task after its next frame; to a task after the first frame once the answer region
+   * changed (null if it did not within `wait` ms, or if there is no answer region); whether the
+   * answer's text came out the same. */
+  b.arm = (type, wait) => {
     b.pending = new Promise((resolve) => {
       addEventListener(type, (e) => {
         const t0 = e.timeStamp;
-        requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
+        const out = { frame: null, answer: null, same: null };
+        let left = answerSelector ? 2 : 1;
+        const done = () => { if (--left === 0) resolve(out); };
+        requestAnimationFrame(() => setTimeout(() => { out.frame = performance.now() - t0; done(); }, 0));
+        if (!answerSelector) return;
+        const before = answerText();
+        let timer = null;
+        const mo = new MutationObserver((records) => {
+          if (!records.some(touchesAnswer)) return;
+          mo.disconnect();
+          clearTimeout(timer);
+          requestAnimationFrame(() => setTimeout(() => {
+            out.answer = performance.now() - t0;
+            out.same = answerText() === before;
+            done();
+          }, 0));
+        });
+        mo.observe(document, { childList: true, characterData: true, subtree: true });
+        timer = setTimeout(() => { mo.disconnect(); done(); }, wait);
       }, { capture: true, once: true });
     });
   };
+  /** Resolves once the document has had no DOM change for `quiet` ms (at most `cap` ms). */
+  b.rest = (quiet, cap) => new Promise((resolve) => {
+    const end = performance.now() + cap;
+    let timer = null;
+    const finish = () => { mo.disconnect(); resolve(); };
+    const again = () => { clearTimeout(timer); timer = setTimeout(finish, Math.max(0, Math.min(quiet, end - performance.now()))); };
+    const mo = new MutationObserver(again);
+    mo.observe(document, { childList: true, characterData: true, subtree: true, attributes: true });
+    again();
+  });
 }
 
 // ---- targets ---------------------------------------------------------------------------------
@@ -152,7 +208,7 @@ async function setup() {
   const staticServer = await serveDir(staticDir);
   targets.push({
     key: 'static', label: 'static 12-line page', server: staticServer, url: staticServer.url,
-    ready: '#result', number: '#n', select: '#s', workload: '#w',
+    ready: '#result', answer: null, number: '#n', select: '#s', workload: '#w',
   });
   const peerDir = process.env.PEER_DIR;
   const peerUrl = process.env.PEER_URL;
@@ -163,6 +219,9 @@ async function setup() {
       // exodus2004/llm-inference-calculator: the VRAM figure; parameters; model quantization;
       // system type (discrete GPU / unified memory, which changes the form).
       ready: process.env.PEER_READY || '.results-panel .result-highlight',
+      // Every figure it recomputes (VRAM, on-disk size, GPU config and count, system RAM or the
+      // unified-memory verdict).
+      answer: process.env.PEER_ANSWER || '.results-panel',
       number: process.env.PEER_NUMBER || '.input-panel input[type=number]',
       select: process.env.PEER_SELECT || '.input-panel > select:nth-of-type(1)',
       workload: process.env.PEER_WORKLOAD || '.input-panel > select:nth-of-type(3)',
@@ -174,10 +233,19 @@ async function setup() {
     // The advisor's first option row (src/ui/components/recommend_list.rs); the users field (a
     // number field on the first screen: the context field is inside a closed disclosure, where
     // focus and keys cannot reach it), the precision select and the workload select.
+    // The answer: the ranked options and their figures.
     ready: '.recommend-list__option',
+    answer: process.env.US_ANSWER || '.recommend-list',
     number: process.env.US_NUMBER || '#in-users',
     select: process.env.US_SELECT || '#in-precision',
     workload: process.env.US_WORKLOAD || '#in-workload',
+  });
+  // A shared link with other inputs: the page drops its pre-rendered (default) answer, so ready
+  // is the first option row the app itself renders. Load only.
+  const link = process.env.US_LINK || '?model=llama-3.1-70b&precision=fp8&mode=rent';
+  targets.push({
+    key: 'link', label: 'gpu-advisor, shared link', server: null, url: new URL(link, usServer.url).href,
+    ready: '#app-root .recommend-list__option', answer: null, inputs: false,
   });
 }
 
@@ -190,40 +258,55 @@ async function selectValues(page, sel) {
   });
 }
 
+/** One input: its { frame, answer, same } (see probe), after which the page rests. */
 async function timeInput(page, type, act) {
-  await page.evaluate((t) => window.__bench.arm(t), type);
+  await page.evaluate(([t, w]) => window.__bench.arm(t, w), [type, ANSWER_WAIT]);
   await act();
-  return page.evaluate(() => window.__bench.pending);
+  const r = await page.evaluate(() => window.__bench.pending);
+  await page.evaluate(() => window.__bench.rest(250, 3000));
+  return r;
 }
 
+/** The inputs of each kind at CPU throttle `rate`: { frame, answer } (a run's medians per kind),
+ * { missing, same } (per kind, how many inputs' answers did not change in time, or changed to the
+ * same text). */
 async function inputs(page, t, cdp, rate) {
+  const out = { frame: {}, answer: {}, missing: {}, same: {} };
+  const record = (kind, rs) => {
+    out.frame[kind] = median(rs.map((r) => r.frame));
+    out.answer[kind] = t.answer ? median(rs.map((r) => r.answer)) : null;
+    out.missing[kind] = t.answer ? rs.filter((r) => r.answer === null).length : null;
+    out.same[kind] = t.answer ? rs.filter((r) => r.same === true).length : null;
+  };
+  const none = (kind) => { out.frame[kind] = null; out.answer[kind] = null; out.missing[kind] = null; out.same[kind] = null; };
+  if (t.inputs === false) { for (const k of KINDS) none(k); return out; }
   await cdp.send('Emulation.setCPUThrottlingRate', { rate });
-  const out = {};
   // Typing: a digit at the end of the field, then Backspace, alternately.
   if (await page.$(t.number)) {
     await page.focus(t.number);
     await page.$eval(t.number, (el) => { try { el.setSelectionRange(el.value.length, el.value.length); } catch { /* type=number */ } });
     await page.keyboard.press('End').catch(() => {});
-    const xs = [];
+    const rs = [];
     for (let i = 0; i < INPUTS; i++) {
-      xs.push(await timeInput(page, 'keydown', () => page.keyboard.press(i % 2 ? 'Backspace' : '5')));
+      rs.push(await timeInput(page, 'keydown', () => page.keyboard.press(i % 2 ? 'Backspace' : '5')));
       await page.waitForTimeout(50);
     }
     if (INPUTS % 2) await page.keyboard.press('Backspace');
-    out.type = median(xs);
-  }
+    record('type', rs);
+  } else none('type');
   for (const [kind, sel] of [['select', t.select], ['workload', t.workload]]) {
-    if (!(await page.$(sel))) { out[kind] = null; continue; }
+    if (!(await page.$(sel))) { none(kind); continue; }
     const [a, b] = await selectValues(page, sel);
-    if (b === undefined) { out[kind] = null; continue; }
-    const xs = [];
+    if (b === undefined) { none(kind); continue; }
+    const rs = [];
     for (let i = 0; i < INPUTS; i++) {
-      xs.push(await timeInput(page, 'input', () => page.selectOption(sel, i % 2 ? a : b)));
+      rs.push(await timeInput(page, 'input', () => page.selectOption(sel, i % 2 ? a : b)));
       await page.waitForTimeout(100);
     }
     if (INPUTS % 2) await page.selectOption(sel, a);
     await page.waitForTimeout(100);
-    out[kind] = median(xs);
+    await page.evaluate(() => window.__bench.rest(250, 3000));
+    record(kind, rs);
   }
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   return out;
@@ -238,7 +321,7 @@ async function oneRun(t) {
   });
   try {
     const page = ctx.pages()[0] || (await ctx.newPage());
-    await page.addInitScript(probe, t.ready);
+    await page.addInitScript(probe, { readySelector: t.ready, answerSelector: t.answer });
     const responses = [];
     page.on('requestfinished', (req) => responses.push(req.response().then((r) => r && r.body().then((b) => [req.url(), b])).catch(() => null)));
     const encodings = new Set();
@@ -274,7 +357,12 @@ async function oneRun(t) {
     const cdp = await ctx.newCDPSession(page);
     const fast = await inputs(page, t, cdp, 1);
     const slow = await inputs(page, t, cdp, 4);
-    return { transfer, transferBefore, ready, ...m, input: fast, input4x: slow, encodings: [...encodings] };
+    return {
+      transfer, transferBefore, ready, ...m, input: fast.frame, input4x: slow.frame,
+      answer: fast.answer, answer4x: slow.answer,
+      answerMissing: { '1x': fast.missing, '4x': slow.missing }, answerSame: { '1x': fast.same, '4x': slow.same },
+      encodings: [...encodings],
+    };
   } finally {
     await ctx.close();
     rmSync(profile, { recursive: true, force: true });
@@ -295,7 +383,8 @@ async function main() {
       const r = await oneRun(t);
       runs[t.key].push(r);
       process.stderr.write(`[bench-web] run ${i + 1}/${RUNS} ${t.label}: ready ${ms(r.ready)}, fcp ${ms(r.fcp)}, ` +
-        `long tasks ${ms(r.longtask)}, ${kb(r.transfer)}, type ${ms(r.input.type ?? null)} / ${ms(r.input4x.type ?? null)} at 4×\n`);
+        `long tasks ${ms(r.longtask)}, ${kb(r.transfer)}, type ${ms(r.input.type ?? null)} / ${ms(r.input4x.type ?? null)} at 4×, ` +
+        `type → answer ${ms(r.answer.type ?? null)} / ${ms(r.answer4x.type ?? null)} at 4×\n`);
     }
   }
   for (const t of targets) t.server?.close();
@@ -308,9 +397,17 @@ async function main() {
     ['long tasks during load', (k) => ms(med(k, (r) => r.longtask))],
     ['layout shift (CLS) during load', (k) => { const v = med(k, (r) => r.cls); return v === null ? '—' : v.toFixed(3); }],
   ];
+  // An answer figure, with how many inputs' answers timed out (all runs) when any did.
+  const missing = (k, kind, speed) => runs[k].reduce((a, r) => a + (r.answerMissing[speed][kind] ?? 0), 0);
+  const answerCell = (k, kind, speed, f) => {
+    const n = missing(k, kind, speed);
+    return ms(med(k, f)) + (n ? ` (${n} of ${RUNS * INPUTS} timed out)` : '');
+  };
   for (const [kind, label] of [['type', 'typing in a number field'], ['select', 'changing a select'], ['workload', 'switching the workload']]) {
     rows.push([`input → next frame: ${label}`, (k) => ms(med(k, (r) => r.input[kind]))]);
     rows.push([`… at 4× CPU throttle`, (k) => ms(med(k, (r) => r.input4x[kind]))]);
+    rows.push([`input → answer painted: ${label}`, (k) => answerCell(k, kind, '1x', (r) => r.answer[kind])]);
+    rows.push([`… at 4× CPU throttle`, (k) => answerCell(k, kind, '4x', (r) => r.answer4x[kind])]);
   }
   const header = `| median of ${RUNS} | ${targets.map((t) => t.label).join(' | ')} |`;
   const lines = [header, `|---|${targets.map(() => '---|').join('')}`];
@@ -334,13 +431,21 @@ async function main() {
       cls: med(t.key, (r) => r.cls),
       input_ms: Object.fromEntries(['type', 'select', 'workload'].map((k) => [k, med(t.key, (r) => r.input[k])])),
       input_4x_ms: Object.fromEntries(['type', 'select', 'workload'].map((k) => [k, med(t.key, (r) => r.input4x[k])])),
+      answer_selector: t.answer,
+      answer_ms: Object.fromEntries(KINDS.map((k) => [k, med(t.key, (r) => r.answer[k])])),
+      answer_4x_ms: Object.fromEntries(KINDS.map((k) => [k, med(t.key, (r) => r.answer4x[k])])),
+      // Inputs (all runs) whose answer did not change within BENCH_ANSWER_WAIT, and whose answer
+      // changed to the same text.
+      answer_missing: Object.fromEntries(['1x', '4x'].map((s) => [s, Object.fromEntries(KINDS.map((k) => [k, t.answer ? runs[t.key].reduce((a, r) => a + (r.answerMissing[s][k] ?? 0), 0) : null]))])),
+      answer_same: Object.fromEntries(['1x', '4x'].map((s) => [s, Object.fromEntries(KINDS.map((k) => [k, t.answer ? runs[t.key].reduce((a, r) => a + (r.answerSame[s][k] ?? 0), 0) : null]))])),
       runs: runs[t.key],
     };
   }
   const json = {
     date: new Date().toISOString(),
     machine: { cpu: cpus()[0]?.model, cores: cpus().length, memory_gb: Math.round(totalmem() / 1e9) },
-    browser: `Chromium ${browserVersion}`, runs: RUNS, inputs_per_kind: INPUTS, table: lines.join('\n'), targets: summary,
+    browser: `Chromium ${browserVersion}`, runs: RUNS, inputs_per_kind: INPUTS, answer_wait_ms: ANSWER_WAIT,
+    table: lines.join('\n'), targets: summary,
   };
   mkdirSync(dirname(OUT), { recursive: true });
   writeFileSync(OUT, JSON.stringify(json, null, 2) + '\n');
