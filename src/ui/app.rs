@@ -86,8 +86,8 @@ fn use_dispatch(dispatcher: UseReducerDispatcher<AppState>) -> Callback<Action> 
         Callback::from(move |a: Action| match a {
             // A typed or chosen value is already on screen (the browser paints it): the app
             // takes it after that frame, so the keystroke's frame carries no render of ours
-            // (the input → next frame goal, at 4× CPU throttle too: README.md, "Speed and size").
-            // A text field sends its value once typing rests (`dom::once_typing_rests`).
+            // (the input → next frame goal, at 4× CPU throttle too: README.md, "Speed and size"),
+            // and ranks in that task, so the answer paints in the frame after.
             Action::SetInput(..) => {
                 let dispatcher = dispatcher.clone();
                 dom::after_paint(move || dispatcher.dispatch(a));

@@ -64,9 +64,8 @@ thread_local! {
 }
 
 /// Runs `f` once typing in `field` has rested for [`TYPING_REST_MS`]: a newer call for the same
-/// field replaces (and so cancels) the one waiting; another field's wait goes on. The keystrokes
-/// of a burst then paint alone, and the results follow the value the user stopped at, not every
-/// prefix of it (at 4× CPU throttle a recompute takes a few frames).
+/// field replaces (and so cancels) the one waiting; another field's wait goes on. Used for a field
+/// emptied while retyping, so its "not a number" does not flash.
 pub fn once_typing_rests(field: crate::state::advisor::Field, f: impl FnOnce() + 'static) {
     let timer = gloo::timers::callback::Timeout::new(TYPING_REST_MS, f);
     if let Some((waiting, old)) = TYPED.with(|t| t.borrow_mut().replace((field, timer))) {
@@ -74,6 +73,17 @@ pub fn once_typing_rests(field: crate::state::advisor::Field, f: impl FnOnce() +
             old.forget();
         }
     }
+}
+
+/// Cancels the wait of [`once_typing_rests`] for `field`, if one is pending.
+pub fn cancel_typing(field: crate::state::advisor::Field) {
+    TYPED.with(|t| {
+        let mut t = t.borrow_mut();
+        if t.as_ref().is_some_and(|(waiting, _)| *waiting == field) {
+            // Dropping the timeout cancels it.
+            t.take();
+        }
+    });
 }
 
 /// Runs `f` after the browser's next paint: in a task queued from the next animation frame. A

@@ -89,9 +89,17 @@ fn now_ms() -> f64 {
 /// Whether the work for an input is still wanted (false once a newer input is on its way).
 type Still = Rc<dyn Fn() -> bool>;
 
+/// How long the ranking for an input may run in the input's own task (ms): an ordinary ranking ends
+/// well within it (about 1.6 ms native for the worst preset), so its answer paints in the input's
+/// next frame; a longer one goes on in [`SLICE_MS`] slices.
+const INPUT_SLICE_MS: f64 = 25.0;
+
 /// Calls `step` (one card's worth of work) in tasks of at most [`SLICE_MS`] until it gives a
-/// result, and hands that to `done` in a task of its own; stops as soon as `still()` is false.
+/// result, and hands that to `done`; stops as soon as `still()` is false. With `first_ms`, the
+/// first slice runs now for up to that long, and a result within it goes to `done` at once (in
+/// this task); otherwise the result goes to `done` in a task of its own.
 fn in_slices<T: 'static>(
+    first_ms: Option<f64>,
     mut step: impl FnMut() -> Option<T> + 'static,
     still: Still,
     done: impl FnOnce(T) + 'static,
@@ -102,14 +110,17 @@ fn in_slices<T: 'static>(
     let start = now_ms();
     loop {
         if let Some(result) = step() {
+            if first_ms.is_some() {
+                return done(result);
+            }
             return later(move || {
                 if still() {
                     done(result);
                 }
             });
         }
-        if now_ms() - start > SLICE_MS {
-            return later(move || in_slices(step, still, done));
+        if now_ms() - start > first_ms.unwrap_or(SLICE_MS) {
+            return later(move || in_slices(None, step, still, done));
         }
     }
 }
@@ -128,23 +139,34 @@ fn in_turn(still: Still, mut steps: std::collections::VecDeque<Box<dyn FnOnce()>
     });
 }
 
-/// Ranks `input` a card at a time (see [`in_slices`]).
-fn rank_in_slices(input: Option<RecommendInput>, still: Still, done: impl FnOnce(Shown) + 'static) {
+/// Ranks `input` a card at a time (see [`in_slices`], which `first_ms` is passed to).
+fn rank_in_slices(
+    first_ms: Option<f64>,
+    input: Option<RecommendInput>,
+    still: Still,
+    done: impl FnOnce(Shown) + 'static,
+) {
     let Some(i) = input.clone() else {
-        return later(move || {
-            done(Shown {
-                input: None,
-                computed: None,
-            })
-        });
+        return in_slices(
+            first_ms,
+            || {
+                Some(Shown {
+                    input: None,
+                    computed: None,
+                })
+            },
+            still,
+            done,
+        );
     };
     match Ranking::new(i.clone(), crate::catalog::gpus()) {
-        Err(e) => later(move || {
-            done(Shown {
+        Err(e) => {
+            let mut result = Some(Shown {
                 input,
                 computed: Some(computed(i, Err(e))),
-            })
-        }),
+            });
+            in_slices(first_ms, move || result.take(), still, done);
+        }
         Ok(mut ranking) => {
             let mut i = Some(i);
             let step = move || {
@@ -155,7 +177,7 @@ fn rank_in_slices(input: Option<RecommendInput>, still: Still, done: impl FnOnce
                     computed: Some(computed(i, result)),
                 })
             };
-            in_slices(step, still, done);
+            in_slices(first_ms, step, still, done);
         }
     }
 }
@@ -178,7 +200,7 @@ fn size_in_slices(
         }
         None => Some(Rc::new(sorted(std::mem::take(&mut rows)))),
     };
-    in_slices(step, still, done);
+    in_slices(None, step, still, done);
 }
 
 /// The parts of the results, each set in a task of its own after an input: the ranking (the best
@@ -193,9 +215,10 @@ struct Results {
 }
 
 /// Shows the results for a new `input` while it is `still` wanted: an input the ranking already
-/// answers (the first, ranked before the first paint) sizes every card in the next task; any
-/// other ranks after the browser has painted it, then sets the charts and the sizing in tasks of
-/// their own.
+/// answers (the first, ranked before the first paint) sizes every card in the next task. Any
+/// other ranks at once (within [`INPUT_SLICE_MS`], so the new answer paints in the input's next
+/// frame; during the start, behind the shell, in short slices after a paint), then sets the
+/// charts and the sizing in tasks of their own.
 fn show(input: Option<RecommendInput>, still: Still, results: Results) {
     let Results {
         shown,
@@ -207,24 +230,30 @@ fn show(input: Option<RecommendInput>, still: Still, results: Results) {
         let (still, input) = (still.clone(), input.clone());
         move || size_in_slices(input, still, move |sized| rows.set(sized))
     };
+    let still_for_rank = still.clone();
     if shown.input == input {
-        later(size);
+        return later(size);
+    }
+    let on_ranked = move |ranking: Shown| {
+        shown.set(ranking.clone());
+        let for_pareto = ranking.clone();
+        in_turn(
+            still,
+            [
+                Box::new(move || frontier.set(ranking)) as Box<dyn FnOnce()>,
+                Box::new(move || pareto.set(for_pareto)),
+                Box::new(size),
+            ]
+            .into(),
+        );
+    };
+    let still = still_for_rank;
+    if crate::ui::dom::revealed() {
+        // An input: rank now, so the answer paints in the input's next frame.
+        rank_in_slices(Some(INPUT_SLICE_MS), input, still, on_ranked);
     } else {
-        after_paint(move || {
-            rank_in_slices(input, still.clone(), move |ranking| {
-                shown.set(ranking.clone());
-                let for_pareto = ranking.clone();
-                in_turn(
-                    still,
-                    [
-                        Box::new(move || frontier.set(ranking)) as Box<dyn FnOnce()>,
-                        Box::new(move || pareto.set(for_pareto)),
-                        Box::new(size),
-                    ]
-                    .into(),
-                );
-            });
-        });
+        // The start, behind the static shell: short slices after the first paint.
+        after_paint(move || rank_in_slices(None, input, still, on_ranked));
     }
 }
 

@@ -30,14 +30,20 @@ pub fn input_id(f: Field) -> String {
 #[function_component(TextField)]
 pub fn text_field(props: &TextFieldProps) -> Html {
     let f = props.field;
-    // The app takes a typed value once typing in the field rests (`dom::once_typing_rests`).
+    // The app takes a typed value at once (its answer paints in the keystroke's next frame), but
+    // an emptied field waits for typing to rest, so retyping a value flashes no error.
     let dispatch = props.dispatch.clone();
     let oninput = Callback::from(move |e: InputEvent| {
         let (value, dispatch) = (
             e.target_unchecked_into::<HtmlInputElement>().value(),
             dispatch.clone(),
         );
-        crate::ui::dom::once_typing_rests(f, move || dispatch.emit(Action::SetInput(f, value)));
+        if value.trim().is_empty() {
+            crate::ui::dom::once_typing_rests(f, move || dispatch.emit(Action::SetInput(f, value)));
+        } else {
+            crate::ui::dom::cancel_typing(f);
+            dispatch.emit(Action::SetInput(f, value));
+        }
     });
     let id = input_id(f);
     let input = html! {
