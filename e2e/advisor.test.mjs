@@ -114,3 +114,24 @@ test('a buy budget is for the cards by default; a complete machine counts the ho
   await page.waitForFunction(() => !document.querySelector('.recommend-list__notes'));
   await page.close();
 });
+
+test('hovering or tapping a point of the cost chart names its option beside it', async () => {
+  const page = await app.ctx.newPage();
+  const errors = watchErrors(page);
+  await page.goto(url('?view=advisor'));
+  const points = page.locator('.pareto-chart__point');
+  await points.first().waitFor();
+  assert.ok((await points.count()) >= 2, 'the chart has points');
+  const name = page.locator('.pareto-chart__name');
+  assert.equal(await name.count(), 0, 'no name before a point is pointed at');
+  await points.nth(0).hover();
+  await name.waitFor();
+  const first = await name.textContent();
+  // "RTX 4090 × 1: $2,000 · 130.0 tokens/s": card × count, cost, throughput.
+  assert.match(first, /^.+ × \d+: \$[\d,.]+ · [\d.]+ \S/, first);
+  await points.nth((await points.count()) - 1).click();
+  await page.waitForFunction((before) => document.querySelector('.pareto-chart__name')?.textContent !== before, first);
+  assert.match(await name.textContent(), / × \d+: /);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -136,28 +136,30 @@ pub fn nearest<'a>(query: &str, ids: impl Iterator<Item = &'a str>) -> Vec<&'a s
     let q = query.to_ascii_lowercase();
     let histogram = char_histogram(&q);
     let query_len = q.chars().count();
-    // (floor, id, whether one contains the other: distance 0 by the rule above)
-    let mut candidates: Vec<(usize, &'a str, bool)> = ids
+    let substring = |id: &str| id.contains(q.as_str()) || (!id.is_empty() && q.contains(id));
+    let mut candidates: Vec<(usize, &'a str)> = ids
         .map(|id| {
-            let substring = id.contains(q.as_str()) || (!id.is_empty() && q.contains(id));
             (
-                if substring {
+                if substring(id) {
                     0
                 } else {
                     distance_floor(&histogram, query_len, id)
                 },
                 id,
-                substring,
             )
         })
         .collect();
-    crate::sort::sort_by(&mut candidates, |a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    crate::sort::sort_by(&mut candidates, Ord::cmp);
     let mut best: Vec<(usize, &'a str)> = Vec::with_capacity(4);
-    for (floor, id, substring) in candidates {
+    for (floor, id) in candidates {
         if best.len() == 3 && best.last().is_some_and(|(d, _)| floor > *d) {
             break;
         }
-        let d = if substring { 0 } else { edit_distance(&q, id) };
+        let d = if floor == 0 && substring(id) {
+            0
+        } else {
+            edit_distance(&q, id)
+        };
         best.push((d, id));
         crate::sort::sort_by(&mut best, Ord::cmp);
         best.truncate(3);

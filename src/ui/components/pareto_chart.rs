@@ -1,5 +1,7 @@
 //! Throughput against cost for every feasible option, as plain SVG with log axes; the Pareto
 //! front (nothing both faster and cheaper exists) is drawn as a line and its points filled.
+//! Hovering or tapping a point names it (card × count, cost, throughput) beside it: one handler
+//! on the chart reads the point's index, so hundreds of points add no listeners or titles.
 
 use crate::i18n::{t, tf};
 use crate::present::Money;
@@ -34,6 +36,19 @@ const PAD_R: f64 = 12.0;
 #[function_component(ParetoChart)]
 pub fn pareto_chart(props: &ParetoChartProps) -> Html {
     let lang = use_lang();
+    let named = use_state(|| None::<usize>);
+    let name_point = {
+        let named = named.clone();
+        Callback::from(move |e: MouseEvent| {
+            let index = e
+                .target_unchecked_into::<web_sys::Element>()
+                .get_attribute("data-i")
+                .and_then(|i| i.parse().ok());
+            if index.is_some() {
+                named.set(index);
+            }
+        })
+    };
     // Every card at its smallest feasible count, plus every point on the Pareto front: the other
     // counts add hundreds of dots (and DOM nodes) without changing the picture.
     let mut smallest: std::collections::BTreeMap<&str, u32> = std::collections::BTreeMap::new();
@@ -79,7 +94,7 @@ pub fn pareto_chart(props: &ParetoChartProps) -> Html {
     html! {
         <figure class="pareto-chart">
             <figcaption class="pareto-chart__caption">{ t(lang, "Throughput against cost: each card at its smallest feasible count; the Pareto front is connected") }</figcaption>
-            <svg class="pareto-chart__svg" viewBox={format!("0 0 {} {}", crate::decimal::plain(W), crate::decimal::plain(H))} role="img"
+            <svg class="pareto-chart__svg" onmouseover={name_point.clone()} onclick={name_point} viewBox={format!("0 0 {} {}", crate::decimal::plain(W), crate::decimal::plain(H))} role="img"
                 aria-label={tf(lang, "{n} options plotted", &[("n", &pts.len().to_string())])}>
                 <line class="pareto-chart__axis" x1={crate::decimal::plain(PAD_L)} y1={crate::decimal::plain(H - PAD_B)} x2={crate::decimal::plain(W - PAD_R)} y2={crate::decimal::plain(H - PAD_B)} />
                 <line class="pareto-chart__axis" x1={crate::decimal::plain(PAD_L)} y1={crate::decimal::plain(PAD_T)} x2={crate::decimal::plain(PAD_L)} y2={crate::decimal::plain(H - PAD_B)} />
@@ -92,17 +107,21 @@ pub fn pareto_chart(props: &ParetoChartProps) -> Html {
                 <text class="pareto-chart__label" x={crate::decimal::plain((W + PAD_L) / 2.0)} y={crate::decimal::plain(H - 6.0)} text-anchor="middle">{ t(lang, "cost (log scale)") }</text>
                 <text class="pareto-chart__label" x="14" y={crate::decimal::plain((H - PAD_B) / 2.0)} text-anchor="middle" transform={format!("rotate(-90 14 {})", crate::decimal::plain((H - PAD_B) / 2.0))}>{ t(lang, unit) }</text>
                 <polyline class="pareto-chart__front" points={path} />
-                // Only the front's points carry a tooltip: hundreds of <title> nodes made re-ranking slow.
-                { for pts.iter().filter(|p| !p.pareto).map(|p| html! {
-                    <circle key={format!("{}x{}", p.gpu, p.count)} class="pareto-chart__point"
+                { for pts.iter().enumerate().filter(|(_, p)| !p.pareto).map(|(i, p)| html! {
+                    <circle key={format!("{}x{}", p.gpu, p.count)} class="pareto-chart__point" data-i={i.to_string()}
                         cx={crate::decimal::fixed(sx(p.cost_usd), 1)} cy={crate::decimal::fixed(sy(p.throughput_mid), 1)} r="3" />
                 }) }
-                { for front.iter().map(|p| html! {
-                    <circle key={format!("f{}x{}", p.gpu, p.count)} class="pareto-chart__point pareto-chart__point--front"
-                        cx={crate::decimal::fixed(sx(p.cost_usd), 1)} cy={crate::decimal::fixed(sy(p.throughput_mid), 1)} r="4">
-                        <title>{ format!("{} × {}: {} · {} {}", p.gpu, p.count, props.cost.money_in(lang, p.cost_usd), crate::decimal::fixed(p.throughput_mid, 1), t(lang, unit)) }</title>
-                    </circle>
+                { for pts.iter().enumerate().filter(|(_, p)| p.pareto).map(|(i, p)| html! {
+                    <circle key={format!("f{}x{}", p.gpu, p.count)} class="pareto-chart__point pareto-chart__point--front" data-i={i.to_string()}
+                        cx={crate::decimal::fixed(sx(p.cost_usd), 1)} cy={crate::decimal::fixed(sy(p.throughput_mid), 1)} r="4" />
                 }) }
+                if let Some(p) = named.and_then(|i| pts.get(i)) {
+                    <text class="pareto-chart__name" x={crate::decimal::fixed(sx(p.cost_usd) + if sx(p.cost_usd) > W / 2.0 { -8.0 } else { 8.0 }, 1)}
+                        y={crate::decimal::fixed(sy(p.throughput_mid) - 8.0, 1)} text-anchor={if sx(p.cost_usd) > W / 2.0 { "end" } else { "start" }}>
+                        { format!("{} × {}: {} · {} {}", crate::catalog::gpu(&p.gpu).map_or(p.gpu.as_str(), |g| crate::recommend::rank::short_name_of(&g.name)), p.count,
+                            props.cost.money_in(lang, p.cost_usd), crate::decimal::fixed(p.throughput_mid, 1), t(lang, unit)) }
+                    </text>
+                }
             </svg>
         </figure>
     }
