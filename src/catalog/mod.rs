@@ -106,6 +106,13 @@ pub fn prices_as_of() -> Option<&'static str> {
 
 /// Levenshtein edit distance between two short strings.
 pub fn edit_distance(a: &str, b: &str) -> usize {
+    edit_distance_within(a, b, usize::MAX)
+}
+
+/// The edit distance between `a` and `b` when it is at most `bound`; otherwise some value above
+/// `bound` (the work stops once every entry of a row is above it, since no later row can fall
+/// back under its row's minimum).
+fn edit_distance_within(a: &str, b: &str, bound: usize) -> usize {
     let b: Vec<char> = b.chars().collect();
     // Wagner–Fischer with one row: `row[j]` is the distance between the prefix of `a` seen so far
     // and the first `j` characters of `b`.
@@ -113,15 +120,20 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     for (i, ca) in a.chars().enumerate() {
         let mut diag = i; // row[j - 1] of the previous row
         let mut left = i + 1; // row[j - 1] of this row
+        let mut row_min = left;
         for (slot, cb) in row.iter_mut().skip(1).zip(&b) {
             let up = *slot;
             let value = (diag + usize::from(ca != *cb)).min(up + 1).min(left + 1);
             diag = up;
             *slot = value;
             left = value;
+            row_min = row_min.min(value);
         }
         if let Some(first) = row.first_mut() {
             *first = i + 1;
+        }
+        if row_min > bound {
+            return row_min;
         }
     }
     row.last().copied().unwrap_or(0)
@@ -149,20 +161,28 @@ pub fn nearest<'a>(query: &str, ids: impl Iterator<Item = &'a str>) -> Vec<&'a s
             )
         })
         .collect();
-    crate::sort::sort_by(&mut candidates, Ord::cmp);
+    candidates.sort_unstable();
+    // The three best (distance, id), kept in order.
     let mut best: Vec<(usize, &'a str)> = Vec::with_capacity(4);
     for (floor, id) in candidates {
-        if best.len() == 3 && best.last().is_some_and(|(d, _)| floor > *d) {
+        let third = if best.len() == 3 {
+            best.last().map_or(usize::MAX, |(d, _)| *d)
+        } else {
+            usize::MAX
+        };
+        if floor > third {
             break;
         }
         let d = if floor == 0 && substring(id) {
             0
         } else {
-            edit_distance(&q, id)
+            edit_distance_within(&q, id, third)
         };
-        best.push((d, id));
-        crate::sort::sort_by(&mut best, Ord::cmp);
-        best.truncate(3);
+        let at = best.partition_point(|b| *b <= (d, id));
+        if at < 3 {
+            best.insert(at, (d, id));
+            best.truncate(3);
+        }
     }
     best.into_iter().map(|(_, id)| id).collect()
 }

@@ -1058,7 +1058,7 @@ impl AdvisorInputs {
 }
 
 /// Parses `ID:COUNT,ID:COUNT` (a bare id counts 1) into catalog ids and counts, pushing an error
-/// on `field` for an unknown id or a count outside 1..=64.
+/// on `field` for the first unknown id (and stops there) or a count outside 1..=64.
 fn parse_cards(field: Field, text: &str, errors: &mut Vec<FieldError>) -> Vec<(String, u32)> {
     let mut out: Vec<(String, u32)> = Vec::new();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -1072,7 +1072,8 @@ fn parse_cards(field: Field, text: &str, errors: &mut Vec<FieldError>) -> Vec<(S
                 "unknown card `{id}`; did you mean {near}?",
                 &[("id", short(id)), ("near", near.join(", "))],
             ));
-            continue;
+            // One unknown card is the field's message; the rest of a pasted list waits for it.
+            return out;
         }
         match count.parse::<u32>() {
             Ok(n) if (1..=64).contains(&n) && !out.iter().any(|(x, _)| x == id) => {
