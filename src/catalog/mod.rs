@@ -161,7 +161,7 @@ pub fn nearest<'a>(query: &str, ids: impl Iterator<Item = &'a str>) -> Vec<&'a s
             )
         })
         .collect();
-    candidates.sort_unstable();
+    crate::sort::sort_by(&mut candidates, Ord::cmp);
     // The three best (distance, id), kept in order.
     let mut best: Vec<(usize, &'a str)> = Vec::with_capacity(4);
     for (floor, id) in candidates {

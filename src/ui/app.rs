@@ -122,9 +122,9 @@ fn use_saved(state: AppState, initial: AppState) {
         // once typing pauses (localStorage writes are synchronous).
         if *s != initial && !s.embed {
             *unsaved.borrow_mut() = Some(s.clone());
-            *timer.borrow_mut() = Some(gloo::timers::callback::Timeout::new(
+            *timer.borrow_mut() = Some(crate::ui::timeout(
                 SAVE_DELAY_MS,
-                move || save(&unsaved),
+                Box::new(move || save(&unsaved)),
             ));
         }
     });

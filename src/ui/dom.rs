@@ -42,7 +42,7 @@ pub fn replace_query_once_idle(query: String) {
     PENDING_QUERY.with(|p| *p.borrow_mut() = Some(query));
     // A new timer replaces (and so cancels) the one still waiting; a timer is never dropped from
     // inside its own callback.
-    let timer = gloo::timers::callback::Timeout::new(QUERY_DELAY_MS, flush_query);
+    let timer = crate::ui::timeout(QUERY_DELAY_MS, Box::new(flush_query));
     QUERY_TIMER.with(|t| *t.borrow_mut() = Some(timer));
 }
 
@@ -67,7 +67,7 @@ thread_local! {
 /// field replaces (and so cancels) the one waiting; another field's wait goes on. Used for a field
 /// emptied while retyping, so its "not a number" does not flash.
 pub fn once_typing_rests(field: crate::state::advisor::Field, f: impl FnOnce() + 'static) {
-    let timer = gloo::timers::callback::Timeout::new(TYPING_REST_MS, f);
+    let timer = crate::ui::timeout(TYPING_REST_MS, Box::new(f));
     if let Some((waiting, old)) = TYPED.with(|t| t.borrow_mut().replace((field, timer))) {
         if waiting != field {
             old.forget();
@@ -89,12 +89,17 @@ pub fn cancel_typing(field: crate::state::advisor::Field) {
 /// Runs `f` after the browser's next paint: in a task queued from the next animation frame. A
 /// hidden tab has no frames, so `f` then runs when the tab is shown again.
 pub fn after_paint(f: impl FnOnce() + 'static) {
+    after_paint_boxed(Box::new(f));
+}
+
+/// [`after_paint`] for one closure type (see [`crate::ui::later_boxed`]).
+fn after_paint_boxed(f: Box<dyn FnOnce()>) {
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::JsCast;
     let Some(window) = web_sys::window() else {
         return f();
     };
-    let frame = Closure::once_into_js(move || gloo::timers::callback::Timeout::new(0, f).forget());
+    let frame = Closure::once_into_js(move || crate::ui::later_boxed(f));
     let _ = window.request_animation_frame(frame.unchecked_ref());
 }
 

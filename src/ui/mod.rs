@@ -57,5 +57,17 @@ fn mount() {
 
 /// Runs `f` in a task of its own, queued now.
 pub(crate) fn later(f: impl FnOnce() + 'static) {
-    gloo::timers::callback::Timeout::new(0, f).forget();
+    later_boxed(Box::new(f));
+}
+
+/// [`later`] for one closure type: the timer's JavaScript glue is generic over the closure, so
+/// boxing first keeps one copy of it in the wasm instead of one per caller.
+pub(crate) fn later_boxed(f: Box<dyn FnOnce()>) {
+    timeout(0, f).forget();
+}
+
+/// A timer that runs `f` after `ms`, cancelled when dropped: every timer of the app goes through
+/// this one closure type (see [`later_boxed`]).
+pub(crate) fn timeout(ms: u32, f: Box<dyn FnOnce()>) -> gloo::timers::callback::Timeout {
+    gloo::timers::callback::Timeout::new(ms, f)
 }

@@ -139,6 +139,15 @@ fn in_turn(still: Still, mut steps: std::collections::VecDeque<Box<dyn FnOnce()>
     });
 }
 
+/// Runs `f` now, or in a task of its own.
+fn now_or_later(now: bool, f: impl FnOnce() + 'static) {
+    if now {
+        f()
+    } else {
+        later(f)
+    }
+}
+
 /// Ranks `input` a card at a time (see [`in_slices`], which `first_ms` is passed to).
 fn rank_in_slices(
     first_ms: Option<f64>,
@@ -146,27 +155,22 @@ fn rank_in_slices(
     still: Still,
     done: impl FnOnce(Shown) + 'static,
 ) {
+    let now = first_ms.is_some();
     let Some(i) = input.clone() else {
-        return in_slices(
-            first_ms,
-            || {
-                Some(Shown {
-                    input: None,
-                    computed: None,
-                })
-            },
-            still,
-            done,
-        );
+        return now_or_later(now, move || {
+            done(Shown {
+                input: None,
+                computed: None,
+            })
+        });
     };
     match Ranking::new(i.clone(), crate::catalog::gpus()) {
-        Err(e) => {
-            let mut result = Some(Shown {
+        Err(e) => now_or_later(now, move || {
+            done(Shown {
                 input,
                 computed: Some(computed(i, Err(e))),
-            });
-            in_slices(first_ms, move || result.take(), still, done);
-        }
+            })
+        }),
         Ok(mut ranking) => {
             let mut i = Some(i);
             let step = move || {
@@ -237,15 +241,19 @@ fn show(input: Option<RecommendInput>, still: Still, results: Results) {
     let on_ranked = move |ranking: Shown| {
         shown.set(ranking.clone());
         let for_pareto = ranking.clone();
-        in_turn(
-            still,
-            [
-                Box::new(move || frontier.set(ranking)) as Box<dyn FnOnce()>,
-                Box::new(move || pareto.set(for_pareto)),
-                Box::new(size),
-            ]
-            .into(),
-        );
+        // The charts and the sizing wait for the answer's paint: queued now, their tasks would
+        // run before the browser's next frame and hold the answer back.
+        after_paint(move || {
+            in_turn(
+                still,
+                [
+                    Box::new(move || frontier.set(ranking)) as Box<dyn FnOnce()>,
+                    Box::new(move || pareto.set(for_pareto)),
+                    Box::new(size),
+                ]
+                .into(),
+            )
+        });
     };
     let still = still_for_rank;
     if crate::ui::dom::revealed() {
