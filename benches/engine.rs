@@ -8,27 +8,14 @@ use gpu_advisor::model::precision::Precision;
 use std::hint::black_box;
 
 fn one_estimate(c: &mut Criterion) {
-    let Some(spec) = catalog::llm("llama-3-70b") else {
-        return;
-    };
-    let Some(gpu) = catalog::gpu("rtx-4090") else {
-        return;
-    };
-    let job = LlmJob {
-        precision: Precision::Q4KM,
-        ..LlmJob::for_preset(spec)
-    };
+    let Some(spec) = catalog::llm("llama-3-70b") else { return };
+    let Some(gpu) = catalog::gpu("rtx-4090") else { return };
+    let job = LlmJob { precision: Precision::Q4KM, ..LlmJob::for_preset(spec) };
     c.bench_function("estimate_llm llama-3-70b q4_k_m on rtx-4090", |b| {
         b.iter(|| estimate_llm(black_box(&job), black_box(gpu), black_box(2)))
     });
     c.bench_function("estimate_llm llama-3-70b q4_k_m on every card", |b| {
-        b.iter(|| {
-            catalog::gpus()
-                .iter()
-                .filter_map(|g| estimate_llm(black_box(&job), g, 1).ok())
-                .map(|e| e.gpus_needed)
-                .sum::<u32>()
-        })
+        b.iter(|| catalog::gpus().iter().filter_map(|g| estimate_llm(black_box(&job), g, 1).ok()).map(|e| e.gpus_needed).sum::<u32>())
     });
 }
 
@@ -36,18 +23,13 @@ fn one_estimate(c: &mut Criterion) {
 /// model that fits almost every card at every count (the most estimates), and a 70B model.
 fn recommend_catalog(c: &mut Criterion) {
     use gpu_advisor::recommend::{recommend, Job, Mode, RecommendInput};
-    for (id, mode) in [
-        ("llama-3-8b", Mode::Buy),
-        ("llama-3-8b", Mode::Rent),
-        ("llama-3-70b", Mode::Buy),
-    ] {
+    for (id, mode) in [("llama-3-8b", Mode::Buy), ("llama-3-8b", Mode::Rent), ("llama-3-70b", Mode::Buy)] {
         let Some(spec) = catalog::llm(id) else { return };
         let mut input = RecommendInput::new(Job::Llm(Box::new(LlmJob::for_preset(spec))));
         input.mode = mode;
-        c.bench_function(
-            &format!("recommend {id} {} whole catalog", mode.as_str()),
-            |b| b.iter(|| recommend(black_box(&input)).map(|r| r.feasible.len())),
-        );
+        c.bench_function(&format!("recommend {id} {} whole catalog", mode.as_str()), |b| {
+            b.iter(|| recommend(black_box(&input)).map(|r| r.feasible.len()))
+        });
     }
 }
 
@@ -57,19 +39,13 @@ fn recommend_catalog(c: &mut Criterion) {
 fn recommend_training(c: &mut Criterion) {
     use gpu_advisor::model::llm::Workload;
     use gpu_advisor::recommend::{recommend, Job, Mode, RecommendInput};
-    let Some(spec) = catalog::llm("llama-3-8b") else {
-        return;
-    };
-    let job = LlmJob {
-        workload: Workload::FinetuneFull,
-        ..LlmJob::for_preset(spec)
-    };
+    let Some(spec) = catalog::llm("llama-3-8b") else { return };
+    let job = LlmJob { workload: Workload::FinetuneFull, ..LlmJob::for_preset(spec) };
     let mut input = RecommendInput::new(Job::Llm(Box::new(job)));
     input.mode = Mode::Rent;
-    c.bench_function(
-        "recommend llama-3-8b finetune-full rent whole catalog",
-        |b| b.iter(|| recommend(black_box(&input)).map(|r| r.feasible.len())),
-    );
+    c.bench_function("recommend llama-3-8b finetune-full rent whole catalog", |b| {
+        b.iter(|| recommend(black_box(&input)).map(|r| r.feasible.len()))
+    });
 }
 
 criterion_group!(benches, one_estimate, recommend_catalog, recommend_training);

@@ -11,19 +11,11 @@ use crate::state::advisor::{AdvisorInputs, Field};
 /// The advisor's money settings (currency, rate, price basis …). When some other advisor input is
 /// invalid, the currency and rate alone still apply, so prices never fall back to USD silently.
 pub fn cost_settings(inputs: &AdvisorInputs) -> CostSettings {
-    inputs
-        .recommend_input()
-        .map(|i| i.cost)
-        .unwrap_or_else(|_| CostSettings {
-            currency: Currency::parse(inputs.get(Field::Currency)).unwrap_or(Currency::Usd),
-            rate_per_usd: inputs
-                .get(Field::Rate)
-                .trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|r| r.is_finite() && *r > 0.0),
-            ..CostSettings::default()
-        })
+    inputs.recommend_input().map(|i| i.cost).unwrap_or_else(|_| CostSettings {
+        currency: Currency::parse(inputs.get(Field::Currency)).unwrap_or(Currency::Usd),
+        rate_per_usd: inputs.get(Field::Rate).trim().parse::<f64>().ok().filter(|r| r.is_finite() && *r > 0.0),
+        ..CostSettings::default()
+    })
 }
 
 /// One compared card on the advisor's job.
@@ -44,20 +36,9 @@ pub struct JobRow {
 
 /// Sizes `input`'s job on `gpu` at the smallest count that holds it.
 pub fn job_row(input: &RecommendInput, gpu: &Gpu) -> JobRow {
-    let mut row = JobRow {
-        gpu: gpu.id.clone(),
-        gpus: None,
-        tokens_per_s_per_user: None,
-        seconds_per_image: None,
-        usd_per_million: None,
-        kind: None,
-    };
-    let Some(n) = input.job.gpus_needed(gpu).ok().filter(|n| *n > 0) else {
-        return row;
-    };
-    let Some(est) = input.job.estimate(gpu, n).ok().filter(|e| e.fits) else {
-        return row;
-    };
+    let mut row = JobRow { gpu: gpu.id.clone(), gpus: None, tokens_per_s_per_user: None, seconds_per_image: None, usd_per_million: None, kind: None };
+    let Some(n) = input.job.gpus_needed(gpu).ok().filter(|n| *n > 0) else { return row };
+    let Some(est) = input.job.estimate(gpu, n).ok().filter(|e| e.fits) else { return row };
     row.gpus = Some(n);
     let t = est.throughput;
     if input.job.is_llm() && !input.job.is_training() {
@@ -69,10 +50,7 @@ pub fn job_row(input: &RecommendInput, gpu: &Gpu) -> JobRow {
     let c = cost_figures(gpu, n, &input.cost);
     let hourly = match input.mode {
         Mode::Rent => c.rent_hourly_usd,
-        Mode::Buy => c
-            .buy_tco_usd
-            .filter(|_| input.cost.hours_total() > 0.0)
-            .map(|t| t / input.cost.hours_total()),
+        Mode::Buy => c.buy_tco_usd.filter(|_| input.cost.hours_total() > 0.0).map(|t| t / input.cost.hours_total()),
     };
     row.usd_per_million = match (hourly, rate) {
         (Some(h), Some((b, _))) => usd_per_million(h, b.mid),

@@ -40,11 +40,7 @@ pub fn fixed(v: f64, decimals: usize) -> String {
     }
     let int = a.trunc();
     let frac = ((a - int) * scale as f64).round() as u64;
-    let (int_digits, frac) = if frac >= scale {
-        (integer_digits(int + 1.0), frac - scale)
-    } else {
-        (integer_digits(int), frac)
-    };
+    let (int_digits, frac) = if frac >= scale { (integer_digits(int + 1.0), frac - scale) } else { (integer_digits(int), frac) };
     if v < 0.0 {
         out.push('-');
     }
@@ -93,11 +89,7 @@ fn integer_digits(int: f64) -> String {
 /// `format!("{v:.decimals$e}")`: `1.000e9`, `-2.50e-3`.
 pub fn sci(v: f64, decimals: usize) -> String {
     if !v.is_finite() || v == 0.0 {
-        return if v == 0.0 {
-            format!("{}e0", fixed(0.0, decimals))
-        } else {
-            fixed(v, decimals)
-        };
+        return if v == 0.0 { format!("{}e0", fixed(0.0, decimals)) } else { fixed(v, decimals) };
     }
     let a = v.abs();
     let mut exp = a.log10().floor() as i32;
@@ -174,15 +166,8 @@ mod tests {
             let std = format!("{v:.d$}");
             let scaled = (v.abs() * 10_f64.powi(d as i32)).fract();
             let near_tie = (scaled - 0.5).abs() < 1e-6;
-            let neg_zero = std.starts_with('-')
-                && std
-                    .trim_start_matches('-')
-                    .chars()
-                    .all(|c| c == '0' || c == '.');
-            assert!(
-                ours == std || near_tie || (neg_zero && ours == std[1..]),
-                "{v} at {d}: {ours} vs {std}"
-            );
+            let neg_zero = std.starts_with('-') && std.trim_start_matches('-').chars().all(|c| c == '0' || c == '.');
+            assert!(ours == std || near_tie || (neg_zero && ours == std[1..]), "{v} at {d}: {ours} vs {std}");
         }
     }
 

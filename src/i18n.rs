@@ -6,12 +6,7 @@
 //! `t(…)`/`tf(…)` call in `src/ui` and every label in `state::fields` and proves each has an
 //! entry, so no key can be missing in any language. Product names are never translated.
 
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use crate::template::fill;
 #[cfg(not(target_arch = "wasm32"))]
@@ -50,12 +45,7 @@ impl Lang {
 
     /// Parses a code or a browser language tag (`zh-CN`, `ru-RU`, `en-US`).
     pub fn parse(tag: &str) -> Option<Lang> {
-        let primary = tag
-            .trim()
-            .split(['-', '_'])
-            .next()
-            .unwrap_or("")
-            .to_ascii_lowercase();
+        let primary = tag.trim().split(['-', '_']).next().unwrap_or("").to_ascii_lowercase();
         match primary.as_str() {
             "en" => Some(Lang::En),
             "zh" => Some(Lang::Zh),
@@ -83,8 +73,7 @@ pub type Entry = (String, String, String);
 static PACKED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/i18n.bin"));
 
 #[cfg(not(target_arch = "wasm32"))]
-static TABLE: LazyLock<Vec<Entry>> =
-    LazyLock::new(|| postcard::from_bytes(PACKED).unwrap_or_default());
+static TABLE: LazyLock<Vec<Entry>> = LazyLock::new(|| postcard::from_bytes(PACKED).unwrap_or_default());
 
 #[cfg(target_arch = "wasm32")]
 static TABLE: std::sync::OnceLock<Vec<Entry>> = std::sync::OnceLock::new();
@@ -197,16 +186,13 @@ pub fn number_with(v: f64, decimals: usize, sep: &str, dec: &str) -> String {
         }
         grouped.push(*c);
     }
-    let sign = if v < 0.0 && s.chars().any(|c| c != '0' && c != '.') {
-        "-"
-    } else {
-        ""
-    };
+    let sign = if v < 0.0 && s.chars().any(|c| c != '0' && c != '.') { "-" } else { "" };
     match frac {
         Some(f) => format!("{sign}{grouped}{dec}{f}"),
         None => format!("{sign}{grouped}"),
     }
 }
+
 
 #[cfg(test)]
 mod tests {

@@ -40,18 +40,12 @@ pub fn read(text: &str) -> Result<Value, Syntax> {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn builtin(text: &str) -> Result<Value, Syntax> {
-    serde_json::from_str(text).map_err(|e| Syntax {
-        eof: e.is_eof(),
-        at: Some((e.line(), e.column())),
-    })
+    serde_json::from_str(text).map_err(|e| Syntax { eof: e.is_eof(), at: Some((e.line(), e.column())) })
 }
 
 #[cfg(target_arch = "wasm32")]
 fn builtin(_text: &str) -> Result<Value, Syntax> {
-    Err(Syntax {
-        eof: false,
-        at: None,
-    })
+    Err(Syntax { eof: false, at: None })
 }
 
 /// 1-based (line, column) of the `index`-th character of `text` (columns count characters).
@@ -98,20 +92,9 @@ mod tests {
 
     #[test]
     fn the_builtin_reader_says_where_the_text_stops_being_json() {
-        assert_eq!(
-            read("{\"a\": [1, 2]}")
-                .ok()
-                .and_then(|v| v["a"][1].as_u64()),
-            Some(2)
-        );
+        assert_eq!(read("{\"a\": [1, 2]}").ok().and_then(|v| v["a"][1].as_u64()), Some(2));
         // Line 2, column 8: the first character after `"b": 1` that is neither ',' nor '}'.
-        assert_eq!(
-            read("{\"a\": 1,\n  \"b\": 1 x}"),
-            Err(Syntax {
-                eof: false,
-                at: Some((2, 10))
-            })
-        );
+        assert_eq!(read("{\"a\": 1,\n  \"b\": 1 x}"), Err(Syntax { eof: false, at: Some((2, 10)) }));
         assert!(read("{\"a\": ").err().is_some_and(|e| e.eof));
     }
 
@@ -124,16 +107,8 @@ mod tests {
 
     #[test]
     fn quoted_strings_read_back_as_themselves() {
-        for s in [
-            "plain",
-            "a \"quoted\" \\ path",
-            "tab\tnew\nline\u{1}",
-            "中文",
-        ] {
-            assert_eq!(
-                serde_json::from_str::<String>(&quote(s)).ok().as_deref(),
-                Some(s)
-            );
+        for s in ["plain", "a \"quoted\" \\ path", "tab\tnew\nline\u{1}", "中文"] {
+            assert_eq!(serde_json::from_str::<String>(&quote(s)).ok().as_deref(), Some(s));
         }
     }
 }

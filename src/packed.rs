@@ -25,14 +25,8 @@ mod tests {
     fn installs_a_packed_list_once_and_refuses_other_bytes() {
         let cell: OnceLock<Vec<String>> = OnceLock::new();
         assert!(!install(&cell, b"\xff\xff"));
-        assert!(!install(
-            &cell,
-            &postcard::to_allocvec(&Vec::<String>::new()).unwrap_or_default()
-        ));
-        assert!(install(
-            &cell,
-            &postcard::to_allocvec(&vec!["a".to_string()]).unwrap_or_default()
-        ));
+        assert!(!install(&cell, &postcard::to_allocvec(&Vec::<String>::new()).unwrap_or_default()));
+        assert!(install(&cell, &postcard::to_allocvec(&vec!["a".to_string()]).unwrap_or_default()));
         assert_eq!(cell.get().map(Vec::len), Some(1));
     }
 }

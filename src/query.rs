@@ -66,14 +66,7 @@ mod tests {
     #[test]
     fn reads_and_writes_form_urlencoding() {
         let pairs = super::decode("a=one+two&b=%C3%A9%20x&c=").expect("pairs");
-        assert_eq!(
-            pairs,
-            vec![
-                ("a".into(), "one two".into()),
-                ("b".into(), "é x".into()),
-                ("c".into(), String::new())
-            ]
-        );
+        assert_eq!(pairs, vec![("a".into(), "one two".into()), ("b".into(), "é x".into()), ("c".into(), String::new())]);
         assert_eq!(super::encode(&[("k", "a b*-._/é")]), "k=a+b*-._%2F%C3%A9");
     }
 }

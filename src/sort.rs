@@ -7,12 +7,7 @@
 //! lists sorted here are short (at most a few hundred candidates), so the indirect call costs
 //! nothing measurable. Same result as `slice::sort_by`: stable, and total for any comparator.
 
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use std::cmp::Ordering;
 
@@ -59,15 +54,7 @@ mod tests {
     fn matches_the_standard_sort_and_is_stable() {
         // Pairs sorted by the first field only: ties must keep their input order, as
         // `slice::sort_by` (the reference) keeps them.
-        let input = [
-            (3, 'a'),
-            (1, 'b'),
-            (3, 'c'),
-            (2, 'd'),
-            (1, 'e'),
-            (3, 'f'),
-            (0, 'g'),
-        ];
+        let input = [(3, 'a'), (1, 'b'), (3, 'c'), (2, 'd'), (1, 'e'), (3, 'f'), (0, 'g')];
         let mut ours = input;
         sort_by(&mut ours, |a, b| a.0.cmp(&b.0));
         let mut std_sorted = input;

@@ -2,18 +2,12 @@
 //! at the bottom of the crate, so the engine ([`crate::model`]) can write a note's English text and
 //! the interface languages ([`crate::i18n`]) can fill their translations the same way.
 
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 /// `template` with each `{name}` replaced by its value in `args`, in one pass (a value is never
 /// searched for placeholders); an unknown `{name}` stays as written.
 pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
-    let mut out =
-        String::with_capacity(template.len() + args.iter().map(|(_, v)| v.len()).sum::<usize>());
+    let mut out = String::with_capacity(template.len() + args.iter().map(|(_, v)| v.len()).sum::<usize>());
     let mut rest = template;
     while let Some(open) = rest.find('{') {
         let (before, from_brace) = rest.split_at(open);
@@ -21,11 +15,7 @@ pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
         let value = from_brace
             .find('}')
             .and_then(|close| from_brace.get(1..close).map(|name| (name, close)))
-            .and_then(|(name, close)| {
-                args.iter()
-                    .find(|(k, _)| *k == name)
-                    .map(|(_, v)| (*v, close))
-            });
+            .and_then(|(name, close)| args.iter().find(|(k, _)| *k == name).map(|(_, v)| (*v, close)));
         match value {
             Some((v, close)) => {
                 out.push_str(v);

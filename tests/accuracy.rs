@@ -51,29 +51,16 @@ impl Domain for Line {
         1.0
     }
     fn refit(&self, train: &[usize]) -> Refit<f64> {
-        let mut k: Vec<f64> = train
-            .iter()
-            .map(|&i| self.rows[i].measured / self.rows[i].payload)
-            .collect();
+        let mut k: Vec<f64> = train.iter().map(|&i| self.rows[i].measured / self.rows[i].payload).collect();
         if k.is_empty() {
-            return Refit {
-                fit: 1.0,
-                fallbacks: vec!["k"],
-            };
+            return Refit { fit: 1.0, fallbacks: vec!["k"] };
         }
         k.sort_by(f64::total_cmp);
-        Refit {
-            fit: k[k.len() / 2],
-            fallbacks: vec![],
-        }
+        Refit { fit: k[k.len() / 2], fallbacks: vec![] }
     }
     fn predict(&self, k: &f64, i: usize) -> Band {
         let mid = k * self.rows[i].payload;
-        Band {
-            low: mid,
-            mid,
-            high: mid,
-        }
+        Band { low: mid, mid, high: mid }
     }
 }
 
@@ -83,14 +70,7 @@ impl Domain for Line {
 /// the sorted four): 3.
 #[test]
 fn every_fold_refits_on_the_rows_it_keeps() {
-    let d = Line {
-        rows: vec![
-            row("A", "F1", 10.0, 20.0),
-            row("B", "F1", 1.0, 3.0),
-            row("B", "F2", 2.0, 6.0),
-            row("C", "F2", 5.0, 20.0),
-        ],
-    };
+    let d = Line { rows: vec![row("A", "F1", 10.0, 20.0), row("B", "F1", 1.0, 3.0), row("B", "F2", 2.0, 6.0), row("C", "F2", 5.0, 20.0)] };
     let (scored, notes) = evaluate(&d);
     assert!(notes.fallbacks.is_empty());
     let a = &scored[0];
@@ -133,42 +113,19 @@ fn a_source_is_scored_against_the_band_of_the_others() {
         }
         fn shipped(&self) {}
         fn refit(&self, _: &[usize]) -> Refit<()> {
-            Refit {
-                fit: (),
-                fallbacks: vec![],
-            }
+            Refit { fit: (), fallbacks: vec![] }
         }
         fn predict(&self, _: &(), i: usize) -> Band {
             let mid = self.0[i].payload;
-            Band {
-                low: mid,
-                mid,
-                high: mid,
-            }
+            Band { low: mid, mid, high: mid }
         }
     }
-    let ratios = [
-        ("A", 1.0),
-        ("B", 1.1),
-        ("C", 1.2),
-        ("D", 1.3),
-        ("E", 1.4),
-        ("F", 3.0),
-    ];
-    let d = Fixed(
-        ratios
-            .iter()
-            .map(|&(s, r)| row(s, "F1", 10.0, 10.0 * r))
-            .collect(),
-    );
+    let ratios = [("A", 1.0), ("B", 1.1), ("C", 1.2), ("D", 1.3), ("E", 1.4), ("F", 3.0)];
+    let d = Fixed(ratios.iter().map(|&(s, r)| row(s, "F1", 10.0, 10.0 * r)).collect());
     let (scored, _) = evaluate(&d);
     let refs: Vec<_> = scored.iter().collect();
     let m = summarize(Set::Decode, d.rows(), &refs, &|_| "");
-    assert!(
-        (m.in_band_out_of_fold - 4.0 / 6.0).abs() < 1e-12,
-        "{}",
-        m.in_band_out_of_fold
-    );
+    assert!((m.in_band_out_of_fold - 4.0 / 6.0).abs() < 1e-12, "{}", m.in_band_out_of_fold);
     assert_eq!(m.rows, 6);
     assert_eq!(m.sources, 6);
 }
@@ -193,36 +150,22 @@ struct SetFigures {
 }
 
 fn figures() -> Vec<SetFigures> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/accuracy.toml"))
-        .expect("data/accuracy.toml");
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/accuracy.toml")).expect("data/accuracy.toml");
     toml::from_str::<File>(&text).expect("valid").set
 }
 
 fn set(id: &str) -> SetFigures {
-    figures()
-        .into_iter()
-        .find(|s| s.id == id)
-        .unwrap_or_else(|| panic!("no set {id} in data/accuracy.toml"))
+    figures().into_iter().find(|s| s.id == id).unwrap_or_else(|| panic!("no set {id} in data/accuracy.toml"))
 }
 
 #[track_caller]
 fn at_most(what: &str, value: f64, limit: f64) {
-    assert!(
-        value <= limit + 1e-9,
-        "{what}: {:.1}% > {:.1}%",
-        value * 100.0,
-        limit * 100.0
-    );
+    assert!(value <= limit + 1e-9, "{what}: {:.1}% > {:.1}%", value * 100.0, limit * 100.0);
 }
 
 #[track_caller]
 fn at_least(what: &str, value: f64, limit: f64) {
-    assert!(
-        value >= limit - 1e-9,
-        "{what}: {:.1}% < {:.1}%",
-        value * 100.0,
-        limit * 100.0
-    );
+    assert!(value >= limit - 1e-9, "{what}: {:.1}% < {:.1}%", value * 100.0, limit * 100.0);
 }
 
 /// Every set with a goal is scored, on enough rows to mean something.
@@ -243,10 +186,7 @@ fn every_set_is_scored() {
         ("video-time", 40),
         ("video-memory", 20),
     ] {
-        let s = f
-            .iter()
-            .find(|s| s.id == id)
-            .unwrap_or_else(|| panic!("no set {id}"));
+        let s = f.iter().find(|s| s.id == id).unwrap_or_else(|| panic!("no set {id}"));
         assert!(s.rows >= min_rows, "{id}: {} rows", s.rows);
     }
 }
@@ -257,23 +197,10 @@ fn every_set_is_scored() {
 #[test]
 fn at_least_150_new_rows() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/calibration/");
-    let n: usize = [
-        "llm_inference_newgen_nvidia.csv",
-        "llm_inference_newgen_amd_intel.csv",
-        "llm_serving_fp4.csv",
-        "memory_peft.csv",
-        "video_multi_gpu.csv",
-    ]
-    .iter()
-    .map(|f| {
-        std::fs::read_to_string(format!("{dir}{f}"))
-            .expect(f)
-            .lines()
-            .skip(1)
-            .filter(|l| !l.trim().is_empty())
-            .count()
-    })
-    .sum();
+    let n: usize = ["llm_inference_newgen_nvidia.csv", "llm_inference_newgen_amd_intel.csv", "llm_serving_fp4.csv", "memory_peft.csv", "video_multi_gpu.csv"]
+        .iter()
+        .map(|f| std::fs::read_to_string(format!("{dir}{f}")).expect(f).lines().skip(1).filter(|l| !l.trim().is_empty()).count())
+        .sum();
     assert!(n >= 150, "{n} new rows");
 }
 
@@ -351,36 +278,13 @@ fn media_meets_its_goals() {
 /// gets when it is held out misses the NVIDIA HBM rows, four fifths of the set.
 #[test]
 fn training_past_one_node_meets_its_goal() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/ACCURACY.md"))
-        .expect("docs/ACCURACY.md");
-    let head = text
-        .lines()
-        .find(|l| l.starts_with("Past one node ("))
-        .expect("the past-one-node table");
-    let num = |s: &str| {
-        s.trim()
-            .trim_end_matches('%')
-            .parse::<f64>()
-            .unwrap_or(f64::NAN)
-            / 100.0
-    };
-    let sources: usize = head
-        .split("; ")
-        .nth(1)
-        .and_then(|s| s.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .expect("sources");
-    let most: u32 = head
-        .split(" to ")
-        .nth(1)
-        .and_then(|s| s.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .expect("largest count");
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/ACCURACY.md")).expect("docs/ACCURACY.md");
+    let head = text.lines().find(|l| l.starts_with("Past one node (")).expect("the past-one-node table");
+    let num = |s: &str| s.trim().trim_end_matches('%').parse::<f64>().unwrap_or(f64::NAN) / 100.0;
+    let sources: usize = head.split("; ").nth(1).and_then(|s| s.split(' ').next()).and_then(|n| n.parse().ok()).expect("sources");
+    let most: u32 = head.split(" to ").nth(1).and_then(|s| s.split(' ').next()).and_then(|n| n.parse().ok()).expect("largest count");
     assert!(sources >= 4 && most >= 1024, "{head}");
-    let all = text
-        .lines()
-        .find(|l| l.contains("| **all** |"))
-        .expect("the all row");
+    let all = text.lines().find(|l| l.contains("| **all** |")).expect("the all row");
     let cells: Vec<&str> = all.split('|').map(str::trim).collect();
     // | rows | source | shipped | LOFO | LOSO | LOGO |
     at_most("past one node LOSO", num(cells[5]), 0.20);

@@ -14,8 +14,7 @@ use gpu_advisor::recommend::{recommend, Job, RecommendInput};
 /// The file as the harness wrote it.
 fn file() -> AccuracyFile {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/accuracy.toml");
-    toml::from_str(&std::fs::read_to_string(path).expect("data/accuracy.toml"))
-        .expect("data/accuracy.toml parses")
+    toml::from_str(&std::fs::read_to_string(path).expect("data/accuracy.toml")).expect("data/accuracy.toml parses")
 }
 
 #[test]
@@ -23,64 +22,33 @@ fn the_packed_file_round_trips_accuracy_toml() {
     let file = file();
     assert!(!file.set.is_empty(), "data/accuracy.toml has no [[set]]");
     // What `gpu-advisor accuracy-pack` writes (Trunk's post_build hook).
-    let path =
-        std::env::temp_dir().join(format!("gpu-advisor-accuracy-{}.bin", std::process::id()));
+    let path = std::env::temp_dir().join(format!("gpu-advisor-accuracy-{}.bin", std::process::id()));
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = gpu_advisor::cli::run(
-        vec!["accuracy-pack".into(), path.clone().into()],
-        &mut out,
-        &mut err,
-    );
+    let code = gpu_advisor::cli::run(vec!["accuracy-pack".into(), path.clone().into()], &mut out, &mut err);
     assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
     let bytes = std::fs::read(&path).expect("accuracy-pack wrote its file");
     let _ = std::fs::remove_file(&path);
     // First the page in English, Chinese and Russian (what the app reads), then the sets.
-    let (pages, rest): (Vec<(String, String, String)>, _) =
-        postcard::take_from_bytes(&bytes).expect("the pages unpack");
-    let sets: Vec<catalog::accuracy_schema::SetAccuracy> =
-        postcard::from_bytes(rest).expect("the sets unpack");
+    let (pages, rest): (Vec<(String, String, String)>, _) = postcard::take_from_bytes(&bytes).expect("the pages unpack");
+    let sets: Vec<catalog::accuracy_schema::SetAccuracy> = postcard::from_bytes(rest).expect("the sets unpack");
     assert_eq!(sets, file.set);
     assert_eq!(accuracy::sets(), file.set.as_slice());
-    let [(en, zh, ru)] = pages.as_slice() else {
-        panic!("{} pages", pages.len())
-    };
+    let [(en, zh, ru)] = pages.as_slice() else { panic!("{} pages", pages.len()) };
     for (lang, page) in [(Lang::En, en), (Lang::Zh, zh), (Lang::Ru, ru)] {
         for s in &file.set {
             // Each set's line (its name in this language and its row count) and its worst rows,
             // each with its source.
-            let line = format!(
-                "<tr data-set=\"{}\"><th scope=\"row\">{}</th><td>{}</td><td>{}</td>",
-                s.id,
-                present::set_name(lang, &s.id),
-                s.rows,
-                s.sources
-            );
+            let line = format!("<tr data-set=\"{}\"><th scope=\"row\">{}</th><td>{}</td><td>{}</td>", s.id, present::set_name(lang, &s.id), s.rows, s.sources);
             assert!(page.contains(&line), "{lang:?}: no line {line}");
-            assert!(
-                page.contains(&format!(
-                    "<section class=\"accuracy-view__set\" data-set=\"{}\">",
-                    s.id
-                )),
-                "{lang:?} {}",
-                s.id
-            );
+            assert!(page.contains(&format!("<section class=\"accuracy-view__set\" data-set=\"{}\">", s.id)), "{lang:?} {}", s.id);
             for w in &s.worst {
-                let escaped = w
-                    .source
-                    .replace('&', "&amp;")
-                    .replace('<', "&lt;")
-                    .replace('>', "&gt;")
-                    .replace('"', "&quot;");
+                let escaped = w.source.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
                 assert!(page.contains(&escaped), "{lang:?}: no source {}", w.source);
                 assert!(!w.source.trim().is_empty(), "set {}", s.id);
             }
         }
     }
-    assert!(
-        en.contains("Leave one family out")
-            && zh.contains("留一家族")
-            && ru.contains("Без семейства")
-    );
+    assert!(en.contains("Leave one family out") && zh.contains("留一家族") && ru.contains("Без семейства"));
 }
 
 #[test]
@@ -90,15 +58,9 @@ fn sources_link_to_their_page() {
         source_href("github mlc-ai/llm-perf-bench README.md @d401356f").as_deref(),
         Some("https://github.com/mlc-ai/llm-perf-bench/blob/d401356f/README.md")
     );
+    assert_eq!(source_href("github dstackai/benchmarks").as_deref(), Some("https://github.com/dstackai/benchmarks"));
     assert_eq!(
-        source_href("github dstackai/benchmarks").as_deref(),
-        Some("https://github.com/dstackai/benchmarks")
-    );
-    assert_eq!(
-        source_href(
-            "https://github.com/ggml-org/llama.cpp/pull/14001 (description by rillomas 2025-06-04)"
-        )
-        .as_deref(),
+        source_href("https://github.com/ggml-org/llama.cpp/pull/14001 (description by rillomas 2025-06-04)").as_deref(),
         Some("https://github.com/ggml-org/llama.cpp/pull/14001")
     );
     assert_eq!(source_href("vendor datasheet, 2024"), None);
@@ -125,40 +87,19 @@ fn the_embedded_table_answers_each_pair_with_the_files_figure() {
                 pairs += 1;
                 assert!(got.pair, "{} / {} / {}", h.set, h.engine, h.family);
                 assert_eq!(got.rows, h.rows);
-                assert!(
-                    (got.median_error - h.median_error).abs() <= 0.0005 + 1e-12,
-                    "{} / {} / {}: {} against {}",
-                    h.set,
-                    h.engine,
-                    h.family,
-                    got.median_error,
-                    h.median_error
-                );
+                assert!((got.median_error - h.median_error).abs() <= 0.0005 + 1e-12, "{} / {} / {}: {} against {}", h.set, h.engine, h.family, got.median_error, h.median_error);
             }
             // Training rows are grouped by framework, which the app does not choose: the set's
             // overall figure answers.
-            "training" => assert!(
-                !got.expect("training has a figure").pair,
-                "{} / {}",
-                h.set,
-                h.engine
-            ),
+            "training" => assert!(!got.expect("training has a figure").pair, "{} / {}", h.set, h.engine),
             // No estimate names the other sets: the table leaves them out.
             _ => assert_eq!(got, None, "{} / {}", h.set, h.engine),
         }
     }
-    assert!(
-        pairs > 0,
-        "no (set, engine, family) entry for decode, serving or offload"
-    );
+    assert!(pairs > 0, "no (set, engine, family) entry for decode, serving or offload");
     // A pair without rows falls back to the set's overall leave-one-family-out figure.
-    let decode = file
-        .set
-        .iter()
-        .find(|s| s.id == "decode")
-        .expect("a decode set");
-    let overall = accuracy::held_out("decode", Some("no-such-engine"), "NVIDIA HBM")
-        .expect("decode has a LOFO figure");
+    let decode = file.set.iter().find(|s| s.id == "decode").expect("a decode set");
+    let overall = accuracy::held_out("decode", Some("no-such-engine"), "NVIDIA HBM").expect("decode has a LOFO figure");
     assert!(!overall.pair);
     assert_eq!(overall.rows, decode.rows);
     assert!((overall.median_error - decode.lofo).abs() <= 0.0005 + 1e-12);
@@ -181,20 +122,7 @@ fn cards_fall_into_the_harness_families() {
     }
     for g in catalog::gpus() {
         let f = accuracy::family_of(g);
-        assert!(
-            [
-                "NVIDIA HBM",
-                "NVIDIA GDDR",
-                "AMD Instinct",
-                "AMD Radeon",
-                "Apple",
-                "Intel Arc",
-                "other"
-            ]
-            .contains(&f),
-            "{}: {f}",
-            g.id
-        );
+        assert!(["NVIDIA HBM", "NVIDIA GDDR", "AMD Instinct", "AMD Radeon", "Apple", "Intel Arc", "other"].contains(&f), "{}: {f}", g.id);
     }
 }
 
@@ -202,10 +130,7 @@ fn cards_fall_into_the_harness_families() {
 fn an_llm_option_names_the_held_out_error_of_its_engine_and_family() {
     // One user, vLLM: the decode figure of the card's own pair if it has one, else the set's
     // figure and a note that the pair has none.
-    let job = LlmJob {
-        engine: Some(Engine::Vllm),
-        ..LlmJob::for_preset(catalog::llm("llama-3-8b").expect("preset"))
-    };
+    let job = LlmJob { engine: Some(Engine::Vllm), ..LlmJob::for_preset(catalog::llm("llama-3-8b").expect("preset")) };
     let input = RecommendInput::new(Job::Llm(Box::new(job)));
     let rec = recommend(&input).expect("recommend");
     let option = rec.options.first().expect("an option");
@@ -220,53 +145,20 @@ fn an_llm_option_names_the_held_out_error_of_its_engine_and_family() {
     };
     assert_eq!(note.to_string(), expected);
     // In Chinese and Russian too, set name included (the table is native).
-    assert!(
-        note.in_lang(Lang::Zh)
-            .starts_with("LLM 解码，单个请求 — vllm，"),
-        "{}",
-        note.in_lang(Lang::Zh)
-    );
-    assert!(
-        note.in_lang(Lang::Ru)
-            .starts_with("LLM: декодирование, один запрос — vllm на "),
-        "{}",
-        note.in_lang(Lang::Ru)
-    );
+    assert!(note.in_lang(Lang::Zh).starts_with("LLM 解码，单个请求 — vllm，"), "{}", note.in_lang(Lang::Zh));
+    assert!(note.in_lang(Lang::Ru).starts_with("LLM: декодирование, один запрос — vllm на "), "{}", note.in_lang(Lang::Ru));
     // Many users (the job's batch is its users in flight): the serving set.
-    let job = LlmJob {
-        engine: Some(Engine::Vllm),
-        batch: 32,
-        ..LlmJob::for_preset(catalog::llm("llama-3-8b").expect("preset"))
-    };
+    let job = LlmJob { engine: Some(Engine::Vllm), batch: 32, ..LlmJob::for_preset(catalog::llm("llama-3-8b").expect("preset")) };
     let input = RecommendInput::new(Job::Llm(Box::new(job)));
     let rec = recommend(&input).expect("recommend");
-    let note = present::held_out(rec.options.first().expect("an option"), &input)
-        .expect("a held-out line");
-    assert!(
-        note.to_string()
-            .starts_with("LLM serving, all users — vllm on "),
-        "{note}"
-    );
+    let note = present::held_out(rec.options.first().expect("an option"), &input).expect("a held-out line");
+    assert!(note.to_string().starts_with("LLM serving, all users — vllm on "), "{note}");
     // Training names the training set's overall figure.
-    let job = LlmJob {
-        workload: Workload::Lora,
-        ..LlmJob::for_preset(catalog::llm("llama-3-8b").expect("preset"))
-    };
+    let job = LlmJob { workload: Workload::Lora, ..LlmJob::for_preset(catalog::llm("llama-3-8b").expect("preset")) };
     let input = RecommendInput::new(Job::Llm(Box::new(job)));
     let rec = recommend(&input).expect("recommend");
-    let note = present::held_out(rec.options.first().expect("an option"), &input)
-        .expect("a held-out line");
-    assert!(
-        note.to_string()
-            .starts_with("LLM training and fine-tuning speed — any framework on "),
-        "{note}"
-    );
-    assert!(
-        note.to_string().contains("no held-out rows for this pair"),
-        "{note}"
-    );
-    assert!(
-        note.in_lang(Lang::Zh).contains("任意框架")
-            && note.in_lang(Lang::Ru).contains("любой фреймворк")
-    );
+    let note = present::held_out(rec.options.first().expect("an option"), &input).expect("a held-out line");
+    assert!(note.to_string().starts_with("LLM training and fine-tuning speed — any framework on "), "{note}");
+    assert!(note.to_string().contains("no held-out rows for this pair"), "{note}");
+    assert!(note.in_lang(Lang::Zh).contains("任意框架") && note.in_lang(Lang::Ru).contains("любой фреймворк"));
 }

@@ -12,10 +12,7 @@ fn gpu(id: &str) -> &'static schema::Gpu {
 #[track_caller]
 fn close(actual: Option<f64>, expected: f64, what: &str) {
     let a = actual.unwrap_or_else(|| panic!("{what}: missing"));
-    assert!(
-        (a - expected).abs() <= expected * 0.005 + 0.05,
-        "{what}: catalog has {a}, datasheet says {expected}"
-    );
+    assert!((a - expected).abs() <= expected * 0.005 + 0.05, "{what}: catalog has {a}, datasheet says {expected}");
 }
 
 /// The TOML on disk, parsed here independently of build.rs, must equal what the binary embeds.
@@ -37,24 +34,10 @@ fn embedded_catalog_equals_the_data_files() {
 #[test]
 fn every_entry_holds_the_invariants() {
     let c = catalog::catalog();
-    assert!(
-        c.gpus.len() >= 60,
-        "the catalog holds at least 60 cards, have {}",
-        c.gpus.len()
-    );
-    assert!(
-        c.llms
-            .iter()
-            .filter(|m| m.kind == schema::ModelKind::Llm)
-            .count()
-            >= 50,
-        "the catalog holds at least 50 LLM presets"
-    );
+    assert!(c.gpus.len() >= 60, "the catalog holds at least 60 cards, have {}", c.gpus.len());
+    assert!(c.llms.iter().filter(|m| m.kind == schema::ModelKind::Llm).count() >= 50, "the catalog holds at least 50 LLM presets");
     assert_eq!(schema::validate_gpus(&c.gpus), Vec::<String>::new());
-    assert_eq!(
-        schema::validate_models(&c.llms, &c.diffusion, &c.classic),
-        Vec::<String>::new()
-    );
+    assert_eq!(schema::validate_models(&c.llms, &c.diffusion, &c.classic), Vec::<String>::new());
 }
 
 #[test]
@@ -68,17 +51,8 @@ fn validation_catches_broken_rows() {
     g.fp16_sparse_tflops = Some(989.4); // a "sparse" figure equal to the dense one: a sparse/dense mix-up
     let errors = schema::validate_gpus(&[g.clone(), g]);
     let all = errors.join("\n");
-    for needle in [
-        "must not exceed",
-        "source",
-        "street_price_date",
-        "must be dense",
-        "duplicate id",
-    ] {
-        assert!(
-            all.contains(needle),
-            "expected an error about `{needle}`, got:\n{all}"
-        );
+    for needle in ["must not exceed", "source", "street_price_date", "must be dense", "duplicate id"] {
+        assert!(all.contains(needle), "expected an error about `{needle}`, got:\n{all}");
     }
     assert!(errors.iter().all(|e| e.contains("h100-sxm")));
 }
@@ -90,93 +64,33 @@ fn validation_catches_broken_scale_up_and_ecc_rows() {
     fn rejects(g: schema::Gpu, needle: &str) {
         let errors = schema::validate_gpus(&[g]);
         assert!(
-            errors
-                .iter()
-                .any(|e| e.contains(needle) && e.contains("h100-sxm")),
+            errors.iter().any(|e| e.contains(needle) && e.contains("h100-sxm")),
             "expected an error about `{needle}`, got {errors:?}"
         );
     }
     let h100 = gpu("h100-sxm");
-    assert_eq!(
-        schema::validate_gpus(std::slice::from_ref(h100)),
-        Vec::<String>::new()
-    );
+    assert_eq!(schema::validate_gpus(std::slice::from_ref(h100)), Vec::<String>::new());
     // Only two of the three scale-up fields: both the set rule and the NVLink rule fire.
-    rejects(
-        schema::Gpu {
-            scale_up_max_gpus: None,
-            ..h100.clone()
-        },
-        "must be given together",
-    );
-    rejects(
-        schema::Gpu {
-            scale_up_max_gpus: None,
-            ..h100.clone()
-        },
-        "nvlink = true needs scale_up_fabric",
-    );
+    rejects(schema::Gpu { scale_up_max_gpus: None, ..h100.clone() }, "must be given together");
+    rejects(schema::Gpu { scale_up_max_gpus: None, ..h100.clone() }, "nvlink = true needs scale_up_fabric");
     // A "fabric" joining one GPU.
-    rejects(
-        schema::Gpu {
-            scale_up_max_gpus: Some(1),
-            ..h100.clone()
-        },
-        "at least 2",
-    );
+    rejects(schema::Gpu { scale_up_max_gpus: Some(1), ..h100.clone() }, "at least 2");
     // Scale-up bandwidth that disagrees with the NVLink figure.
-    rejects(
-        schema::Gpu {
-            scale_up_gb_s: Some(450.0),
-            ..h100.clone()
-        },
-        "must equal nvlink_gb_s",
-    );
+    rejects(schema::Gpu { scale_up_gb_s: Some(450.0), ..h100.clone() }, "must equal nvlink_gb_s");
     // NVLink card with no fabric fields at all.
-    let bare = schema::Gpu {
-        scale_up_fabric: None,
-        scale_up_gb_s: None,
-        scale_up_max_gpus: None,
-        ..h100.clone()
-    };
+    let bare = schema::Gpu { scale_up_fabric: None, scale_up_gb_s: None, scale_up_max_gpus: None, ..h100.clone() };
     rejects(bare, "nvlink = true needs scale_up_fabric");
     // ECC-on-by-default is a GDDR property: HBM3 must be rejected.
-    rejects(
-        schema::Gpu {
-            ecc_on_by_default: true,
-            ..h100.clone()
-        },
-        "ecc_on_by_default needs ecc = true and GDDR",
-    );
+    rejects(schema::Gpu { ecc_on_by_default: true, ..h100.clone() }, "ecc_on_by_default needs ecc = true and GDDR");
 }
 
 #[test]
 fn every_seed_card_is_present_under_its_contract_id() {
     // The cards in the seed articles, under the ids that links and the CLI rely on.
     for id in [
-        "rtx-a5000",
-        "rtx-4090",
-        "rtx-4090d",
-        "h100-sxm",
-        "h100-pcie",
-        "h100-nvl",
-        "a100-40gb-sxm",
-        "a100-40gb-pcie",
-        "a100-80gb-sxm",
-        "a100-80gb-pcie",
-        "rtx-a6000",
-        "rtx-a4000",
-        "v100-sxm2-16gb",
-        "v100-sxm2-32gb",
-        "v100-pcie-16gb",
-        "v100-pcie-32gb",
-        "quadro-p6000",
-        "quadro-rtx-4000",
-        "l40s",
-        "l4",
-        "rtx-4000-sff-ada",
-        "rtx-4000-ada",
-        "rtx-3090",
+        "rtx-a5000", "rtx-4090", "rtx-4090d", "h100-sxm", "h100-pcie", "h100-nvl", "a100-40gb-sxm", "a100-40gb-pcie",
+        "a100-80gb-sxm", "a100-80gb-pcie", "rtx-a6000", "rtx-a4000", "v100-sxm2-16gb", "v100-sxm2-32gb", "v100-pcie-16gb",
+        "v100-pcie-32gb", "quadro-p6000", "quadro-rtx-4000", "l40s", "l4", "rtx-4000-sff-ada", "rtx-4000-ada", "rtx-3090",
     ] {
         gpu(id);
     }
@@ -187,18 +101,10 @@ fn every_card_has_a_source_and_every_price_a_date() {
     for g in catalog::gpus() {
         assert!(!g.sources.is_empty(), "{} has no source", g.id);
         if g.street_price_usd.is_some() {
-            assert!(
-                g.street_price_date.is_some(),
-                "{} street price without a date",
-                g.id
-            );
+            assert!(g.street_price_date.is_some(), "{} street price without a date", g.id);
         }
         for c in &g.cloud {
-            assert!(
-                !c.date.is_empty() && !c.source.is_empty(),
-                "{} cloud price without date/source",
-                g.id
-            );
+            assert!(!c.date.is_empty() && !c.source.is_empty(), "{} cloud price without date/source", g.id);
         }
     }
     assert!(catalog::prices_as_of().is_some());
@@ -229,26 +135,10 @@ fn spot_h100_datasheet() {
 /// (624 sparse); 40 GB HBM2 1,555 GB/s; 80 GB PCIe 1,935 GB/s; 80 GB SXM 2,039 GB/s; SXM 400 W.
 #[test]
 fn spot_a100_datasheet() {
-    close(
-        Some(gpu("a100-40gb-pcie").memory_bandwidth_gb_s),
-        1555.0,
-        "A100 40GB PCIe bandwidth",
-    );
-    close(
-        Some(gpu("a100-40gb-sxm").memory_bandwidth_gb_s),
-        1555.0,
-        "A100 40GB SXM bandwidth",
-    );
-    close(
-        Some(gpu("a100-80gb-pcie").memory_bandwidth_gb_s),
-        1935.0,
-        "A100 80GB PCIe bandwidth",
-    );
-    close(
-        Some(gpu("a100-80gb-sxm").memory_bandwidth_gb_s),
-        2039.0,
-        "A100 80GB SXM bandwidth",
-    );
+    close(Some(gpu("a100-40gb-pcie").memory_bandwidth_gb_s), 1555.0, "A100 40GB PCIe bandwidth");
+    close(Some(gpu("a100-40gb-sxm").memory_bandwidth_gb_s), 1555.0, "A100 40GB SXM bandwidth");
+    close(Some(gpu("a100-80gb-pcie").memory_bandwidth_gb_s), 1935.0, "A100 80GB PCIe bandwidth");
+    close(Some(gpu("a100-80gb-sxm").memory_bandwidth_gb_s), 2039.0, "A100 80GB SXM bandwidth");
     close(gpu("a100-80gb-sxm").fp16_tflops, 312.0, "A100 dense FP16");
     close(gpu("a100-80gb-sxm").tdp_w, 400.0, "A100 SXM TDP");
 }
@@ -288,10 +178,7 @@ fn spot_l40s_and_l4_datasheets() {
     assert_eq!(g.memory_gib, 48.0);
     close(Some(g.memory_bandwidth_gb_s), 864.0, "L40S bandwidth");
     let f = g.fp16_tflops.unwrap();
-    assert!(
-        (360.0..=367.0).contains(&f),
-        "L40S dense FP16 must be about half of 733, got {f}"
-    );
+    assert!((360.0..=367.0).contains(&f), "L40S dense FP16 must be about half of 733, got {f}");
     close(g.tdp_w, 350.0, "L40S power");
     let l4 = gpu("l4");
     close(Some(l4.memory_bandwidth_gb_s), 300.0, "L4 bandwidth");
@@ -336,16 +223,9 @@ fn spot_v100_p6000_quadro_rtx_4000() {
     close(v.fp32_tflops, 15.7, "V100 FP32");
     assert!(v.bf16_tflops.is_none(), "Volta has no BF16");
     let p = gpu("quadro-p6000");
-    assert!(
-        p.fp16_tflops.is_none() && p.bf16_tflops.is_none(),
-        "the P6000 has no tensor cores"
-    );
+    assert!(p.fp16_tflops.is_none() && p.bf16_tflops.is_none(), "the P6000 has no tensor cores");
     close(p.fp32_tflops, 12.0, "P6000 FP32");
-    close(
-        gpu("quadro-rtx-4000").fp16_tflops,
-        57.0,
-        "Quadro RTX 4000 tensor FP16",
-    );
+    close(gpu("quadro-rtx-4000").fp16_tflops, 57.0, "Quadro RTX 4000 tensor FP16");
 }
 
 #[test]
@@ -427,13 +307,7 @@ fn edit_distance_matches_hand_counts() {
 #[test]
 fn names_and_architectures_are_ascii() {
     for g in catalog::gpus() {
-        assert!(
-            g.name.is_ascii() && g.architecture.is_ascii(),
-            "{}: {} / {}",
-            g.id,
-            g.name,
-            g.architecture
-        );
+        assert!(g.name.is_ascii() && g.architecture.is_ascii(), "{}: {} / {}", g.id, g.name, g.architecture);
     }
 }
 
@@ -446,11 +320,7 @@ fn names_and_architectures_are_ascii() {
 fn spot_mi300x_infinity_fabric() {
     let g = gpu("mi300x");
     let s = g.scale_up().expect("MI300X has a scale-up fabric");
-    close(
-        Some(s.gb_s),
-        7.0 * 128.0,
-        "MI300X Infinity Fabric bandwidth",
-    );
+    close(Some(s.gb_s), 7.0 * 128.0, "MI300X Infinity Fabric bandwidth");
     assert_eq!(s.max_gpus, 8, "MI300X: 8 OAMs all-to-all");
     assert_eq!(g.scale_up_fabric.as_deref(), Some("Infinity Fabric"));
     assert!(!g.nvlink, "Infinity Fabric is not NVLink");
@@ -462,9 +332,7 @@ fn spot_mi300x_infinity_fabric() {
 fn spot_a100_pcie_nvlink_bridge_joins_two() {
     for id in ["a100-40gb-pcie", "a100-80gb-pcie"] {
         let g = gpu(id);
-        let s = g
-            .scale_up()
-            .unwrap_or_else(|| panic!("{id} has an NVLink bridge"));
+        let s = g.scale_up().unwrap_or_else(|| panic!("{id} has an NVLink bridge"));
         assert_eq!(s.max_gpus, 2, "{id}: the bridge joins 2 cards");
         close(Some(s.gb_s), 600.0, "A100 PCIe NVLink bridge bandwidth");
         assert_eq!(g.scale_up_fabric.as_deref(), Some("NVLink bridge"), "{id}");
@@ -481,10 +349,7 @@ fn spot_h100_sxm_nvlink() {
     close(Some(s.gb_s), 900.0, "H100 SXM NVLink bandwidth");
     assert_eq!(s.max_gpus, 8);
     assert_eq!(g.nvlink_gb_s, Some(s.gb_s));
-    assert!(g
-        .scale_up_fabric
-        .as_deref()
-        .is_some_and(|f| f.contains("NVSwitch")));
+    assert!(g.scale_up_fabric.as_deref().is_some_and(|f| f.contains("NVSwitch")));
 }
 
 /// Every NVLink card carries the fabric as numbers, equal to `nvlink_gb_s`, and no PCIe-only card
@@ -495,42 +360,21 @@ fn spot_h100_sxm_nvlink() {
 fn scale_up_fields_cover_every_fabric() {
     for g in catalog::gpus() {
         if g.nvlink {
-            let s = g
-                .scale_up()
-                .unwrap_or_else(|| panic!("{}: NVLink card without scale-up numbers", g.id));
+            let s = g.scale_up().unwrap_or_else(|| panic!("{}: NVLink card without scale-up numbers", g.id));
             assert_eq!(Some(s.gb_s), g.nvlink_gb_s, "{}", g.id);
         }
         if g.interconnect.is_some() {
-            assert!(
-                g.scale_up().is_some(),
-                "{}: has an interconnect but no scale-up numbers",
-                g.id
-            );
+            assert!(g.scale_up().is_some(), "{}: has an interconnect but no scale-up numbers", g.id);
         }
     }
-    assert!(
-        gpu("rtx-4090").scale_up().is_none(),
-        "the 4090 has no NVLink"
-    );
+    assert!(gpu("rtx-4090").scale_up().is_none(), "the 4090 has no NVLink");
     assert!(gpu("l40s").scale_up().is_none(), "the L40S has no NVLink");
     let g3 = gpu("gaudi3").scale_up().expect("Gaudi 3 RoCE");
-    close(
-        Some(g3.gb_s),
-        21.0 * 200.0 / 8.0 * 2.0,
-        "Gaudi 3 scale-up (21 x 200 Gb/s, both directions)",
-    );
+    close(Some(g3.gb_s), 21.0 * 200.0 / 8.0 * 2.0, "Gaudi 3 scale-up (21 x 200 Gb/s, both directions)");
     let g2 = gpu("gaudi2").scale_up().expect("Gaudi 2 RoCE");
-    close(
-        Some(g2.gb_s),
-        21.0 * 100.0 / 8.0 * 2.0,
-        "Gaudi 2 scale-up (21 x 100 Gb/s, both directions)",
-    );
+    close(Some(g2.gb_s), 21.0 * 100.0 / 8.0 * 2.0, "Gaudi 2 scale-up (21 x 100 Gb/s, both directions)");
     assert_eq!((g3.max_gpus, g2.max_gpus), (8, 8));
-    assert_eq!(
-        gpu("gb200").scale_up().map(|s| s.max_gpus),
-        Some(72),
-        "GB200 NVL72"
-    );
+    assert_eq!(gpu("gb200").scale_up().map(|s| s.max_gpus), Some(72), "GB200 NVL72");
 }
 
 /// ECC ships enabled on NVIDIA's GDDR6 datacenter cards: NVIDIA developer forum "NVIDIA T4 has only
@@ -542,20 +386,12 @@ fn spot_ecc_on_by_default() {
     for id in ["l4", "t4", "a10", "a10g", "l40s", "l40", "l20", "a40"] {
         let g = gpu(id);
         assert!(g.ecc_on_by_default, "{id} ships with ECC on");
-        assert!(
-            g.memory_type
-                .as_deref()
-                .is_some_and(|t| t.starts_with("GDDR")),
-            "{id} is a GDDR card"
-        );
+        assert!(g.memory_type.as_deref().is_some_and(|t| t.starts_with("GDDR")), "{id} is a GDDR card");
     }
     // 16 GiB x 15/16 = 15,360 MiB, the T4's nvidia-smi total on current drivers.
     assert_eq!(gpu("t4").memory_gib * 1024.0 * 15.0 / 16.0, 15_360.0);
     for id in ["rtx-4090", "h100-sxm", "a100-80gb-sxm"] {
-        assert!(
-            !gpu(id).ecc_on_by_default,
-            "{id}: GeForce has no ECC; HBM ECC costs no capacity"
-        );
+        assert!(!gpu(id).ecc_on_by_default, "{id}: GeForce has no ECC; HBM ECC costs no capacity");
     }
 }
 
@@ -572,49 +408,22 @@ fn spot_a10g_and_p100() {
     close(g.fp16_sparse_tflops, 140.0, "A10G sparse FP16 tensor");
     assert!(g.fp8_tflops.is_none(), "Ampere has no FP8");
     let p = gpu("p100-16gb");
-    assert!(
-        p.name.contains("PCIe"),
-        "the catalog's P100 is the PCIe card: {}",
-        p.name
-    );
+    assert!(p.name.contains("PCIe"), "the catalog's P100 is the PCIe card: {}", p.name);
     close(p.fp16_vector_tflops, 18.7, "P100 PCIe vector FP16");
     close(p.fp32_tflops, 9.3, "P100 PCIe FP32");
-    assert!(
-        p.fp16_tflops.is_none() && p.bf16_tflops.is_none(),
-        "the P100 has no tensor cores"
-    );
+    assert!(p.fp16_tflops.is_none() && p.bf16_tflops.is_none(), "the P100 has no tensor cores");
 }
 
 #[test]
 fn every_contract_card_is_present_under_its_id() {
     // These ids are fixed: links and the CLI rely on them.
     for id in [
-        "b300",
-        "rtx-5070",
-        "rtx-5060-ti-8gb",
-        "rtx-pro-5000-blackwell",
-        "rtx-pro-4500-blackwell",
-        "rtx-pro-4000-blackwell",
-        "dgx-spark",
-        "mi350x",
-        "rx-9070-xt",
-        "ryzen-ai-max-395",
-        "arc-b580",
-        "arc-pro-b60",
-        "apple-m4-pro",
-        "ascend-910b",
-        "rtx-2080",
-        "rtx-3070",
-        "rtx-3060-ti",
-        "rx-6900-xt",
-        "rx-7900-xt",
-        "arc-a770",
+        "b300", "rtx-5070", "rtx-5060-ti-8gb", "rtx-pro-5000-blackwell", "rtx-pro-4500-blackwell", "rtx-pro-4000-blackwell",
+        "dgx-spark", "mi350x", "rx-9070-xt", "ryzen-ai-max-395", "arc-b580", "arc-pro-b60", "apple-m4-pro", "ascend-910b",
+        "rtx-2080", "rtx-3070", "rtx-3060-ti", "rx-6900-xt", "rx-7900-xt", "arc-a770",
     ] {
         let g = gpu(id);
-        assert!(
-            !g.backends.is_empty(),
-            "{id}: each of these cards names the back-ends that run on it"
-        );
+        assert!(!g.backends.is_empty(), "{id}: each of these cards names the back-ends that run on it");
     }
 }
 
@@ -624,24 +433,14 @@ fn every_contract_card_is_present_under_its_id() {
 fn spot_b300_hgx_table() {
     let g = gpu("b300");
     close(g.fp4_tflops, 108_000.0 / 8.0, "B300 dense FP4");
-    assert_eq!(
-        g.fp4_sparse_tflops, None,
-        "B300's sparse FP4 is 4/3 of dense, not the 2:4 2x the check holds"
-    );
+    assert_eq!(g.fp4_sparse_tflops, None, "B300's sparse FP4 is 4/3 of dense, not the 2:4 2x the check holds");
     close(g.fp8_tflops, 72_000.0 / 8.0 / 2.0, "B300 FP8");
-    close(
-        g.fp6_tflops,
-        72_000.0 / 8.0 / 2.0,
-        "B300 FP6 (the FP8/FP6 row)",
-    );
+    close(g.fp6_tflops, 72_000.0 / 8.0 / 2.0, "B300 FP6 (the FP8/FP6 row)");
     close(g.bf16_tflops, 36_000.0 / 8.0 / 2.0, "B300 BF16");
     close(g.fp32_tflops, 600.0 / 8.0, "B300 FP32");
     close(g.fp64_tflops, 10.0 / 8.0, "B300 FP64");
     close(Some(g.memory_gib), 2304.0 / 8.0, "B300 memory");
-    assert_eq!(
-        g.int8_tops, None,
-        "B300 INT8 (2 POPS sparse per 8 GPUs) would break bf16 <= fp8 <= int8"
-    );
+    assert_eq!(g.int8_tops, None, "B300 INT8 (2 POPS sparse per 8 GPUs) would break bf16 <= fp8 <= int8");
 }
 
 /// AMD MI350X: the MI355X rates scaled by the clock ratio 2.2 / 2.4 GHz land on AMD's printed 2.3 PF FP16,
@@ -652,16 +451,9 @@ fn spot_mi350x_and_mi355x_low_precision() {
     assert!((a.fp16_tflops.unwrap() / 1000.0 - 2.3).abs() < 0.05);
     assert!((a.fp8_tflops.unwrap() / 1000.0 - 4.6).abs() < 0.05);
     assert!((a.fp4_tflops.unwrap() / 1000.0 - 9.2).abs() < 0.05);
-    assert_eq!(
-        a.fp6_tflops, a.fp4_tflops,
-        "CDNA 4 runs MXFP6 at the MXFP4 rate"
-    );
+    assert_eq!(a.fp6_tflops, a.fp4_tflops, "CDNA 4 runs MXFP6 at the MXFP4 rate");
     assert!((b.fp4_tflops.unwrap() / 1000.0 - 10.1).abs() < 0.05);
-    close(
-        a.fp16_tflops,
-        b.fp16_tflops.unwrap() * 2.2 / 2.4,
-        "MI350X FP16 = MI355X x clock ratio",
-    );
+    close(a.fp16_tflops, b.fp16_tflops.unwrap() * 2.2 / 2.4, "MI350X FP16 = MI355X x clock ratio");
 }
 
 /// RTX 50 and RTX PRO Blackwell: NVIDIA's 'AI TOPS' is FP4 with sparsity, so dense FP4 is half of it
@@ -669,20 +461,10 @@ fn spot_mi350x_and_mi355x_low_precision() {
 /// 48 SMs x 256 FLOP/clk x 2.51 GHz = 30.8 TFLOPS.
 #[test]
 fn spot_blackwell_ai_tops_are_sparse_fp4() {
-    for (id, ai_tops) in [
-        ("rtx-5070", 988.0),
-        ("rtx-pro-5000-blackwell", 2064.0),
-        ("rtx-pro-4500-blackwell", 1687.0),
-        ("rtx-pro-4000-blackwell", 1247.0),
-        ("dgx-spark", 1000.0),
-    ] {
+    for (id, ai_tops) in [("rtx-5070", 988.0), ("rtx-pro-5000-blackwell", 2064.0), ("rtx-pro-4500-blackwell", 1687.0), ("rtx-pro-4000-blackwell", 1247.0), ("dgx-spark", 1000.0)] {
         close(gpu(id).fp4_tflops, ai_tops / 2.0, id);
     }
-    close(
-        gpu("rtx-5070").fp32_tflops,
-        48.0 * 256.0 * 2.51 / 1000.0,
-        "RTX 5070 FP32",
-    );
+    close(gpu("rtx-5070").fp32_tflops, 48.0 * 256.0 * 2.51 / 1000.0, "RTX 5070 FP32");
 }
 
 /// Home-lab cards against their whitepapers and spec pages: RTX 2080 (Turing whitepaper, reference: FP16
@@ -690,53 +472,23 @@ fn spot_blackwell_ai_tops_are_sparse_fp4() {
 /// 256 FLOP/clk x 2.4 GHz = 51.6), Arc B580 (233 INT8 TOPS, 456 GB/s).
 #[test]
 fn spot_home_lab_cards() {
-    close(
-        gpu("rtx-2080").fp16_acc16_tflops,
-        80.5,
-        "RTX 2080 FP16 acc16",
-    );
+    close(gpu("rtx-2080").fp16_acc16_tflops, 80.5, "RTX 2080 FP16 acc16");
     close(gpu("rtx-2080").int8_tops, 161.1, "RTX 2080 INT8");
-    close(
-        gpu("rtx-3070").fp16_acc16_tflops,
-        81.3,
-        "RTX 3070 FP16 acc16",
-    );
-    close(
-        gpu("rx-7900-xt").fp32_tflops,
-        84.0 * 256.0 * 2.4 / 1000.0,
-        "RX 7900 XT FP32",
-    );
+    close(gpu("rtx-3070").fp16_acc16_tflops, 81.3, "RTX 3070 FP16 acc16");
+    close(gpu("rx-7900-xt").fp32_tflops, 84.0 * 256.0 * 2.4 / 1000.0, "RX 7900 XT FP32");
     close(gpu("arc-b580").int8_tops, 233.0, "Arc B580 INT8");
-    close(
-        Some(gpu("arc-b580").memory_bandwidth_gb_s),
-        192.0 / 8.0 * 19.0,
-        "Arc B580 bandwidth = 192 bit x 19 Gbps",
-    );
-    close(
-        Some(gpu("ryzen-ai-max-395").memory_bandwidth_gb_s),
-        256.0 / 8.0 * 8.0,
-        "Strix Halo = 256 bit x 8,000 MT/s",
-    );
+    close(Some(gpu("arc-b580").memory_bandwidth_gb_s), 192.0 / 8.0 * 19.0, "Arc B580 bandwidth = 192 bit x 19 Gbps");
+    close(Some(gpu("ryzen-ai-max-395").memory_bandwidth_gb_s), 256.0 / 8.0 * 8.0, "Strix Halo = 256 bit x 8,000 MT/s");
 }
 
 /// Unified-memory platforms list the sizes they are sold with, and the default is one of them.
 #[test]
 fn unified_memory_platforms_list_their_sizes() {
-    assert_eq!(
-        gpu("apple-m4-pro").memory_options_gib,
-        vec![24.0, 48.0, 64.0]
-    );
-    assert_eq!(
-        gpu("ryzen-ai-max-395").memory_options_gib,
-        vec![32.0, 64.0, 128.0]
-    );
+    assert_eq!(gpu("apple-m4-pro").memory_options_gib, vec![24.0, 48.0, 64.0]);
+    assert_eq!(gpu("ryzen-ai-max-395").memory_options_gib, vec![32.0, 64.0, 128.0]);
     assert_eq!(gpu("dgx-spark").memory_options_gib, vec![128.0]);
     for g in catalog::gpus().iter().filter(|g| g.unified_memory) {
-        assert!(
-            g.memory_options_gib.contains(&g.memory_gib),
-            "{}: options must hold the default",
-            g.id
-        );
+        assert!(g.memory_options_gib.contains(&g.memory_gib), "{}: options must hold the default", g.id);
     }
 }
 
@@ -745,71 +497,17 @@ fn validation_catches_broken_fp6_fp4_options_and_backends() {
     #[track_caller]
     fn rejects(g: schema::Gpu, needle: &str) {
         let errors = schema::validate_gpus(&[g]);
-        assert!(
-            errors.iter().any(|e| e.contains(needle)),
-            "expected an error about `{needle}`, got {errors:?}"
-        );
+        assert!(errors.iter().any(|e| e.contains(needle)), "expected an error about `{needle}`, got {errors:?}");
     }
     let b300 = gpu("b300");
     let spark = gpu("dgx-spark");
-    assert_eq!(
-        schema::validate_gpus(&[b300.clone(), spark.clone()]),
-        Vec::<String>::new()
-    );
-    rejects(
-        schema::Gpu {
-            fp6_tflops: Some(20_000.0),
-            ..b300.clone()
-        },
-        "fp6_tflops (20000) must not exceed fp4_tflops",
-    );
-    rejects(
-        schema::Gpu {
-            fp4_sparse_tflops: Some(18_000.0),
-            ..b300.clone()
-        },
-        "fp4_tflops must be dense: the sparse figure 18000 is 1.33x",
-    );
-    rejects(
-        schema::Gpu {
-            fp6_tflops: Some(90_000.0),
-            ..b300.clone()
-        },
-        "plausible range",
-    );
-    rejects(
-        schema::Gpu {
-            backends: vec!["opencl".into()],
-            ..b300.clone()
-        },
-        "unknown backend `opencl`",
-    );
-    rejects(
-        schema::Gpu {
-            backends: vec!["cuda".into(), "cuda".into()],
-            ..b300.clone()
-        },
-        "listed twice",
-    );
-    rejects(
-        schema::Gpu {
-            memory_options_gib: vec![64.0],
-            ..spark.clone()
-        },
-        "must include memory_gib",
-    );
-    rejects(
-        schema::Gpu {
-            memory_options_gib: vec![128.0, 64.0],
-            ..spark.clone()
-        },
-        "ascending",
-    );
-    rejects(
-        schema::Gpu {
-            memory_options_gib: vec![288.0],
-            ..b300.clone()
-        },
-        "unified-memory platforms",
-    );
+    assert_eq!(schema::validate_gpus(&[b300.clone(), spark.clone()]), Vec::<String>::new());
+    rejects(schema::Gpu { fp6_tflops: Some(20_000.0), ..b300.clone() }, "fp6_tflops (20000) must not exceed fp4_tflops");
+    rejects(schema::Gpu { fp4_sparse_tflops: Some(18_000.0), ..b300.clone() }, "fp4_tflops must be dense: the sparse figure 18000 is 1.33x");
+    rejects(schema::Gpu { fp6_tflops: Some(90_000.0), ..b300.clone() }, "plausible range");
+    rejects(schema::Gpu { backends: vec!["opencl".into()], ..b300.clone() }, "unknown backend `opencl`");
+    rejects(schema::Gpu { backends: vec!["cuda".into(), "cuda".into()], ..b300.clone() }, "listed twice");
+    rejects(schema::Gpu { memory_options_gib: vec![64.0], ..spark.clone() }, "must include memory_gib");
+    rejects(schema::Gpu { memory_options_gib: vec![128.0, 64.0], ..spark.clone() }, "ascending");
+    rejects(schema::Gpu { memory_options_gib: vec![288.0], ..b300.clone() }, "unified-memory platforms");
 }

@@ -3,8 +3,7 @@
 
 use gpu_advisor::catalog;
 use gpu_advisor::model::classic::{
-    classic_memory, classic_samples_per_s, estimate_classic, max_batch_that_fits, ClassicJob,
-    ClassicMode, ClassicPrecision,
+    classic_memory, classic_samples_per_s, estimate_classic, max_batch_that_fits, ClassicJob, ClassicMode, ClassicPrecision,
 };
 use gpu_advisor::model::media::{CONTEXT_GIB, FRAGMENTATION};
 use gpu_advisor::model::media_preset::estimate_media;
@@ -29,11 +28,7 @@ fn resnet50_amp_training_memory_hand_calculation() {
     assert!((m.gradients_gib - 25.56e6 * 4.0 / GIB).abs() < 1e-12);
     assert!((m.optimizer_gib - 25.56e6 * 4.0 / GIB).abs() < 1e-12);
     let act = 64.0 * 8.18e9 / 170.0 / GIB;
-    assert!(
-        (m.activations_gib - act).abs() < 1e-9,
-        "{}",
-        m.activations_gib
-    );
+    assert!((m.activations_gib - act).abs() < 1e-9, "{}", m.activations_gib);
     let tensors = m.weights_gib + m.gradients_gib + m.optimizer_gib + m.activations_gib;
     assert!((m.total_gib - (tensors * (1.0 + FRAGMENTATION) + CONTEXT_GIB)).abs() < 1e-9);
     // FP32 doubles the activations.
@@ -79,16 +74,10 @@ fn amp_is_faster_than_fp32_and_tf32_in_between_on_ampere() {
     let fp32_default = classic_samples_per_s(&job, g, 1).unwrap().mid;
     job.fp32_math = Fp32Math::Strict;
     let fp32_strict = classic_samples_per_s(&job, g, 1).unwrap().mid;
-    assert!(
-        amp > tf32 && tf32 > fp32_strict,
-        "{amp} {tf32} {fp32_strict}"
-    );
+    assert!(amp > tf32 && tf32 > fp32_strict, "{amp} {tf32} {fp32_strict}");
     // ResNet-50 is all convolutions, which PyTorch runs in TF32 by default
     // (torch.backends.cudnn.allow_tf32 = True): its default "fp32" is the TF32 speed.
-    assert!(
-        (fp32_default - tf32).abs() < 1e-9 * tf32,
-        "{fp32_default} {tf32}"
-    );
+    assert!((fp32_default - tf32).abs() < 1e-9 * tf32, "{fp32_default} {tf32}");
     // BERT is all matmuls, which PyTorch runs in strict FP32 by default (allow_tf32 = False since
     // 1.12): its default "fp32" is the strict speed, and NGC's TF32 is faster.
     let mut bert = ClassicJob::new("bert-large", ClassicMode::Train).unwrap();
@@ -99,10 +88,7 @@ fn amp_is_faster_than_fp32_and_tf32_in_between_on_ampere() {
     let strict = classic_samples_per_s(&bert, g, 1).unwrap().mid;
     bert.fp32_math = Fp32Math::Tf32;
     let ngc = classic_samples_per_s(&bert, g, 1).unwrap().mid;
-    assert!(
-        (default - strict).abs() < 1e-9 * strict && ngc > 1.5 * strict,
-        "{default} {strict} {ngc}"
-    );
+    assert!((default - strict).abs() < 1e-9 * strict && ngc > 1.5 * strict, "{default} {strict} {ngc}");
 }
 
 #[test]
@@ -128,11 +114,7 @@ fn sustained_tensor_factor_hand_calculation() {
     // fp32_tflops / tdp_w against the architecture's flagship, square root (numeric.rs):
     // RTX 6000 Ada 91.1 / 300 = 0.30367 against RTX 4090 82.6 / 450 = 0.18356: sqrt(0.60446) = 0.7775.
     let f = |id: &str| sustained_tensor_factor(gpu(id));
-    assert!(
-        (f("rtx-6000-ada") - 0.7775).abs() < 1e-3,
-        "{}",
-        f("rtx-6000-ada")
-    );
+    assert!((f("rtx-6000-ada") - 0.7775).abs() < 1e-3, "{}", f("rtx-6000-ada"));
     // L40S 91.6 / 350 = 0.26171: sqrt(0.18356 / 0.26171) = 0.8375.
     assert!((f("l40s") - 0.8375).abs() < 1e-3, "{}", f("l40s"));
     // T4 8.1 / 70 = 0.11571 against Titan RTX 16.3 / 280 = 0.058214: sqrt(0.50309) = 0.7093 (the
@@ -149,15 +131,7 @@ fn sustained_tensor_factor_hand_calculation() {
     // MI325X (the same die at 1,000 W), same blog: 1,354–1,464 MHz: (1354 + 1464) / 2 / 2100 = 0.6710.
     assert!((f("mi325x") - 0.6710).abs() < 1e-3, "{}", f("mi325x"));
     // Flagships, better-fed cards and parts without a measured clock hold their clocks.
-    for id in [
-        "rtx-4090",
-        "h100-sxm",
-        "a100-80gb-sxm",
-        "rtx-3090-ti",
-        "rtx-2080-ti",
-        "mi355x",
-        "apple-m2-ultra",
-    ] {
+    for id in ["rtx-4090", "h100-sxm", "a100-80gb-sxm", "rtx-3090-ti", "rtx-2080-ti", "mi355x", "apple-m2-ultra"] {
         assert_eq!(f(id), 1.0, "{id}");
     }
     // The LOW_POWER rule it replaces: every card in (0, 1].
@@ -187,35 +161,11 @@ fn nvlink_scales_better_than_pcie() {
 
 #[test]
 fn inference_leaves_train_samples_null() {
-    let e = estimate_media(
-        "yolov8x",
-        "inference",
-        None,
-        Some((640, 640)),
-        None,
-        Some(8),
-        Default::default(),
-        gpu("rtx-4090"),
-        1,
-    )
-    .unwrap()
-    .unwrap();
+    let e = estimate_media("yolov8x", "inference", None, Some((640, 640)), None, Some(8), Default::default(), gpu("rtx-4090"), 1).unwrap().unwrap();
     assert!(e.throughput.train_samples_per_s.is_none());
     assert!(e.throughput.seconds_per_image.is_none());
     assert!(e.assumptions[0].starts_with("inference:"));
-    let t = estimate_media(
-        "bert-base",
-        "training",
-        Some(Precision::Bf16),
-        None,
-        None,
-        Some(32),
-        Default::default(),
-        gpu("rtx-4090"),
-        1,
-    )
-    .unwrap()
-    .unwrap();
+    let t = estimate_media("bert-base", "training", Some(Precision::Bf16), None, None, Some(32), Default::default(), gpu("rtx-4090"), 1).unwrap().unwrap();
     assert!(t.throughput.train_samples_per_s.unwrap().is_sane());
     assert_eq!(t.memory.kv_cache_gib, 0.0);
 }
@@ -223,128 +173,18 @@ fn inference_leaves_train_samples_null() {
 #[test]
 fn errors_name_the_field() {
     let g = gpu("rtx-4090");
-    let e =
-        |r: Option<Result<_, gpu_advisor::model::EstimateError>>| r.unwrap().unwrap_err().field();
-    assert_eq!(
-        e(estimate_media(
-            "resnet-50",
-            "training",
-            Some(Precision::Q4KM),
-            None,
-            None,
-            None,
-            Default::default(),
-            g,
-            1
-        )),
-        "precision"
-    );
-    assert_eq!(
-        e(estimate_media(
-            "resnet-50",
-            "lora",
-            None,
-            None,
-            None,
-            None,
-            Default::default(),
-            g,
-            1
-        )),
-        "workload"
-    );
-    assert_eq!(
-        e(estimate_media(
-            "bert-base",
-            "training",
-            None,
-            Some((224, 224)),
-            None,
-            None,
-            Default::default(),
-            g,
-            1
-        )),
-        "resolution"
-    );
-    assert_eq!(
-        e(estimate_media(
-            "resnet-50",
-            "training",
-            None,
-            None,
-            Some(20),
-            None,
-            Default::default(),
-            g,
-            1
-        )),
-        "steps"
-    );
-    assert_eq!(
-        e(estimate_media(
-            "resnet-50",
-            "training",
-            None,
-            Some((100_000, 100_000)),
-            None,
-            None,
-            Default::default(),
-            g,
-            1
-        )),
-        "resolution"
-    );
-    assert_eq!(
-        e(estimate_media(
-            "resnet-50",
-            "training",
-            None,
-            None,
-            None,
-            Some(0),
-            Default::default(),
-            g,
-            1
-        )),
-        "batch"
-    );
-    assert_eq!(
-        e(estimate_media(
-            "resnet-50",
-            "training",
-            None,
-            None,
-            None,
-            None,
-            Default::default(),
-            g,
-            0
-        )),
-        "gpus"
-    );
+    let e = |r: Option<Result<_, gpu_advisor::model::EstimateError>>| r.unwrap().unwrap_err().field();
+    assert_eq!(e(estimate_media("resnet-50", "training", Some(Precision::Q4KM), None, None, None, Default::default(), g, 1)), "precision");
+    assert_eq!(e(estimate_media("resnet-50", "lora", None, None, None, None, Default::default(), g, 1)), "workload");
+    assert_eq!(e(estimate_media("bert-base", "training", None, Some((224, 224)), None, None, Default::default(), g, 1)), "resolution");
+    assert_eq!(e(estimate_media("resnet-50", "training", None, None, Some(20), None, Default::default(), g, 1)), "steps");
+    assert_eq!(e(estimate_media("resnet-50", "training", None, Some((100_000, 100_000)), None, None, Default::default(), g, 1)), "resolution");
+    assert_eq!(e(estimate_media("resnet-50", "training", None, None, None, Some(0), Default::default(), g, 1)), "batch");
+    assert_eq!(e(estimate_media("resnet-50", "training", None, None, None, None, Default::default(), g, 0)), "gpus");
     let mut nan = g.clone();
     nan.memory_bandwidth_gb_s = f64::NAN;
-    assert_eq!(
-        e(estimate_media(
-            "resnet-50",
-            "training",
-            None,
-            None,
-            None,
-            None,
-            Default::default(),
-            &nan,
-            1
-        )),
-        "gpu.memory_bandwidth_gb_s"
-    );
-    assert_eq!(
-        ClassicJob::new("resnet50", ClassicMode::Train)
-            .unwrap_err()
-            .field(),
-        "model"
-    );
+    assert_eq!(e(estimate_media("resnet-50", "training", None, None, None, None, Default::default(), &nan, 1)), "gpu.memory_bandwidth_gb_s");
+    assert_eq!(ClassicJob::new("resnet50", ClassicMode::Train).unwrap_err().field(), "model");
 }
 
 #[test]
@@ -353,8 +193,7 @@ fn every_preset_sizes_on_every_gpu() {
         for g in catalog::gpus() {
             for mode in [ClassicMode::Train, ClassicMode::Infer] {
                 let job = ClassicJob::for_spec(spec, mode);
-                let e = estimate_classic(&job, g, 1)
-                    .unwrap_or_else(|e| panic!("{} on {}: {e}", spec.id, g.id));
+                let e = estimate_classic(&job, g, 1).unwrap_or_else(|e| panic!("{} on {}: {e}", spec.id, g.id));
                 assert!(e.memory.total_gib.is_finite() && e.memory.total_gib > 0.0);
             }
         }
@@ -362,11 +201,7 @@ fn every_preset_sizes_on_every_gpu() {
 }
 
 fn ids() -> Vec<String> {
-    catalog::catalog()
-        .classic
-        .iter()
-        .map(|c| c.id.clone())
-        .collect()
+    catalog::catalog().classic.iter().map(|c| c.id.clone()).collect()
 }
 
 proptest! {
@@ -423,21 +258,11 @@ fn channels_last_amp_convnet_ratio_matches_timm() {
         job.channels_last = channels_last;
         classic_samples_per_s(&job, gpu("rtx-3090"), 1).unwrap().mid
     };
-    let ratio = speed("resnet-50", 512, ClassicPrecision::Amp, true)
-        / speed("resnet-50", 512, ClassicPrecision::Amp, false);
+    let ratio = speed("resnet-50", 512, ClassicPrecision::Amp, true) / speed("resnet-50", 512, ClassicPrecision::Amp, false);
     println!("model NHWC/NCHW ratio {ratio:.4}");
-    assert!(
-        (ratio / (1218.01 / 826.06) - 1.0).abs() < 0.03,
-        "ratio {ratio}"
-    );
-    assert_eq!(
-        speed("vit-b-16", 192, ClassicPrecision::Amp, true),
-        speed("vit-b-16", 192, ClassicPrecision::Amp, false)
-    );
-    assert_eq!(
-        speed("resnet-50", 256, ClassicPrecision::Fp32, true),
-        speed("resnet-50", 256, ClassicPrecision::Fp32, false)
-    );
+    assert!((ratio / (1218.01 / 826.06) - 1.0).abs() < 0.03, "ratio {ratio}");
+    assert_eq!(speed("vit-b-16", 192, ClassicPrecision::Amp, true), speed("vit-b-16", 192, ClassicPrecision::Amp, false));
+    assert_eq!(speed("resnet-50", 256, ClassicPrecision::Fp32, true), speed("resnet-50", 256, ClassicPrecision::Fp32, false));
 }
 
 /// Winograd on the FP32 units for 3×3 stride-1 convolutions (numeric::fp32_path_tflops_winograd):
@@ -453,18 +278,12 @@ fn winograd_fp32_path_hand_calculation() {
     assert!((r - 19.721).abs() < 0.01, "{r}");
     // A100: TF32 156 beats Winograd FP32 19.5 × 2.25 = 43.9, so TF32 mode keeps 156.
     let a100 = gpu("a100-80gb-sxm");
-    assert_eq!(
-        fp32_path_tflops_winograd(a100, Fp32Math::Tf32, 1.0, 0.367),
-        Some(156.0)
-    );
+    assert_eq!(fp32_path_tflops_winograd(a100, Fp32Math::Tf32, 1.0, 0.367), Some(156.0));
     // RTX 3090: TF32 35.6 = FP32 35.6 (GA102); Winograd 80.1 wins on its layers:
     // 1 / (0.633 / 35.6 + 0.367 / 80.1) = 1 / (0.0177809 + 0.0045818) = 44.717.
     let rtx3090 = gpu("rtx-3090");
     let r = fp32_path_tflops_winograd(rtx3090, Fp32Math::Tf32, 1.0, 0.367).unwrap();
     assert!((r - 44.717).abs() < 0.05, "{r}");
     // No eligible share: the plain FP32 path.
-    assert_eq!(
-        fp32_path_tflops_winograd(v100, Fp32Math::Strict, 1.0, 0.0),
-        Some(15.7)
-    );
+    assert_eq!(fp32_path_tflops_winograd(v100, Fp32Math::Strict, 1.0, 0.0), Some(15.7));
 }

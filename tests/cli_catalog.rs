@@ -4,15 +4,8 @@
 use std::process::Command;
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gpu-advisor"))
-        .args(args)
-        .output()
-        .expect("run gpu-advisor");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
+    let out = Command::new(env!("CARGO_BIN_EXE_gpu-advisor")).args(args).output().expect("run gpu-advisor");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
 }
 
 #[test]
@@ -23,20 +16,8 @@ fn gpus_json_has_exactly_the_contract_keys() {
     let arr = v.as_array().unwrap();
     assert!(arr.len() >= 60, "at least 60 cards, got {}", arr.len());
     let expected = [
-        "id",
-        "name",
-        "vendor",
-        "segment",
-        "memory_gib",
-        "memory_bandwidth_gb_s",
-        "fp32_tflops",
-        "fp16_tflops",
-        "bf16_tflops",
-        "fp8_tflops",
-        "int8_tops",
-        "tdp_w",
-        "nvlink",
-        "launch_price_usd",
+        "id", "name", "vendor", "segment", "memory_gib", "memory_bandwidth_gb_s", "fp32_tflops", "fp16_tflops",
+        "bf16_tflops", "fp8_tflops", "int8_tops", "tdp_w", "nvlink", "launch_price_usd",
     ];
     for item in arr {
         let obj = item.as_object().unwrap();
@@ -47,13 +28,7 @@ fn gpus_json_has_exactly_the_contract_keys() {
         assert_eq!(keys, want);
     }
     let ids: Vec<&str> = arr.iter().map(|g| g["id"].as_str().unwrap()).collect();
-    for id in [
-        "rtx-a5000",
-        "rtx-4090",
-        "h100-sxm",
-        "quadro-p6000",
-        "rtx-4000-sff-ada",
-    ] {
+    for id in ["rtx-a5000", "rtx-4090", "h100-sxm", "quadro-p6000", "rtx-4000-sff-ada"] {
         assert!(ids.contains(&id), "{id} missing");
     }
     // Seeds README trap 1: the H100 SXM's FP16 is 989 dense, never the 1,979 sparse figure.
@@ -74,11 +49,7 @@ fn gpus_without_json_prints_a_table() {
 
 #[test]
 fn unknown_flags_exit_2_with_one_line() {
-    for args in [
-        &["gpus", "--bogus"][..],
-        &["models", "--nope"],
-        &["frobnicate"],
-    ] {
+    for args in [&["gpus", "--bogus"][..], &["models", "--nope"], &["frobnicate"]] {
         let (code, out, err) = run(args);
         assert_eq!(code, 2, "{args:?}");
         assert!(out.is_empty());

@@ -6,13 +6,11 @@
 
 use gpu_advisor::catalog;
 use gpu_advisor::model::llm::framework::{Chosen, Framework};
-use gpu_advisor::model::llm::job::MeshSpec;
 use gpu_advisor::model::llm::memory::terms;
+use gpu_advisor::model::llm::job::MeshSpec;
 use gpu_advisor::model::llm::parallel::{self, Layout};
 use gpu_advisor::model::llm::throughput::train_step;
-use gpu_advisor::model::llm::{
-    estimate_llm, layout_for, Engine, LlmJob, Optimizer, Workload, MAX_GPUS,
-};
+use gpu_advisor::model::llm::{estimate_llm, layout_for, Engine, LlmJob, Optimizer, Workload, MAX_GPUS};
 use gpu_advisor::model::types::GIB;
 
 fn gpu(id: &str) -> &'static catalog::Gpu {
@@ -42,29 +40,14 @@ fn llama70b(global_batch: u32) -> LlmJob {
 fn the_published_70b_mesh_has_the_hand_calculated_bubble() {
     let h100 = gpu("h100-sxm");
     let mut j = llama70b(128);
-    j.mesh = Some(MeshSpec {
-        tp: 4,
-        cp: 2,
-        pp: 4,
-        interleave: 5,
-    });
+    j.mesh = Some(MeshSpec { tp: 4, cp: 2, pp: 4, interleave: 5 });
     let t = terms(&j, h100, Engine::Vllm);
-    let Layout::Mesh(m) = parallel::layout(&j, h100, Engine::Vllm, 64) else {
-        panic!("a mesh")
-    };
+    let Layout::Mesh(m) = parallel::layout(&j, h100, Engine::Vllm, 64) else { panic!("a mesh") };
     assert_eq!((m.tp, m.cp, m.pp, m.dp, m.micro_batches), (4, 2, 4, 2, 64));
     let step = train_step(&j, h100, &t, &Layout::Mesh(m), 64);
     let hand = 0.6 / 64.6;
-    assert!(
-        (step.bubble - hand).abs() < 1e-3 * hand,
-        "bubble {} against {hand}",
-        step.bubble
-    );
-    assert!(
-        (step.link.gb_s - 90.0).abs() < 1e-9,
-        "data-parallel link {}",
-        step.link.gb_s
-    );
+    assert!((step.bubble - hand).abs() < 1e-3 * hand, "bubble {} against {hand}", step.bubble);
+    assert!((step.link.gb_s - 90.0).abs() < 1e-9, "data-parallel link {}", step.link.gb_s);
 }
 
 /// The layout search against the published configuration. dgxc-benchmarking measures the 70B
@@ -81,30 +64,15 @@ fn the_search_finds_a_mesh_as_good_as_the_published_one() {
         let t = terms(&j, h100, Engine::Vllm);
         let chosen = layout_for(&j, h100, Engine::Vllm, &t, gpus);
         assert!(matches!(chosen, Layout::Mesh(_)), "{gpus}: {chosen:?}");
-        assert!(
-            parallel::fits(&j, h100, Engine::Vllm, &t, &chosen),
-            "{gpus}: {chosen:?} fits"
-        );
+        assert!(parallel::fits(&j, h100, Engine::Vllm, &t, &chosen), "{gpus}: {chosen:?} fits");
         let ours = train_step(&j, h100, &t, &chosen, gpus).tokens_per_s / f64::from(gpus);
         let mut published = j.clone();
-        published.mesh = Some(MeshSpec {
-            tp: 4,
-            cp: 2,
-            pp: 4,
-            interleave: 5,
-        });
+        published.mesh = Some(MeshSpec { tp: 4, cp: 2, pp: 4, interleave: 5 });
         let p_layout = parallel::layout(&published, h100, Engine::Vllm, gpus);
-        let theirs =
-            train_step(&published, h100, &t, &p_layout, gpus).tokens_per_s / f64::from(gpus);
-        assert!(
-            ours >= theirs * 0.999,
-            "{gpus}: chosen {chosen:?} {ours:.0} < published mesh {theirs:.0}"
-        );
+        let theirs = train_step(&published, h100, &t, &p_layout, gpus).tokens_per_s / f64::from(gpus);
+        assert!(ours >= theirs * 0.999, "{gpus}: chosen {chosen:?} {ours:.0} < published mesh {theirs:.0}");
         for (what, v) in [("chosen", ours), ("published mesh", theirs)] {
-            assert!(
-                (v / measured - 1.0).abs() < 0.25,
-                "{gpus} GPUs, {what}: {v:.0} tokens/s per GPU against {measured}"
-            );
+            assert!((v / measured - 1.0).abs() < 0.25, "{gpus} GPUs, {what}: {v:.0} tokens/s per GPU against {measured}");
         }
     }
 }
@@ -128,16 +96,8 @@ fn the_8b_full_fine_tune_fits_24_gb_as_torchtune_runs_it() {
     assert!(!j.master_weights && j.optimizer_in_backward);
     let e = estimate_llm(&j, card, 1).expect("estimate");
     assert!(e.fits, "per GPU {:.2} GiB", e.per_gpu_gib);
-    assert!(
-        (e.memory.weights_gib - 8.03e9 * 2.0 / GIB).abs() < 0.05,
-        "weights {}",
-        e.memory.weights_gib
-    );
-    assert!(
-        (e.memory.gradients_gib - 128_256.0 * 4096.0 * 2.0 / GIB).abs() < 0.02,
-        "gradients {}",
-        e.memory.gradients_gib
-    );
+    assert!((e.memory.weights_gib - 8.03e9 * 2.0 / GIB).abs() < 0.05, "weights {}", e.memory.weights_gib);
+    assert!((e.memory.gradients_gib - 128_256.0 * 4096.0 * 2.0 / GIB).abs() < 0.02, "gradients {}", e.memory.gradients_gib);
     let mut hf = j.clone();
     Framework::Transformers.apply(&mut hf, Chosen::default(), 1);
     assert!(!estimate_llm(&hf, card, 1).expect("estimate").fits);
@@ -148,11 +108,7 @@ fn the_8b_full_fine_tune_fits_24_gb_as_torchtune_runs_it() {
 fn a_chosen_setting_wins_over_the_framework() {
     let mut j = LlmJob::for_preset(catalog::llm("llama-3.1-8b").expect("preset"));
     j.workload = Workload::FinetuneFull;
-    let chosen = Chosen {
-        optimizer: Some(Optimizer::AdamW),
-        master_weights: Some(true),
-        ..Chosen::default()
-    };
+    let chosen = Chosen { optimizer: Some(Optimizer::AdamW), master_weights: Some(true), ..Chosen::default() };
     Framework::Torchtune.apply(&mut j, chosen, 1);
     assert_eq!(j.optimizer, Optimizer::AdamW);
     assert!(j.master_weights && j.optimizer_in_backward);
@@ -197,13 +153,8 @@ fn fp8_training_runs_the_gemms_at_the_fp8_rate() {
     // embedding and head stay in 16 bits.
     let t = terms(&j, h100, Engine::Vllm);
     let m = &j.model;
-    let hand_weights =
-        (m.body_params() * 3.0 + m.embedding_params() * 2.0 + m.head_params() * 2.0) / GIB;
-    assert!(
-        (t.weights_gib / hand_weights - 1.0).abs() < 1e-9,
-        "{} against {hand_weights}",
-        t.weights_gib
-    );
+    let hand_weights = (m.body_params() * 3.0 + m.embedding_params() * 2.0 + m.head_params() * 2.0) / GIB;
+    assert!((t.weights_gib / hand_weights - 1.0).abs() < 1e-9, "{} against {hand_weights}", t.weights_gib);
 }
 
 /// A token budget with a deadline: every option finishes within it, and a multi-node option is
@@ -229,12 +180,7 @@ fn a_deadline_sizes_the_cluster() {
         if o.count > 16 {
             let half = estimate_llm(&j, gpu(&o.gpu), o.count / 2).expect("estimate");
             let slower = 1e12 / half.throughput.train_tokens_per_s.expect("rate").mid / 3600.0;
-            assert!(
-                slower > 240.0,
-                "{} × {}: half the nodes take {slower:.0} h",
-                o.count,
-                o.gpu
-            );
+            assert!(slower > 240.0, "{} × {}: half the nodes take {slower:.0} h", o.count, o.gpu);
         }
     }
 }

@@ -6,9 +6,9 @@
 use gpu_advisor::catalog::{self, Gpu};
 use gpu_advisor::present::{format_money, Money};
 use gpu_advisor::recommend::cost::{
-    self, break_even_month, card_price_usd, cost_figures, energy_usd, host_estimate, hourly_price,
-    usd_per_million, CostSettings, Currency, EnergySettings, HostKind, PriceBasis, PriceOverride,
-    PriceOverrides, PriceSource, RentBasis,
+    self, break_even_month, card_price_usd, cost_figures, energy_usd, host_estimate, hourly_price, usd_per_million,
+    CostSettings, Currency, EnergySettings, HostKind, PriceBasis, PriceOverride, PriceOverrides, PriceSource,
+    RentBasis,
 };
 use proptest::prelude::*;
 
@@ -19,10 +19,7 @@ fn gpu(id: &str) -> &'static Gpu {
 
 #[track_caller]
 fn close(got: f64, want: f64) {
-    assert!(
-        (got - want).abs() <= 1e-6 * want.abs().max(1.0),
-        "got {got}, want {want}"
-    );
+    assert!((got - want).abs() <= 1e-6 * want.abs().max(1.0), "got {got}, want {want}");
 }
 
 /// Seed 000 (RTX A5000 vs RTX 4090) argues the A5000's 230 W is cheaper to run than the 4090's
@@ -41,10 +38,7 @@ fn seed_000_a5000_costs_less_to_run_than_4090() {
     assert!(a5000.energy_usd_per_month < r4090.energy_usd_per_month);
     // The same holds at any fixed hours and price: energy is linear in TDP.
     for (hours, kwh) in [(1.0, 0.05), (24.0, 0.30), (12.0, 0.12)] {
-        let e = EnergySettings {
-            usd_per_kwh: kwh,
-            ..EnergySettings::default()
-        };
+        let e = EnergySettings { usd_per_kwh: kwh, ..EnergySettings::default() };
         assert!(energy_usd(230.0, hours, 1.0, &e) < energy_usd(450.0, hours, 1.0, &e));
     }
 }
@@ -54,11 +48,7 @@ fn seed_000_a5000_costs_less_to_run_than_4090() {
 #[test]
 fn energy_formula_by_hand() {
     close(cost::energy_kwh(700.0, 0.5, 100.0, 1.3), 45.5);
-    let e = EnergySettings {
-        utilisation: 0.5,
-        usd_per_kwh: 0.2,
-        ..EnergySettings::default()
-    };
+    let e = EnergySettings { utilisation: 0.5, usd_per_kwh: 0.2, ..EnergySettings::default() };
     close(energy_usd(700.0, 100.0, 1.3, &e), 9.1);
 }
 
@@ -92,24 +82,12 @@ fn host_depends_on_count_and_card_kind() {
 #[test]
 fn purchase_is_cards_plus_host_at_the_chosen_basis() {
     let g = gpu("rtx-4090");
-    close(
-        cost::purchase(g, 8, &CostSettings::default())
-            .expect("priced")
-            .total_usd,
-        16_000.0,
-    );
-    let s = CostSettings {
-        include_host: true,
-        ..CostSettings::default()
-    };
+    close(cost::purchase(g, 8, &CostSettings::default()).expect("priced").total_usd, 16_000.0);
+    let s = CostSettings { include_host: true, ..CostSettings::default() };
     let p = cost::purchase(g, 8, &s).expect("priced");
     assert_eq!(p.source, PriceSource::Street);
     close(p.total_usd, 31_000.0);
-    let launch = CostSettings {
-        price_basis: PriceBasis::Launch,
-        include_host: true,
-        ..CostSettings::default()
-    };
+    let launch = CostSettings { price_basis: PriceBasis::Launch, include_host: true, ..CostSettings::default() };
     let p = cost::purchase(g, 8, &launch).expect("priced");
     assert_eq!(p.source, PriceSource::Launch);
     close(p.total_usd, 27_792.0);
@@ -117,29 +95,11 @@ fn purchase_is_cards_plus_host_at_the_chosen_basis() {
     // and wins over a catalog price (h100-sxm's street price is $27,500).
     assert!(cost::purchase(gpu("h200-nvl"), 8, &s).is_none());
     let mut o = PriceOverrides::new();
-    o.set(
-        "h100-sxm",
-        PriceOverride {
-            buy_usd: Some(25_000.0),
-            hour_usd: None,
-        },
-    );
-    let s = CostSettings {
-        overrides: o,
-        include_host: true,
-        ..CostSettings::default()
-    };
+    o.set("h100-sxm", PriceOverride { buy_usd: Some(25_000.0), hour_usd: None });
+    let s = CostSettings { overrides: o, include_host: true, ..CostSettings::default() };
     // 8 × 25,000 + 40,000 = 240,000.
-    close(
-        cost::purchase(gpu("h100-sxm"), 8, &s)
-            .expect("override")
-            .total_usd,
-        240_000.0,
-    );
-    assert_eq!(
-        card_price_usd(gpu("h100-sxm"), PriceBasis::Street, &s.overrides).map(|x| x.1),
-        Some(PriceSource::Override)
-    );
+    close(cost::purchase(gpu("h100-sxm"), 8, &s).expect("override").total_usd, 240_000.0);
+    assert_eq!(card_price_usd(gpu("h100-sxm"), PriceBasis::Street, &s.overrides).map(|x| x.1), Some(PriceSource::Override));
 }
 
 /// data/gpus.toml, h100-sxm cloud: Lambda 3.78, RunPod 2.69, AWS 12.29, CoreWeave 4.76.
@@ -152,18 +112,8 @@ fn rent_cheapest_median_and_provider() {
     let c = hourly_price(g, &RentBasis::Cheapest, &none).expect("cheapest");
     close(c.usd_per_gpu_hour, 2.69);
     assert_eq!(c.provider, "RunPod");
-    close(
-        hourly_price(g, &RentBasis::Median, &none)
-            .expect("median")
-            .usd_per_gpu_hour,
-        4.27,
-    );
-    close(
-        hourly_price(g, &RentBasis::Provider("lambda".into()), &none)
-            .expect("lambda")
-            .usd_per_gpu_hour,
-        3.78,
-    );
+    close(hourly_price(g, &RentBasis::Median, &none).expect("median").usd_per_gpu_hour, 4.27);
+    close(hourly_price(g, &RentBasis::Provider("lambda".into()), &none).expect("lambda").usd_per_gpu_hour, 3.78);
     assert!(hourly_price(g, &RentBasis::Provider("nobody".into()), &none).is_none());
     // A card without cloud prices cannot be rented unless overridden.
     assert!(hourly_price(gpu("rtx-a4500"), &RentBasis::Cheapest, &none).is_none());
@@ -175,10 +125,7 @@ fn rent_cheapest_median_and_provider() {
 fn break_even_by_hand() {
     let rent = 8.0 * 0.34 * 243.5;
     close(rent, 662.32);
-    close(
-        break_even_month(31_000.0, rent, 50.0).expect("pays off"),
-        31_000.0 / 612.32,
-    );
+    close(break_even_month(31_000.0, rent, 50.0).expect("pays off"), 31_000.0 / 612.32);
     assert_eq!(break_even_month(31_000.0, 40.0, 50.0), None);
 }
 
@@ -198,10 +145,7 @@ fn tco_rent_by_hand() {
 fn usd_per_million_by_hand() {
     close(usd_per_million(2.0, 1000.0).expect("rate"), 2.0 / 3.6);
     assert_eq!(usd_per_million(2.0, 0.0), None);
-    close(
-        cost::hours_for(1e9, 10_000.0).expect("hours"),
-        1e9 / 10_000.0 / 3600.0,
-    );
+    close(cost::hours_for(1e9, 10_000.0).expect("hours"), 1e9 / 10_000.0 / 3600.0);
 }
 
 /// $21,000 at the default rates: × 7.18 = ¥150,780; × 78.5 = 1,648,500 ₽; × 0.87 = €18,270.
@@ -227,28 +171,13 @@ fn currencies_at_default_and_edited_rates() {
 #[test]
 fn overrides_parse_and_render() {
     let o = PriceOverrides::parse("rtx-4090:buy=1800;hour=0.5,h100-sxm:hour=2.1").expect("valid");
-    assert_eq!(
-        o.get("rtx-4090"),
-        Some(&PriceOverride {
-            buy_usd: Some(1800.0),
-            hour_usd: Some(0.5)
-        })
-    );
-    assert_eq!(
-        o.get("h100-sxm"),
-        Some(&PriceOverride {
-            buy_usd: None,
-            hour_usd: Some(2.1)
-        })
-    );
+    assert_eq!(o.get("rtx-4090"), Some(&PriceOverride { buy_usd: Some(1800.0), hour_usd: Some(0.5) }));
+    assert_eq!(o.get("h100-sxm"), Some(&PriceOverride { buy_usd: None, hour_usd: Some(2.1) }));
     // Rendered sorted by id.
     assert_eq!(o.render(), "h100-sxm:hour=2.1,rtx-4090:buy=1800;hour=0.5");
     assert_eq!(PriceOverrides::parse(&o.render()), Ok(o));
     assert_eq!(PriceOverrides::parse("  "), Ok(PriceOverrides::new()));
-    assert_eq!(
-        PriceOverrides::parse(" rtx-4090 : buy = 1800 ").map(|o| o.render()),
-        Ok("rtx-4090:buy=1800".into())
-    );
+    assert_eq!(PriceOverrides::parse(" rtx-4090 : buy = 1800 ").map(|o| o.render()), Ok("rtx-4090:buy=1800".into()));
 }
 
 #[test]
@@ -309,34 +238,19 @@ proptest! {
 fn money_in_the_interface_language() {
     use gpu_advisor::i18n::Lang;
     use gpu_advisor::present::format_money_in;
-    assert_eq!(
-        format_money_in(17_400.0, Currency::Usd, Lang::En),
-        "$17,400"
-    );
-    assert_eq!(
-        format_money_in(17_400.0, Currency::Usd, Lang::Ru),
-        "$17\u{a0}400"
-    );
+    assert_eq!(format_money_in(17_400.0, Currency::Usd, Lang::En), "$17,400");
+    assert_eq!(format_money_in(17_400.0, Currency::Usd, Lang::Ru), "$17\u{a0}400");
     assert_eq!(format_money_in(14.04, Currency::Usd, Lang::Ru), "$14,04");
-    assert_eq!(
-        format_money_in(123_456.0, Currency::Rub, Lang::Ru),
-        "123\u{a0}456 ₽"
-    );
+    assert_eq!(format_money_in(123_456.0, Currency::Rub, Lang::Ru), "123\u{a0}456 ₽");
     assert_eq!(format_money_in(14.04, Currency::Cny, Lang::Zh), "¥14.04");
-    assert_eq!(
-        format_money_in(-2_500.0, Currency::Eur, Lang::En),
-        "-€2,500"
-    );
+    assert_eq!(format_money_in(-2_500.0, Currency::Eur, Lang::En), "-€2,500");
 }
 
 /// "Cards only": 8 × RTX 4090 at the $2,000 street price (data/gpus.toml) = $16,000, no server;
 /// the host's kind (an 8-card PCIe server) is still known for the PUE.
 #[test]
 fn cards_only_leaves_the_host_out() {
-    let s = CostSettings {
-        include_host: false,
-        ..CostSettings::default()
-    };
+    let s = CostSettings { include_host: false, ..CostSettings::default() };
     let p = cost::purchase(gpu("rtx-4090"), 8, &s).expect("priced");
     close(p.total_usd, 16_000.0);
     close(p.host.usd, 0.0);

@@ -49,26 +49,13 @@ fn deepseek_v3_all_to_all_on_16_h100s_is_the_hand_calculation() {
     let h100 = gpu("h100-sxm");
     let dispatch_bytes = 128.0 * 8.0 * 7168.0 * (1.0 + 4.0 / 128.0);
     let dispatch = all_to_all_s(h100, dispatch_bytes, 16, 50.0);
-    let hand =
-        20e-6 + (dispatch_bytes * 8.0 / 16.0 / 45e9).max(dispatch_bytes * 7.0 / 16.0 / 337.5e9);
-    assert!(
-        (dispatch - hand).abs() < 1e-9,
-        "dispatch {dispatch} s against {hand} s"
-    );
-    assert!(
-        (dispatch - 104.1e-6).abs() < 0.1e-6,
-        "dispatch {dispatch} s"
-    );
+    let hand = 20e-6 + (dispatch_bytes * 8.0 / 16.0 / 45e9).max(dispatch_bytes * 7.0 / 16.0 / 337.5e9);
+    assert!((dispatch - hand).abs() < 1e-9, "dispatch {dispatch} s against {hand} s");
+    assert!((dispatch - 104.1e-6).abs() < 0.1e-6, "dispatch {dispatch} s");
     let combine = all_to_all_s(h100, 128.0 * 8.0 * 7168.0 * 2.0, 16, 50.0);
     assert!((combine - 183.1e-6).abs() < 0.1e-6, "combine {combine} s");
-    assert!(
-        (dispatch / 118e-6 - 1.0).abs() < 0.25,
-        "DeepEP measures 118 µs, model {dispatch}"
-    );
-    assert!(
-        (combine / 195e-6 - 1.0).abs() < 0.25,
-        "DeepEP measures 195 µs, model {combine}"
-    );
+    assert!((dispatch / 118e-6 - 1.0).abs() < 0.25, "DeepEP measures 118 µs, model {dispatch}");
+    assert!((combine / 195e-6 - 1.0).abs() < 0.25, "DeepEP measures 195 µs, model {combine}");
 }
 
 /// Inside one node the all-to-all rides NVLink only: 8 H100s, 7 of 8 shares at 337.5 GB/s plus
@@ -81,11 +68,7 @@ fn an_all_to_all_inside_one_node_rides_nvlink() {
     let t = all_to_all_s(h100, bytes, 8, 50.0);
     let hand = 8e-6 + bytes * 7.0 / 8.0 / 337.5e9;
     assert!((t - hand).abs() < 1e-12, "{t} against {hand}");
-    assert_eq!(
-        all_to_all_s(h100, bytes, 1, 50.0),
-        0.0,
-        "one GPU sends nothing"
-    );
+    assert_eq!(all_to_all_s(h100, bytes, 1, 50.0), 0.0, "one GPU sends nothing");
 }
 
 /// What one of 16 GPUs holds under expert parallelism with data-parallel attention:
@@ -104,10 +87,7 @@ fn data_parallel_attention_holds_a_sixteenth_of_the_cache() {
     let total = (671e9 - 2.0 * 926_679_040.0) + 4.0 * 926_679_040.0;
     let r = routed / total;
     let (weights, kv) = expert_shares(&j, 16, 1);
-    assert!(
-        (weights - (r / 16.0 + (1.0 - r))).abs() < 1e-6,
-        "weights share {weights}"
-    );
+    assert!((weights - (r / 16.0 + (1.0 - r))).abs() < 1e-6, "weights share {weights}");
     assert!((kv - 1.0 / 16.0).abs() < 1e-12, "KV share {kv}");
     // Tensor-parallel attention over a node of 8 in each of 2 groups: the latent cache repeats
     // on the 8 GPUs of a group, which holds half the sequences.
@@ -125,36 +105,15 @@ fn each_mode_makes_its_layout() {
     let h100 = gpu("h100-sxm");
     let mut j = deepseek_v3(1);
     j.moe_layout = MoeLayout::Expert;
-    assert_eq!(
-        parallel::layout(&j, h100, Engine::Sglang, 16),
-        Layout::Expert {
-            gpus: 16,
-            attn_tp: 8
-        }
-    );
+    assert_eq!(parallel::layout(&j, h100, Engine::Sglang, 16), Layout::Expert { gpus: 16, attn_tp: 8 });
     j.moe_layout = MoeLayout::DpAttention;
-    assert_eq!(
-        parallel::layout(&j, h100, Engine::Sglang, 16),
-        Layout::Expert {
-            gpus: 16,
-            attn_tp: 1
-        }
-    );
-    assert_eq!(
-        parallel::layout(&j, h100, Engine::Sglang, 24),
-        Layout::LayerSplit(24)
-    );
+    assert_eq!(parallel::layout(&j, h100, Engine::Sglang, 16), Layout::Expert { gpus: 16, attn_tp: 1 });
+    assert_eq!(parallel::layout(&j, h100, Engine::Sglang, 24), Layout::LayerSplit(24));
     j.moe_layout = MoeLayout::Tensor;
-    assert_eq!(
-        parallel::layout(&j, h100, Engine::Sglang, 16),
-        Layout::Tensor(16)
-    );
+    assert_eq!(parallel::layout(&j, h100, Engine::Sglang, 16), Layout::Tensor(16));
     // llama.cpp has no expert parallelism: the mode is ignored.
     j.moe_layout = MoeLayout::DpAttention;
-    assert!(!matches!(
-        parallel::layout(&j, h100, Engine::LlamaCpp, 16),
-        Layout::Expert { .. }
-    ));
+    assert!(!matches!(parallel::layout(&j, h100, Engine::LlamaCpp, 16), Layout::Expert { .. }));
     assert_eq!(MoeLayout::parse("DEP"), Some(MoeLayout::DpAttention));
     assert_eq!(MoeLayout::parse("sideways"), None);
 }
@@ -169,23 +128,11 @@ fn each_mode_makes_its_layout() {
 fn the_planner_spreads_the_experts_of_a_busy_build() {
     let h100 = gpu("h100-sxm");
     let targets = ServingTargets::default();
-    let auto = deploy::plan(&deepseek_v3(512), h100, 16, &targets, f64::INFINITY)
-        .expect("plans")
-        .expect("fits");
-    assert_ne!(
-        auto.moe_layout,
-        MoeLayout::Tensor,
-        "chose {:?}",
-        auto.moe_layout
-    );
+    let auto = deploy::plan(&deepseek_v3(512), h100, 16, &targets, f64::INFINITY).expect("plans").expect("fits");
+    assert_ne!(auto.moe_layout, MoeLayout::Tensor, "chose {:?}", auto.moe_layout);
     let mut forced = deepseek_v3(512);
     forced.moe_layout = MoeLayout::Tensor;
     if let Some(tp) = deploy::plan(&forced, h100, 16, &targets, f64::INFINITY).expect("plans") {
-        assert!(
-            auto.report.aggregate_tokens_per_s.mid > tp.report.aggregate_tokens_per_s.mid,
-            "expert parallel {} against tensor {}",
-            auto.report.aggregate_tokens_per_s.mid,
-            tp.report.aggregate_tokens_per_s.mid
-        );
+        assert!(auto.report.aggregate_tokens_per_s.mid > tp.report.aggregate_tokens_per_s.mid, "expert parallel {} against tensor {}", auto.report.aggregate_tokens_per_s.mid, tp.report.aggregate_tokens_per_s.mid);
     }
 }

@@ -53,22 +53,11 @@ fn code(line: &str) -> String {
 /// Whether `line` starts a function: `fn name`, after any of `pub`, `pub(crate)`, `const`, `async`.
 fn starts_fn(line: &str) -> Option<&str> {
     let mut rest = line.trim_start();
-    for prefix in [
-        "pub(crate) ",
-        "pub(super) ",
-        "pub ",
-        "const ",
-        "async ",
-        "unsafe ",
-    ] {
+    for prefix in ["pub(crate) ", "pub(super) ", "pub ", "const ", "async ", "unsafe "] {
         rest = rest.strip_prefix(prefix).unwrap_or(rest);
     }
     let name = rest.strip_prefix("fn ")?;
-    Some(
-        name.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .next()
-            .unwrap_or(name),
-    )
+    Some(name.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or(name))
 }
 
 /// The functions of `text` over [`MAX_LINES`], as `(name, first line, lines)`.
@@ -76,9 +65,7 @@ fn long_functions(text: &str) -> Vec<(String, usize, usize)> {
     let lines: Vec<String> = text.lines().map(code).collect();
     let mut out = Vec::new();
     for (i, line) in lines.iter().enumerate() {
-        let Some(name) = starts_fn(line) else {
-            continue;
-        };
+        let Some(name) = starts_fn(line) else { continue };
         let (mut depth, mut opened) = (0i32, false);
         for (j, l) in lines.iter().enumerate().skip(i) {
             for c in l.chars() {
@@ -106,10 +93,7 @@ fn long_functions(text: &str) -> Vec<(String, usize, usize)> {
 #[test]
 fn no_function_is_over_80_lines() {
     let mut files = Vec::new();
-    rust_files(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-        &mut files,
-    );
+    rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
     let mut long = Vec::new();
     for f in files {
         let text = std::fs::read_to_string(&f).expect("read source");
@@ -117,26 +101,14 @@ fn no_function_is_over_80_lines() {
             long.push(format!("{}:{line} {name}: {n} lines", f.display()));
         }
     }
-    assert!(
-        long.is_empty(),
-        "functions over {MAX_LINES} lines:\n{}",
-        long.join("\n")
-    );
+    assert!(long.is_empty(), "functions over {MAX_LINES} lines:\n{}", long.join("\n"));
 }
 
 #[test]
 fn the_counter_sees_braces_in_code_only() {
     // 81 lines: the fn line, 79 body lines and the closing brace; the braces in the string, the
     // character literal and the comment do not close it early.
-    let body: String = (0..79)
-        .map(|i| {
-            if i == 0 {
-                "    let s = \"}\"; let c = '}'; // }\n".to_string()
-            } else {
-                "    x();\n".to_string()
-            }
-        })
-        .collect();
+    let body: String = (0..79).map(|i| if i == 0 { "    let s = \"}\"; let c = '}'; // }\n".to_string() } else { "    x();\n".to_string() }).collect();
     let text = format!("pub fn long() {{\n{body}}}\n\nfn short() {{}}\n");
     assert_eq!(long_functions(&text), vec![("long".to_string(), 1, 81)]);
     // At 80 lines it passes.

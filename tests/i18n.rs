@@ -17,10 +17,7 @@ fn read_literal(text: &str) -> Option<String> {
         match c {
             '\\' => {
                 if let Some(n) = chars.next() {
-                    lit.push(match n {
-                        'n' => '\n',
-                        other => other,
-                    });
+                    lit.push(match n { 'n' => '\n', other => other });
                 }
             }
             '"' => return (!lit.is_empty()).then_some(lit),
@@ -51,15 +48,10 @@ fn translated_literals(text: &str, out: &mut BTreeSet<String>) {
                 continue; // part of a longer name, such as `format(` or `get_tf(`
             }
             let args = rest.trim_start();
-            let Some(after_lang) = ["lang", "props.lang", "input.lang", "fallback"]
-                .iter()
-                .find_map(|l| args.strip_prefix(l))
-            else {
+            let Some(after_lang) = ["lang", "props.lang", "input.lang", "fallback"].iter().find_map(|l| args.strip_prefix(l)) else {
                 continue;
             };
-            let Some(after_comma) = after_lang.trim_start().strip_prefix(',') else {
-                continue;
-            };
+            let Some(after_comma) = after_lang.trim_start().strip_prefix(',') else { continue };
             if let Some(lit) = after_comma.trim_start().strip_prefix('"') {
                 out.extend(read_literal(lit));
             }
@@ -121,11 +113,7 @@ fn used_keys() -> BTreeSet<String> {
                 // The message is the second argument: after the first comma outside brackets.
                 let mut depth = 0i32;
                 let comma = rest.char_indices().find(|&(_, c)| {
-                    depth += match c {
-                        '(' | '[' => 1,
-                        ')' | ']' => -1,
-                        _ => 0,
-                    };
+                    depth += match c { '(' | '[' => 1, ')' | ']' => -1, _ => 0 };
                     c == ',' && depth == 0 || depth < 0
                 });
                 if let Some((i, ',')) = comma {
@@ -157,47 +145,20 @@ fn used_keys() -> BTreeSet<String> {
         literals_after(&sizing, p, &mut keys);
     }
     let bar = std::fs::read_to_string(root.join("src/ui/components/memory_bar.rs")).unwrap();
-    for term in [
-        "\"weights\", \"",
-        "\"kv\", \"",
-        "\"activations\", \"",
-        "\"gradients\", \"",
-        "\"optimizer\", \"",
-        "\"overhead\", \"",
-    ] {
+    for term in ["\"weights\", \"", "\"kv\", \"", "\"activations\", \"", "\"gradients\", \"", "\"optimizer\", \"", "\"overhead\", \""] {
         literals_after(&bar, term, &mut keys);
     }
     // Labels the recommender translates through a variable: price sources, host kinds
     // (`t(lang, p.host.label())`) and rate-kind nouns (`t(lang, kind.noun())`).
     let cost_rs = std::fs::read_to_string(root.join("src/recommend/cost.rs")).unwrap();
-    for p in [
-        "PriceSource::Override => \"",
-        "PriceSource::Street => \"",
-        "PriceSource::Launch => \"",
-        "HostKind::Integrated => \"",
-        "HostKind::Desktop => \"",
-        "HostKind::Workstation => \"",
-        "HostKind::PcieServer => \"",
-        "HostKind::BaseboardServer => \"",
-    ] {
+    for p in ["PriceSource::Override => \"", "PriceSource::Street => \"", "PriceSource::Launch => \"", "HostKind::Integrated => \"", "HostKind::Desktop => \"", "HostKind::Workstation => \"", "HostKind::PcieServer => \"", "HostKind::BaseboardServer => \""] {
         literals_after(&cost_rs, p, &mut keys);
     }
     for s in ["output tokens", "tokens", "images", "samples"] {
         keys.insert(s.to_string());
     }
     // Units of the recommender's rate kinds (`t(lang, kind.unit())`).
-    for s in [
-        "consumer",
-        "workstation",
-        "datacenter",
-        "no",
-        "yes",
-        "output tokens/s",
-        "tokens/s",
-        "training tokens/s",
-        "images/s",
-        "samples/s",
-    ] {
+    for s in ["consumer", "workstation", "datacenter", "no", "yes", "output tokens/s", "tokens/s", "training tokens/s", "images/s", "samples/s"] {
         keys.insert(s.to_string());
     }
     keys.retain(|k| !k.is_empty());
@@ -207,20 +168,9 @@ fn used_keys() -> BTreeSet<String> {
 #[test]
 fn every_ui_string_exists_in_every_language() {
     let table: BTreeSet<&str> = i18n::table().iter().map(|(en, _, _)| en.as_str()).collect();
-    let missing: Vec<String> = used_keys()
-        .into_iter()
-        .filter(|k| !table.contains(k.as_str()))
-        .collect();
-    assert!(
-        missing.is_empty(),
-        "{} UI strings have no zh/ru entry in data/i18n.toml:\n{}",
-        missing.len(),
-        missing.join("\n")
-    );
-    assert!(
-        used_keys().len() > 100,
-        "the scanner found too few keys: it is probably broken"
-    );
+    let missing: Vec<String> = used_keys().into_iter().filter(|k| !table.contains(k.as_str())).collect();
+    assert!(missing.is_empty(), "{} UI strings have no zh/ru entry in data/i18n.toml:\n{}", missing.len(), missing.join("\n"));
+    assert!(used_keys().len() > 100, "the scanner found too few keys: it is probably broken");
 }
 
 #[test]
@@ -243,14 +193,8 @@ fn lookups_translate_and_fill_placeholders() {
 #[test]
 fn list_missing_keys_for_translators() {
     let table: BTreeSet<&str> = i18n::table().iter().map(|(en, _, _)| en.as_str()).collect();
-    let missing: Vec<String> = used_keys()
-        .into_iter()
-        .filter(|k| !table.contains(k.as_str()))
-        .collect();
-    let _ = std::fs::write(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("target/i18n-missing.txt"),
-        missing.join("\n"),
-    );
+    let missing: Vec<String> = used_keys().into_iter().filter(|k| !table.contains(k.as_str())).collect();
+    let _ = std::fs::write(Path::new(env!("CARGO_MANIFEST_DIR")).join("target/i18n-missing.txt"), missing.join("\n"));
 }
 
 /// Every assumption line the engine writes reads in Chinese and Russian (its template has an
@@ -267,11 +211,7 @@ fn assumptions_follow_the_language() {
     use gpu_advisor::present::InLang;
     let gpu = |id: &str| catalog::gpu(id).unwrap();
     let llm = LlmJob::for_preset(catalog::llm("llama-3.1-70b").unwrap());
-    let tuning = LlmJob {
-        workload: Workload::FinetuneFull,
-        zero: 3,
-        ..LlmJob::for_preset(catalog::llm("llama-3.1-8b").unwrap())
-    };
+    let tuning = LlmJob { workload: Workload::FinetuneFull, zero: 3, ..LlmJob::for_preset(catalog::llm("llama-3.1-8b").unwrap()) };
     let mut dreambooth = ImageJob::new("sdxl").unwrap();
     dreambooth.finetune = Finetune::DreamBooth;
     let estimates = [
@@ -279,41 +219,20 @@ fn assumptions_follow_the_language() {
         estimate_llm(&tuning, gpu("a100-80gb-sxm"), 8).unwrap(),
         estimate_image(&ImageJob::new("flux.1-dev").unwrap(), gpu("rtx-4090"), 2).unwrap(),
         estimate_image(&dreambooth, gpu("rtx-4090"), 1).unwrap(),
-        estimate_classic(
-            &ClassicJob::new("resnet-50", ClassicMode::Train).unwrap(),
-            gpu("rtx-3090"),
-            2,
-        )
-        .unwrap(),
-        estimate_classic(
-            &ClassicJob::new("whisper-large-v3", ClassicMode::Infer).unwrap(),
-            gpu("l4"),
-            1,
-        )
-        .unwrap(),
+        estimate_classic(&ClassicJob::new("resnet-50", ClassicMode::Train).unwrap(), gpu("rtx-3090"), 2).unwrap(),
+        estimate_classic(&ClassicJob::new("whisper-large-v3", ClassicMode::Infer).unwrap(), gpu("l4"), 1).unwrap(),
     ];
     for e in &estimates {
         assert!(!e.assumptions.is_empty());
         for a in &e.assumptions {
             assert_eq!(a.in_lang(Lang::En), a.to_string());
-            assert_eq!(
-                serde_json::to_value(a).unwrap(),
-                serde_json::Value::String(a.to_string())
-            );
+            assert_eq!(serde_json::to_value(a).unwrap(), serde_json::Value::String(a.to_string()));
             assert_ne!(a.in_lang(Lang::Zh), a.to_string(), "no Chinese for: {a}");
             assert_ne!(a.in_lang(Lang::Ru), a.to_string(), "no Russian for: {a}");
         }
     }
-    let layout = estimates[0]
-        .assumptions
-        .iter()
-        .find(|a| a.starts_with("layout at 2 GPU(s): tensor parallel ×2"))
-        .unwrap();
-    assert!(
-        layout.in_lang(Lang::Zh).contains("张量并行 ×2"),
-        "{}",
-        layout.in_lang(Lang::Zh)
-    );
+    let layout = estimates[0].assumptions.iter().find(|a| a.starts_with("layout at 2 GPU(s): tensor parallel ×2")).unwrap();
+    assert!(layout.in_lang(Lang::Zh).contains("张量并行 ×2"), "{}", layout.in_lang(Lang::Zh));
 }
 
 /// Counts take their plural form by the CLDR rules (unicode.org, "Language Plural Rules"):
@@ -322,18 +241,9 @@ fn assumptions_follow_the_language() {
 #[test]
 fn counts_take_their_plural_form() {
     use gpu_advisor::i18n::{plural_form, Lang};
-    assert_eq!(
-        [0, 1, 2, 11, 21].map(|n| plural_form(Lang::En, n)),
-        [2, 0, 2, 2, 2]
-    );
-    assert_eq!(
-        [1, 21, 101, 11, 111].map(|n| plural_form(Lang::Ru, n)),
-        [0, 0, 0, 2, 2]
-    );
-    assert_eq!(
-        [2, 3, 4, 22, 24, 12, 14, 5, 0, 25].map(|n| plural_form(Lang::Ru, n)),
-        [1, 1, 1, 1, 1, 2, 2, 2, 2, 2]
-    );
+    assert_eq!([0, 1, 2, 11, 21].map(|n| plural_form(Lang::En, n)), [2, 0, 2, 2, 2]);
+    assert_eq!([1, 21, 101, 11, 111].map(|n| plural_form(Lang::Ru, n)), [0, 0, 0, 2, 2]);
+    assert_eq!([2, 3, 4, 22, 24, 12, 14, 5, 0, 25].map(|n| plural_form(Lang::Ru, n)), [1, 1, 1, 1, 1, 2, 2, 2, 2, 2]);
     assert_eq!([1, 2, 5].map(|n| plural_form(Lang::Zh, n)), [2, 2, 2]);
     assert_eq!(gpu_advisor::i18n::users(Lang::En, 1), "1 user");
     assert_eq!(gpu_advisor::i18n::users(Lang::En, 4), "4 users");

@@ -16,20 +16,14 @@ fn modules(src: &Path) -> BTreeMap<Vec<String>, String> {
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).expect("read src") {
             let path = entry.expect("dir entry").path();
-            let rel = path
-                .strip_prefix(src)
-                .expect("under src")
-                .to_string_lossy()
-                .replace('\\', "/");
+            let rel = path.strip_prefix(src).expect("under src").to_string_lossy().replace('\\', "/");
             if path.is_dir() {
                 if rel != "bin" {
                     stack.push(path);
                 }
                 continue;
             }
-            let Some(stem) = rel.strip_suffix(".rs") else {
-                continue;
-            };
+            let Some(stem) = rel.strip_suffix(".rs") else { continue };
             if stem == "main" {
                 continue;
             }
@@ -46,10 +40,7 @@ fn modules(src: &Path) -> BTreeMap<Vec<String>, String> {
 /// The file's code without comments and without its test module.
 fn code_of(text: &str) -> String {
     let body = text.split("#[cfg(test)]").next().unwrap_or(text);
-    body.lines()
-        .map(|l| l.split("//").next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join("\n")
+    body.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n")
 }
 
 /// Every path that starts with `crate`, `super` or `self`, as segments, with `use` groups
@@ -59,19 +50,9 @@ fn paths(code: &str) -> Vec<Vec<String>> {
     let chars: Vec<char> = code.chars().collect();
     let mut i = 0;
     while i < chars.len() {
-        let starts_ident = i == 0
-            || !chars
-                .get(i - 1)
-                .is_some_and(|c| c.is_alphanumeric() || *c == '_' || *c == ':');
-        let rest: String = chars
-            .get(i..(i + 7).min(chars.len()))
-            .map(|s| s.iter().collect())
-            .unwrap_or_default();
-        if starts_ident
-            && (rest.starts_with("crate::")
-                || rest.starts_with("super::")
-                || rest.starts_with("self::"))
-        {
+        let starts_ident = i == 0 || !chars.get(i - 1).is_some_and(|c| c.is_alphanumeric() || *c == '_' || *c == ':');
+        let rest: String = chars.get(i..(i + 7).min(chars.len())).map(|s| s.iter().collect()).unwrap_or_default();
+        if starts_ident && (rest.starts_with("crate::") || rest.starts_with("super::") || rest.starts_with("self::")) {
             let (found, next) = read_path(&chars, i, Vec::new());
             out.extend(found);
             i = next.max(i + 1);
@@ -87,10 +68,7 @@ fn read_path(chars: &[char], mut i: usize, prefix: Vec<String>) -> (Vec<Vec<Stri
     let mut segs = prefix;
     loop {
         let start = i;
-        while chars
-            .get(i)
-            .is_some_and(|c| c.is_alphanumeric() || *c == '_')
-        {
+        while chars.get(i).is_some_and(|c| c.is_alphanumeric() || *c == '_') {
             i += 1;
         }
         if i > start {
@@ -132,11 +110,7 @@ fn read_group(chars: &[char], mut i: usize, prefix: Vec<String>) -> (Vec<Vec<Str
 }
 
 /// The file a path names: the longest module prefix that is a file, after `super`/`self`.
-fn resolve(
-    path: &[String],
-    here: &[String],
-    mods: &BTreeMap<Vec<String>, String>,
-) -> Option<String> {
+fn resolve(path: &[String], here: &[String], mods: &BTreeMap<Vec<String>, String>) -> Option<String> {
     let mut base: Vec<String> = match path.first().map(String::as_str) {
         Some("crate") => Vec::new(),
         Some("self" | "super") => here.to_vec(),
@@ -168,11 +142,8 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
     let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (here, file) in &mods {
         let text = std::fs::read_to_string(src.join(file)).expect("read source");
-        let used: BTreeSet<String> = paths(&code_of(&text))
-            .iter()
-            .filter_map(|p| resolve(p, here, &mods))
-            .filter(|f| f != file)
-            .collect();
+        let used: BTreeSet<String> =
+            paths(&code_of(&text)).iter().filter_map(|p| resolve(p, here, &mods)).filter(|f| f != file).collect();
         g.insert(file.clone(), used);
     }
     g
@@ -181,12 +152,7 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
 /// The first circle in `g`, as the files around it.
 fn first_circle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
     // Depth-first search; a node on the current stack reached again closes a circle.
-    fn visit(
-        n: &str,
-        g: &BTreeMap<String, BTreeSet<String>>,
-        stack: &mut Vec<String>,
-        done: &mut BTreeSet<String>,
-    ) -> Option<Vec<String>> {
+    fn visit(n: &str, g: &BTreeMap<String, BTreeSet<String>>, stack: &mut Vec<String>, done: &mut BTreeSet<String>) -> Option<Vec<String>> {
         if let Some(at) = stack.iter().position(|s| s == n) {
             let mut circle = stack[at..].to_vec();
             circle.push(n.to_string());
@@ -206,8 +172,7 @@ fn first_circle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
         None
     }
     let mut done = BTreeSet::new();
-    g.keys()
-        .find_map(|n| visit(n, g, &mut Vec::new(), &mut done))
+    g.keys().find_map(|n| visit(n, g, &mut Vec::new(), &mut done))
 }
 
 #[test]
@@ -233,32 +198,18 @@ fn the_reader_sees_uses_groups_and_parents() {
     .map(|(k, v)| (k, v.to_string()))
     .collect();
     let here_a = vec!["m".to_string(), "a".to_string()];
-    let found: Vec<Option<String>> = paths("use crate::m::{b::Thing, a as x};")
-        .iter()
-        .map(|p| resolve(p, &here_a, &mods))
-        .collect();
-    assert_eq!(
-        found,
-        vec![Some("m/b.rs".to_string()), Some("m/a.rs".to_string())]
-    );
+    let found: Vec<Option<String>> =
+        paths("use crate::m::{b::Thing, a as x};").iter().map(|p| resolve(p, &here_a, &mods)).collect();
+    assert_eq!(found, vec![Some("m/b.rs".to_string()), Some("m/a.rs".to_string())]);
     let here_b = vec!["m".to_string(), "b".to_string()];
-    let up: Vec<Option<String>> = paths("let x = super::super::c::f();")
-        .iter()
-        .map(|p| resolve(p, &here_b, &mods))
-        .collect();
+    let up: Vec<Option<String>> = paths("let x = super::super::c::f();").iter().map(|p| resolve(p, &here_b, &mods)).collect();
     assert_eq!(up, vec![Some("c.rs".to_string())]);
-    let parent: Vec<Option<String>> = paths("use super::Item;")
-        .iter()
-        .map(|p| resolve(p, &here_b, &mods))
-        .collect();
+    let parent: Vec<Option<String>> = paths("use super::Item;").iter().map(|p| resolve(p, &here_b, &mods)).collect();
     assert_eq!(parent, vec![Some("m/mod.rs".to_string())]);
     // And a circle in a graph is found: a → b → c → a.
     let g: BTreeMap<String, BTreeSet<String>> = [("a", "b"), ("b", "c"), ("c", "a")]
         .into_iter()
         .map(|(k, v)| (k.to_string(), BTreeSet::from([v.to_string()])))
         .collect();
-    assert_eq!(
-        first_circle(&g),
-        Some(vec!["a".into(), "b".into(), "c".into(), "a".into()])
-    );
+    assert_eq!(first_circle(&g), Some(vec!["a".into(), "b".into(), "c".into(), "a".into()]));
 }

@@ -96,20 +96,12 @@ fn engine_does_not_import_i18n() {
     for dir in ["src/model", "src/recommend"] {
         files.extend(rust_files(&root.join(dir)));
     }
-    assert!(
-        files.len() > 20,
-        "found only {} files under src/model and src/recommend",
-        files.len()
-    );
+    assert!(files.len() > 20, "found only {} files under src/model and src/recommend", files.len());
     let mut found = Vec::new();
     for f in &files {
-        let src =
-            std::fs::read_to_string(f).unwrap_or_else(|e| panic!("read {}: {e}", f.display()));
+        let src = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("read {}: {e}", f.display()));
         for (n, line) in violations(&src) {
-            found.push(format!(
-                "{}:{n}: {line}",
-                f.strip_prefix(root).unwrap_or(f).display()
-            ));
+            found.push(format!("{}:{n}: {line}", f.strip_prefix(root).unwrap_or(f).display()));
         }
     }
     assert!(

@@ -7,10 +7,7 @@
 //!   weights + 28 GB of optimizer state and more, beyond a 24 GB card without sharding or offload.
 
 use gpu_advisor::catalog;
-use gpu_advisor::model::llm::{
-    config_json, custom, estimate_llm, gpus_needed, memory, Engine, LlmJob, ModelArch, Optimizer,
-    Workload,
-};
+use gpu_advisor::model::llm::{config_json, custom, estimate_llm, gpus_needed, memory, Engine, LlmJob, ModelArch, Optimizer, Workload};
 use gpu_advisor::model::precision::{KvPrecision, Precision};
 use gpu_advisor::model::GIB;
 
@@ -26,10 +23,7 @@ fn gpu(id: &str) -> &'static catalog::Gpu {
 
 #[track_caller]
 fn close(actual: f64, expected: f64, rel: f64) {
-    assert!(
-        (actual - expected).abs() <= rel * expected.abs(),
-        "{actual} is not within {rel} of {expected}"
-    );
+    assert!((actual - expected).abs() <= rel * expected.abs(), "{actual} is not within {rel} of {expected}");
 }
 
 #[test]
@@ -68,10 +62,7 @@ fn seed_003_70b_fp16_with_40_gb_of_kv_is_about_180_gb() {
     close(e.memory.kv_cache_gib * GIB / 1e9, 40.27, 0.001);
     close(e.memory.weights_gib * GIB / 1e9, 137.96, 0.001);
     let total_gb = e.memory.total_gib * GIB / 1e9;
-    assert!(
-        (175.0..=190.0).contains(&total_gb),
-        "total {total_gb} GB, seed says ~180 GB"
-    );
+    assert!((175.0..=190.0).contains(&total_gb), "total {total_gb} GB, seed says ~180 GB");
 }
 
 #[test]
@@ -82,10 +73,7 @@ fn seed_003_needs_3_h100_or_8_rtx_4090() {
     let e = estimate_llm(&j, gpu("rtx-4090"), 8).expect("estimate");
     assert!(e.fits);
     let e = estimate_llm(&j, gpu("h100-sxm"), 2).expect("estimate");
-    assert!(
-        !e.fits,
-        "two H100s hold the weights but not the 40 GB of KV (seed 003)"
-    );
+    assert!(!e.fits, "two H100s hold the weights but not the 40 GB of KV (seed 003)");
 }
 
 #[test]
@@ -129,11 +117,7 @@ fn int4_and_nf4_carry_their_scale_overhead() {
     // = 4.127.
     assert_eq!(Precision::Int4.bits_per_weight(), 4.15625);
     close(Precision::Nf4.bits_per_weight(), 4.5, 1e-12);
-    close(
-        gpu_advisor::model::precision::nf4_bits_per_weight(true),
-        4.126953125,
-        1e-12,
-    );
+    close(gpu_advisor::model::precision::nf4_bits_per_weight(true), 4.126953125, 1e-12);
 }
 
 #[test]
@@ -152,11 +136,7 @@ fn sliding_window_layers_cap_their_kv() {
     let mut j = job("gemma-2-9b");
     j.context_tokens = 8192;
     let e = estimate_llm(&j, gpu("rtx-4090"), 1).expect("estimate");
-    close(
-        e.memory.kv_cache_gib,
-        8192.0 * (21.0 * 8192.0 + 21.0 * 4096.0) / GIB,
-        1e-9,
-    );
+    close(e.memory.kv_cache_gib, 8192.0 * (21.0 * 8192.0 + 21.0 * 4096.0) / GIB, 1e-9);
 }
 
 #[test]
@@ -166,18 +146,10 @@ fn qlora_8b_fits_a_16_gb_card_and_full_finetune_does_not() {
     j.batch = 1;
     j.seq_len = 1024;
     j.grad_checkpointing = gpu_advisor::model::llm::Checkpointing::Full;
-    assert!(
-        estimate_llm(&j, gpu("rtx-4060-ti-16gb"), 1)
-            .expect("qlora")
-            .fits
-    );
+    assert!(estimate_llm(&j, gpu("rtx-4060-ti-16gb"), 1).expect("qlora").fits);
     j.workload = Workload::FinetuneFull;
     j.precision = Precision::Bf16;
-    assert!(
-        !estimate_llm(&j, gpu("rtx-4060-ti-16gb"), 1)
-            .expect("full")
-            .fits
-    );
+    assert!(!estimate_llm(&j, gpu("rtx-4060-ti-16gb"), 1).expect("full").fits);
 }
 
 #[test]
@@ -187,12 +159,8 @@ fn zero_3_shards_the_states_over_gpus() {
     j.precision = Precision::Bf16;
     j.zero = 3;
     j.auto_layout = false;
-    let one = estimate_llm(&j, gpu("a100-80gb-sxm"), 1)
-        .expect("1")
-        .per_gpu_gib;
-    let eight = estimate_llm(&j, gpu("a100-80gb-sxm"), 8)
-        .expect("8")
-        .per_gpu_gib;
+    let one = estimate_llm(&j, gpu("a100-80gb-sxm"), 1).expect("1").per_gpu_gib;
+    let eight = estimate_llm(&j, gpu("a100-80gb-sxm"), 8).expect("8").per_gpu_gib;
     // 16 B/param states: 8.03e9 · 16 / GIB = 119.7 GiB on one GPU, 1/8 of that on each of eight.
     assert!(one > 119.0 && eight < one / 3.0, "{one} vs {eight}");
 }
@@ -204,10 +172,7 @@ fn custom_13b_follows_the_scaling_rule() {
     let m = custom::arch_from_params(custom::parse_param_count("13b").expect("13b")).expect("arch");
     assert_eq!((m.hidden_size, m.layers), (5120, 40));
     assert_eq!(custom::parse_param_count("350m").expect("350m"), 350e6);
-    assert_eq!(
-        custom::parse_param_count("1e30").expect_err("1e30").field(),
-        "params"
-    );
+    assert_eq!(custom::parse_param_count("1e30").expect_err("1e30").field(), "params");
 }
 
 #[test]
@@ -249,42 +214,17 @@ fn config_json_deepseek_v3_is_mla() {
 fn out_of_range_inputs_name_their_field() {
     let mut j = job("llama-3-8b");
     j.context_tokens = 0;
-    assert_eq!(
-        estimate_llm(&j, gpu("rtx-4090"), 1)
-            .expect_err("context")
-            .field(),
-        "context"
-    );
+    assert_eq!(estimate_llm(&j, gpu("rtx-4090"), 1).expect_err("context").field(), "context");
     let mut j = job("llama-3-8b");
     j.batch = 1_000_000_000;
-    assert_eq!(
-        estimate_llm(&j, gpu("rtx-4090"), 1)
-            .expect_err("batch")
-            .field(),
-        "batch"
-    );
+    assert_eq!(estimate_llm(&j, gpu("rtx-4090"), 1).expect_err("batch").field(), "batch");
     let mut j = job("llama-3-8b");
     j.model.params_total = 1e30;
-    assert_eq!(
-        estimate_llm(&j, gpu("rtx-4090"), 1)
-            .expect_err("params")
-            .field(),
-        "params"
-    );
+    assert_eq!(estimate_llm(&j, gpu("rtx-4090"), 1).expect_err("params").field(), "params");
     let mut j = job("llama-3-8b");
     j.model.params_total = f64::NAN;
-    assert_eq!(
-        estimate_llm(&j, gpu("rtx-4090"), 1)
-            .expect_err("nan")
-            .field(),
-        "params"
-    );
-    assert_eq!(
-        estimate_llm(&job("llama-3-8b"), gpu("rtx-4090"), 0)
-            .expect_err("gpus")
-            .field(),
-        "gpus"
-    );
+    assert_eq!(estimate_llm(&j, gpu("rtx-4090"), 1).expect_err("nan").field(), "params");
+    assert_eq!(estimate_llm(&job("llama-3-8b"), gpu("rtx-4090"), 0).expect_err("gpus").field(), "gpus");
 }
 
 #[test]
@@ -292,11 +232,7 @@ fn default_job_is_valid_everywhere() {
     let j = LlmJob::default();
     for g in catalog::gpus() {
         let e = estimate_llm(&j, g, 1).unwrap_or_else(|e| panic!("{}: {e}", g.id));
-        assert!(
-            e.memory.total_gib.is_finite() && e.gpus_needed >= 1,
-            "{}",
-            g.id
-        );
+        assert!(e.memory.total_gib.is_finite() && e.gpus_needed >= 1, "{}", g.id);
     }
     let _: ModelArch = j.model;
 }
@@ -323,29 +259,17 @@ fn a_lora_layer_keeps_what_its_frozen_linears_do_not_need() {
     //   x·A of the two adapters:               2 · 8 · 2    =      32
     //   total                                                = 139,808 B
     let j = lora_qv_7b();
-    close(
-        memory::adapter_activation_bytes_per_token_layer(&j, 2048.0, false),
-        139_808.0,
-        1e-12,
-    );
+    close(memory::adapter_activation_bytes_per_token_layer(&j, 2048.0, false), 139_808.0, 1e-12);
     // With dropout each adapted matrix keeps its own dropped-out copy (2 B) and mask (1 B):
     // 2 · 3 · 4096 = 24,576 in place of 8,192 → 156,192 B.
     let mut d = j.clone();
     d.lora_dropout = true;
-    close(
-        memory::adapter_activation_bytes_per_token_layer(&d, 2048.0, false),
-        156_192.0,
-        1e-12,
-    );
+    close(memory::adapter_activation_bytes_per_token_layer(&d, 2048.0, false), 156_192.0, 1e-12);
     // The full fine-tune keeps every linear's input: 8h + 4hq + 4kv + 8I = 32768 + 16384 +
     // 16384 + 88064 = 153,600 B, more than the adapter job without dropout.
     let mut f = j.clone();
     f.workload = Workload::FinetuneFull;
-    close(
-        memory::activation_bytes_per_token_layer(&f, 2048.0, false),
-        153_600.0,
-        1e-12,
-    );
+    close(memory::activation_bytes_per_token_layer(&f, 2048.0, false), 153_600.0, 1e-12);
 }
 
 #[test]
@@ -357,28 +281,16 @@ fn bitsandbytes_before_0_43_2_keeps_every_4bit_linear_input() {
     let mut j = lora_qv_7b();
     j.workload = Workload::Qlora;
     j.nf4_keeps_inputs = true;
-    close(
-        memory::adapter_activation_bytes_per_token_layer(&j, 2048.0, false),
-        178_208.0,
-        1e-12,
-    );
+    close(memory::adapter_activation_bytes_per_token_layer(&j, 2048.0, false), 178_208.0, 1e-12);
     // With dropout the adapters keep copies, so bitsandbytes' attention input counts too:
     // 156,192 + 8192 + 38,400 = 202,784 B. (LitGPT's resource table, Llama 2 7B at 1304 tokens,
     // A100, bitsandbytes 0.41.1: QLoRA keeps about 13·h per token per layer more than the
     // bf16-base LoRA once the weights are set aside; this term is 46,592 B = 11.4·h.)
     j.lora_dropout = true;
-    close(
-        memory::adapter_activation_bytes_per_token_layer(&j, 2048.0, false),
-        202_784.0,
-        1e-12,
-    );
+    close(memory::adapter_activation_bytes_per_token_layer(&j, 2048.0, false), 202_784.0, 1e-12);
     // Later bitsandbytes (and torchao's NF4) keep nothing of the frozen base: the LoRA figure.
     j.nf4_keeps_inputs = false;
-    close(
-        memory::adapter_activation_bytes_per_token_layer(&j, 2048.0, false),
-        156_192.0,
-        1e-12,
-    );
+    close(memory::adapter_activation_bytes_per_token_layer(&j, 2048.0, false), 156_192.0, 1e-12);
 }
 
 #[test]
@@ -389,11 +301,7 @@ fn compiled_lora_recomputes_the_adapter_inputs() {
     let mut j = lora_qv_7b();
     j.torch_compile = true;
     j.lora_dropout = true;
-    close(
-        memory::adapter_activation_bytes_per_token_layer(&j, 2048.0, false),
-        93_216.0,
-        1e-12,
-    );
+    close(memory::adapter_activation_bytes_per_token_layer(&j, 2048.0, false), 93_216.0, 1e-12);
 }
 
 #[test]

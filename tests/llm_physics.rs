@@ -7,9 +7,7 @@ use gpu_advisor::catalog;
 use gpu_advisor::model::fabric::{self, LinkKind};
 use gpu_advisor::model::llm::memory::{activation_bytes_per_token_layer, terms};
 use gpu_advisor::model::llm::parallel::{usable_gib, Layout};
-use gpu_advisor::model::llm::throughput::{
-    decode_attention_flops, decode_weight_bytes, serving_batch,
-};
+use gpu_advisor::model::llm::throughput::{decode_attention_flops, decode_weight_bytes, serving_batch};
 use gpu_advisor::model::llm::{estimate_llm, gpus_needed, Engine, LlmJob, LoraTargets, Workload};
 use gpu_advisor::model::precision::{KvPrecision, Precision};
 use gpu_advisor::model::types::GIB;
@@ -57,11 +55,7 @@ fn memory_cap_follows_engine_and_workload() {
     j.kv_precision = KvPrecision::Fp8;
     j.engine = Some(Engine::TrtLlm);
     let est = estimate_llm(&j, h100, 1).expect("estimate");
-    assert!(
-        est.memory.weights_gib > 66.0 && est.memory.weights_gib < 69.5,
-        "{}",
-        est.memory.weights_gib
-    );
+    assert!(est.memory.weights_gib > 66.0 && est.memory.weights_gib < 69.5, "{}", est.memory.weights_gib);
     assert!(est.fits, "per GPU {}", est.per_gpu_gib);
     assert!(est.throughput.serving_tokens_per_s.is_some());
 }
@@ -81,8 +75,7 @@ fn serving_batch_counts_replicated_mla_cache() {
     let g = gpu("h200-sxm");
     let t = terms(&j, g, Engine::Vllm);
     let usable = 141.0 * 0.9 * 8.0;
-    let pool =
-        (usable - (t.weights_gib + (t.activations_gib + t.context_gib) * 8.0 + t.slack_gib)) * GIB;
+    let pool = (usable - (t.weights_gib + (t.activations_gib + t.context_gib) * 8.0 + t.slack_gib)) * GIB;
     let per_seq = 61.0 * (512.0 + 64.0) * 2000.0 * 2.0;
     let expected = (pool / (per_seq * 8.0)).floor().min(1024.0);
     let got = serving_batch(&j, g, Engine::Vllm, &t, &Layout::Tensor(8), 8);
@@ -127,10 +120,7 @@ fn vllm_defaults_follow_memory_class() {
     assert_eq!(Engine::Vllm.max_batch(gpu("mi300x")), Some(1024));
     assert_eq!(Engine::Vllm.max_batch(gpu("a100-80gb-sxm")), Some(256));
     assert_eq!(Engine::Vllm.max_batch(gpu("rtx-4090")), Some(256));
-    assert_eq!(
-        Engine::Vllm.prefill_chunk_tokens(gpu("h200-sxm")),
-        Some(8192.0)
-    );
+    assert_eq!(Engine::Vllm.prefill_chunk_tokens(gpu("h200-sxm")), Some(8192.0));
     assert_eq!(Engine::Vllm.prefill_chunk_tokens(gpu("l40s")), Some(2048.0));
 }
 
@@ -150,10 +140,7 @@ fn ecc_on_gddr_costs_a_sixteenth() {
 #[test]
 fn swiglu_activations_without_fused_kernels() {
     let j = job("llama-3.1-8b");
-    assert_eq!(
-        activation_bytes_per_token_layer(&j, 2048.0, false),
-        167_936.0
-    );
+    assert_eq!(activation_bytes_per_token_layer(&j, 2048.0, false), 167_936.0);
 }
 
 /// Under `torch.compile`, AOTAutograd's min-cut partitioner saves the SwiGLU's two matmul
@@ -165,10 +152,7 @@ fn swiglu_activations_without_fused_kernels() {
 fn compiled_swiglu_saves_two_tensors() {
     let mut j = job("llama-3.1-8b");
     j.torch_compile = true;
-    assert_eq!(
-        activation_bytes_per_token_layer(&j, 2048.0, false),
-        110_592.0
-    );
+    assert_eq!(activation_bytes_per_token_layer(&j, 2048.0, false), 110_592.0);
     let mut small = job("llama-3.2-3b");
     small.workload = Workload::FinetuneFull;
     small.batch = 2;
@@ -177,10 +161,7 @@ fn compiled_swiglu_saves_two_tensors() {
     small.torch_compile = true;
     let compiled = terms(&small, gpu("a100-80gb-sxm"), Engine::Transformers).activations_gib;
     let drop = 4.0 * 8192.0 * 8192.0 * 28.0 / GIB;
-    assert!(
-        (eager - compiled - drop).abs() < 1e-9,
-        "{eager} − {compiled} vs {drop}"
-    );
+    assert!((eager - compiled - drop).abs() < 1e-9, "{eager} − {compiled} vs {drop}");
 }
 
 /// The training memory band: the figure shown between the 10th and 90th percentiles of measured
@@ -197,16 +178,10 @@ fn training_memory_has_a_band() {
     let e = estimate_llm(&j, gpu("a100-80gb-sxm"), 1).expect("estimate");
     let b = e.memory.per_gpu_band_gib.expect("training band");
     assert!((b.mid - e.per_gpu_gib).abs() < 1e-12);
-    assert!(
-        (b.low - low * e.per_gpu_gib).abs() < 1e-9 && (b.high - high * e.per_gpu_gib).abs() < 1e-9,
-        "{b:?}"
-    );
+    assert!((b.low - low * e.per_gpu_gib).abs() < 1e-9 && (b.high - high * e.per_gpu_gib).abs() < 1e-9, "{b:?}");
     let t = e.memory.total_band_gib.expect("total band");
     assert!((t.mid - e.memory.total_gib).abs() < 1e-12);
-    assert!(
-        (t.low - low * t.mid).abs() < 1e-9 && (t.high - high * t.mid).abs() < 1e-9,
-        "{t:?}"
-    );
+    assert!((t.low - low * t.mid).abs() < 1e-9 && (t.high - high * t.mid).abs() < 1e-9, "{t:?}");
     let inf = estimate_llm(&job("llama-3.1-8b"), gpu("a100-80gb-sxm"), 1).expect("estimate");
     assert!(inf.memory.per_gpu_band_gib.is_none() && inf.memory.total_band_gib.is_none());
 }
@@ -242,13 +217,7 @@ fn seventy_b_lora_on_eight_a100s_with_fsdp() {
     assert!((2..=8).contains(&needed), "needs {needed}");
     let est = estimate_llm(&j, a100, 8).expect("estimate");
     assert!(est.fits, "per GPU {}", est.per_gpu_gib);
-    assert!(
-        est.assumptions
-            .iter()
-            .any(|a| a.contains("ZeRO-3") || a.contains("ZeRO-2") || a.contains("ZeRO-1")),
-        "{:?}",
-        est.assumptions
-    );
+    assert!(est.assumptions.iter().any(|a| a.contains("ZeRO-3") || a.contains("ZeRO-2") || a.contains("ZeRO-1")), "{:?}", est.assumptions);
 }
 
 /// Scale-up fabrics are numbers: MI300X's Infinity Fabric joins 8 GPUs at 7 × 128 =
@@ -286,10 +255,7 @@ fn across_nodes_bus_bandwidth_rides_every_rail() {
     let one_rail = fabric::spread_link(h100, 64, 1, fabric::node_port_gb_s(h100));
     assert!((one_rail.gb_s - 45.0).abs() < 1e-9, "{}", one_rail.gb_s);
     let t = fabric::allreduce_s(1e9, 512, &fabric::group_link(h100, 512));
-    assert!(
-        (t - 2.0 * 511.0 / 512.0 * 1e9 / 337.5e9).abs() < 1e-12,
-        "{t}"
-    );
+    assert!((t - 2.0 * 511.0 / 512.0 * 1e9 / 337.5e9).abs() < 1e-12, "{t}");
     // A100 (DGX A100: eight 200 Gb/s HDR ports): 8 × 25 × 0.9 = 180 GB/s, below NVLink 3's
     // 600 / 2 × 0.75 = 225, so the ports set it.
     let a = fabric::group_link(gpu("a100-80gb-sxm"), 128);
@@ -307,10 +273,7 @@ fn standing_table_matches_the_held_out_rows() {
     use std::collections::HashSet;
     let mut pairs = HashSet::new();
     for name in ["llm_inference_more.csv", "llm_serving_more.csv"] {
-        let path = format!(
-            "{}/tests/data/calibration/{name}",
-            env!("CARGO_MANIFEST_DIR")
-        );
+        let path = format!("{}/tests/data/calibration/{name}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).expect("csv");
         for line in text.lines().skip(1).filter(|l| !l.trim().is_empty()) {
             let cells: Vec<&str> = line.splitn(7, ',').collect();
@@ -319,30 +282,13 @@ fn standing_table_matches_the_held_out_rows() {
         }
     }
     for &(e, f) in &pairs {
-        assert_ne!(
-            standing(e, f),
-            Standing::CarriedOver,
-            "{} on {} has held-out rows",
-            e.as_str(),
-            f.as_str()
-        );
+        assert_ne!(standing(e, f), Standing::CarriedOver, "{} on {} has held-out rows", e.as_str(), f.as_str());
     }
-    let families = [
-        GpuFamily::NvidiaGddr,
-        GpuFamily::NvidiaHbm,
-        GpuFamily::Apple,
-        GpuFamily::Amd,
-        GpuFamily::Other,
-    ];
+    let families = [GpuFamily::NvidiaGddr, GpuFamily::NvidiaHbm, GpuFamily::Apple, GpuFamily::Amd, GpuFamily::Other];
     for e in Engine::ALL {
         for f in families {
             if standing(e, f) == Standing::CrossValidated {
-                assert!(
-                    pairs.contains(&(e, f)),
-                    "{} on {} is called cross-validated without rows",
-                    e.as_str(),
-                    f.as_str()
-                );
+                assert!(pairs.contains(&(e, f)), "{} on {} is called cross-validated without rows", e.as_str(), f.as_str());
             }
         }
     }
@@ -357,8 +303,8 @@ fn standing_table_matches_the_held_out_rows() {
 /// engine's e_w. vLLM's kernels have no such cap: its e_w on every card.
 #[test]
 fn llama_cpp_weight_stream_is_capped_by_loads_in_flight() {
-    use gpu_advisor::model::llm::calibrated::CALIBRATED;
     use gpu_advisor::model::llm::in_force::{efficiency, llama_cpp_sm_read_gb_s};
+    use gpu_advisor::model::llm::calibrated::CALIBRATED;
     use gpu_advisor::model::llm::throughput::weight_stream_fraction;
     use gpu_advisor::model::llm::GpuFamily;
     let f = CALIBRATED;
@@ -368,26 +314,11 @@ fn llama_cpp_weight_stream_is_capped_by_loads_in_flight() {
         weight_stream_fraction(g, e, &efficiency(e, GpuFamily::of(g)))
     };
     let cap = |sms: f64, bw: f64| sms * f.llama_cpp_sm_read_gb_s / bw;
-    for (id, sms, bw) in [
-        ("h100-pcie", 114.0, 2000.0),
-        ("a30", 56.0, 933.0),
-        ("rtx-4090", 128.0, 1008.0),
-    ] {
-        assert_eq!(
-            (gpu(id).sm_count, gpu(id).memory_bandwidth_gb_s),
-            (Some(sms as u32), bw),
-            "{id}"
-        );
+    for (id, sms, bw) in [("h100-pcie", 114.0, 2000.0), ("a30", 56.0, 933.0), ("rtx-4090", 128.0, 1008.0)] {
+        assert_eq!((gpu(id).sm_count, gpu(id).memory_bandwidth_gb_s), (Some(sms as u32), bw), "{id}");
         let hand = f.llama_cpp.weight_bw.min(cap(sms, bw));
-        assert!(
-            (share(id, Engine::LlamaCpp) - hand).abs() < 1e-12,
-            "{id}: {} vs {hand}",
-            share(id, Engine::LlamaCpp)
-        );
-        assert!(
-            (share(id, Engine::Vllm) - f.vllm.weight_bw).abs() < 1e-12,
-            "{id}: vLLM"
-        );
+        assert!((share(id, Engine::LlamaCpp) - hand).abs() < 1e-12, "{id}: {} vs {hand}", share(id, Engine::LlamaCpp));
+        assert!((share(id, Engine::Vllm) - f.vllm.weight_bw).abs() < 1e-12, "{id}: vLLM");
     }
     // The cap binds on the HBM cards and not on the GDDR card.
     assert!(cap(114.0, 2000.0) < f.llama_cpp.weight_bw && cap(56.0, 933.0) < f.llama_cpp.weight_bw);
@@ -401,17 +332,9 @@ fn llama_cpp_factors_do_not_depend_on_the_family() {
     use gpu_advisor::model::llm::engines::Efficiency;
     use gpu_advisor::model::llm::in_force::{carried_over, carried_over_without, efficiency};
     use gpu_advisor::model::llm::GpuFamily;
-    let norm = |e: Efficiency| Efficiency {
-        measured: false,
-        ..e
-    };
+    let norm = |e: Efficiency| Efficiency { measured: false, ..e };
     let base = norm(efficiency(Engine::LlamaCpp, GpuFamily::NvidiaGddr));
-    for f in [
-        GpuFamily::NvidiaHbm,
-        GpuFamily::Apple,
-        GpuFamily::Amd,
-        GpuFamily::Other,
-    ] {
+    for f in [GpuFamily::NvidiaHbm, GpuFamily::Apple, GpuFamily::Amd, GpuFamily::Other] {
         assert_eq!(norm(efficiency(Engine::LlamaCpp, f)), base);
         assert_eq!(carried_over_without(Engine::LlamaCpp, Some(f)), base);
     }
@@ -427,28 +350,19 @@ fn llama_cpp_factors_do_not_depend_on_the_family() {
 /// weights only: 16-bit weights on a P40 run on its FMA lanes like Apple's.
 #[test]
 fn prefill_gemm_share_follows_matrix_units() {
-    use gpu_advisor::model::llm::calibrated::CALIBRATED;
     use gpu_advisor::model::llm::engines::has_matrix_units;
     use gpu_advisor::model::llm::in_force::{efficiency, prefill_gemm_shares, simt_gemm_mfu};
+    use gpu_advisor::model::llm::calibrated::CALIBRATED;
     use gpu_advisor::model::llm::GpuFamily;
     let f = CALIBRATED;
     assert_eq!(simt_gemm_mfu(), f.simt_gemm_mfu);
     assert!(f.simt_gemm_mfu > 0.0 && f.simt_gemm_mfu <= 1.0);
     let shares = |id: &str, q: bool| {
         let g = gpu(id);
-        prefill_gemm_shares(
-            g,
-            Engine::LlamaCpp,
-            q,
-            &efficiency(Engine::LlamaCpp, GpuFamily::of(g)),
-        )
+        prefill_gemm_shares(g, Engine::LlamaCpp, q, &efficiency(Engine::LlamaCpp, GpuFamily::of(g)))
     };
     let (mfu, quant) = (f.llama_cpp.prefill_mfu, f.llama_cpp.quant_prefill);
-    assert!(
-        !has_matrix_units(gpu("apple-m4-max"))
-            && has_matrix_units(gpu("rtx-4090"))
-            && !has_matrix_units(gpu("p40"))
-    );
+    assert!(!has_matrix_units(gpu("apple-m4-max")) && has_matrix_units(gpu("rtx-4090")) && !has_matrix_units(gpu("p40")));
     assert_eq!(shares("apple-m4-max", false), (f.simt_gemm_mfu, 1.0));
     assert_eq!(shares("apple-m4-max", true), (f.simt_gemm_mfu, 1.0));
     assert_eq!(shares("rtx-4090", false), (mfu, 1.0));
@@ -464,25 +378,16 @@ fn prefill_gemm_share_follows_matrix_units() {
 /// engines and other formats keep the engine's factor.
 #[test]
 fn llm_int8_streams_at_its_measured_speed() {
-    use gpu_advisor::model::llm::calibrated::CALIBRATED;
     use gpu_advisor::model::llm::in_force::{efficiency, llm_int8_speed, quant_stream_factor};
+    use gpu_advisor::model::llm::calibrated::CALIBRATED;
     use gpu_advisor::model::llm::GpuFamily;
     let speed = CALIBRATED.llm_int8_speed;
     assert_eq!(llm_int8_speed(), speed);
     let e = efficiency(Engine::Transformers, GpuFamily::NvidiaHbm);
-    assert!(
-        (quant_stream_factor(Engine::Transformers, Precision::Int8, &e) - speed * 8.0 / 16.0).abs()
-            < 1e-12
-    );
-    assert_eq!(
-        quant_stream_factor(Engine::Transformers, Precision::Nf4, &e),
-        e.quant_bw
-    );
+    assert!((quant_stream_factor(Engine::Transformers, Precision::Int8, &e) - speed * 8.0 / 16.0).abs() < 1e-12);
+    assert_eq!(quant_stream_factor(Engine::Transformers, Precision::Nf4, &e), e.quant_bw);
     let v = efficiency(Engine::Vllm, GpuFamily::NvidiaHbm);
-    assert_eq!(
-        quant_stream_factor(Engine::Vllm, Precision::Int8, &v),
-        v.quant_bw
-    );
+    assert_eq!(quant_stream_factor(Engine::Vllm, Precision::Int8, &v), v.quant_bw);
 }
 
 /// Full recomputation runs at a measured MFU: the ratio r of the MFU with activation
@@ -496,9 +401,7 @@ fn llm_int8_streams_at_its_measured_speed() {
 #[test]
 fn recomputation_runs_at_a_measured_mfu() {
     use gpu_advisor::model::llm::calibrated::CALIBRATED;
-    use gpu_advisor::model::llm::throughput::{
-        recompute_flop_cost, recompute_mfu_ratio, train_mfu,
-    };
+    use gpu_advisor::model::llm::throughput::{recompute_flop_cost, recompute_mfu_ratio, train_mfu};
     use gpu_advisor::model::llm::Checkpointing;
     let r = CALIBRATED.recompute_mfu_ratio;
     assert_eq!(recompute_mfu_ratio(), r);
@@ -533,19 +436,12 @@ fn peft_keeps_fp32_adapters_and_upcasts_logits() {
     j.fp32_logits = false;
     let chunked = training_activation_bytes(&j);
     let logits = 1024.0 * 128_256.0;
-    assert!(
-        ((hf - chunked) - logits * (12.0 - 2.5)).abs() < 1.0,
-        "{}",
-        hf - chunked
-    );
+    assert!(((hf - chunked) - logits * (12.0 - 2.5)).abs() < 1.0, "{}", hf - chunked);
     j.fp32_logits = true;
     let t = terms(&j, gpu("a100-80gb-sxm"), Engine::Transformers);
     let base_bytes = j.model.body_params() * 2.0 + 2.0 * 128_256.0 * 4096.0 * 2.0;
     let adapters = t.weights_gib * GIB - base_bytes;
-    assert!(
-        (adapters / (lora_params(&j) * 4.0) - 1.0).abs() < 1e-6,
-        "{adapters}"
-    );
+    assert!((adapters / (lora_params(&j) * 4.0) - 1.0).abs() < 1e-6, "{adapters}");
 }
 
 /// A ZeRO-3 / FSDP rank holds its shard of the weights plus two unsharded transformer blocks: the
@@ -566,12 +462,7 @@ fn fsdp_holds_two_unsharded_blocks() {
         estimate_llm(&k, g, 8).expect("estimate").per_gpu_gib
     };
     let w = terms(&j, g, j.engine_for(g)).weights_gib;
-    assert!(
-        (per_gpu(2) - per_gpu(3) - 0.85 * w).abs() < 1e-6,
-        "{} vs {}",
-        per_gpu(2) - per_gpu(3),
-        0.85 * w
-    );
+    assert!((per_gpu(2) - per_gpu(3) - 0.85 * w).abs() < 1e-6, "{} vs {}", per_gpu(2) - per_gpu(3), 0.85 * w);
 }
 
 /// Block-scaled FP8 GEMMs take a floor per call at decode sizes whatever their bytes: DeepGEMM
@@ -596,10 +487,7 @@ fn block_fp8_gemms_have_a_floor_per_call() {
     assert_eq!(block_fp8_floor_s(&bf16, Engine::Vllm), 0.0);
     assert_eq!(block_fp8_floor_s(&j, Engine::LlamaCpp), 0.0);
     let llama = job("llama-3.1-8b");
-    assert_eq!(
-        (llama.model.fp8_weight_block, llama.model.hidden_gemms),
-        (0, 64)
-    );
+    assert_eq!((llama.model.fp8_weight_block, llama.model.hidden_gemms), (0, 64));
     // On 8 × H200 the other GEMMs' weights, about 17e9 FP8 bytes (671e9 less 58 layers × 256
     // experts × 3 × 7,168 × 2,048 routed), are 2.1 GB a GPU: 0.45–1.2 ms at 100–40% of 4.8 TB/s,
     // below the floor, so the floor replaces them in the step at every batch — the routed experts
@@ -608,10 +496,8 @@ fn block_fp8_gemms_have_a_floor_per_call() {
     let mut plain = j.clone();
     plain.model.fp8_weight_block = 0;
     let l = Layout::Tensor(8);
-    let d1 = decode_step_s(&j, g, Engine::Vllm, &l, 1.0, 1024.0)
-        - decode_step_s(&plain, g, Engine::Vllm, &l, 1.0, 1024.0);
-    let d256 = decode_step_s(&j, g, Engine::Vllm, &l, 256.0, 1024.0)
-        - decode_step_s(&plain, g, Engine::Vllm, &l, 256.0, 1024.0);
+    let d1 = decode_step_s(&j, g, Engine::Vllm, &l, 1.0, 1024.0) - decode_step_s(&plain, g, Engine::Vllm, &l, 1.0, 1024.0);
+    let d256 = decode_step_s(&j, g, Engine::Vllm, &l, 256.0, 1024.0) - decode_step_s(&plain, g, Engine::Vllm, &l, 256.0, 1024.0);
     assert!(d1 > 5.783e-3 - 1.2e-3 && d1 < 5.783e-3 - 0.45e-3, "{d1}");
     assert!((d1 - d256).abs() < 1e-9, "{d1} vs {d256}");
 }
@@ -621,10 +507,7 @@ fn block_fp8_gemms_have_a_floor_per_call() {
 #[test]
 fn config_json_reads_the_fp8_weight_block() {
     use gpu_advisor::model::llm::config_json::parse_config_json;
-    let path = format!(
-        "{}/tests/data/configs/deepseek-v3.1.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/tests/data/configs/deepseek-v3.1.json", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("config");
     let plain = parse_config_json(&text).expect("parses");
     assert_eq!((plain.fp8_weight_block, plain.hidden_gemms), (0, 183));
@@ -660,47 +543,25 @@ fn vllm_decode_step_has_a_per_layer_floor() {
     let j = job("llama-3-8b");
     assert_eq!(j.model.layers, 32);
     assert!((decode_weight_bytes(&j, 1.0) / 15.01e9 - 1.0).abs() < 1e-3);
-    let step_ms =
-        |id: &str| decode_step_s(&j, gpu(id), Engine::Vllm, &Layout::Single, 1.0, 435.0) * 1e3;
+    let step_ms = |id: &str| decode_step_s(&j, gpu(id), Engine::Vllm, &Layout::Single, 1.0, 435.0) * 1e3;
     let stream_ms = |bw_gb_s: f64| 15.01e9 / (v.weight_bw * bw_gb_s * 1e9) * 1e3;
     let floor_ms = 32.0 * v.layer_ms;
     let (l4, h100) = (step_ms("l4"), step_ms("h100-sxm"));
     // The difference of the two cards isolates the weight stream.
     let extra = (l4 - h100) - (stream_ms(300.0) - stream_ms(3350.0));
-    assert!(
-        extra > 0.0 && extra < 1.0,
-        "L4 − H100: {} ms, weight streams {} ms",
-        l4 - h100,
-        stream_ms(300.0) - stream_ms(3350.0)
-    );
+    assert!(extra > 0.0 && extra < 1.0, "L4 − H100: {} ms, weight streams {} ms", l4 - h100, stream_ms(300.0) - stream_ms(3350.0));
     // What is left of each step after its weight stream is the floor (and the small terms).
     for (card, step, bw, small) in [("L4", l4, 300.0, 1.0), ("H100", h100, 3350.0, 0.1)] {
         let rest = step - stream_ms(bw) - floor_ms;
-        assert!(
-            rest > 0.0 && rest < small,
-            "{card}: {step} ms = {} + {floor_ms} + {rest}",
-            stream_ms(bw)
-        );
+        assert!(rest > 0.0 && rest < small, "{card}: {step} ms = {} + {floor_ms} + {rest}", stream_ms(bw));
     }
-    assert!(
-        floor_ms / h100 >= 1.0 / 3.0 && floor_ms / l4 < 0.1,
-        "floor {floor_ms} ms of {h100} and {l4}"
-    );
+    assert!(floor_ms / h100 >= 1.0 / 3.0 && floor_ms / l4 < 0.1, "floor {floor_ms} ms of {h100} and {l4}");
     // AccelMark's two measured steps, inside the fitted decode band of the mid.
-    for (id, family, measured_ms) in [
-        ("l4", GpuFamily::NvidiaGddr, 61.2),
-        ("h100-sxm", GpuFamily::NvidiaHbm, 7.74),
-    ] {
+    for (id, family, measured_ms) in [("l4", GpuFamily::NvidiaGddr, 61.2), ("h100-sxm", GpuFamily::NvidiaHbm, 7.74)] {
         assert!(efficiency(Engine::Vllm, family).measured, "{id}");
         let ratio = step_ms(id) / measured_ms;
-        assert!(
-            ratio >= DECODE.fitted.0 && ratio <= DECODE.fitted.1,
-            "{id}: measured / model {ratio}"
-        );
+        assert!(ratio >= DECODE.fitted.0 && ratio <= DECODE.fitted.1, "{id}: measured / model {ratio}");
     }
     // SGLang runs the same kernels and takes the same step.
-    assert_eq!(
-        decode_step_s(&j, gpu("l4"), Engine::Sglang, &Layout::Single, 1.0, 435.0),
-        l4 / 1e3
-    );
+    assert_eq!(decode_step_s(&j, gpu("l4"), Engine::Sglang, &Layout::Single, 1.0, 435.0), l4 / 1e3);
 }

@@ -4,18 +4,12 @@
 //! for any in-range input; out-of-range input is an error naming its field.
 
 use gpu_advisor::catalog;
-use gpu_advisor::model::llm::{
-    estimate_llm, gpus_needed, Checkpointing, Engine, LlmJob, Optimizer, Workload,
-};
+use gpu_advisor::model::llm::{estimate_llm, gpus_needed, Checkpointing, Engine, LlmJob, Optimizer, Workload};
 use gpu_advisor::model::precision::{KvPrecision, Precision};
 use proptest::prelude::*;
 
 fn presets() -> Vec<&'static str> {
-    catalog::catalog()
-        .llms
-        .iter()
-        .map(|m| m.id.as_str())
-        .collect()
+    catalog::catalog().llms.iter().map(|m| m.id.as_str()).collect()
 }
 
 fn any_job() -> impl Strategy<Value = LlmJob> {
@@ -31,31 +25,29 @@ fn any_job() -> impl Strategy<Value = LlmJob> {
         (1u32..8192, 1u32..8192, 1u32..16_384),
         (0..5usize, 0..3usize, 0u8..4, 1u32..256),
     )
-        .prop_map(
-            move |(m, w, p, kv, e, ctx, batch, (prompt, out, seq), (opt, ck, zero, rank))| {
-                let workload = Workload::ALL[w];
-                let mut precision = Precision::ALL[p];
-                if workload.is_training() && !precision.is_trainable() {
-                    precision = Precision::Bf16;
-                }
-                LlmJob {
-                    workload,
-                    precision,
-                    kv_precision: KvPrecision::ALL[kv],
-                    engine: if e == 6 { None } else { Some(Engine::ALL[e]) },
-                    context_tokens: ctx,
-                    prompt_tokens: prompt,
-                    output_tokens: out,
-                    batch,
-                    seq_len: seq,
-                    optimizer: Optimizer::ALL[opt],
-                    grad_checkpointing: Checkpointing::ALL[ck],
-                    zero,
-                    lora_rank: rank,
-                    ..LlmJob::for_preset(catalog::llm(ids[m]).expect("preset"))
-                }
-            },
-        )
+        .prop_map(move |(m, w, p, kv, e, ctx, batch, (prompt, out, seq), (opt, ck, zero, rank))| {
+            let workload = Workload::ALL[w];
+            let mut precision = Precision::ALL[p];
+            if workload.is_training() && !precision.is_trainable() {
+                precision = Precision::Bf16;
+            }
+            LlmJob {
+                workload,
+                precision,
+                kv_precision: KvPrecision::ALL[kv],
+                engine: if e == 6 { None } else { Some(Engine::ALL[e]) },
+                context_tokens: ctx,
+                prompt_tokens: prompt,
+                output_tokens: out,
+                batch,
+                seq_len: seq,
+                optimizer: Optimizer::ALL[opt],
+                grad_checkpointing: Checkpointing::ALL[ck],
+                zero,
+                lora_rank: rank,
+                ..LlmJob::for_preset(catalog::llm(ids[m]).expect("preset"))
+            }
+        })
 }
 
 fn any_gpu() -> impl Strategy<Value = &'static catalog::Gpu> {

@@ -20,12 +20,7 @@ fn gpu(id: &str) -> &'static catalog::Gpu {
 }
 
 fn decode(j: &LlmJob, g: &str, n: u32) -> f64 {
-    estimate_llm(j, gpu(g), n)
-        .expect("estimate")
-        .throughput
-        .decode_tokens_per_s
-        .expect("decode")
-        .mid
+    estimate_llm(j, gpu(g), n).expect("estimate").throughput.decode_tokens_per_s.expect("decode").mid
 }
 
 #[test]
@@ -61,10 +56,7 @@ fn tensor_parallel_speeds_decode_up() {
     let step = |tp: u32| decode_step_s(&j, g, Engine::Vllm, &Layout::Tensor(tp), 1.0, ctx);
     let hand = 70.55e9 / (v.weight_bw * v.quant_bw * 3350e9) * (0.5 - 0.25);
     let gain = step(2) - step(4);
-    assert!(
-        gain > hand && gain < hand * 1.03,
-        "TP2 − TP4: {gain} s, by hand {hand} s"
-    );
+    assert!(gain > hand && gain < hand * 1.03, "TP2 − TP4: {gain} s, by hand {hand} s");
     let (two, four) = (decode(&j, "h100-sxm", 2), decode(&j, "h100-sxm", 4));
     assert!(four > two && four < 2.0 * two, "TP4 {four} vs TP2 {two}");
 }
@@ -88,12 +80,7 @@ fn moe_decodes_like_its_active_parameters() {
 }
 
 fn train(j: &LlmJob, g: &str, n: u32) -> f64 {
-    estimate_llm(j, gpu(g), n)
-        .expect("estimate")
-        .throughput
-        .train_tokens_per_s
-        .expect("train")
-        .mid
+    estimate_llm(j, gpu(g), n).expect("estimate").throughput.train_tokens_per_s.expect("train").mid
 }
 
 #[test]
@@ -121,11 +108,7 @@ fn pcie_consumer_cards_scale_poorly_in_training() {
     assert!(estimate_llm(&j, gpu("rtx-4090"), 1).expect("fits").fits);
     let one = train(&j, "rtx-4090", 1);
     let two = train(&j, "rtx-4090", 2) / one;
-    assert!(
-        (two / by_hand(1.0) - 1.0).abs() < 0.01,
-        "2× 4090 = {two}×, by hand {}×",
-        by_hand(1.0)
-    );
+    assert!((two / by_hand(1.0) - 1.0).abs() < 0.01, "2× 4090 = {two}×, by hand {}×", by_hand(1.0));
     assert!(two < 1.0, "2× 4090 = {two}×");
     // With 16 micro-batches accumulated per step the all-reduce runs once per 16 steps' compute:
     // 2 · 16t / (16t + 83 − 2t/3), 1.52× at today's fit (seed 004 measured 1.80× for ResNet-50
@@ -133,11 +116,7 @@ fn pcie_consumer_cards_scale_poorly_in_training() {
     j.grad_accum = 16;
     let one = train(&j, "rtx-4090", 1);
     let two = train(&j, "rtx-4090", 2) / one;
-    assert!(
-        (two / by_hand(16.0) - 1.0).abs() < 0.01,
-        "2× 4090 with accumulation = {two}×, by hand {}×",
-        by_hand(16.0)
-    );
+    assert!((two / by_hand(16.0) - 1.0).abs() < 0.01, "2× 4090 with accumulation = {two}×, by hand {}×", by_hand(16.0));
     assert!(two > 1.0 && two < 2.0, "2× 4090 with accumulation = {two}×");
     // NVLink datacenter cards scale nearly linearly at the same settings: 900 GB/s NVLink 4.
     let h = train(&j, "h100-sxm", 8) / train(&j, "h100-sxm", 1);
@@ -179,17 +158,11 @@ fn training_tokens_follow_6nd_at_the_stated_mfu() {
     j.train_mfu = Some(0.4644);
     let flops = throughput::train_flops_per_token(&j);
     let expected = 6.0 * mpt.params_total_b * 1e9 + 12.0 * 32.0 * 2048.0 * 4096.0;
-    assert!(
-        (flops / expected - 1.0).abs() < 0.06,
-        "{flops} vs {expected}"
-    );
+    assert!((flops / expected - 1.0).abs() < 0.06, "{flops} vs {expected}");
     // MosaicML ran FSDP (ZeRO-3) on 8 GPUs; their MFU is measured at that scale.
     j.zero = 3;
     let per_gpu = train(&j, "h100-sxm", 8) / 8.0;
-    assert!(
-        (per_gpu / 10_643.0 - 1.0).abs() < 0.10,
-        "{per_gpu} tokens/s per GPU vs MosaicML's 10,643"
-    );
+    assert!((per_gpu / 10_643.0 - 1.0).abs() < 0.10, "{per_gpu} tokens/s per GPU vs MosaicML's 10,643");
 }
 
 /// vLLM's installation guide: "GPU: compute capability 7.0 or higher (e.g., V100, T4, RTX20xx,
@@ -198,35 +171,17 @@ fn training_tokens_follow_6nd_at_the_stated_mfu() {
 /// and say so; Volta and newer keep vLLM.
 #[test]
 fn pascal_cards_default_to_llama_cpp() {
-    let j = LlmJob {
-        precision: Precision::Fp16,
-        ..job("llama-2-7b")
-    };
+    let j = LlmJob { precision: Precision::Fp16, ..job("llama-2-7b") };
     for id in ["p40", "p100-16gb", "quadro-p6000"] {
         assert_eq!(j.engine_for(gpu(id)), Engine::LlamaCpp, "{id}");
         let e = estimate_llm(&j, gpu(id), 1).expect("estimate");
-        assert!(
-            e.assumptions
-                .iter()
-                .any(|a| a.contains("compute capability 7.0")),
-            "{id}: {:?}",
-            e.assumptions
-        );
+        assert!(e.assumptions.iter().any(|a| a.contains("compute capability 7.0")), "{id}: {:?}", e.assumptions);
     }
     for id in ["v100-pcie-16gb", "t4", "rtx-3090", "h100-sxm"] {
         assert_eq!(j.engine_for(gpu(id)), Engine::Vllm, "{id}");
     }
     // An engine the user chose is kept, with a warning.
-    let forced = LlmJob {
-        engine: Some(Engine::Vllm),
-        ..j
-    };
+    let forced = LlmJob { engine: Some(Engine::Vllm), ..j };
     let e = estimate_llm(&forced, gpu("p40"), 1).expect("estimate");
-    assert!(
-        e.assumptions
-            .iter()
-            .any(|a| a.starts_with("vllm does not support")),
-        "{:?}",
-        e.assumptions
-    );
+    assert!(e.assumptions.iter().any(|a| a.starts_with("vllm does not support")), "{:?}", e.assumptions);
 }

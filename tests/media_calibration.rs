@@ -26,9 +26,7 @@
 //! residuals by group.
 
 use gpu_advisor::accuracy::folds::{evaluate, Domain, Scored};
-use gpu_advisor::accuracy::media::{
-    excluded_classic_rows, inventory, media_knobs, predict_row, MediaCase, MediaDomain, MediaFits,
-};
+use gpu_advisor::accuracy::media::{excluded_classic_rows, inventory, media_knobs, predict_row, MediaCase, MediaDomain, MediaFits};
 use gpu_advisor::accuracy::row::{median, Fold, Row, Set};
 use gpu_advisor::model::classic::max_batch_that_fits;
 use gpu_advisor::model::diffusion::{image_timing_with, LAUNCH_BAND_EXTRA};
@@ -51,11 +49,7 @@ static SCORED: LazyLock<(MediaDomain, Vec<Scored>)> = LazyLock::new(|| {
 
 fn rows_of(set: Set) -> Vec<(&'static Row<MediaCase>, &'static Scored)> {
     let (d, scored) = &*SCORED;
-    scored
-        .iter()
-        .map(|s| (&d.rows()[s.index], s))
-        .filter(|(r, _)| r.set == set)
-        .collect()
+    scored.iter().map(|s| (&d.rows()[s.index], s)).filter(|(r, _)| r.set == set).collect()
 }
 
 /// Median |error| and the share of rows inside their band.
@@ -65,18 +59,9 @@ struct Figures {
 }
 
 fn figures(rows: &[(&Row<MediaCase>, &Scored)], band: impl Fn(&Scored) -> Band) -> Figures {
-    let errs: Vec<f64> = rows
-        .iter()
-        .map(|(r, s)| (band(s).mid / r.measured - 1.0).abs())
-        .collect();
-    let inside = rows
-        .iter()
-        .filter(|(r, s)| (band(s).low..=band(s).high).contains(&r.measured))
-        .count();
-    Figures {
-        median: median(errs),
-        inside: inside as f64 / rows.len().max(1) as f64,
-    }
+    let errs: Vec<f64> = rows.iter().map(|(r, s)| (band(s).mid / r.measured - 1.0).abs()).collect();
+    let inside = rows.iter().filter(|(r, s)| (band(s).low..=band(s).high).contains(&r.measured)).count();
+    Figures { median: median(errs), inside: inside as f64 / rows.len().max(1) as f64 }
 }
 
 /// In-sample and held out by family and by source: median |error| ≤ 20% and at least
@@ -91,12 +76,7 @@ fn meets_the_targets(what: &str, rows: &[(&Row<MediaCase>, &Scored)], min_inside
     ];
     for ((scheme, band), min) in schemes.into_iter().zip(min_inside) {
         let f = figures(rows, band);
-        println!(
-            "{what} {scheme}: median |error| {:.1}%, inside the band {:.0}% of {} rows",
-            f.median * 100.0,
-            f.inside * 100.0,
-            rows.len()
-        );
+        println!("{what} {scheme}: median |error| {:.1}%, inside the band {:.0}% of {} rows", f.median * 100.0, f.inside * 100.0, rows.len());
         assert!(f.median <= 0.20, "{what} {scheme} median {}", f.median);
         assert!(f.inside >= min, "{what} {scheme} inside {}", f.inside);
     }
@@ -105,11 +85,7 @@ fn meets_the_targets(what: &str, rows: &[(&Row<MediaCase>, &Scored)], min_inside
 #[test]
 fn diffusion_in_sample_and_cross_validated() {
     let d = rows_of(Set::Image);
-    assert_eq!(
-        d.len(),
-        13 + 40,
-        "diffusion.csv 13 rows + diffusion_more.csv 41 rows, one excluded (its notes say why)"
-    );
+    assert_eq!(d.len(), 13 + 40, "diffusion.csv 13 rows + diffusion_more.csv 41 rows, one excluded (its notes say why)");
     // GOAL NOT MET (≥ 80%) held out by family: 74%, asserted at that less 5 points. With the NVIDIA
     // HBM family held out, the A100 batch-1 rows (host launch latency) come out 25–46% fast, and
     // with the GDDR family held out no Ada row is left to fit the large-L2 factor (the RTX 4090
@@ -119,11 +95,7 @@ fn diffusion_in_sample_and_cross_validated() {
     let max = 0.35 + LAUNCH_BAND_EXTRA;
     for (r, s) in &d {
         let b = s.raw;
-        assert!(
-            b.high <= b.mid * (1.0 + max) + 1e-9 && b.low >= b.mid * (1.0 - max) - 1e-9,
-            "band too wide: {}",
-            r.label
-        );
+        assert!(b.high <= b.mid * (1.0 + max) + 1e-9 && b.low >= b.mid * (1.0 - max) - 1e-9, "band too wide: {}", r.label);
     }
 }
 
@@ -149,11 +121,7 @@ fn the_shipped_constants_are_the_full_refit() {
     let (mut refit, mut shipped) = (fit.fit.media, MediaFit::CALIBRATED);
     for k in media_knobs() {
         let (x, y) = (*(k.at)(&mut refit), *(k.at)(&mut shipped));
-        assert!(
-            (x / y - 1.0).abs() <= 0.02,
-            "{}: refit {x}, shipped {y}",
-            k.name
-        );
+        assert!((x / y - 1.0).abs() <= 0.02, "{}: refit {x}, shipped {y}", k.name);
     }
 }
 
@@ -163,29 +131,18 @@ fn the_shipped_constants_are_the_full_refit() {
 #[test]
 fn lambda_resnet_batches_fit() {
     let (d, _) = &*SCORED;
-    let resnet = d
-        .rows()
-        .iter()
-        .filter(|r| r.file == "training.csv")
-        .filter_map(|r| match &r.payload {
-            MediaCase::Classic { job } if job.model == "resnet-50" => Some((r, job)),
-            _ => None,
-        });
+    let resnet = d.rows().iter().filter(|r| r.file == "training.csv").filter_map(|r| match &r.payload {
+        MediaCase::Classic { job } if job.model == "resnet-50" => Some((r, job)),
+        _ => None,
+    });
     let mut n = 0;
     for (r, job) in resnet {
         let max = max_batch_that_fits(job, r.gpu).expect("estimate");
         let batch = job.batch.expect("the row's batch");
-        assert!(
-            max >= batch,
-            "{}: ran batch {batch}, model's max {max}",
-            r.label
-        );
+        assert!(max >= batch, "{}: ran batch {batch}, model's max {max}", r.label);
         n += 1;
     }
-    assert_eq!(
-        n, 8,
-        "training.csv: ResNet-50 on four cards at AMP and fp32"
-    );
+    assert_eq!(n, 8, "training.csv: ResNet-50 on four cards at AMP and fp32");
 }
 
 /// Signed median ln(model / measured) of the shipped engine by group, printed as `DIAGNOSTIC`
@@ -196,39 +153,21 @@ fn lambda_resnet_batches_fit() {
 #[test]
 fn residual_diagnostics() {
     let shipped = MediaFits::CALIBRATED;
-    for (name, set) in [
-        ("diffusion", Set::Image),
-        ("classic", Set::Classic),
-        ("video", Set::VideoTime),
-    ] {
+    for (name, set) in [("diffusion", Set::Image), ("classic", Set::Classic), ("video", Set::VideoTime)] {
         let rows = rows_of(set);
         type Key = fn(&Row<MediaCase>) -> String;
         let keys: [(&str, Key); 4] = [
             ("family", |r| r.family.clone()),
             ("source", |r| r.source.clone()),
             ("arch", |r| r.gpu.architecture.clone()),
-            ("net/mode", |r| {
-                r.label
-                    .split_whitespace()
-                    .skip(1)
-                    .take(2)
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            }),
+            ("net/mode", |r| r.label.split_whitespace().skip(1).take(2).collect::<Vec<_>>().join(" ")),
         ];
         for (kind, key) in keys {
             let groups: BTreeSet<String> = rows.iter().map(|(r, _)| key(r)).collect();
             for g in groups {
-                let mine: Vec<&(&Row<MediaCase>, &Scored)> =
-                    rows.iter().filter(|(r, _)| key(r) == g).collect();
-                let logs: Vec<f64> = mine
-                    .iter()
-                    .map(|(r, s)| (s.raw.mid / r.measured).ln())
-                    .collect();
-                let inside = mine
-                    .iter()
-                    .filter(|(r, s)| (s.raw.low..=s.raw.high).contains(&r.measured))
-                    .count();
+                let mine: Vec<&(&Row<MediaCase>, &Scored)> = rows.iter().filter(|(r, _)| key(r) == g).collect();
+                let logs: Vec<f64> = mine.iter().map(|(r, s)| (s.raw.mid / r.measured).ln()).collect();
+                let inside = mine.iter().filter(|(r, s)| (s.raw.low..=s.raw.high).contains(&r.measured)).count();
                 let m = median(logs);
                 println!("DIAGNOSTIC {name} {kind} {g}: {} rows, median ln(model/measured) {m:+.3} ({:+.1}%), inside band {inside}/{}", mine.len(), (m.exp() - 1.0) * 100.0, mine.len());
             }
@@ -236,46 +175,22 @@ fn residual_diagnostics() {
         let sources: BTreeSet<&str> = rows.iter().map(|(r, _)| r.source.as_str()).collect();
         let mut all = Vec::new();
         for src in sources {
-            let k = median(
-                rows.iter()
-                    .filter(|(r, _)| r.source != src)
-                    .map(|(r, s)| (r.measured / s.raw.mid).ln())
-                    .collect(),
-            )
-            .exp();
+            let k = median(rows.iter().filter(|(r, _)| r.source != src).map(|(r, s)| (r.measured / s.raw.mid).ln()).collect()).exp();
             let mine: Vec<_> = rows.iter().filter(|(r, _)| r.source == src).collect();
-            let errs: Vec<f64> = mine
-                .iter()
-                .map(|(r, s)| (s.raw.mid * k / r.measured - 1.0).abs())
-                .collect();
-            let inside = mine
-                .iter()
-                .filter(|(r, s)| (s.raw.low * k..=s.raw.high * k).contains(&r.measured))
-                .count();
+            let errs: Vec<f64> = mine.iter().map(|(r, s)| (s.raw.mid * k / r.measured - 1.0).abs()).collect();
+            let inside = mine.iter().filter(|(r, s)| (s.raw.low * k..=s.raw.high * k).contains(&r.measured)).count();
             println!("DIAGNOSTIC {name} LOSO scalar-only {src}: scalar {k:.3}, {} rows, median {:.1}%, inside {inside}", mine.len(), median(errs.clone()) * 100.0);
             all.extend(errs);
         }
-        println!(
-            "DIAGNOSTIC {name} LOSO scalar-only all: {} rows, median {:.1}%",
-            all.len(),
-            median(all) * 100.0
-        );
+        println!("DIAGNOSTIC {name} LOSO scalar-only all: {} rows, median {:.1}%", all.len(), median(all) * 100.0);
     }
     for r in excluded_classic_rows(&dir()).expect("rows") {
-        println!(
-            "DIAGNOSTIC classic excluded {}: measured {:.1}, model {:+.1}%",
-            r.label,
-            r.measured,
-            (predict_row(&shipped, &r).mid / r.measured - 1.0) * 100.0
-        );
+        println!("DIAGNOSTIC classic excluded {}: measured {:.1}, model {:+.1}%", r.label, r.measured, (predict_row(&shipped, &r).mid / r.measured - 1.0) * 100.0);
     }
     for (r, _) in rows_of(Set::Image) {
         if let MediaCase::Image { job, .. } = &r.payload {
             let t = image_timing_with(&shipped.media, job, r.gpu, r.gpus).expect("estimate");
-            println!(
-                "DIAGNOSTIC diffusion launch share {}: {:.3} ({})",
-                r.label, t.launch_share, r.source
-            );
+            println!("DIAGNOSTIC diffusion launch share {}: {:.3} ({})", r.label, t.launch_share, r.source);
         }
     }
 }

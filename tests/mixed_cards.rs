@@ -49,21 +49,13 @@ fn the_busiest_card_holds_its_layers_share() {
     let j = job("llama-3-8b", Precision::Fp16);
     let cards = [(gpu("rtx-4090"), 1), (gpu("rtx-3060-12gb"), 1)];
     let s = mixed::split(&j, &cards).expect("split");
-    assert_eq!(
-        s.devices.iter().map(|d| d.layers).collect::<Vec<_>>(),
-        vec![22, 10]
-    );
+    assert_eq!(s.devices.iter().map(|d| d.layers).collect::<Vec<_>>(), vec![22, 10]);
     let mut even = j.clone();
     even.engine = Some(Engine::LlamaCpp);
     let pair = llm::estimate_llm(&even, gpu("rtx-4090"), 2).expect("2 x 4090");
-    let expected =
-        pair.per_gpu_gib + (pair.memory.weights_gib + pair.memory.kv_cache_gib) * 6.0 / 32.0;
+    let expected = pair.per_gpu_gib + (pair.memory.weights_gib + pair.memory.kv_cache_gib) * 6.0 / 32.0;
     let e = mixed::estimate_mixed(&j, &cards).expect("estimate");
-    assert!(
-        (e.per_gpu_gib - expected).abs() < 1e-9,
-        "{} vs {expected}",
-        e.per_gpu_gib
-    );
+    assert!((e.per_gpu_gib - expected).abs() < 1e-9, "{} vs {expected}", e.per_gpu_gib);
     assert!(e.per_gpu_gib > s.devices.get(1).expect("3060").per_gpu_gib);
     assert_eq!((e.gpus, e.fits), (2, true));
 }
@@ -80,17 +72,10 @@ fn decode_runs_each_card_for_its_share() {
     let s = mixed::split(&j, &[(gpu("rtx-4090"), 1), (gpu("rtx-3090"), 1)]).expect("split");
     assert_eq!((s.engine, s.backend), (Engine::LlamaCpp, Backend::Cuda));
     let e = mixed::estimate_mixed(&j, &[(gpu("rtx-4090"), 1), (gpu("rtx-3090"), 1)]).expect("mix");
-    assert!(
-        (decode_mid(&e) / expected - 1.0).abs() < 1e-9,
-        "{} vs {expected}",
-        decode_mid(&e)
-    );
+    assert!((decode_mid(&e) / expected - 1.0).abs() < 1e-9, "{} vs {expected}", decode_mid(&e));
     // One card type is an ordinary estimate on that many cards.
     let same = mixed::estimate_mixed(&j, &[(gpu("rtx-3090"), 2)]).expect("same");
-    assert_eq!(
-        same,
-        llm::estimate_llm(&j, gpu("rtx-3090"), 2).expect("2 x 3090")
-    );
+    assert_eq!(same, llm::estimate_llm(&j, gpu("rtx-3090"), 2).expect("2 x 3090"));
 }
 
 #[test]
@@ -99,8 +84,7 @@ fn mixes_no_engine_can_run_name_the_field() {
     // Tensor parallelism needs matching cards.
     let mut tp = j.clone();
     tp.engine = Some(Engine::Vllm);
-    let e = mixed::estimate_mixed(&tp, &[(gpu("rtx-4090"), 1), (gpu("rtx-3090"), 1)])
-        .expect_err("vllm");
+    let e = mixed::estimate_mixed(&tp, &[(gpu("rtx-4090"), 1), (gpu("rtx-3090"), 1)]).expect_err("vllm");
     assert_eq!(e.field(), "mix");
     // NVIDIA + AMD share only Vulkan (catalog back-ends cuda/vulkan and rocm/vulkan) ...
     let s = mixed::split(&j, &[(gpu("rtx-4090"), 1), (gpu("rx-7900-xtx"), 1)]).expect("vulkan");
@@ -108,18 +92,8 @@ fn mixes_no_engine_can_run_name_the_field() {
     // ... so CUDA cannot run that mix, and nothing runs Apple (metal/mlx) with NVIDIA.
     let mut cuda = j.clone();
     cuda.backend = Some(Backend::Cuda);
-    assert_eq!(
-        mixed::split(&cuda, &[(gpu("rtx-4090"), 1), (gpu("rx-7900-xtx"), 1)])
-            .expect_err("cuda")
-            .field(),
-        "backend"
-    );
-    assert_eq!(
-        mixed::split(&j, &[(gpu("rtx-4090"), 1), (gpu("apple-m2-ultra"), 1)])
-            .expect_err("apple")
-            .field(),
-        "mix"
-    );
+    assert_eq!(mixed::split(&cuda, &[(gpu("rtx-4090"), 1), (gpu("rx-7900-xtx"), 1)]).expect_err("cuda").field(), "backend");
+    assert_eq!(mixed::split(&j, &[(gpu("rtx-4090"), 1), (gpu("apple-m2-ultra"), 1)]).expect_err("apple").field(), "mix");
 }
 
 /// llama.cpp runs the same decode kernels through each back-end's API and compiler, so its decode
@@ -147,89 +121,28 @@ fn llama_cpp_decodes_with_each_back_ends_own_factors() {
     j.engine = Some(Engine::LlamaCpp);
     let xtx = gpu("rx-7900-xtx");
     let rocm = llm::estimate_llm(&j, xtx, 1).expect("rocm");
-    assert!(
-        rocm.assumptions
-            .iter()
-            .any(|a| a.to_string() == "back-end: rocm"),
-        "{:?}",
-        rocm.assumptions
-    );
+    assert!(rocm.assumptions.iter().any(|a| a.to_string() == "back-end: rocm"), "{:?}", rocm.assumptions);
     // Each back-end's own factors, on the cards that list it.
-    let on = |id: &str, b: Option<Backend>| {
-        llama_cpp_decode(
-            &LlmJob {
-                backend: b,
-                ..j.clone()
-            },
-            gpu(id),
-            Engine::LlamaCpp,
-        )
-    };
+    let on = |id: &str, b: Option<Backend>| llama_cpp_decode(&LlmJob { backend: b, ..j.clone() }, gpu(id), Engine::LlamaCpp);
     assert_eq!(on("rx-7900-xtx", None), Some(f.llama_cpp_rocm));
-    assert_eq!(
-        on("rx-7900-xtx", Some(Backend::Vulkan)),
-        Some(f.llama_cpp_vulkan)
-    );
-    assert_eq!(
-        on("rtx-4090", Some(Backend::Vulkan)),
-        Some(f.llama_cpp_vulkan)
-    );
+    assert_eq!(on("rx-7900-xtx", Some(Backend::Vulkan)), Some(f.llama_cpp_vulkan));
+    assert_eq!(on("rtx-4090", Some(Backend::Vulkan)), Some(f.llama_cpp_vulkan));
     assert_eq!(on("apple-m4-max", None), Some(f.llama_cpp_metal));
-    assert_eq!(
-        on("apple-m4-max", Some(Backend::Mlx)),
-        Some(f.llama_cpp_metal)
-    );
+    assert_eq!(on("apple-m4-max", Some(Backend::Mlx)), Some(f.llama_cpp_metal));
     assert_eq!(on("arc-b580", None), Some(f.llama_cpp_vulkan));
     assert_eq!(on("arc-b580", Some(Backend::Sycl)), Some(f.llama_cpp_sycl));
     assert_eq!(on("rtx-4090", None), None);
     assert_eq!(llama_cpp_decode(&j, gpu("rtx-4090"), Engine::Vllm), None);
     // CUDA runs on llama.cpp's own factors; ROCm replaces its decode share and time per layer only.
-    let own = |g: &catalog::Gpu, job: &LlmJob| Efficiency {
-        measured: false,
-        ..job_efficiency(job, Engine::LlamaCpp, g)
-    };
-    assert_eq!(
-        own(gpu("rtx-4090"), &j),
-        Efficiency {
-            measured: false,
-            ..f.llama_cpp
-        }
-    );
-    let BackendDecode {
-        weight_bw,
-        layer_ms,
-    } = f.llama_cpp_rocm;
-    assert_eq!(
-        own(xtx, &j),
-        Efficiency {
-            weight_bw,
-            layer_ms,
-            measured: false,
-            ..efficiency(Engine::LlamaCpp, GpuFamily::Amd)
-        }
-    );
+    let own = |g: &catalog::Gpu, job: &LlmJob| Efficiency { measured: false, ..job_efficiency(job, Engine::LlamaCpp, g) };
+    assert_eq!(own(gpu("rtx-4090"), &j), Efficiency { measured: false, ..f.llama_cpp });
+    let BackendDecode { weight_bw, layer_ms } = f.llama_cpp_rocm;
+    assert_eq!(own(xtx, &j), Efficiency { weight_bw, layer_ms, measured: false, ..efficiency(Engine::LlamaCpp, GpuFamily::Amd) });
     // The decode steps of the two back-ends on the same card, by hand.
-    assert!(
-        96.0 * llama_cpp_sm_read_gb_s() / 960.0
-            > f.llama_cpp_rocm.weight_bw.max(f.llama_cpp_vulkan.weight_bw)
-    );
+    assert!(96.0 * llama_cpp_sm_read_gb_s() / 960.0 > f.llama_cpp_rocm.weight_bw.max(f.llama_cpp_vulkan.weight_bw));
     let w = decode_weight_bytes(&j, 1.0);
-    let stream = |b: BackendDecode| {
-        w / (960e9 * b.weight_bw * f.llama_cpp.quant_bw) + 32.0 * b.layer_ms * 1e-3
-    };
-    let step = |b: Backend| {
-        decode_step_s(
-            &LlmJob {
-                backend: Some(b),
-                ..j.clone()
-            },
-            xtx,
-            Engine::LlamaCpp,
-            &Layout::Single,
-            1.0,
-            512.0,
-        )
-    };
+    let stream = |b: BackendDecode| w / (960e9 * b.weight_bw * f.llama_cpp.quant_bw) + 32.0 * b.layer_ms * 1e-3;
+    let step = |b: Backend| decode_step_s(&LlmJob { backend: Some(b), ..j.clone() }, xtx, Engine::LlamaCpp, &Layout::Single, 1.0, 512.0);
     let hand = stream(f.llama_cpp_vulkan) - stream(f.llama_cpp_rocm);
     let diff = step(Backend::Vulkan) - step(Backend::Rocm);
     assert!((diff - hand).abs() < 1e-12, "{diff} vs {hand}");
@@ -239,100 +152,29 @@ fn llama_cpp_decodes_with_each_back_ends_own_factors() {
     assert!((0.81..=1.30).contains(&ratio), "{ratio}");
     // The card's catalog back-ends and the engine's decide what is allowed.
     j.backend = Some(Backend::Rocm);
-    assert_eq!(
-        llm::estimate_llm(&j, gpu("rtx-4090"), 1)
-            .expect_err("rocm on NVIDIA")
-            .field(),
-        "backend"
-    );
+    assert_eq!(llm::estimate_llm(&j, gpu("rtx-4090"), 1).expect_err("rocm on NVIDIA").field(), "backend");
     j.backend = Some(Backend::Vulkan);
     j.engine = Some(Engine::Vllm);
-    assert_eq!(
-        llm::estimate_llm(&j, xtx, 1)
-            .expect_err("vLLM on Vulkan")
-            .field(),
-        "backend"
-    );
+    assert_eq!(llm::estimate_llm(&j, xtx, 1).expect_err("vLLM on Vulkan").field(), "backend");
 }
 
 #[test]
 fn cli_mix_and_backend_flags() {
     let run = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gpu-advisor"))
-            .args(args)
-            .output()
-            .expect("run");
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gpu-advisor")).args(args).output().expect("run");
+        (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
     };
-    let (code, out, err) = run(&[
-        "estimate",
-        "--mix",
-        "rtx-4090:1,rtx-3090:1",
-        "--model",
-        "llama-3-70b",
-        "--precision",
-        "q4_k_m",
-        "--json",
-    ]);
+    let (code, out, err) = run(&["estimate", "--mix", "rtx-4090:1,rtx-3090:1", "--model", "llama-3-70b", "--precision", "q4_k_m", "--json"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert_eq!(v["gpus"], 2);
     assert!(v["per_gpu_gib"].as_f64().expect("per_gpu") < 24.0);
     for (args, flag) in [
-        (
-            &[
-                "estimate",
-                "--mix",
-                "rtx-4090:1,rtx-9999:1",
-                "--model",
-                "llama-3-8b",
-            ][..],
-            "--mix",
-        ),
-        (
-            &["estimate", "--mix", "rtx-4090:x", "--model", "llama-3-8b"][..],
-            "--mix",
-        ),
-        (
-            &[
-                "estimate",
-                "--mix",
-                "rtx-4090:1,rtx-3090:1",
-                "--engine",
-                "vllm",
-                "--model",
-                "llama-3-8b",
-            ][..],
-            "--mix",
-        ),
-        (
-            &[
-                "estimate",
-                "--gpu",
-                "rtx-4090",
-                "--backend",
-                "rocm",
-                "--model",
-                "llama-3-8b",
-            ][..],
-            "--backend",
-        ),
-        (
-            &[
-                "estimate",
-                "--gpu",
-                "rtx-4090",
-                "--backend",
-                "opencl",
-                "--model",
-                "llama-3-8b",
-            ][..],
-            "--backend",
-        ),
+        (&["estimate", "--mix", "rtx-4090:1,rtx-9999:1", "--model", "llama-3-8b"][..], "--mix"),
+        (&["estimate", "--mix", "rtx-4090:x", "--model", "llama-3-8b"][..], "--mix"),
+        (&["estimate", "--mix", "rtx-4090:1,rtx-3090:1", "--engine", "vllm", "--model", "llama-3-8b"][..], "--mix"),
+        (&["estimate", "--gpu", "rtx-4090", "--backend", "rocm", "--model", "llama-3-8b"][..], "--backend"),
+        (&["estimate", "--gpu", "rtx-4090", "--backend", "opencl", "--model", "llama-3-8b"][..], "--backend"),
     ] {
         let (code, _, err) = run(args);
         assert_eq!(code, 2, "{args:?}");

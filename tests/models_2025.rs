@@ -10,10 +10,7 @@ use gpu_advisor::model::precision::{KvPrecision, Precision};
 use gpu_advisor::model::GIB;
 
 fn config(id: &str) -> ModelArch {
-    let path = format!(
-        "{}/tests/data/configs/{id}.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/tests/data/configs/{id}.json", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     config_json::parse_config_json(&text).unwrap_or_else(|n| panic!("{id}: {n}"))
 }
@@ -69,19 +66,11 @@ fn parameter_counts_match_the_model_cards_within_2_percent() {
         let total_err = (m.params_total / (total_b * 1e9) - 1.0).abs();
         let active_err = ours_active.map_or(0.0, |a| (a / (active_b * 1e9) - 1.0).abs());
         if total_err > 0.02 || active_err > 0.02 {
-            failures.push(format!(
-                "{id}: total {:.2}B active {:?} vs {card}",
-                m.params_total / 1e9,
-                ours_active.map(|a| a / 1e9)
-            ));
+            failures.push(format!("{id}: total {:.2}B active {:?} vs {card}", m.params_total / 1e9, ours_active.map(|a| a / 1e9)));
         }
         // The preset holds the same counts as its config.json.
         let p = catalog::llm(id).unwrap_or_else(|| panic!("preset {id}"));
-        assert!(
-            (p.params_total_b * 1e9 / m.params_total - 1.0).abs() < 0.01,
-            "{id}: preset total {} vs config",
-            p.params_total_b
-        );
+        assert!((p.params_total_b * 1e9 / m.params_total - 1.0).abs() < 0.01, "{id}: preset total {} vs config", p.params_total_b);
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
@@ -93,65 +82,27 @@ fn qwen3_next_active_parameters_by_hand() {
     // 2048 · 4096 + 2 · 2048 · 512) = 27.26M and 36 DeltaNet layers of 33.66M: 1.539B.
     // Embedding + head 2 · 151936 · 2048 = 0.622B. Total 3.87B.
     let m = config("qwen3-next-80b-a3b");
-    assert!(
-        (m.params_active / 3.872e9 - 1.0).abs() < 0.01,
-        "{}",
-        m.params_active
-    );
+    assert!((m.params_active / 3.872e9 - 1.0).abs() < 0.01, "{}", m.params_active);
 }
 
 #[test]
 fn each_pasted_config_gives_its_presets_shape() {
-    for (id, ..) in CARDS
-        .iter()
-        .chain([("gemma-3n-e4b", 0.0, 0.0, Active::NotStated, "")].iter())
-    {
+    for (id, ..) in CARDS.iter().chain([("gemma-3n-e4b", 0.0, 0.0, Active::NotStated, "")].iter()) {
         let c = config(id);
         let p = ModelArch::from_spec(catalog::llm(id).unwrap_or_else(|| panic!("preset {id}")));
         let ints = |m: &ModelArch| {
-            (
-                m.layers,
-                m.hidden_size,
-                m.attention_heads,
-                m.kv_heads,
-                m.vocab_size,
-                m.max_context,
-                m.tied_embeddings,
-                m.attention,
-                m.sliding_window,
-            )
+            (m.layers, m.hidden_size, m.attention_heads, m.kv_heads, m.vocab_size, m.max_context, m.tied_embeddings, m.attention, m.sliding_window)
         };
         assert_eq!(ints(&c), ints(&p), "{id}");
-        let moe = |m: &ModelArch| {
-            (
-                m.experts_total,
-                m.experts_active,
-                m.moe_intermediate_size,
-                m.dense_layers,
-                m.fixed_state_layers,
-                m.kv_lora_rank,
-            )
-        };
+        let moe = |m: &ModelArch| (m.experts_total, m.experts_active, m.moe_intermediate_size, m.dense_layers, m.fixed_state_layers, m.kv_lora_rank);
         assert_eq!(moe(&c), moe(&p), "{id}");
         if c.attention != catalog::Attention::Mla {
             assert_eq!(c.head_dim, p.head_dim, "{id}");
         }
-        assert!(
-            (c.sliding_window_layers_fraction - p.sliding_window_layers_fraction).abs() < 0.01,
-            "{id}"
-        );
-        assert!(
-            (c.fixed_state_elements_per_layer - p.fixed_state_elements_per_layer).abs() <= 1.0,
-            "{id}"
-        );
-        assert!(
-            (c.params_total / p.params_total - 1.0).abs() < 0.01,
-            "{id}: total"
-        );
-        assert!(
-            (c.params_active / p.params_active - 1.0).abs() < 0.02,
-            "{id}: active"
-        );
+        assert!((c.sliding_window_layers_fraction - p.sliding_window_layers_fraction).abs() < 0.01, "{id}");
+        assert!((c.fixed_state_elements_per_layer - p.fixed_state_elements_per_layer).abs() <= 1.0, "{id}");
+        assert!((c.params_total / p.params_total - 1.0).abs() < 0.01, "{id}: total");
+        assert!((c.params_active / p.params_active - 1.0).abs() < 0.02, "{id}: active");
     }
 }
 
@@ -174,11 +125,7 @@ fn gpt_oss_120b_fits_one_80_gb_card_with_its_published_checkpoint_size() {
     // ... fit[s] on a single 80GB GPU". MXFP4 experts (4.25 bits) + BF16 attention/embeddings.
     let j = job("gpt-oss-120b", Precision::Mxfp4, 8192);
     let e = estimate_llm(&j, gpu("h100-sxm"), 1).expect("estimate");
-    assert!(
-        (e.memory.weights_gib / 60.8 - 1.0).abs() < 0.10,
-        "{}",
-        e.memory.weights_gib
-    );
+    assert!((e.memory.weights_gib / 60.8 - 1.0).abs() < 0.10, "{}", e.memory.weights_gib);
     assert!(e.fits && e.gpus_needed == 1, "{} GiB", e.memory.total_gib);
 }
 
@@ -194,32 +141,17 @@ fn gpt_oss_20b_fits_in_16_gb() {
     j.engine = Some(Engine::LlamaCpp);
     let experts = j.model.routed_expert_params();
     let others = j.model.params_total - experts;
-    assert!(
-        (experts / 19.11e9 - 1.0).abs() < 1e-3 && (others / 1.80e9 - 1.0).abs() < 0.01,
-        "{experts} + {others}"
-    );
+    assert!((experts / 19.11e9 - 1.0).abs() < 1e-3 && (others / 1.80e9 - 1.0).abs() < 0.01, "{experts} + {others}");
     let by_hand = (19.11e9 * 4.25 / 8.0 + 1.80e9 * 34.0 / 32.0) / GIB;
     let e = estimate_llm(&j, gpu("rtx-5060-ti-16gb"), 1).expect("estimate");
-    assert!(
-        (e.memory.weights_gib / by_hand - 1.0).abs() < 0.005,
-        "{} vs {by_hand}",
-        e.memory.weights_gib
-    );
-    assert!(
-        (e.memory.weights_gib / 11.27 - 1.0).abs() < 0.01,
-        "{}",
-        e.memory.weights_gib
-    );
+    assert!((e.memory.weights_gib / by_hand - 1.0).abs() < 0.005, "{} vs {by_hand}", e.memory.weights_gib);
+    assert!((e.memory.weights_gib / 11.27 - 1.0).abs() < 0.01, "{}", e.memory.weights_gib);
     assert!(e.fits, "{} GiB", e.memory.total_gib);
     // The checkpoint itself (model card Table 1: 12.8 GiB) keeps everything but the experts in
     // BF16: 10.15 GB + 1.80e9 × 2 B = 13.75 GB = 12.8 GiB, what vLLM loads.
     j.engine = Some(Engine::Vllm);
     let e = estimate_llm(&j, gpu("h100-sxm"), 1).expect("estimate");
-    assert!(
-        (e.memory.weights_gib / 12.8 - 1.0).abs() < 0.02,
-        "{}",
-        e.memory.weights_gib
-    );
+    assert!((e.memory.weights_gib / 12.8 - 1.0).abs() < 0.02, "{}", e.memory.weights_gib);
 }
 
 #[test]
@@ -230,11 +162,7 @@ fn llama_4_scout_int4_fits_one_h100() {
     // and counts GPTQ/AWQ group scales (4.156 bits).
     let j = job("llama-4-scout", Precision::Int4, 8192);
     let e = estimate_llm(&j, gpu("h100-sxm"), 1).expect("estimate");
-    assert!(
-        (e.memory.weights_gib / 50.8 - 1.0).abs() < 0.10,
-        "{}",
-        e.memory.weights_gib
-    );
+    assert!((e.memory.weights_gib / 50.8 - 1.0).abs() < 0.10, "{}", e.memory.weights_gib);
     assert!(e.fits && e.gpus_needed == 1, "{} GiB", e.memory.total_gib);
 }
 
@@ -249,11 +177,7 @@ fn qwen3_next_kv_at_256k_holds_only_the_full_attention_layers() {
     j.kv_precision = KvPrecision::Fp16;
     let e = estimate_llm(&j, gpu("h100-sxm"), 4).expect("estimate");
     let expected = (6_442_450_944.0 + 39_518_208.0) / GIB;
-    assert!(
-        (e.memory.kv_cache_gib / expected - 1.0).abs() < 1e-6,
-        "{} vs {expected}",
-        e.memory.kv_cache_gib
-    );
+    assert!((e.memory.kv_cache_gib / expected - 1.0).abs() < 1e-6, "{} vs {expected}", e.memory.kv_cache_gib);
 }
 
 #[test]
@@ -261,16 +185,10 @@ fn sliding_and_chunked_layers_cap_their_cache() {
     // gpt-oss-120b at 131,072 tokens: 18 full layers cache every token, 18 sliding layers 128:
     // 2 · 8 · 64 · (18 · 131,072 + 18 · 128) elements.
     let m = config("gpt-oss-120b");
-    assert_eq!(
-        m.kv_elements(131_072.0),
-        2.0 * 8.0 * 64.0 * (18.0 * 131_072.0 + 18.0 * 128.0)
-    );
+    assert_eq!(m.kv_elements(131_072.0), 2.0 * 8.0 * 64.0 * (18.0 * 131_072.0 + 18.0 * 128.0));
     // Llama 4 Scout: 36 of 48 layers attend in chunks of 8192, 12 in full.
     let m = config("llama-4-scout");
-    assert_eq!(
-        m.kv_elements(1e6),
-        2.0 * 8.0 * 128.0 * (12.0 * 1e6 + 36.0 * 8192.0)
-    );
+    assert_eq!(m.kv_elements(1e6), 2.0 * 8.0 * 128.0 * (12.0 * 1e6 + 36.0 * 8192.0));
 }
 
 #[test]
@@ -280,15 +198,8 @@ fn fp4_formats_cost_their_block_scales() {
     assert_eq!(Precision::Mxfp4.bits_per_weight(), 4.25);
     assert_eq!(Precision::Nvfp4.bits_per_weight(), 4.5);
     // llama.cpp tools/quantize/README.md, Llama 3.1 8B: 4.4597, 3.2548 and 3.6429 bits/weight.
-    for (p, bpw) in [
-        (Precision::Iq4Xs, 4.4597),
-        (Precision::Iq3Xxs, 3.2548),
-        (Precision::Q3KS, 3.6429),
-    ] {
-        assert!(
-            (p.bits_per_weight() - bpw).abs() < 0.01 && p.is_gguf(),
-            "{p}"
-        );
+    for (p, bpw) in [(Precision::Iq4Xs, 4.4597), (Precision::Iq3Xxs, 3.2548), (Precision::Q3KS, 3.6429)] {
+        assert!((p.bits_per_weight() - bpw).abs() < 0.01 && p.is_gguf(), "{p}");
     }
     for name in ["mxfp4", "nvfp4", "iq4_xs", "iq3_xxs", "q3_k_s"] {
         assert_eq!(Precision::parse(name).map(|p| p.as_str()), Some(name));
@@ -303,17 +214,8 @@ fn mxfp4_quantizes_only_the_experts_of_an_moe() {
     let (body, embed, head) = gpu_advisor::model::llm::memory::weight_bytes(&j);
     let experts = 24.0 * 32.0 * 3.0 * 2880.0 * 2880.0;
     let rest = j.model.body_params() - experts;
-    assert!(
-        (body - (experts * 4.25 / 8.0 + rest * 2.0)).abs() < 1e6,
-        "{body}"
-    );
-    assert_eq!(
-        (embed, head),
-        (
-            j.model.embedding_params() * 2.0,
-            j.model.head_params() * 2.0
-        )
-    );
+    assert!((body - (experts * 4.25 / 8.0 + rest * 2.0)).abs() < 1e6, "{body}");
+    assert_eq!((embed, head), (j.model.embedding_params() * 2.0, j.model.head_params() * 2.0));
 }
 
 #[test]
@@ -340,34 +242,17 @@ fn unknown_model_type_with_expert_keys_is_an_moe_and_says_so() {
     assert!(m.is_moe() && m.experts_total == 64, "{m:?}");
     // Total: 24 · (attention 2 · 2048² + 2 · 2048 · 512 = 10.49M + router 0.13M + 64 · 3 · 2048
     // · 1024 = 402.65M) + 2 · 100000 · 2048 = 10.32B.
-    assert!(
-        (m.params_total / 10.321e9 - 1.0).abs() < 0.005,
-        "{}",
-        m.params_total
-    );
+    assert!((m.params_total / 10.321e9 - 1.0).abs() < 0.005, "{}", m.params_total);
     assert_eq!(notes.len(), 1);
-    assert!(
-        notes[0].to_string().contains("mixture-of-experts"),
-        "{}",
-        notes[0]
-    );
+    assert!(notes[0].to_string().contains("mixture-of-experts"), "{}", notes[0]);
 }
 
 #[test]
 fn new_layouts_name_a_missing_key() {
     let cases = [
-        (
-            r#"{"model_type":"qwen3_next","hidden_size":2048,"num_hidden_layers":48,"num_attention_heads":16,"vocab_size":151936,"intermediate_size":5120,"full_attention_interval":4}"#,
-            "linear_num_key_heads",
-        ),
-        (
-            r#"{"model_type":"mllama","text_config":{"hidden_size":4096,"num_hidden_layers":40,"num_attention_heads":32,"vocab_size":128256,"intermediate_size":14336,"cross_attention_layers":[3]}}"#,
-            "vision_config",
-        ),
-        (
-            r#"{"model_type":"llama4","text_config":{"hidden_size":5120,"num_hidden_layers":48,"num_attention_heads":40,"vocab_size":202048,"intermediate_size":8192,"num_local_experts":128,"interleave_moe_layer_step":2}}"#,
-            "intermediate_size_mlp",
-        ),
+        (r#"{"model_type":"qwen3_next","hidden_size":2048,"num_hidden_layers":48,"num_attention_heads":16,"vocab_size":151936,"intermediate_size":5120,"full_attention_interval":4}"#, "linear_num_key_heads"),
+        (r#"{"model_type":"mllama","text_config":{"hidden_size":4096,"num_hidden_layers":40,"num_attention_heads":32,"vocab_size":128256,"intermediate_size":14336,"cross_attention_layers":[3]}}"#, "vision_config"),
+        (r#"{"model_type":"llama4","text_config":{"hidden_size":5120,"num_hidden_layers":48,"num_attention_heads":40,"vocab_size":202048,"intermediate_size":8192,"num_local_experts":128,"interleave_moe_layer_step":2}}"#, "intermediate_size_mlp"),
     ];
     for (text, key) in cases {
         let err = config_json::parse_config_json(text).expect_err(key);

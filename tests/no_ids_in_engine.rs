@@ -13,22 +13,15 @@ use std::path::{Path, PathBuf};
 /// Every catalog id, with the file it comes from.
 fn catalog_ids() -> Vec<(String, &'static str)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    let read =
-        |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("read {f}: {e}"));
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("read {f}: {e}"));
     let gpus: schema::GpuFile = toml::from_str(&read("gpus.toml")).expect("gpus.toml");
     let models: schema::ModelFile = toml::from_str(&read("models.toml")).expect("models.toml");
-    let diffusion: schema::DiffusionFile =
-        toml::from_str(&read("diffusion.toml")).expect("diffusion.toml");
+    let diffusion: schema::DiffusionFile = toml::from_str(&read("diffusion.toml")).expect("diffusion.toml");
     let classic: schema::ClassicFile = toml::from_str(&read("classic.toml")).expect("classic.toml");
     let mut ids: Vec<(String, &'static str)> = Vec::new();
     ids.extend(gpus.gpu.into_iter().map(|g| (g.id, "gpus.toml")));
     ids.extend(models.model.into_iter().map(|m| (m.id, "models.toml")));
-    ids.extend(
-        diffusion
-            .diffusion
-            .into_iter()
-            .map(|d| (d.id, "diffusion.toml")),
-    );
+    ids.extend(diffusion.diffusion.into_iter().map(|d| (d.id, "diffusion.toml")));
     ids.extend(classic.classic.into_iter().map(|c| (c.id, "classic.toml")));
     ids
 }
@@ -99,11 +92,7 @@ fn code_literals(src: &str) -> Vec<Literal> {
                     i += 1;
                 }
             }
-        } else if c == '"'
-            || ((c == 'r' || c == 'b')
-                && !is_ident(at(i.wrapping_sub(1)))
-                && starts_string(&chars, i))
-        {
+        } else if c == '"' || ((c == 'r' || c == 'b') && !is_ident(at(i.wrapping_sub(1))) && starts_string(&chars, i)) {
             // Prefix (b, r, br) and the raw string's hashes.
             let mut j = i;
             let mut raw = false;
@@ -140,11 +129,7 @@ fn code_literals(src: &str) -> Vec<Literal> {
                 text.push(d);
                 j += 1;
             }
-            out.push(Literal {
-                line: start_line,
-                text,
-                before: code_on_line.clone(),
-            });
+            out.push(Literal { line: start_line, text, before: code_on_line.clone() });
             code_on_line.push_str("\"\"");
             i = j;
         } else if c == '\'' {
@@ -208,10 +193,7 @@ fn problems_in(file: &str, src: &str, ids: &[(String, &'static str)]) -> Vec<Str
     let mut out = Vec::new();
     for lit in code_literals(src) {
         if let Some((id, data)) = ids.iter().find(|(id, _)| *id == lit.text) {
-            out.push(format!(
-                "{file}:{}: \"{id}\" is an id of data/{data}",
-                lit.line
-            ));
+            out.push(format!("{file}:{}: \"{id}\" is an id of data/{data}", lit.line));
         }
         let before = lit.before.trim_end();
         let tests_id = |t: &&&str| {
@@ -219,10 +201,7 @@ fn problems_in(file: &str, src: &str, ids: &[(String, &'static str)]) -> Vec<Str
             before.ends_with(t) && !before[..before.len() - t.len()].ends_with(is_ident)
         };
         if let Some(test) = ID_TESTS.iter().find(tests_id) {
-            out.push(format!(
-                "{file}:{}: `{test}\"{}\"` tests an id or a name against a literal",
-                lit.line, lit.text
-            ));
+            out.push(format!("{file}:{}: `{test}\"{}\"` tests an id or a name against a literal", lit.line, lit.text));
         }
     }
     out
@@ -231,27 +210,14 @@ fn problems_in(file: &str, src: &str, ids: &[(String, &'static str)]) -> Vec<Str
 #[test]
 fn no_catalog_id_in_engine_code() {
     let ids = catalog_ids();
-    assert!(
-        ids.len() > 150,
-        "read only {} ids from the data files",
-        ids.len()
-    );
+    assert!(ids.len() > 150, "read only {} ids from the data files", ids.len());
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let files = rust_files(&root.join("src/model"));
-    assert!(
-        files.len() > 20,
-        "found only {} files under src/model",
-        files.len()
-    );
+    assert!(files.len() > 20, "found only {} files under src/model", files.len());
     let mut problems = Vec::new();
     for path in &files {
-        let src = std::fs::read_to_string(path)
-            .unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
-        let name = path
-            .strip_prefix(root)
-            .unwrap_or(path)
-            .display()
-            .to_string();
+        let src = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+        let name = path.strip_prefix(root).unwrap_or(path).display().to_string();
         problems.extend(problems_in(&name, &src, &ids));
     }
     assert!(
@@ -264,10 +230,7 @@ fn no_catalog_id_in_engine_code() {
 /// The scanner finds ids in code, and only there: the check above can fail.
 #[test]
 fn the_scanner_finds_ids_in_code_and_only_there() {
-    let ids = vec![
-        ("rtx-4090".to_string(), "gpus.toml"),
-        ("sdxl".to_string(), "diffusion.toml"),
-    ];
+    let ids = vec![("rtx-4090".to_string(), "gpus.toml"), ("sdxl".to_string(), "diffusion.toml")];
     let src = r##"
 //! Module doc naming "rtx-4090" as an example.
 /// A doc line: `"sdxl"`.
@@ -284,18 +247,9 @@ fn f(gpu: &Gpu, spec: &Spec) -> f64 {
     let problems = problems_in("example.rs", src, &ids);
     let joined = problems.join("\n");
     assert_eq!(problems.len(), 3, "{joined}");
-    assert!(
-        problems[0].starts_with("example.rs:7: \"rtx-4090\""),
-        "{joined}"
-    );
-    assert!(
-        problems[1].starts_with("example.rs:8: `id.starts_with(\"gaudi\"`"),
-        "{joined}"
-    );
-    assert!(
-        problems[2].starts_with("example.rs:11: \"sdxl\""),
-        "{joined}"
-    );
+    assert!(problems[0].starts_with("example.rs:7: \"rtx-4090\""), "{joined}");
+    assert!(problems[1].starts_with("example.rs:8: `id.starts_with(\"gaudi\"`"), "{joined}");
+    assert!(problems[2].starts_with("example.rs:11: \"sdxl\""), "{joined}");
 }
 
 /// The fields that replace the engine's id tests hold their invariants, and build.rs rejects a
@@ -305,19 +259,12 @@ fn the_fields_that_replace_ids_are_validated() {
     use gpu_advisor::catalog::{self, Vendor};
     let c = catalog::catalog();
     assert_eq!(schema::validate_gpus(&c.gpus), Vec::<String>::new());
-    assert_eq!(
-        schema::validate_models(&c.llms, &c.diffusion, &c.classic),
-        Vec::<String>::new()
-    );
+    assert_eq!(schema::validate_models(&c.llms, &c.diffusion, &c.classic), Vec::<String>::new());
 
     // One sustained-clock reference per NVIDIA architecture and memory class that had one before
     // the rule moved into the data (docs/MODEL.md, "Sustained clocks").
-    let mut refs: Vec<(&str, bool, &str)> = c
-        .gpus
-        .iter()
-        .filter(|g| g.sustained_clock_reference)
-        .map(|g| (g.architecture.as_str(), g.has_hbm(), g.id.as_str()))
-        .collect();
+    let mut refs: Vec<(&str, bool, &str)> =
+        c.gpus.iter().filter(|g| g.sustained_clock_reference).map(|g| (g.architecture.as_str(), g.has_hbm(), g.id.as_str())).collect();
     refs.sort();
     let expected = [
         ("Ada Lovelace", false, "rtx-4090"),
@@ -336,48 +283,28 @@ fn the_fields_that_replace_ids_are_validated() {
     let mut gpus = c.gpus.clone();
     gpus.push(second);
     let errors = schema::validate_gpus(&gpus).join("\n");
-    assert!(
-        errors.contains("rtx-4090d")
-            && errors.contains("second sustained_clock_reference")
-            && errors.contains("rtx-4090"),
-        "{errors}"
-    );
+    assert!(errors.contains("rtx-4090d") && errors.contains("second sustained_clock_reference") && errors.contains("rtx-4090"), "{errors}");
     let mut mi = catalog::gpu("mi300x").expect("mi300x").clone();
     assert_eq!(mi.vendor, Vendor::Amd);
     mi.boost_clock_mhz = None;
-    assert!(schema::validate_gpus(std::slice::from_ref(&mi))
-        .join("\n")
-        .contains("gemm_clock_mhz needs boost_clock_mhz"));
+    assert!(schema::validate_gpus(std::slice::from_ref(&mi)).join("\n").contains("gemm_clock_mhz needs boost_clock_mhz"));
     mi.boost_clock_mhz = Some(1000.0);
-    assert!(schema::validate_gpus(std::slice::from_ref(&mi))
-        .join("\n")
-        .contains("must not exceed boost_clock_mhz"));
+    assert!(schema::validate_gpus(std::slice::from_ref(&mi)).join("\n").contains("must not exceed boost_clock_mhz"));
 
     // Exactly one default LLM; every image preset has its geometry; classic networks are named.
     let mut llms = c.llms.clone();
     for m in &mut llms {
         m.default_job_model = true;
     }
-    assert!(schema::validate_models(&llms, &c.diffusion, &c.classic)
-        .join("\n")
-        .contains("exactly one preset needs default_job_model"));
+    assert!(schema::validate_models(&llms, &c.diffusion, &c.classic).join("\n").contains("exactly one preset needs default_job_model"));
     let mut diffusion = c.diffusion.clone();
     let sdxl = diffusion.iter_mut().find(|d| d.id == "sdxl").expect("sdxl");
     sdxl.attention_heads = None;
     sdxl.dit_width = Some(3072);
     let errors = schema::validate_models(&c.llms, &diffusion, &c.classic).join("\n");
-    assert!(
-        errors.contains("diffusion `sdxl`: image presets need")
-            && errors.contains("a UNet needs traffic_width"),
-        "{errors}"
-    );
-    let classic =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/classic.toml"))
-            .expect("classic.toml");
+    assert!(errors.contains("diffusion `sdxl`: image presets need") && errors.contains("a UNet needs traffic_width"), "{errors}");
+    let classic = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("data/classic.toml")).expect("classic.toml");
     assert!(toml::from_str::<schema::ClassicFile>(&classic).is_ok());
     let broken = classic.replacen("network = \"convnet\"", "network = \"cnn\"", 1);
-    assert!(
-        toml::from_str::<schema::ClassicFile>(&broken).is_err(),
-        "a network other than transformer or convnet must not load"
-    );
+    assert!(toml::from_str::<schema::ClassicFile>(&broken).is_err(), "a network other than transformer or convnet must not load");
 }

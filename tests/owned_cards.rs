@@ -36,54 +36,25 @@ fn a_3090_owner_adds_a_4090_or_a_second_3090() {
     let i = input("llama-3-70b", Precision::Q4KM);
     let owned = [(gpu("rtx-3090"), 1)];
     let options = what_to_add(&i, &owned, catalog::gpus()).expect("options");
-    assert!(
-        options.iter().all(|a| a.pairing != Pairing::OwnedOnly),
-        "one 3090 cannot hold it"
-    );
-    let second = options
-        .iter()
-        .find(|a| a.add_gpu.as_deref() == Some("rtx-3090"))
-        .expect("a second 3090");
+    assert!(options.iter().all(|a| a.pairing != Pairing::OwnedOnly), "one 3090 cannot hold it");
+    let second = options.iter().find(|a| a.add_gpu.as_deref() == Some("rtx-3090")).expect("a second 3090");
     assert_eq!((second.add_count, second.pairing), (1, Pairing::SameCard));
-    assert_eq!(
-        second.estimate,
-        llm::estimate_llm(job(&i), gpu("rtx-3090"), 2).expect("2 x 3090")
-    );
-    assert_eq!(
-        Some(second.purchase_usd),
-        gpu("rtx-3090").street_price_usd,
-        "only the added card is paid for"
-    );
-    let a4090 = options
-        .iter()
-        .find(|a| a.add_gpu.as_deref() == Some("rtx-4090"))
-        .expect("a 4090");
+    assert_eq!(second.estimate, llm::estimate_llm(job(&i), gpu("rtx-3090"), 2).expect("2 x 3090"));
+    assert_eq!(Some(second.purchase_usd), gpu("rtx-3090").street_price_usd, "only the added card is paid for");
+    let a4090 = options.iter().find(|a| a.add_gpu.as_deref() == Some("rtx-4090")).expect("a 4090");
     assert_eq!((a4090.add_count, a4090.pairing), (1, Pairing::LayerSplit));
-    let mix =
-        mixed::estimate_mixed(job(&i), &[(gpu("rtx-3090"), 1), (gpu("rtx-4090"), 1)]).expect("mix");
+    let mix = mixed::estimate_mixed(job(&i), &[(gpu("rtx-3090"), 1), (gpu("rtx-4090"), 1)]).expect("mix");
     assert_eq!(a4090.estimate, mix);
     assert_eq!(Some(a4090.purchase_usd), gpu("rtx-4090").street_price_usd);
     // Cheapest first: prices never go down the list.
-    assert!(options
-        .windows(2)
-        .all(|w| w.first().map(|a| a.purchase_usd) <= w.get(1).map(|b| b.purchase_usd)));
+    assert!(options.windows(2).all(|w| w.first().map(|a| a.purchase_usd) <= w.get(1).map(|b| b.purchase_usd)));
     // Only cards that go in the same PCIe machine: no SXM modules or whole systems.
-    assert!(options.iter().all(|a| a
-        .add_gpu
-        .as_deref()
-        .and_then(catalog::gpu)
-        .is_some_and(|g| g
-            .form_factor
-            .as_deref()
-            .is_some_and(|f| f.starts_with("PCIe")))));
+    assert!(options.iter().all(|a| a.add_gpu.as_deref().and_then(catalog::gpu).is_some_and(|g| g.form_factor.as_deref().is_some_and(|f| f.starts_with("PCIe")))));
     // Fastest first reorders by decode speed.
     let mut fastest = i.clone();
     fastest.objective = Objective::Fastest;
     let f = what_to_add(&fastest, &owned, catalog::gpus()).expect("fastest");
-    assert!(f
-        .windows(2)
-        .all(|w| w.first().map(|a| a.decode_tokens_per_s())
-            >= w.get(1).map(|b| b.decode_tokens_per_s())));
+    assert!(f.windows(2).all(|w| w.first().map(|a| a.decode_tokens_per_s()) >= w.get(1).map(|b| b.decode_tokens_per_s())));
 }
 
 #[test]
@@ -92,10 +63,7 @@ fn nothing_to_buy_when_the_owned_cards_hold_the_job() {
     let i = input("llama-3-8b", Precision::Q4KM);
     let options = what_to_add(&i, &[(gpu("rtx-3090"), 1)], catalog::gpus()).expect("options");
     let first = options.first().expect("an option");
-    assert_eq!(
-        (first.pairing, first.add_gpu.as_deref(), first.purchase_usd),
-        (Pairing::OwnedOnly, None, 0.0)
-    );
+    assert_eq!((first.pairing, first.add_gpu.as_deref(), first.purchase_usd), (Pairing::OwnedOnly, None, 0.0));
 }
 
 #[test]
@@ -111,54 +79,18 @@ fn training_with_owned_cards_names_the_field() {
 #[test]
 fn cli_owned_flag() {
     let run = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gpu-advisor"))
-            .args(args)
-            .output()
-            .expect("run");
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gpu-advisor")).args(args).output().expect("run");
+        (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
     };
-    let (code, out, err) = run(&[
-        "recommend",
-        "--model",
-        "llama-3-70b",
-        "--precision",
-        "q4_k_m",
-        "--owned",
-        "rtx-3090:1",
-        "--top",
-        "3",
-        "--json",
-    ]);
+    let (code, out, err) = run(&["recommend", "--model", "llama-3-70b", "--precision", "q4_k_m", "--owned", "rtx-3090:1", "--top", "3", "--json"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     let rows = v.as_array().expect("array");
     assert_eq!(rows.len(), 3);
-    for k in [
-        "gpu",
-        "count",
-        "fits",
-        "per_gpu_gib",
-        "purchase_usd",
-        "hourly_usd",
-        "throughput",
-        "reasons",
-        "owned",
-        "build",
-        "pairing",
-    ] {
+    for k in ["gpu", "count", "fits", "per_gpu_gib", "purchase_usd", "hourly_usd", "throughput", "reasons", "owned", "build", "pairing"] {
         assert!(rows.iter().all(|r| r.get(k).is_some()), "missing {k}");
     }
-    let (code, _, err) = run(&[
-        "recommend",
-        "--model",
-        "llama-3-8b",
-        "--owned",
-        "rtx-3090:1,rtx-0000:1",
-    ]);
+    let (code, _, err) = run(&["recommend", "--model", "llama-3-8b", "--owned", "rtx-3090:1,rtx-0000:1"]);
     assert_eq!(code, 2);
     assert!(err.contains("--owned"), "{err}");
 }

@@ -6,47 +6,19 @@
 use gpu_advisor::catalog;
 use gpu_advisor::model::llm::{LlmJob, Workload};
 use gpu_advisor::model::precision::Precision;
-use gpu_advisor::recommend::{
-    recommend, Budget, Job, Mode, Objective, RecommendInput, Recommendation,
-};
+use gpu_advisor::recommend::{recommend, Budget, Job, Mode, Objective, RecommendInput, Recommendation};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
-const MODELS: [&str; 5] = [
-    "llama-3.2-1b",
-    "llama-3-8b",
-    "qwen2.5-14b",
-    "llama-2-70b",
-    "qwen3-30b-a3b",
-];
+const MODELS: [&str; 5] = ["llama-3.2-1b", "llama-3-8b", "qwen2.5-14b", "llama-2-70b", "qwen3-30b-a3b"];
 const WORKLOADS: [Workload; 3] = [Workload::Inference, Workload::Lora, Workload::FinetuneFull];
 const PRECISIONS: [Precision; 3] = [Precision::Fp16, Precision::Int8, Precision::Q4KM];
 
-fn input(
-    model: usize,
-    workload: usize,
-    precision: usize,
-    batch: u32,
-    mode: bool,
-    objective: usize,
-    headroom: f64,
-) -> RecommendInput {
-    let spec = MODELS
-        .get(model)
-        .and_then(|id| catalog::llm(id))
-        .expect("preset");
+fn input(model: usize, workload: usize, precision: usize, batch: u32, mode: bool, objective: usize, headroom: f64) -> RecommendInput {
+    let spec = MODELS.get(model).and_then(|id| catalog::llm(id)).expect("preset");
     let workload = *WORKLOADS.get(workload).expect("workload");
-    let precision = if workload == Workload::Inference {
-        *PRECISIONS.get(precision).expect("p")
-    } else {
-        Precision::Bf16
-    };
-    let job = LlmJob {
-        workload,
-        precision,
-        batch,
-        ..LlmJob::for_preset(spec)
-    };
+    let precision = if workload == Workload::Inference { *PRECISIONS.get(precision).expect("p") } else { Precision::Bf16 };
+    let job = LlmJob { workload, precision, batch, ..LlmJob::for_preset(spec) };
     let mut i = RecommendInput::new(Job::Llm(Box::new(job)));
     i.mode = if mode { Mode::Buy } else { Mode::Rent };
     i.objective = *Objective::ALL.get(objective).expect("objective");
@@ -65,10 +37,7 @@ fn budget(kind: usize, amount: f64) -> Budget {
 }
 
 fn pairs(rec: &Recommendation) -> BTreeSet<(String, u32)> {
-    rec.feasible
-        .iter()
-        .map(|p| (p.gpu.clone(), p.count))
-        .collect()
+    rec.feasible.iter().map(|p| (p.gpu.clone(), p.count)).collect()
 }
 
 fn within(rec_input: &RecommendInput, o: &gpu_advisor::recommend::OptionRow) -> bool {

@@ -10,8 +10,7 @@ use gpu_advisor::catalog;
 use gpu_advisor::model::llm::{Engine, LlmJob, Workload};
 use gpu_advisor::model::precision::Precision;
 use gpu_advisor::recommend::{
-    recommend, Budget, Job, MediaJob, Mode, Objective, PriceOverride, RateKind, RecommendInput,
-    Recommendation,
+    recommend, Budget, Job, MediaJob, Mode, Objective, PriceOverride, RateKind, RecommendInput, Recommendation,
 };
 
 #[track_caller]
@@ -62,16 +61,10 @@ fn seed_003_input() -> RecommendInput {
 #[test]
 fn seed_003_kv_cache_is_about_40_gb() {
     let input = seed_003_input();
-    let Some(gpu) = catalog::gpu("h100-sxm") else {
-        panic!("h100-sxm")
-    };
+    let Some(gpu) = catalog::gpu("h100-sxm") else { panic!("h100-sxm") };
     let est = input.job.estimate(gpu, 3).expect("estimate");
     // 327,680 B × 4096 × 30 / 2^30 = 37.5 GiB.
-    assert!(
-        (est.memory.kv_cache_gib - 37.5).abs() < 0.01,
-        "{}",
-        est.memory.kv_cache_gib
-    );
+    assert!((est.memory.kv_cache_gib - 37.5).abs() < 0.01, "{}", est.memory.kv_cache_gib);
 }
 
 /// Seed 003: with a purchase budget that allows either, the list holds 8 × RTX 4090 as the
@@ -85,49 +78,18 @@ fn seed_003_70b_buy_lists_8x4090_and_3xh100() {
     input.mode = Mode::Buy;
     input.objective = Objective::Cheapest;
     let rec = run(&input);
-    assert!(
-        has(&rec, "rtx-4090", 8),
-        "8 × RTX 4090 missing: {:?}",
-        why(&rec, &input)
-    );
-    assert!(
-        has(&rec, "h100-pcie", 3),
-        "3 × H100 missing: {:?}",
-        why(&rec, &input)
-    );
-    let price = |id: &str| {
-        rec.options
-            .iter()
-            .find(|o| o.gpu == id)
-            .and_then(|o| o.purchase_usd())
-            .expect(id)
-    };
+    assert!(has(&rec, "rtx-4090", 8), "8 × RTX 4090 missing: {:?}", why(&rec, &input));
+    assert!(has(&rec, "h100-pcie", 3), "3 × H100 missing: {:?}", why(&rec, &input));
+    let price = |id: &str| rec.options.iter().find(|o| o.gpu == id).and_then(|o| o.purchase_usd()).expect(id);
     assert_eq!(price("rtx-4090"), 31_000.0);
     assert_eq!(price("h100-pcie"), 92_000.0);
     let pos = |id: &str| rec.options.iter().position(|o| o.gpu == id).expect(id);
-    assert!(
-        pos("rtx-4090") < pos("h100-pcie"),
-        "cheapest ranks the 4090 build first"
-    );
+    assert!(pos("rtx-4090") < pos("h100-pcie"), "cheapest ranks the 4090 build first");
     // Neither card holds it with fewer: 7 × 4090 and 2 × H100 are not offered.
-    assert!(rec
-        .feasible
-        .iter()
-        .all(|p| !(p.gpu == "rtx-4090" && p.count < 8)));
-    assert!(rec
-        .feasible
-        .iter()
-        .all(|p| !(p.gpu == "h100-pcie" && p.count < 3)));
-    let h100 = rec
-        .options
-        .iter()
-        .find(|o| o.gpu == "h100-pcie")
-        .expect("h100");
-    assert!(
-        reasons(h100, &input).iter().any(|r| r.contains("NVLink")),
-        "{:?}",
-        reasons(h100, &input)
-    );
+    assert!(rec.feasible.iter().all(|p| !(p.gpu == "rtx-4090" && p.count < 8)));
+    assert!(rec.feasible.iter().all(|p| !(p.gpu == "h100-pcie" && p.count < 3)));
+    let h100 = rec.options.iter().find(|o| o.gpu == "h100-pcie").expect("h100");
+    assert!(reasons(h100, &input).iter().any(|r| r.contains("NVLink")), "{:?}", reasons(h100, &input));
 }
 
 /// Seed 003, renting with NVLink required: 3 × H100 SXM (NVSwitch) is offered; no GeForce 40-series.
@@ -138,30 +100,12 @@ fn seed_003_70b_rent_with_nvlink_offers_3xh100_sxm() {
     input.budget = Budget::HourlyUsd(50.0);
     input.constraints.require_nvlink = true;
     let rec = run(&input);
-    assert!(
-        has(&rec, "h100-sxm", 3),
-        "{:?} / {:?}",
-        rec.options
-            .iter()
-            .map(|o| (&o.gpu, o.count))
-            .collect::<Vec<_>>(),
-        why(&rec, &input)
-    );
+    assert!(has(&rec, "h100-sxm", 3), "{:?} / {:?}", rec.options.iter().map(|o| (&o.gpu, o.count)).collect::<Vec<_>>(), why(&rec, &input));
     for o in &rec.options {
         let g = catalog::gpu(&o.gpu).expect("gpu");
-        assert!(
-            g.scale_up_gb_s.is_some(),
-            "{} has no scale-up fabric",
-            o.gpu
-        );
+        assert!(g.scale_up_gb_s.is_some(), "{} has no scale-up fabric", o.gpu);
     }
-    assert!(
-        why(&rec, &input)
-            .iter()
-            .any(|w| w.starts_with("RTX 4090: no NVLink or Infinity Fabric")),
-        "{:?}",
-        why(&rec, &input)
-    );
+    assert!(why(&rec, &input).iter().any(|w| w.starts_with("RTX 4090: no NVLink or Infinity Fabric")), "{:?}", why(&rec, &input));
 }
 
 /// "NVLink required" means NVLink (bridges, NVSwitch) or AMD Infinity Fabric: Gaudi 2/3 (on-die
@@ -175,53 +119,21 @@ fn nvlink_required_admits_nvlink_and_infinity_fabric_only() {
     input.one_per_card = false;
     let rec = run(&input);
     for o in &rec.options {
-        let fabric = catalog::gpu(&o.gpu)
-            .and_then(|g| g.scale_up_fabric.clone())
-            .unwrap_or_default();
-        assert!(
-            fabric.starts_with("NVLink") || fabric.starts_with("Infinity Fabric"),
-            "{} over {fabric}",
-            o.gpu
-        );
+        let fabric = catalog::gpu(&o.gpu).and_then(|g| g.scale_up_fabric.clone()).unwrap_or_default();
+        assert!(fabric.starts_with("NVLink") || fabric.starts_with("Infinity Fabric"), "{} over {fabric}", o.gpu);
     }
     for id in ["gaudi2", "gaudi3", "dgx-spark"] {
         let g = catalog::gpu(id).expect(id);
-        assert!(
-            g.scale_up_gb_s.is_some() && !g.nvlink_class_fabric(),
-            "{id}: {:?}",
-            g.scale_up_fabric
-        );
+        assert!(g.scale_up_gb_s.is_some() && !g.nvlink_class_fabric(), "{id}: {:?}", g.scale_up_fabric);
     }
-    assert!(catalog::gpu("mi300x")
-        .expect("mi300x")
-        .nvlink_class_fabric());
-    assert!(catalog::gpu("h100-sxm")
-        .expect("h100-sxm")
-        .nvlink_class_fabric());
-    let gpus: Vec<catalog::Gpu> = catalog::gpus()
-        .iter()
-        .filter(|g| matches!(g.id.as_str(), "gaudi2" | "gaudi3" | "h100-sxm"))
-        .cloned()
-        .collect();
+    assert!(catalog::gpu("mi300x").expect("mi300x").nvlink_class_fabric());
+    assert!(catalog::gpu("h100-sxm").expect("h100-sxm").nvlink_class_fabric());
+    let gpus: Vec<catalog::Gpu> = catalog::gpus().iter().filter(|g| matches!(g.id.as_str(), "gaudi2" | "gaudi3" | "h100-sxm")).cloned().collect();
     let rec = gpu_advisor::recommend::recommend_in(&input, &gpus).expect("ranked");
-    assert!(
-        !rec.options.is_empty() && rec.options.iter().all(|o| o.gpu == "h100-sxm"),
-        "{:?}",
-        rec.options.iter().map(|o| &o.gpu).collect::<Vec<_>>()
-    );
+    assert!(!rec.options.is_empty() && rec.options.iter().all(|o| o.gpu == "h100-sxm"), "{:?}", rec.options.iter().map(|o| &o.gpu).collect::<Vec<_>>());
     use gpu_advisor::recommend::facts::{Exclusion, WhyNot};
-    let w = WhyNot {
-        gpu: "gaudi3".into(),
-        gpu_name: "Gaudi 3".into(),
-        rank: None,
-        exclusion: Some(Exclusion::OtherFabric {
-            fabric: "RoCE (on-die, Gaudi)".into(),
-        }),
-    };
-    assert_eq!(
-        gpu_advisor::present::why_not(&w, &input, gpu_advisor::i18n::Lang::En),
-        "Gaudi 3: its RoCE (on-die, Gaudi) is not NVLink or Infinity Fabric"
-    );
+    let w = WhyNot { gpu: "gaudi3".into(), gpu_name: "Gaudi 3".into(), rank: None, exclusion: Some(Exclusion::OtherFabric { fabric: "RoCE (on-die, Gaudi)".into() }) };
+    assert_eq!(gpu_advisor::present::why_not(&w, &input, gpu_advisor::i18n::Lang::En), "Gaudi 3: its RoCE (on-die, Gaudi) is not NVLink or Infinity Fabric");
 }
 
 /// Seed 003 with one card allowed: the why-not note says how much the 4090 lacks.
@@ -231,14 +143,8 @@ fn seed_003_why_not_names_the_missing_memory() {
     input.constraints.max_gpus = Some(1);
     let rec = run(&input);
     let notes = why(&rec, &input);
-    let note = notes
-        .iter()
-        .find(|w| w.starts_with("RTX 4090"))
-        .expect("4090 note");
-    assert!(
-        note.contains("needs") && note.contains("×1") && note.contains("has 24"),
-        "{note}"
-    );
+    let note = notes.iter().find(|w| w.starts_with("RTX 4090")).expect("4090 note");
+    assert!(note.contains("needs") && note.contains("×1") && note.contains("has 24"), "{note}");
 }
 
 /// Seeds 000 and 001: multi-card training with NVLink required never offers a card without
@@ -246,47 +152,24 @@ fn seed_003_why_not_names_the_missing_memory() {
 #[test]
 fn seeds_000_001_training_with_nvlink_never_offers_pcie_only_cards() {
     for mode in [Mode::Buy, Mode::Rent] {
-        let job = LlmJob {
-            workload: Workload::FinetuneFull,
-            ..llm("qwen2.5-1.5b")
-        };
+        let job = LlmJob { workload: Workload::FinetuneFull, ..llm("qwen2.5-1.5b") };
         let mut input = RecommendInput::new(Job::Llm(Box::new(job)));
         input.mode = mode;
         input.constraints.require_nvlink = true;
         input.top = 500;
         input.one_per_card = false;
         let rec = run(&input);
-        assert!(
-            !rec.options.is_empty(),
-            "{mode:?}: something with NVLink trains it"
-        );
+        assert!(!rec.options.is_empty(), "{mode:?}: something with NVLink trains it");
         for o in &rec.options {
             let g = catalog::gpu(&o.gpu).expect("gpu");
             // "NVLink required" accepts NVLink and Infinity Fabric.
-            assert!(
-                g.nvlink_class_fabric(),
-                "{mode:?}: {} ×{} has no NVLink or Infinity Fabric",
-                o.gpu,
-                o.count
-            );
-            assert!(
-                !o.gpu.starts_with("rtx-40") && !o.gpu.starts_with("rtx-50"),
-                "{}",
-                o.gpu
-            );
+            assert!(g.nvlink_class_fabric(), "{mode:?}: {} ×{} has no NVLink or Infinity Fabric", o.gpu, o.count);
+            assert!(!o.gpu.starts_with("rtx-40") && !o.gpu.starts_with("rtx-50"), "{}", o.gpu);
             if !gpu_advisor::recommend::cost::is_baseboard(g) {
-                assert!(
-                    o.count <= g.scale_up_max_gpus.unwrap_or(2),
-                    "{} ×{}: bridges join pairs (4 for H200 NVL)",
-                    o.gpu,
-                    o.count
-                );
+                assert!(o.count <= g.scale_up_max_gpus.unwrap_or(2), "{} ×{}: bridges join pairs (4 for H200 NVL)", o.gpu, o.count);
             }
         }
-        assert!(rec
-            .feasible
-            .iter()
-            .all(|p| catalog::gpu(&p.gpu).is_some_and(|g| g.scale_up_gb_s.is_some())));
+        assert!(rec.feasible.iter().all(|p| catalog::gpu(&p.gpu).is_some_and(|g| g.scale_up_gb_s.is_some())));
     }
 }
 
@@ -295,10 +178,7 @@ fn seeds_000_001_training_with_nvlink_never_offers_pcie_only_cards() {
 /// (hand calculation in tests/cost.rs).
 #[test]
 fn seed_000_energy_ranks_a5000_below_4090() {
-    let job = LlmJob {
-        precision: Precision::Fp16,
-        ..llm("llama-3-8b")
-    };
+    let job = LlmJob { precision: Precision::Fp16, ..llm("llama-3-8b") };
     let mut input = RecommendInput::new(Job::Llm(Box::new(job)));
     input.top = 200;
     input.one_per_card = false;
@@ -320,37 +200,13 @@ fn every_option_has_reasons_and_explanations() {
     input.budget = Budget::PurchaseUsd(150_000.0);
     let rec = run(&input);
     for o in &rec.options {
-        assert!(
-            reasons(o, &input)
-                .iter()
-                .any(|r| r.starts_with("fits with")),
-            "{:?}",
-            reasons(o, &input)
-        );
-        assert!(gpu_advisor::present::explain(o, &input)
-            .iter()
-            .any(|e| e.label == "tco"));
+        assert!(reasons(o, &input).iter().any(|r| r.starts_with("fits with")), "{:?}", reasons(o, &input));
+        assert!(gpu_advisor::present::explain(o, &input).iter().any(|e| e.label == "tco"));
         assert!(o.estimate.fits);
     }
-    let r4090 = rec
-        .options
-        .iter()
-        .find(|o| o.gpu == "rtx-4090")
-        .expect("4090");
-    assert!(
-        reasons(r4090, &input)
-            .iter()
-            .any(|r| r.contains("PCIe only")),
-        "{:?}",
-        reasons(r4090, &input)
-    );
-    assert!(
-        reasons(r4090, &input)
-            .iter()
-            .any(|r| r.contains("3,600 W of GPU power")),
-        "8 × 450 W: {:?}",
-        reasons(r4090, &input)
-    );
+    let r4090 = rec.options.iter().find(|o| o.gpu == "rtx-4090").expect("4090");
+    assert!(reasons(r4090, &input).iter().any(|r| r.contains("PCIe only")), "{:?}", reasons(r4090, &input));
+    assert!(reasons(r4090, &input).iter().any(|r| r.contains("3,600 W of GPU power")), "8 × 450 W: {:?}", reasons(r4090, &input));
 }
 
 #[test]
@@ -361,73 +217,37 @@ fn over_budget_cards_get_a_why_not_with_the_excess() {
     input.budget = Budget::PurchaseUsd(71_000.0);
     let rec = run(&input);
     let w = why(&rec, &input);
-    assert!(
-        w.iter()
-            .any(|w| w
-                == "H100 PCIe 80GB ×3: over budget by $21,000, with the PCIe GPU server counted"),
-        "{w:?}"
-    );
+    assert!(w.iter().any(|w| w == "H100 PCIe 80GB ×3: over budget by $21,000, with the PCIe GPU server counted"), "{w:?}");
     // The cards alone: 3 × $28,000 = $84,000, $13,000 over.
     input.cost.include_host = false;
     let rec = run(&input);
-    assert!(
-        why(&rec, &input)
-            .iter()
-            .any(|w| w == "H100 PCIe 80GB ×3: over budget by $13,000"),
-        "{:?}",
-        why(&rec, &input)
-    );
+    assert!(why(&rec, &input).iter().any(|w| w == "H100 PCIe 80GB ×3: over budget by $13,000"), "{:?}", why(&rec, &input));
 }
 
 #[test]
 fn a_vendor_override_prices_a_card_the_catalog_cannot() {
     let mut input = seed_003_input();
-    input.cost.overrides.set(
-        "h100-sxm",
-        PriceOverride {
-            buy_usd: Some(25_000.0),
-            hour_usd: None,
-        },
-    );
+    input.cost.overrides.set("h100-sxm", PriceOverride { buy_usd: Some(25_000.0), hour_usd: None });
     input.constraints.require_nvlink = true;
     let rec = run(&input);
     // 3 × 25,000 + 40,000 HGX server = 115,000.
-    let o = rec
-        .options
-        .iter()
-        .find(|o| o.gpu == "h100-sxm")
-        .expect("h100-sxm priced by override");
+    let o = rec.options.iter().find(|o| o.gpu == "h100-sxm").expect("h100-sxm priced by override");
     assert_eq!(o.count, 3);
     assert_eq!(o.purchase_usd(), Some(115_000.0));
 }
 
 #[test]
 fn multi_node_for_a_model_one_node_cannot_hold() {
-    let job = LlmJob {
-        precision: Precision::Fp16,
-        ..llm("llama-3.1-405b")
-    };
+    let job = LlmJob { precision: Precision::Fp16, ..llm("llama-3.1-405b") };
     let mut input = RecommendInput::new(Job::Llm(Box::new(job)));
     input.mode = Mode::Rent;
     input.constraints.datacenter_only = true;
     input.top = 50;
     let rec = run(&input);
     // 405B × 2 B = 810 GB: more than 8 × 80 GB; an H100 SXM build needs two nodes.
-    let h100 = rec
-        .options
-        .iter()
-        .find(|o| o.gpu == "h100-sxm")
-        .expect("h100-sxm multi-node");
-    assert!(
-        h100.count > 8 && h100.nodes >= 2,
-        "{} ×{}",
-        h100.gpu,
-        h100.count
-    );
-    assert!(rec
-        .options
-        .iter()
-        .all(|o| catalog::gpu(&o.gpu).is_some_and(|g| g.datacenter_licence())));
+    let h100 = rec.options.iter().find(|o| o.gpu == "h100-sxm").expect("h100-sxm multi-node");
+    assert!(h100.count > 8 && h100.nodes >= 2, "{} ×{}", h100.gpu, h100.count);
+    assert!(rec.options.iter().all(|o| catalog::gpu(&o.gpu).is_some_and(|g| g.datacenter_licence())));
 }
 
 #[test]
@@ -437,17 +257,8 @@ fn region_cn_only_offers_cards_sold_there() {
     input.top = 100;
     let rec = run(&input);
     assert!(!rec.options.is_empty());
-    assert!(rec
-        .options
-        .iter()
-        .all(|o| catalog::gpu(&o.gpu).is_some_and(|g| g.available_in("cn"))));
-    assert!(
-        why(&rec, &input)
-            .iter()
-            .any(|w| w.starts_with("RTX 4090: not sold new in China")),
-        "{:?}",
-        why(&rec, &input)
-    );
+    assert!(rec.options.iter().all(|o| catalog::gpu(&o.gpu).is_some_and(|g| g.available_in("cn"))));
+    assert!(why(&rec, &input).iter().any(|w| w.starts_with("RTX 4090: not sold new in China")), "{:?}", why(&rec, &input));
 }
 
 #[test]
@@ -459,32 +270,19 @@ fn max_watts_and_max_gpus_hold() {
     let rec = run(&input);
     for o in &rec.options {
         assert!(o.count <= 4);
-        assert!(
-            o.cost.watts.is_some_and(|w| w <= 2_000.0),
-            "{} ×{}",
-            o.gpu,
-            o.count
-        );
+        assert!(o.cost.watts.is_some_and(|w| w <= 2_000.0), "{} ×{}", o.gpu, o.count);
     }
 }
 
 #[test]
 fn time_to_train_ranks_by_hours_and_prices_the_run() {
-    let job = LlmJob {
-        workload: Workload::Lora,
-        train_tokens: 1e8,
-        ..llm("llama-3-8b")
-    };
+    let job = LlmJob { workload: Workload::Lora, train_tokens: 1e8, ..llm("llama-3-8b") };
     let mut input = RecommendInput::new(Job::Llm(Box::new(job)));
     input.objective = Objective::TimeToTrain;
     input.mode = Mode::Rent;
     let rec = run(&input);
     assert!(rec.notes.is_empty());
-    let hours: Vec<f64> = rec
-        .options
-        .iter()
-        .map(|o| o.training_hours.expect("hours"))
-        .collect();
+    let hours: Vec<f64> = rec.options.iter().map(|o| o.training_hours.expect("hours")).collect();
     assert!(hours.windows(2).all(|w| w[0] <= w[1]), "{hours:?}");
     for o in &rec.options {
         // Renting: run cost = hours × hourly price.
@@ -495,19 +293,12 @@ fn time_to_train_ranks_by_hours_and_prices_the_run() {
 
 #[test]
 fn cost_per_token_ranks_by_usd_per_million() {
-    let mut input = RecommendInput::new(Job::Llm(Box::new(LlmJob {
-        batch: 16,
-        ..llm("llama-3-8b")
-    })));
+    let mut input = RecommendInput::new(Job::Llm(Box::new(LlmJob { batch: 16, ..llm("llama-3-8b") })));
     input.objective = Objective::CostPerToken;
     input.mode = Mode::Rent;
     let rec = run(&input);
     assert_eq!(rec.rate_kind, Some(RateKind::ServingTokens));
-    let v: Vec<f64> = rec
-        .options
-        .iter()
-        .map(|o| o.usd_per_million.expect("$/M"))
-        .collect();
+    let v: Vec<f64> = rec.options.iter().map(|o| o.usd_per_million.expect("$/M")).collect();
     assert!(v.windows(2).all(|w| w[0] <= w[1]), "{v:?}");
 }
 
@@ -544,16 +335,10 @@ fn time_to_train_on_an_inference_job_falls_back_with_a_note() {
 fn bad_numbers_are_errors_naming_the_field() {
     let mut input = RecommendInput::new(Job::Llm(Box::new(llm("llama-3-8b"))));
     input.headroom = 2.0;
-    assert_eq!(
-        recommend(&input).map(|_| ()).map_err(|e| e.field()),
-        Err("headroom")
-    );
+    assert_eq!(recommend(&input).map(|_| ()).map_err(|e| e.field()), Err("headroom"));
     let mut input = RecommendInput::new(Job::Llm(Box::new(llm("llama-3-8b"))));
     input.cost.months = f64::NAN;
-    assert_eq!(
-        recommend(&input).map(|_| ()).map_err(|e| e.field()),
-        Err("months")
-    );
+    assert_eq!(recommend(&input).map(|_| ()).map_err(|e| e.field()), Err("months"));
 }
 
 #[test]
@@ -578,11 +363,7 @@ fn pareto_front_is_marked_and_undominated() {
 fn estimates_only_the_counts_that_matter() {
     let mut input = RecommendInput::new(Job::Llm(Box::new(llm("llama-3-8b"))));
     let rec = run(&input);
-    println!(
-        "llama-3-8b buy, no budget: {} estimates, {} feasible",
-        rec.estimates_run,
-        rec.feasible.len()
-    );
+    println!("llama-3-8b buy, no budget: {} estimates, {} feasible", rec.estimates_run, rec.feasible.len());
     assert!(rec.estimates_run < 592);
     input.budget = Budget::PurchaseUsd(5_000.0);
     let small = run(&input);
@@ -601,28 +382,11 @@ fn reasons_and_why_not_follow_the_language() {
     let mut input = seed_003_input();
     input.top = 3;
     let rec = recommend(&input).expect("recommend");
-    let first =
-        |lang: Lang| present::reasons(rec.options.first().expect("an option"), &input, lang);
-    assert!(
-        first(Lang::En).iter().any(|r| r.starts_with("fits with ")),
-        "{:?}",
-        first(Lang::En)
-    );
-    assert!(
-        first(Lang::Zh)
-            .iter()
-            .any(|r| r.starts_with("可容纳，余量")),
-        "{:?}",
-        first(Lang::Zh)
-    );
+    let first = |lang: Lang| present::reasons(rec.options.first().expect("an option"), &input, lang);
+    assert!(first(Lang::En).iter().any(|r| r.starts_with("fits with ")), "{:?}", first(Lang::En));
+    assert!(first(Lang::Zh).iter().any(|r| r.starts_with("可容纳，余量")), "{:?}", first(Lang::Zh));
     assert!(!first(Lang::Zh).iter().any(|r| r.starts_with("fits with ")));
-    assert!(
-        first(Lang::Ru)
-            .iter()
-            .any(|r| r.starts_with("помещается с запасом")),
-        "{:?}",
-        first(Lang::Ru)
-    );
+    assert!(first(Lang::Ru).iter().any(|r| r.starts_with("помещается с запасом")), "{:?}", first(Lang::Ru));
     let zh = present::why_not_all(&rec, &input, Lang::Zh);
     let en = present::why_not_all(&rec, &input, Lang::En);
     assert_eq!(en.len(), zh.len());
@@ -638,46 +402,26 @@ fn reasons_and_why_not_follow_the_language() {
 /// keeps the host.
 #[test]
 fn cards_only_changes_what_the_budget_buys() {
-    let job = LlmJob {
-        precision: Precision::Fp16,
-        ..llm("llama-3-70b")
-    };
+    let job = LlmJob { precision: Precision::Fp16, ..llm("llama-3-70b") };
     let mut input = RecommendInput::new(Job::Llm(Box::new(job)));
     input.budget = Budget::PurchaseUsd(2_200.0);
     input.top = 100;
     assert!(!input.cost.include_host, "cards alone by default");
     input.cost.include_host = true;
     let with_host = recommend(&input).expect("recommend");
-    assert_eq!(
-        with_host.notes,
-        vec![gpu_advisor::recommend::facts::RecNote::CardsOnly {
-            budget_usd: 2_200.0
-        }]
-    );
-    let r = with_host
-        .options
-        .iter()
-        .find(|o| o.gpu == "p40" && o.count == 7)
-        .expect("7 × P40 within $2,200");
+    assert_eq!(with_host.notes, vec![gpu_advisor::recommend::facts::RecNote::CardsOnly { budget_usd: 2_200.0 }]);
+    let r = with_host.options.iter().find(|o| o.gpu == "p40" && o.count == 7).expect("7 × P40 within $2,200");
     assert_eq!(r.cost.purchase.map(|p| p.total_usd), Some(2_100.0));
     input.cost.include_host = false;
     let cards_only = recommend(&input).expect("recommend");
     assert!(cards_only.notes.is_empty());
-    let r = cards_only
-        .options
-        .iter()
-        .find(|o| o.gpu == "p40" && o.count == 7)
-        .expect("7 × P40 within $2,200");
+    let r = cards_only.options.iter().find(|o| o.gpu == "p40" && o.count == 7).expect("7 × P40 within $2,200");
     assert_eq!(r.cost.purchase.map(|p| p.total_usd), Some(2_100.0));
     input.cost.include_host = true;
     input.budget = Budget::PurchaseUsd(20_000.0);
     let both = recommend(&input).expect("recommend");
     assert!(both.notes.is_empty());
-    let r = both
-        .options
-        .iter()
-        .find(|o| o.gpu == "p40" && o.count == 7)
-        .expect("7 × P40 with its server");
+    let r = both.options.iter().find(|o| o.gpu == "p40" && o.count == 7).expect("7 × P40 with its server");
     assert_eq!(r.cost.purchase.map(|p| p.total_usd), Some(17_100.0));
 }
 
@@ -690,18 +434,10 @@ fn unified_memory_computers_are_whole_machines() {
     input.top = 500;
     input.one_per_card = false;
     let rec = recommend(&input).expect("recommend");
-    let ryzen: Vec<_> = rec
-        .options
-        .iter()
-        .filter(|o| o.gpu == "ryzen-ai-max-395")
-        .collect();
+    let ryzen: Vec<_> = rec.options.iter().filter(|o| o.gpu == "ryzen-ai-max-395").collect();
     assert_eq!(ryzen.iter().map(|o| o.count).collect::<Vec<_>>(), vec![1]);
     assert_eq!(ryzen.first().and_then(|o| o.purchase_usd()), Some(1_999.0));
-    assert!(rec
-        .options
-        .iter()
-        .filter(|o| o.gpu == "dgx-spark")
-        .all(|o| o.count <= 2));
+    assert!(rec.options.iter().filter(|o| o.gpu == "dgx-spark").all(|o| o.count <= 2));
 }
 
 /// A video job ranks like an image job, by clips per second, fastest first.
@@ -723,18 +459,7 @@ fn video_generation_jobs_rank_by_videos() {
     let rec = run(&input);
     assert_eq!(rec.rate_kind, Some(RateKind::Videos));
     assert!(!rec.options.is_empty());
-    let secs: Vec<f64> = rec
-        .options
-        .iter()
-        .map(|o| {
-            o.estimate
-                .throughput
-                .seconds_per_video
-                .expect("s/video")
-                .mid
-                / f64::from(o.count)
-        })
-        .collect();
+    let secs: Vec<f64> = rec.options.iter().map(|o| o.estimate.throughput.seconds_per_video.expect("s/video").mid / f64::from(o.count)).collect();
     assert!(secs.first().unwrap() <= secs.last().unwrap(), "{secs:?}");
 }
 
@@ -756,23 +481,10 @@ fn a_stepwise_ranking_takes_one_step_per_card_then_answers() {
         }
     };
     assert_eq!(steps, 6);
-    assert!(
-        !rec.options.is_empty()
-            && rec
-                .options
-                .iter()
-                .all(|o| gpus.iter().any(|g| g.id == o.gpu))
-    );
+    assert!(!rec.options.is_empty() && rec.options.iter().all(|o| gpus.iter().any(|g| g.id == o.gpu)));
 
-    let p40: Vec<_> = catalog::gpus()
-        .iter()
-        .filter(|g| g.id == "p40")
-        .cloned()
-        .collect();
-    let job = LlmJob {
-        precision: Precision::Fp16,
-        ..llm("llama-3-70b")
-    };
+    let p40: Vec<_> = catalog::gpus().iter().filter(|g| g.id == "p40").cloned().collect();
+    let job = LlmJob { precision: Precision::Fp16, ..llm("llama-3-70b") };
     let mut input = RecommendInput::new(Job::Llm(Box::new(job)));
     input.budget = Budget::PurchaseUsd(2_200.0);
     input.cost.include_host = true;
@@ -785,16 +497,8 @@ fn a_stepwise_ranking_takes_one_step_per_card_then_answers() {
         }
     };
     assert_eq!(steps, 2 * (1 + 1));
-    assert_eq!(
-        rec.notes,
-        vec![gpu_advisor::recommend::facts::RecNote::CardsOnly {
-            budget_usd: 2_200.0
-        }]
-    );
-    assert_eq!(
-        rec.options.first().map(|o| (o.gpu.as_str(), o.count)),
-        Some(("p40", 7))
-    );
+    assert_eq!(rec.notes, vec![gpu_advisor::recommend::facts::RecNote::CardsOnly { budget_usd: 2_200.0 }]);
+    assert_eq!(rec.options.first().map(|o| (o.gpu.as_str(), o.count)), Some(("p40", 7)));
 }
 
 /// A bad input is refused before any card is evaluated, naming its field.
@@ -802,9 +506,7 @@ fn a_stepwise_ranking_takes_one_step_per_card_then_answers() {
 fn a_stepwise_ranking_checks_its_input_first() {
     let mut input = RecommendInput::new(Job::Llm(Box::new(llm("llama-3-8b"))));
     input.headroom = 2.0;
-    let err = gpu_advisor::recommend::Ranking::new(input, catalog::gpus())
-        .err()
-        .expect("headroom 2 is refused");
+    let err = gpu_advisor::recommend::Ranking::new(input, catalog::gpus()).err().expect("headroom 2 is refused");
     assert!(err.to_string().contains("headroom"), "{err}");
 }
 
@@ -822,19 +524,9 @@ fn options_carry_the_assumptions_of_a_full_estimate() {
         let gpu = catalog::gpu(&o.gpu).expect("card");
         let full = estimate_llm(&job, gpu, o.count).expect("estimate");
         assert!(!full.assumptions.is_empty());
-        assert_eq!(
-            o.estimate.assumptions, full.assumptions,
-            "{} × {}",
-            o.count, o.gpu
-        );
+        assert_eq!(o.estimate.assumptions, full.assumptions, "{} × {}", o.count, o.gpu);
         let figures = estimate_llm_figures(&job, gpu, o.count).expect("figures");
         assert!(figures.assumptions.is_empty());
-        assert_eq!(
-            figures,
-            gpu_advisor::model::types::Estimate {
-                assumptions: Vec::new(),
-                ..full
-            }
-        );
+        assert_eq!(figures, gpu_advisor::model::types::Estimate { assumptions: Vec::new(), ..full });
     }
 }

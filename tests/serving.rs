@@ -20,24 +20,11 @@ fn job(preset: &str) -> LlmJob {
 /// With one user, per-user speed is the single-sequence decode speed and the total equals it.
 #[test]
 fn one_user_gets_the_decode_speed() {
-    for (m, g, n) in [
-        ("llama-3.1-8b", "h100-sxm", 1),
-        ("llama-3.1-8b", "rtx-3060-12gb", 2),
-        ("llama-3.1-70b", "a100-80gb-sxm", 4),
-    ] {
+    for (m, g, n) in [("llama-3.1-8b", "h100-sxm", 1), ("llama-3.1-8b", "rtx-3060-12gb", 2), ("llama-3.1-70b", "a100-80gb-sxm", 4)] {
         let j = job(m);
-        let decode = estimate_llm(&j, gpu(g), n)
-            .expect("estimate")
-            .throughput
-            .decode_tokens_per_s
-            .expect("decode");
+        let decode = estimate_llm(&j, gpu(g), n).expect("estimate").throughput.decode_tokens_per_s.expect("decode");
         let r = analyze(&j, gpu(g), n, &ServingTargets::default()).expect("serving");
-        assert!(
-            (r.per_user_tokens_per_s.mid / decode.mid - 1.0).abs() < 1e-9,
-            "{m} on {g}: {} vs {}",
-            r.per_user_tokens_per_s.mid,
-            decode.mid
-        );
+        assert!((r.per_user_tokens_per_s.mid / decode.mid - 1.0).abs() < 1e-9, "{m} on {g}: {} vs {}", r.per_user_tokens_per_s.mid, decode.mid);
         assert!((r.aggregate_tokens_per_s.mid - r.per_user_tokens_per_s.mid).abs() < 1e-9);
         assert_eq!(r.users, 1.0);
     }
@@ -51,11 +38,7 @@ fn two_rtx_3060s_serve_one_user_at_about_31_tokens_per_s() {
     let mut j = job("llama-3.1-8b");
     j.precision = Precision::Bf16;
     let r = analyze(&j, gpu("rtx-3060-12gb"), 2, &ServingTargets::default()).expect("serving");
-    assert!(
-        (25.0..=38.0).contains(&r.per_user_tokens_per_s.mid),
-        "{}",
-        r.per_user_tokens_per_s.mid
-    );
+    assert!((25.0..=38.0).contains(&r.per_user_tokens_per_s.mid), "{}", r.per_user_tokens_per_s.mid);
 }
 
 /// Erlang C by hand: c = 2 servers at offered load a = 1: Σ_{k<2} a^k/k! = 2, a^c/c! · c/(c − a)
@@ -75,31 +58,12 @@ fn erlang_c_by_hand() {
 fn speculative_decoding_speeds_up_one_user() {
     let j = job("llama-3.1-8b");
     let off = analyze(&j, gpu("h100-sxm"), 1, &ServingTargets::default()).expect("off");
-    let mtp = analyze(
-        &j,
-        gpu("h100-sxm"),
-        1,
-        &ServingTargets {
-            spec: SpecDecode::Mtp,
-            ..ServingTargets::default()
-        },
-    )
-    .expect("mtp");
+    let mtp = analyze(&j, gpu("h100-sxm"), 1, &ServingTargets { spec: SpecDecode::Mtp, ..ServingTargets::default() }).expect("mtp");
     let gain = mtp.per_user_tokens_per_s.mid / off.per_user_tokens_per_s.mid;
     assert!(gain > 1.5 && gain < 1.85, "{gain}");
     // Every draft rejected: one token per step, and the draft's cost on top: slower.
-    let none = ServingTargets {
-        spec: SpecDecode::Eagle,
-        spec_accept: Some(0.0),
-        ..ServingTargets::default()
-    };
-    assert!(
-        analyze(&j, gpu("h100-sxm"), 1, &none)
-            .expect("eagle")
-            .per_user_tokens_per_s
-            .mid
-            < off.per_user_tokens_per_s.mid
-    );
+    let none = ServingTargets { spec: SpecDecode::Eagle, spec_accept: Some(0.0), ..ServingTargets::default() };
+    assert!(analyze(&j, gpu("h100-sxm"), 1, &none).expect("eagle").per_user_tokens_per_s.mid < off.per_user_tokens_per_s.mid);
 }
 
 /// The most users meeting 20 tokens/s each within 2 s to the first token: every count up to it
@@ -108,11 +72,7 @@ fn speculative_decoding_speeds_up_one_user() {
 fn max_users_meet_the_targets_and_one_more_does_not() {
     let mut j = job("llama-3.1-8b");
     j.engine = Some(Engine::Vllm);
-    let t = ServingTargets {
-        tokens_per_s_per_user: Some(20.0),
-        max_ttft_s: Some(2.0),
-        ..ServingTargets::default()
-    };
+    let t = ServingTargets { tokens_per_s_per_user: Some(20.0), max_ttft_s: Some(2.0), ..ServingTargets::default() };
     let r = analyze(&j, gpu("l40s"), 1, &t).expect("serving");
     let m = r.max_users.expect("a target gives a count");
     assert!(m >= 1 && m < r.capacity, "{m} of {}", r.capacity);
@@ -132,9 +92,7 @@ fn max_users_meet_the_targets_and_one_more_does_not() {
 #[test]
 fn users_beyond_capacity_queue() {
     let j = job("llama-3.1-8b");
-    let cap = analyze(&j, gpu("rtx-4090"), 1, &ServingTargets::default())
-        .expect("serving")
-        .capacity;
+    let cap = analyze(&j, gpu("rtx-4090"), 1, &ServingTargets::default()).expect("serving").capacity;
     let at = |u: u32| {
         let mut k = j.clone();
         k.batch = u;
@@ -152,20 +110,11 @@ fn users_beyond_capacity_queue() {
 fn saturating_arrivals_have_no_ttft() {
     let mut j = job("llama-3.1-70b");
     j.precision = Precision::Fp8;
-    let t = ServingTargets {
-        arrival_rate_rps: Some(1000.0),
-        ..ServingTargets::default()
-    };
+    let t = ServingTargets { arrival_rate_rps: Some(1000.0), ..ServingTargets::default() };
     let r = analyze(&j, gpu("h100-sxm"), 1, &t).expect("serving");
     assert!(r.ttft_s.is_none());
-    let calm = ServingTargets {
-        arrival_rate_rps: Some(0.01),
-        ..ServingTargets::default()
-    };
-    assert!(analyze(&j, gpu("h100-sxm"), 1, &calm)
-        .expect("serving")
-        .ttft_s
-        .is_some());
+    let calm = ServingTargets { arrival_rate_rps: Some(0.01), ..ServingTargets::default() };
+    assert!(analyze(&j, gpu("h100-sxm"), 1, &calm).expect("serving").ttft_s.is_some());
 }
 
 /// Bad targets are errors that name the field.
@@ -173,58 +122,15 @@ fn saturating_arrivals_have_no_ttft() {
 fn bad_targets_name_their_field() {
     let j = job("llama-3.1-8b");
     let g = gpu("h100-sxm");
-    let field = |t: ServingTargets| {
-        analyze(&j, g, 1, &t)
-            .expect_err("rejected")
-            .field()
-            .to_string()
-    };
-    assert_eq!(
-        field(ServingTargets {
-            prefix_hit: 1.5,
-            ..ServingTargets::default()
-        }),
-        "prefix_hit"
-    );
-    assert_eq!(
-        field(ServingTargets {
-            spec_accept: Some(-0.1),
-            ..ServingTargets::default()
-        }),
-        "spec_accept"
-    );
-    assert_eq!(
-        field(ServingTargets {
-            tokens_per_s_per_user: Some(0.0),
-            ..ServingTargets::default()
-        }),
-        "target_tokens_per_s_per_user"
-    );
-    assert_eq!(
-        field(ServingTargets {
-            max_ttft_s: Some(f64::NAN),
-            ..ServingTargets::default()
-        }),
-        "max_ttft_s"
-    );
+    let field = |t: ServingTargets| analyze(&j, g, 1, &t).expect_err("rejected").field().to_string();
+    assert_eq!(field(ServingTargets { prefix_hit: 1.5, ..ServingTargets::default() }), "prefix_hit");
+    assert_eq!(field(ServingTargets { spec_accept: Some(-0.1), ..ServingTargets::default() }), "spec_accept");
+    assert_eq!(field(ServingTargets { tokens_per_s_per_user: Some(0.0), ..ServingTargets::default() }), "target_tokens_per_s_per_user");
+    assert_eq!(field(ServingTargets { max_ttft_s: Some(f64::NAN), ..ServingTargets::default() }), "max_ttft_s");
 }
 
-const PRESETS: [&str; 6] = [
-    "llama-3.1-8b",
-    "qwen2.5-7b",
-    "mistral-7b",
-    "llama-3.1-70b",
-    "mixtral-8x7b",
-    "gemma-2-9b",
-];
-const CARDS: [&str; 6] = [
-    "rtx-4090",
-    "h100-sxm",
-    "a100-80gb-sxm",
-    "l40s",
-    "rtx-3090",
-    "mi300x",
-];
+const PRESETS: [&str; 6] = ["llama-3.1-8b", "qwen2.5-7b", "mistral-7b", "llama-3.1-70b", "mixtral-8x7b", "gemma-2-9b"];
+const CARDS: [&str; 6] = ["rtx-4090", "h100-sxm", "a100-80gb-sxm", "l40s", "rtx-3090", "mi300x"];
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
@@ -265,23 +171,17 @@ proptest! {
 /// CUDA graphs; at full batch the same 1.7 ms is a few per cent of a step.
 #[test]
 fn tensorrt_llm_pays_its_kernel_launches_per_layer() {
+    use gpu_advisor::model::llm::{engines, in_force};
     use gpu_advisor::model::llm::parallel::Layout;
     use gpu_advisor::model::llm::throughput::decode_step_s;
-    use gpu_advisor::model::llm::{engines, in_force};
     let g = gpu("h100-sxm");
     let mut j = job("llama-3-8b");
     assert_eq!(j.model.layers, 32);
-    j.efficiency = Some(in_force::efficiency(
-        Engine::Vllm,
-        engines::GpuFamily::NvidiaHbm,
-    ));
+    j.efficiency = Some(in_force::efficiency(Engine::Vllm, engines::GpuFamily::NvidiaHbm));
     let step = |e: Engine, batch: f64| decode_step_s(&j, g, e, &Layout::Single, batch, 700.0);
     for batch in [1.0, 5.0, 250.0] {
         let extra_ms = (step(Engine::TrtLlm, batch) - step(Engine::Vllm, batch)) * 1e3;
-        assert!(
-            (extra_ms - 32.0 * (4.20 - 2.72) / 28.0).abs() < 1e-9,
-            "batch {batch}: {extra_ms} ms"
-        );
+        assert!((extra_ms - 32.0 * (4.20 - 2.72) / 28.0).abs() < 1e-9, "batch {batch}: {extra_ms} ms");
     }
     assert_eq!(Engine::Vllm.eager_launch_layer_ms(), 0.0);
     assert_eq!(Engine::Sglang.eager_launch_layer_ms(), 0.0);
@@ -298,8 +198,8 @@ fn tensorrt_llm_pays_its_kernel_launches_per_layer() {
 /// band (`bands::PER_USER`) of the mid.
 #[test]
 fn nim_tensorrt_llm_at_five_users_by_hand() {
-    use gpu_advisor::model::llm::calibrated::CALIBRATED;
     use gpu_advisor::model::llm::engines::EAGER_LAUNCH_LAYER_MS;
+    use gpu_advisor::model::llm::calibrated::CALIBRATED;
     let t = CALIBRATED.trt_llm;
     let mut j = job("llama-3-8b");
     j.engine = Some(Engine::TrtLlm);
@@ -313,21 +213,12 @@ fn nim_tensorrt_llm_at_five_users_by_hand() {
         + 5.0 * 700.0 * 131_072.0 / (t.attention_bw * 3350e9) * 1e3
         + 5.0 * 2.0 * 7.5e9 / (t.prefill_mfu * 989.4e12) * 1e3
         + 32.0 * (t.layer_ms + EAGER_LAUNCH_LAYER_MS);
-    assert!(
-        tpot_ms > hand_ms && tpot_ms / hand_ms - 1.0 < 0.01,
-        "{tpot_ms} ms, by hand {hand_ms} ms"
-    );
+    assert!(tpot_ms > hand_ms && tpot_ms / hand_ms - 1.0 < 0.01, "{tpot_ms} ms, by hand {hand_ms} ms");
     let measured = 1e3 / 8.08;
     let b = r.per_user_tokens_per_s;
     let (low, high) = gpu_advisor::model::bands::PER_USER.fitted;
-    assert!(
-        (b.low / b.mid - low).abs() < 1e-12 && (b.high / b.mid - high).abs() < 1e-12,
-        "{b:?}"
-    );
-    assert!(
-        b.low <= measured && measured <= b.high,
-        "{b:?} vs {measured}"
-    );
+    assert!((b.low / b.mid - low).abs() < 1e-12 && (b.high / b.mid - high).abs() < 1e-12, "{b:?}");
+    assert!(b.low <= measured && measured <= b.high, "{b:?} vs {measured}");
 }
 
 /// Users whose prompts arrive together share the prefill's forward passes: 5 prompts of 200
@@ -355,26 +246,13 @@ fn prompts_in_step_are_prefilled_together() {
     let r = analyze(&j, g, 1, &ServingTargets::default()).expect("serving");
     let batched = prefill_batch_s(&j, g, Engine::Vllm, &Layout::Single, 5.0, 200.0, true);
     let gemm = 2.0 * 7.505e9 * 1000.0 / (989.4e12 * v.prefill_mfu);
-    assert!(
-        gemm > 15.01e9 / (v.weight_bw * 3350e9),
-        "the GEMMs outlast the weight stream"
-    );
-    let hand = gemm
-        + 2.0 * 32.0 * 1000.0 * 200.0 * 4096.0 / (989.4e12 * v.prefill_mfu * v.attention_flops)
-        + 32.0 * v.prefill_layer_ms * 1e-3;
-    assert!(
-        (batched / hand - 1.0).abs() < 0.005,
-        "{} ms, by hand {} ms",
-        batched * 1e3,
-        hand * 1e3
-    );
+    assert!(gemm > 15.01e9 / (v.weight_bw * 3350e9), "the GEMMs outlast the weight stream");
+    let hand = gemm + 2.0 * 32.0 * 1000.0 * 200.0 * 4096.0 / (989.4e12 * v.prefill_mfu * v.attention_flops) + 32.0 * v.prefill_layer_ms * 1e-3;
+    assert!((batched / hand - 1.0).abs() < 0.005, "{} ms, by hand {} ms", batched * 1e3, hand * 1e3);
     let high = r.ttft_s.expect("ttft").high;
     assert!(high >= batched - 1e-12, "{high} vs {batched}");
     let one = prefill_s(&j, g, Engine::Vllm, &Layout::Single, 200.0, true);
-    assert!(
-        batched > one && batched < 5.0 * one,
-        "batched {batched}, one {one}"
-    );
+    assert!(batched > one && batched < 5.0 * one, "batched {batched}, one {one}");
     // One 1,000-token prompt attends over all its tokens: more attention than the batch.
     let long = prefill_batch_s(&j, g, Engine::Vllm, &Layout::Single, 1.0, 1000.0, true);
     assert!(long > batched);
@@ -413,36 +291,16 @@ fn in_step_arrivals_take_the_batched_prefill_as_mid() {
     j.engine = Some(Engine::Vllm);
     j.prompt_tokens = 200;
     j.output_tokens = 1000;
-    let in_step = ServingTargets {
-        arrivals: Arrivals::InStep,
-        ..ServingTargets::default()
-    };
-    for (users, hand) in [
-        (5, pass(1000.0, 1.0) + request),
-        (
-            100,
-            (pass(8192.0, 1.0) + pass(20_000.0, 3.0)) / 2.0 + request,
-        ),
-    ] {
+    let in_step = ServingTargets { arrivals: Arrivals::InStep, ..ServingTargets::default() };
+    for (users, hand) in [(5, pass(1000.0, 1.0) + request), (100, (pass(8192.0, 1.0) + pass(20_000.0, 3.0)) / 2.0 + request)] {
         j.batch = users;
         let r = analyze(&j, g, 1, &in_step).expect("serving");
         let t = r.ttft_s.expect("ttft");
-        assert!(
-            (t.mid / hand - 1.0).abs() < 0.005,
-            "{users} users: {} ms, by hand {} ms",
-            t.mid * 1e3,
-            hand * 1e3
-        );
-        assert!(
-            (t.low / t.mid - IN_STEP_TTFT_BAND.0).abs() < 1e-9
-                && (t.high / t.mid - IN_STEP_TTFT_BAND.1).abs() < 1e-9
-        );
+        assert!((t.mid / hand - 1.0).abs() < 0.005, "{users} users: {} ms, by hand {} ms", t.mid * 1e3, hand * 1e3);
+        assert!((t.low / t.mid - IN_STEP_TTFT_BAND.0).abs() < 1e-9 && (t.high / t.mid - IN_STEP_TTFT_BAND.1).abs() < 1e-9);
         let random = analyze(&j, g, 1, &ServingTargets::default()).expect("serving");
         assert_eq!(random.per_user_tokens_per_s, r.per_user_tokens_per_s);
-        assert!(
-            random.ttft_s.expect("ttft").mid < t.mid,
-            "{users} users: random arrivals wait less"
-        );
+        assert!(random.ttft_s.expect("ttft").mid < t.mid, "{users} users: random arrivals wait less");
     }
     assert_eq!(Arrivals::parse("in-step"), Some(Arrivals::InStep));
     assert_eq!(Arrivals::parse("Random"), Some(Arrivals::Random));
@@ -466,11 +324,7 @@ fn enforce_eager_pays_the_launches_per_layer() {
         let graphs = decode_step_s(&j, g, Engine::Vllm, &Layout::Tensor(8), 4.0, 2000.0);
         j.cuda_graphs = Some(false);
         let eager = decode_step_s(&j, g, Engine::Vllm, &Layout::Tensor(8), 4.0, 2000.0);
-        assert!(
-            ((eager - graphs) * 1e3 - hand_ms).abs() < 0.001,
-            "{preset}: {} ms",
-            (eager - graphs) * 1e3
-        );
+        assert!(((eager - graphs) * 1e3 - hand_ms).abs() < 0.001, "{preset}: {} ms", (eager - graphs) * 1e3);
     }
     let mut j = job("llama-3-8b");
     let trt = decode_step_s(&j, g, Engine::TrtLlm, &Layout::Single, 4.0, 700.0);
@@ -481,10 +335,7 @@ fn enforce_eager_pays_the_launches_per_layer() {
     j.cuda_graphs = Some(false);
     let cpp = decode_step_s(&j, g, Engine::LlamaCpp, &Layout::Single, 1.0, 700.0);
     j.cuda_graphs = None;
-    assert_eq!(
-        cpp,
-        decode_step_s(&j, g, Engine::LlamaCpp, &Layout::Single, 1.0, 700.0)
-    );
+    assert_eq!(cpp, decode_step_s(&j, g, Engine::LlamaCpp, &Layout::Single, 1.0, 700.0));
 }
 
 /// A continuous-batching engine runs a decode batch through the prefill's GEMMs (under chunked
@@ -505,17 +356,11 @@ fn batched_decode_runs_at_the_prefill_gemm_rate() {
     let step = |b: f64| decode_step_s(&j, g, Engine::Vllm, &Layout::Single, b, 1.0);
     let extra_ms = (step(1024.0) - step(512.0)) * 1e3;
     let hand_ms = 2.0 * 7.505e9 * 512.0 / (989.4e12 * v.prefill_mfu) * 1e3;
-    assert!(
-        (extra_ms / hand_ms - 1.0).abs() < 0.01,
-        "{extra_ms} ms, by hand {hand_ms} ms"
-    );
+    assert!((extra_ms / hand_ms - 1.0).abs() < 0.01, "{extra_ms} ms, by hand {hand_ms} ms");
     // At the engine's decode MFU it would differ wherever the two factors do.
     if (v.decode_mfu - v.prefill_mfu).abs() > 0.01 {
         let at_decode_mfu = hand_ms * v.prefill_mfu / v.decode_mfu;
-        assert!(
-            (extra_ms / at_decode_mfu - 1.0).abs() > 0.01,
-            "{extra_ms} ms"
-        );
+        assert!((extra_ms / at_decode_mfu - 1.0).abs() > 0.01, "{extra_ms} ms");
     }
 }
 
@@ -544,12 +389,8 @@ fn fp8_weights_attend_at_the_cache_precision() {
     let fp8_cache = prefill_s(&j, g, Engine::Vllm, &Layout::Single, 4096.0, false);
     let extra_ms = (bf16_cache - fp8_cache) * 1e3;
     let attention = 2.0 * 32.0 * 4096.0 * 4096.0 * 4096.0;
-    let hand_ms =
-        attention / (v.prefill_mfu * v.attention_flops) * (1.0 / 989.4e12 - 1.0 / 1978.9e12) * 1e3;
-    assert!(
-        (extra_ms / hand_ms - 1.0).abs() < 0.01,
-        "{extra_ms} ms, by hand {hand_ms} ms"
-    );
+    let hand_ms = attention / (v.prefill_mfu * v.attention_flops) * (1.0 / 989.4e12 - 1.0 / 1978.9e12) * 1e3;
+    assert!((extra_ms / hand_ms - 1.0).abs() < 0.01, "{extra_ms} ms, by hand {hand_ms} ms");
 }
 
 /// vLLM's and SGLang's fused-MoE kernels cost a fixed time per MoE layer per forward pass beyond
@@ -563,20 +404,13 @@ fn fp8_weights_attend_at_the_cache_precision() {
 fn fused_moe_pays_a_fixed_time_per_moe_layer() {
     use gpu_advisor::model::llm::engines::FUSED_MOE_LAYER_MS;
     use gpu_advisor::model::llm::throughput::fused_moe_fixed_s;
-    assert!(
-        (FUSED_MOE_LAYER_MS * 1e3 - 26.65).abs() < 0.05,
-        "{} µs",
-        FUSED_MOE_LAYER_MS * 1e3
-    );
+    assert!((FUSED_MOE_LAYER_MS * 1e3 - 26.65).abs() < 0.05, "{} µs", FUSED_MOE_LAYER_MS * 1e3);
     let line = |mb: f64| FUSED_MOE_LAYER_MS * 1e3 + mb / 2.733;
     assert!((line(137.8) / 78.10 - 1.0).abs() < 0.03 && (line(389.0) / 164.64 - 1.0).abs() < 0.04);
     let ds = job("deepseek-r1");
     assert_eq!((ds.model.layers, ds.model.dense_layers), (61, 3));
     assert!((fused_moe_fixed_s(&ds, Engine::Vllm) * 1e3 - 1.546).abs() < 0.003);
-    assert_eq!(
-        fused_moe_fixed_s(&ds, Engine::Sglang),
-        fused_moe_fixed_s(&ds, Engine::Vllm)
-    );
+    assert_eq!(fused_moe_fixed_s(&ds, Engine::Sglang), fused_moe_fixed_s(&ds, Engine::Vllm));
     assert_eq!(fused_moe_fixed_s(&ds, Engine::TrtLlm), 0.0);
     assert_eq!(fused_moe_fixed_s(&job("llama-3-8b"), Engine::Vllm), 0.0);
 }
@@ -593,69 +427,29 @@ fn deepseek_style_moe_serving_band_is_widened_and_says_so() {
     use gpu_advisor::model::bands::{PER_USER, PER_USER_MLA_MOE, SERVING, SERVING_MLA_MOE};
     assert!(SERVING_MLA_MOE.fitted.0 < SERVING.fitted.0);
     assert!(PER_USER_MLA_MOE.fitted.0 < PER_USER.fitted.0);
-    let around = |b: gpu_advisor::model::Band, (low, high): (f64, f64)| {
-        (b.low / b.mid - low).abs() < 1e-9 && (b.high / b.mid - high).abs() < 1e-9
-    };
+    let around = |b: gpu_advisor::model::Band, (low, high): (f64, f64)| (b.low / b.mid - low).abs() < 1e-9 && (b.high / b.mid - high).abs() < 1e-9;
     let mut ds = job("deepseek-r1");
     ds.engine = Some(Engine::Sglang);
     ds.precision = Precision::Fp8;
     ds.batch = 64;
     let r = analyze(&ds, gpu("h200-sxm"), 8, &ServingTargets::default()).expect("serving");
     assert!(r.users > 1.0, "{}", r.users);
-    assert!(
-        around(r.aggregate_tokens_per_s, SERVING_MLA_MOE.fitted),
-        "{:?}",
-        r.aggregate_tokens_per_s
-    );
-    assert!(
-        around(r.per_user_tokens_per_s, PER_USER_MLA_MOE.fitted),
-        "{:?}",
-        r.per_user_tokens_per_s
-    );
+    assert!(around(r.aggregate_tokens_per_s, SERVING_MLA_MOE.fitted), "{:?}", r.aggregate_tokens_per_s);
+    assert!(around(r.per_user_tokens_per_s, PER_USER_MLA_MOE.fitted), "{:?}", r.per_user_tokens_per_s);
     let est = estimate_llm(&ds, gpu("h200-sxm"), 8).expect("estimate");
-    let said = format!(
-        "published serving sweeps of other sources measure {}–{} × this estimate",
-        fixed(SERVING_MLA_MOE.fitted.0, 2),
-        fixed(SERVING_MLA_MOE.fitted.1, 2)
-    );
-    assert!(
-        est.assumptions.iter().any(|n| n.text().contains(&said)),
-        "{said}: {:?}",
-        est.assumptions
-    );
+    let said = format!("published serving sweeps of other sources measure {}–{} × this estimate", fixed(SERVING_MLA_MOE.fitted.0, 2), fixed(SERVING_MLA_MOE.fitted.1, 2));
+    assert!(est.assumptions.iter().any(|n| n.text().contains(&said)), "{said}: {:?}", est.assumptions);
     // One band per estimate: the dense band it does not use is not named.
-    assert!(
-        !est.assumptions
-            .iter()
-            .any(|n| n.text().starts_with("serving totals: band")),
-        "{:?}",
-        est.assumptions
-    );
+    assert!(!est.assumptions.iter().any(|n| n.text().starts_with("serving totals: band")), "{:?}", est.assumptions);
     let mut dense = job("llama-3.1-70b");
     dense.engine = Some(Engine::Vllm);
     dense.batch = 64;
     let r = analyze(&dense, gpu("h100-sxm"), 4, &ServingTargets::default()).expect("serving");
-    assert!(
-        around(r.aggregate_tokens_per_s, SERVING.fitted),
-        "{:?}",
-        r.aggregate_tokens_per_s
-    );
-    assert!(
-        around(r.per_user_tokens_per_s, PER_USER.fitted),
-        "{:?}",
-        r.per_user_tokens_per_s
-    );
+    assert!(around(r.aggregate_tokens_per_s, SERVING.fitted), "{:?}", r.aggregate_tokens_per_s);
+    assert!(around(r.per_user_tokens_per_s, PER_USER.fitted), "{:?}", r.per_user_tokens_per_s);
     let est = estimate_llm(&dense, gpu("h100-sxm"), 4).expect("estimate");
-    let said = format!(
-        "serving totals: band {}–{} × the mid",
-        fixed(SERVING.fitted.0, 2),
-        fixed(SERVING.fitted.1, 2)
-    );
-    assert!(
-        est.assumptions.iter().any(|n| n.text().starts_with(&said)),
-        "{said}: {:?}",
-        est.assumptions
-    );
+    let said = format!("serving totals: band {}–{} × the mid", fixed(SERVING.fitted.0, 2), fixed(SERVING.fitted.1, 2));
+    assert!(est.assumptions.iter().any(|n| n.text().starts_with(&said)), "{said}: {:?}", est.assumptions);
 }
 
 /// A DeepSeek-style MoE's time to first token takes the band of its own published rows
@@ -680,58 +474,23 @@ fn deepseek_style_moe_ttft_band_is_its_own_and_says_so() {
     ds.prompt_tokens = 3200;
     ds.output_tokens = 800;
     for arrivals in [Arrivals::InStep, Arrivals::Random] {
-        let t = ServingTargets {
-            arrivals,
-            ..ServingTargets::default()
-        };
-        let b = analyze(&ds, gpu("h200-sxm"), 8, &t)
-            .expect("serving")
-            .ttft_s
-            .expect("ttft");
-        assert!(
-            (b.low / b.mid - low).abs() < 1e-9 && (b.high / b.mid - high).abs() < 1e-9,
-            "{arrivals:?}: {b:?}"
-        );
+        let t = ServingTargets { arrivals, ..ServingTargets::default() };
+        let b = analyze(&ds, gpu("h200-sxm"), 8, &t).expect("serving").ttft_s.expect("ttft");
+        assert!((b.low / b.mid - low).abs() < 1e-9 && (b.high / b.mid - high).abs() < 1e-9, "{arrivals:?}: {b:?}");
     }
     let est = estimate_llm(&ds, gpu("h200-sxm"), 8).expect("estimate");
-    let said = format!(
-        "published sweeps of other sources time its first token at {}–{} × this estimate",
-        fixed(low, 1),
-        fixed(high, 1)
-    );
-    assert!(
-        est.assumptions.iter().any(|n| n.text().contains(&said)),
-        "{said}: {:?}",
-        est.assumptions
-    );
+    let said = format!("published sweeps of other sources time its first token at {}–{} × this estimate", fixed(low, 1), fixed(high, 1));
+    assert!(est.assumptions.iter().any(|n| n.text().contains(&said)), "{said}: {:?}", est.assumptions);
     let mut dense = job("llama-3.1-70b");
     dense.engine = Some(Engine::Vllm);
     dense.batch = 16;
-    for (arrivals, (low, high)) in [
-        (Arrivals::InStep, TTFT_IN_STEP.fitted),
-        (Arrivals::Random, TTFT.fitted),
-    ] {
-        let t = ServingTargets {
-            arrivals,
-            ..ServingTargets::default()
-        };
-        let b = analyze(&dense, gpu("h100-sxm"), 4, &t)
-            .expect("serving")
-            .ttft_s
-            .expect("ttft");
-        assert!(
-            (b.low / b.mid - low).abs() < 1e-9 && (b.high / b.mid - high).abs() < 1e-9,
-            "{arrivals:?}: {b:?}"
-        );
+    for (arrivals, (low, high)) in [(Arrivals::InStep, TTFT_IN_STEP.fitted), (Arrivals::Random, TTFT.fitted)] {
+        let t = ServingTargets { arrivals, ..ServingTargets::default() };
+        let b = analyze(&dense, gpu("h100-sxm"), 4, &t).expect("serving").ttft_s.expect("ttft");
+        assert!((b.low / b.mid - low).abs() < 1e-9 && (b.high / b.mid - high).abs() < 1e-9, "{arrivals:?}: {b:?}");
     }
     let est = estimate_llm(&dense, gpu("h100-sxm"), 4).expect("estimate");
-    assert!(
-        !est.assumptions
-            .iter()
-            .any(|n| n.text().contains("time its first token")),
-        "{:?}",
-        est.assumptions
-    );
+    assert!(!est.assumptions.iter().any(|n| n.text().contains("time its first token")), "{:?}", est.assumptions);
 }
 
 /// A verification pass reads each sequence's KV cache once for all its k + 1 query tokens.
@@ -770,27 +529,11 @@ fn a_drafter_takes_its_share_of_the_pool() {
     assert!((w / 16.06e9 - 1.0).abs() < 0.01, "{w}");
     let per = 768.0 * 131_072.0;
     for c in [40u32, 200, 1000] {
-        let hand = ((f64::from(c) * per - 0.1 * w) / (per * 1.1))
-            .floor()
-            .max(0.0) as u32;
+        let hand = ((f64::from(c) * per - 0.1 * w) / (per * 1.1)).floor().max(0.0) as u32;
         assert_eq!(capacity_with_drafter(&j, c, 0.1), hand, "{c}");
     }
     assert_eq!(capacity_with_drafter(&j, 200, 0.0), 200);
     let off = analyze(&j, gpu("h100-sxm"), 1, &ServingTargets::default()).expect("off");
-    let draft = analyze(
-        &j,
-        gpu("h100-sxm"),
-        1,
-        &ServingTargets {
-            spec: SpecDecode::Draft,
-            ..ServingTargets::default()
-        },
-    )
-    .expect("draft");
-    assert!(
-        draft.capacity < off.capacity,
-        "{} against {}",
-        draft.capacity,
-        off.capacity
-    );
+    let draft = analyze(&j, gpu("h100-sxm"), 1, &ServingTargets { spec: SpecDecode::Draft, ..ServingTargets::default() }).expect("draft");
+    assert!(draft.capacity < off.capacity, "{} against {}", draft.capacity, off.capacity);
 }

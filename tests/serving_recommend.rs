@@ -10,15 +10,12 @@ use gpu_advisor::i18n::Lang;
 use gpu_advisor::model::llm::deploy::plan;
 use gpu_advisor::model::llm::serving::{analyze, ServingTargets};
 use gpu_advisor::model::llm::LlmJob;
-use gpu_advisor::present;
 use gpu_advisor::recommend::facts::{Exclusion, Fact};
+use gpu_advisor::present;
 use gpu_advisor::recommend::{recommend, Job, Mode, RecommendInput};
 
 fn job(preset: &str, users: u32) -> LlmJob {
-    LlmJob {
-        batch: users,
-        ..LlmJob::for_preset(catalog::llm(preset).expect("preset"))
-    }
+    LlmJob { batch: users, ..LlmJob::for_preset(catalog::llm(preset).expect("preset")) }
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -35,24 +32,16 @@ fn replicas_add_up_and_the_plan_keeps_the_better_layout() {
     let j = job("llama-3.1-8b", 64);
     let two = analyze(&job("llama-3.1-8b", 32), g, 1, &t).expect("one replica");
     let one = analyze(&j, g, 2, &t).expect("tensor parallel ×2");
-    let d = plan(&j, g, 2, &t, f64::INFINITY)
-        .expect("plan")
-        .expect("a layout fits");
+    let d = plan(&j, g, 2, &t, f64::INFINITY).expect("plan").expect("a layout fits");
     let two_total = 2.0 * two.aggregate_tokens_per_s.mid;
     if two_total > one.aggregate_tokens_per_s.mid {
         assert_eq!((d.replicas, d.gpus_per_replica), (2, 1));
         assert!(close(d.report.aggregate_tokens_per_s.mid, two_total));
-        assert!(close(
-            d.report.per_user_tokens_per_s.mid,
-            two.per_user_tokens_per_s.mid
-        ));
+        assert!(close(d.report.per_user_tokens_per_s.mid, two.per_user_tokens_per_s.mid));
         assert_eq!(d.report.capacity, 2 * two.capacity);
     } else {
         assert_eq!((d.replicas, d.gpus_per_replica), (1, 2));
-        assert!(close(
-            d.report.aggregate_tokens_per_s.mid,
-            one.aggregate_tokens_per_s.mid
-        ));
+        assert!(close(d.report.aggregate_tokens_per_s.mid, one.aggregate_tokens_per_s.mid));
     }
 }
 
@@ -66,34 +55,12 @@ fn one_user_options_show_one_speed() {
     for o in &rec.options {
         let s = o.serving.as_ref().expect("serving figures");
         let r = &s.report;
-        assert!(
-            close(r.per_user_tokens_per_s.mid, r.aggregate_tokens_per_s.mid),
-            "{} ×{}",
-            o.gpu,
-            o.count
-        );
+        assert!(close(r.per_user_tokens_per_s.mid, r.aggregate_tokens_per_s.mid), "{} ×{}", o.gpu, o.count);
         let g = catalog::gpu(&o.gpu).expect("gpu");
-        let single = analyze(
-            &job("llama-3.1-8b", 1),
-            g,
-            s.gpus_per_replica,
-            &ServingTargets::default(),
-        )
-        .expect("analyze");
-        assert!(
-            close(
-                r.per_user_tokens_per_s.mid,
-                single.per_user_tokens_per_s.mid
-            ),
-            "{} ×{}",
-            o.gpu,
-            o.count
-        );
+        let single = analyze(&job("llama-3.1-8b", 1), g, s.gpus_per_replica, &ServingTargets::default()).expect("analyze");
+        assert!(close(r.per_user_tokens_per_s.mid, single.per_user_tokens_per_s.mid), "{} ×{}", o.gpu, o.count);
         // The headline rate and $/M are at that speed, not at a full KV pool.
-        assert!(close(
-            o.rate.expect("rate").0.mid,
-            r.aggregate_tokens_per_s.mid
-        ));
+        assert!(close(o.rate.expect("rate").0.mid, r.aggregate_tokens_per_s.mid));
     }
 }
 
@@ -109,52 +76,19 @@ fn a_target_keeps_only_builds_that_meet_it() {
     assert!(!rec.options.is_empty());
     for o in &rec.options {
         let r = &o.serving.as_ref().expect("serving").report;
-        assert!(
-            r.max_users.expect("a target gives max_users") >= 50,
-            "{} ×{}: {:?}",
-            o.gpu,
-            o.count,
-            r.max_users
-        );
-        assert!(
-            r.per_user_tokens_per_s.mid >= 20.0,
-            "{} ×{}: {}",
-            o.gpu,
-            o.count,
-            r.per_user_tokens_per_s.mid
-        );
-        assert!(o.facts.iter().any(|f| matches!(
-            f,
-            Fact::Target {
-                met: true,
-                users: 50,
-                ..
-            }
-        )));
+        assert!(r.max_users.expect("a target gives max_users") >= 50, "{} ×{}: {:?}", o.gpu, o.count, r.max_users);
+        assert!(r.per_user_tokens_per_s.mid >= 20.0, "{} ×{}: {}", o.gpu, o.count, r.per_user_tokens_per_s.mid);
+        assert!(o.facts.iter().any(|f| matches!(f, Fact::Target { met: true, users: 50, .. })));
     }
     // At 200 users and 40 tokens/s each, eight RTX 3090s fall short and say so.
     let mut input = RecommendInput::new(Job::Llm(Box::new(job("llama-3.1-8b", 200))));
     input.serving.tokens_per_s_per_user = Some(40.0);
     let rec = recommend(&input).expect("recommend");
-    let w = rec
-        .why_not
-        .iter()
-        .find(|w| w.gpu == "rtx-3090")
-        .expect("a 3090 note");
-    let Some(Exclusion::Target {
-        max_users,
-        users: 200,
-        ..
-    }) = w.exclusion
-    else {
-        panic!("{w:?}")
-    };
+    let w = rec.why_not.iter().find(|w| w.gpu == "rtx-3090").expect("a 3090 note");
+    let Some(Exclusion::Target { max_users, users: 200, .. }) = w.exclusion else { panic!("{w:?}") };
     assert!(max_users < 200);
     let text = present::why_not(w, &input, Lang::En);
-    assert_eq!(
-        text,
-        format!("RTX 3090 ×8: serves {max_users} users at 40 tokens/s each, not 200")
-    );
+    assert_eq!(text, format!("RTX 3090 ×8: serves {max_users} users at 40 tokens/s each, not 200"));
 }
 
 /// API break-even by hand: renting one RTX 3090 at its cheapest catalog price ($0.20/h, Vast.ai
@@ -168,21 +102,10 @@ fn api_break_even_by_hand() {
     input.cost.api_usd_per_million = Some(0.2);
     input.top = 100;
     let rec = recommend(&input).expect("recommend");
-    let o = rec
-        .options
-        .iter()
-        .find(|o| o.gpu == "rtx-3090" && o.count == 1)
-        .expect("3090 ×1");
+    let o = rec.options.iter().find(|o| o.gpu == "rtx-3090" && o.count == 1).expect("3090 ×1");
     assert!((o.hourly_usd().expect("hourly") - 0.20).abs() < 1e-12);
-    let Some(Fact::ApiBreakEven {
-        break_even_m_tokens_per_month,
-        capacity_m_tokens_per_month,
-        ..
-    }) = o
-        .facts
-        .iter()
-        .find(|f| matches!(f, Fact::ApiBreakEven { .. }))
-        .cloned()
+    let Some(Fact::ApiBreakEven { break_even_m_tokens_per_month, capacity_m_tokens_per_month, .. }) =
+        o.facts.iter().find(|f| matches!(f, Fact::ApiBreakEven { .. })).cloned()
     else {
         panic!("no API fact")
     };
@@ -215,35 +138,18 @@ fn pipeline_parallel_serving_pipelines_requests() {
     let ctx = 512.0 + 128.0;
     let t = ServingTargets::default();
     let r = analyze(&j, g, 3, &t).expect("serving");
-    let want = decode_step_s(&j, g, Engine::Vllm, &l, 10.0, ctx)
-        + 29.0 / 256.0 * prefill_s(&j, g, Engine::Vllm, &l, 512.0, true) / 3.0;
-    assert!(
-        close(1.0 / r.per_user_tokens_per_s.mid, want),
-        "{} vs {want}",
-        1.0 / r.per_user_tokens_per_s.mid
-    );
+    let want = decode_step_s(&j, g, Engine::Vllm, &l, 10.0, ctx) + 29.0 / 256.0 * prefill_s(&j, g, Engine::Vllm, &l, 512.0, true) / 3.0;
+    assert!(close(1.0 / r.per_user_tokens_per_s.mid, want), "{} vs {want}", 1.0 / r.per_user_tokens_per_s.mid);
     let one = analyze(&job_with(&j, 1), g, 3, &t).expect("one user");
-    assert!(close(
-        1.0 / one.per_user_tokens_per_s.mid,
-        decode_step_s(&j, g, Engine::Vllm, &l, 1.0, ctx)
-    ));
+    assert!(close(1.0 / one.per_user_tokens_per_s.mid, decode_step_s(&j, g, Engine::Vllm, &l, 1.0, ctx)));
     // The total is every user's speed; more than a split that runs one card after another.
     assert!(close(r.aggregate_tokens_per_s.mid, 30.0 / want));
-    let sequential = 30.0
-        / (decode_step_s(&j, g, Engine::Vllm, &l, 30.0, ctx)
-            + 29.0 / 256.0 * prefill_s(&j, g, Engine::Vllm, &l, 512.0, true));
-    assert!(
-        r.aggregate_tokens_per_s.mid > sequential,
-        "{} vs {sequential}",
-        r.aggregate_tokens_per_s.mid
-    );
+    let sequential = 30.0 / (decode_step_s(&j, g, Engine::Vllm, &l, 30.0, ctx) + 29.0 / 256.0 * prefill_s(&j, g, Engine::Vllm, &l, 512.0, true));
+    assert!(r.aggregate_tokens_per_s.mid > sequential, "{} vs {sequential}", r.aggregate_tokens_per_s.mid);
 }
 
 fn job_with(j: &LlmJob, users: u32) -> LlmJob {
-    LlmJob {
-        batch: users,
-        ..j.clone()
-    }
+    LlmJob { batch: users, ..j.clone() }
 }
 
 /// A replica holds only its share of the cache, so replica sizes start from what one user needs,
@@ -260,25 +166,14 @@ fn replica_sizes_start_from_one_users_needs() {
     j.context_tokens = 8192;
     j.prompt_tokens = 7168;
     j.output_tokens = 1024;
-    assert_eq!(
-        gpu_advisor::model::llm::gpus_needed(&j, g).expect("needed"),
-        3,
-        "128 users need three cards as one group"
-    );
+    assert_eq!(gpu_advisor::model::llm::gpus_needed(&j, g).expect("needed"), 3, "128 users need three cards as one group");
     let t = ServingTargets::default();
     let half = analyze(&job_with(&j, 64), g, 2, &t).expect("one replica of 64 users on two cards");
     let whole = analyze(&j, g, 4, &t).expect("one group of four");
-    let d = plan(&j, g, 4, &t, f64::INFINITY)
-        .expect("plan")
-        .expect("a layout fits");
+    let d = plan(&j, g, 4, &t, f64::INFINITY).expect("plan").expect("a layout fits");
     let two_replicas = 2.0 * half.aggregate_tokens_per_s.mid;
     let best = two_replicas.max(whole.aggregate_tokens_per_s.mid);
-    assert!(
-        close(d.report.aggregate_tokens_per_s.mid, best),
-        "{} vs {two_replicas} / {}",
-        d.report.aggregate_tokens_per_s.mid,
-        whole.aggregate_tokens_per_s.mid
-    );
+    assert!(close(d.report.aggregate_tokens_per_s.mid, best), "{} vs {two_replicas} / {}", d.report.aggregate_tokens_per_s.mid, whole.aggregate_tokens_per_s.mid);
     if two_replicas > whole.aggregate_tokens_per_s.mid {
         assert_eq!((d.replicas, d.gpus_per_replica), (2, 2));
     }

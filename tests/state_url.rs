@@ -11,10 +11,7 @@ fn a_shared_compare_link_reproduces_the_view() {
     assert!(p.notes.is_empty(), "{:?}", p.notes);
     assert_eq!(p.state.view, View::Compare);
     assert_eq!(p.state.compare, vec!["rtx-a5000", "rtx-4090"]);
-    assert_eq!(
-        url::render(&p.state),
-        "view=compare&gpus=rtx-a5000%2Crtx-4090"
-    );
+    assert_eq!(url::render(&p.state), "view=compare&gpus=rtx-a5000%2Crtx-4090");
 }
 
 #[test]
@@ -33,16 +30,12 @@ fn round_trip_of_a_full_state() {
     let back = url::parse(&url::render(&s));
     assert!(back.notes.is_empty(), "{:?}", back.notes);
     assert_eq!(back.state, s);
-    assert_eq!(
-        url::parse(&url::render(&AppState::default())).state,
-        AppState::default()
-    );
+    assert_eq!(url::parse(&url::render(&AppState::default())).state, AppState::default());
 }
 
 #[test]
 fn bad_parameters_fall_back_with_a_note() {
-    let p =
-        url::parse("view=nope&gpus=rtx-4090,not-a-gpu,<script>&min_mem=-5&zzz=1&sort=__proto__");
+    let p = url::parse("view=nope&gpus=rtx-4090,not-a-gpu,<script>&min_mem=-5&zzz=1&sort=__proto__");
     assert_eq!(p.state.view, View::Advisor, "the advisor is the main page");
     assert_eq!(p.state.compare, vec!["rtx-4090"]);
     assert_eq!(p.state.filter.min_memory_gib, None);
@@ -54,9 +47,7 @@ fn bad_parameters_fall_back_with_a_note() {
 #[test]
 fn compare_holds_at_most_four_known_cards() {
     let mut s = AppState::default();
-    for id in [
-        "h100-sxm", "l4", "l40s", "rtx-4090", "rtx-3090", "rtx-4090", "nope",
-    ] {
+    for id in ["h100-sxm", "l4", "l40s", "rtx-4090", "rtx-3090", "rtx-4090", "nope"] {
         s = s.apply(Action::ToggleCompare(id.into()));
     }
     // Five toggles of distinct real cards: the fifth is refused; the second 4090 toggle removes it.
@@ -65,22 +56,14 @@ fn compare_holds_at_most_four_known_cards() {
 
 #[test]
 fn filters_and_sorting() {
-    let s = AppState::default()
-        .apply(Action::SetNvlinkOnly(true))
-        .apply(Action::SetMinMemory(Some(80.0)));
+    let s = AppState::default().apply(Action::SetNvlinkOnly(true)).apply(Action::SetMinMemory(Some(80.0)));
     let rows = s.visible_gpus();
     assert!(!rows.is_empty());
     assert!(rows.iter().all(|g| g.nvlink && g.memory_gib >= 80.0));
-    assert!(
-        rows.windows(2).all(|w| w[0].memory_gib >= w[1].memory_gib),
-        "default sort: memory, descending"
-    );
+    assert!(rows.windows(2).all(|w| w[0].memory_gib >= w[1].memory_gib), "default sort: memory, descending");
     let s = AppState::default().apply(Action::SetQuery("4090".into()));
     let ids: Vec<&str> = s.visible_gpus().iter().map(|g| g.id.as_str()).collect();
-    assert!(
-        ids.contains(&"rtx-4090") && ids.contains(&"rtx-4090d"),
-        "{ids:?}"
-    );
+    assert!(ids.contains(&"rtx-4090") && ids.contains(&"rtx-4090d"), "{ids:?}");
 }
 
 proptest! {
@@ -100,29 +83,16 @@ proptest! {
 #[test]
 fn bad_advisor_values_in_a_link_are_reset_with_a_note() {
     let p = url::parse("model=llama-3-70b&batch=abc&context=0&budget=-5&hours=99");
-    assert_eq!(
-        p.state
-            .advisor
-            .get(gpu_advisor::state::advisor::Field::Model),
-        "llama-3-70b"
-    );
+    assert_eq!(p.state.advisor.get(gpu_advisor::state::advisor::Field::Model), "llama-3-70b");
     for (field, default) in [("batch", "1"), ("context", "8192"), ("hours", "8")] {
         let f = gpu_advisor::state::advisor::Field::from_key(field).unwrap();
         assert_eq!(p.state.advisor.get(f), default, "{field}");
-        assert!(
-            p.notes.iter().any(|n| n.contains(&format!("`{field}="))),
-            "no note for {field}: {:?}",
-            p.notes
-        );
+        assert!(p.notes.iter().any(|n| n.contains(&format!("`{field}="))), "no note for {field}: {:?}", p.notes);
     }
     assert!(p.state.advisor.recommend_input().is_ok());
     // An unknown model falls back to the default model, with a note naming it.
     let p = url::parse("model=gpt-17-quadrillion&workload=lora");
-    assert!(
-        p.notes.iter().any(|n| n.contains("gpt-17")),
-        "{:?}",
-        p.notes
-    );
+    assert!(p.notes.iter().any(|n| n.contains("gpt-17")), "{:?}", p.notes);
     assert!(p.state.advisor.recommend_input().is_ok());
     // A custom model without a parameter count cannot be sized: reset to the default model.
     let p = url::parse("model=custom&params=");
@@ -132,14 +102,9 @@ fn bad_advisor_values_in_a_link_are_reset_with_a_note() {
 #[test]
 fn stored_state_round_trips_and_old_versions_are_dropped() {
     use gpu_advisor::state::stored;
-    let s = AppState::default().apply(Action::SetInput(
-        gpu_advisor::state::advisor::Field::Batch,
-        "8".into(),
-    ));
+    let s = AppState::default().apply(Action::SetInput(gpu_advisor::state::advisor::Field::Batch, "8".into()));
     assert_eq!(stored::decode(&stored::encode(&s)).unwrap().state, s);
-    assert!(stored::decode(r#"{"v":0,"q":"batch=8"}"#)
-        .unwrap_err()
-        .contains("older version"));
+    assert!(stored::decode(r#"{"v":0,"q":"batch=8"}"#).unwrap_err().contains("older version"));
     assert!(stored::decode("not json").is_err());
     assert!(stored::decode(&"x".repeat(100_000)).is_err());
 }
@@ -162,15 +127,9 @@ fn notes_and_field_errors_follow_the_language() {
     let zh = gpu_advisor::state::url::parse("?lang=zh&foo=1");
     assert_eq!(zh.notes, vec!["已忽略未知参数 `foo`。".to_string()]);
     let ru = gpu_advisor::state::url::parse("?foo=1&lang=ru");
-    assert_eq!(
-        ru.notes,
-        vec!["Пропущен неизвестный параметр `foo`.".to_string()]
-    );
+    assert_eq!(ru.notes, vec!["Пропущен неизвестный параметр `foo`.".to_string()]);
     let en = gpu_advisor::state::url::parse("?foo=1");
-    assert_eq!(
-        en.notes,
-        vec!["Ignored unknown parameter `foo`.".to_string()]
-    );
+    assert_eq!(en.notes, vec!["Ignored unknown parameter `foo`.".to_string()]);
     // The browser's language when the link has none.
     let fallback = gpu_advisor::state::url::parse_in("?foo=1", Lang::Zh);
     assert_eq!(fallback.notes, vec!["已忽略未知参数 `foo`。".to_string()]);
@@ -178,10 +137,7 @@ fn notes_and_field_errors_follow_the_language() {
     let mut inputs = gpu_advisor::state::advisor::AdvisorInputs::default();
     inputs.set(Field::Batch, "abc".into());
     let errors = inputs.recommend_input().expect_err("a bad batch");
-    let e = errors
-        .iter()
-        .find(|e| e.field == Field::Batch)
-        .expect("an error on batch");
+    let e = errors.iter().find(|e| e.field == Field::Batch).expect("an error on batch");
     assert_eq!(e.message, "`abc` is not a number");
     assert_eq!(e.message_in(Lang::Zh), "`abc` 不是数字");
     assert_eq!(e.message_in(Lang::Ru), "`abc` — не число");
@@ -193,50 +149,14 @@ fn notes_and_field_errors_follow_the_language() {
 fn host_option_in_the_link() {
     let p = url::parse("?host=include");
     assert!(p.notes.is_empty(), "{:?}", p.notes);
-    assert!(
-        p.state
-            .advisor
-            .recommend_input()
-            .expect("valid")
-            .cost
-            .include_host
-    );
-    assert!(
-        !url::parse("")
-            .state
-            .advisor
-            .recommend_input()
-            .expect("valid")
-            .cost
-            .include_host
-    );
-    assert!(
-        !url::parse("?host=none")
-            .state
-            .advisor
-            .recommend_input()
-            .expect("valid")
-            .cost
-            .include_host
-    );
+    assert!(p.state.advisor.recommend_input().expect("valid").cost.include_host);
+    assert!(!url::parse("").state.advisor.recommend_input().expect("valid").cost.include_host);
+    assert!(!url::parse("?host=none").state.advisor.recommend_input().expect("valid").cost.include_host);
     let bad = url::parse("?host=maybe");
-    assert_eq!(
-        bad.notes,
-        vec!["Ignored `host=maybe`: choose include or none.".to_string()]
-    );
-    assert!(
-        !bad.state
-            .advisor
-            .recommend_input()
-            .expect("reset")
-            .cost
-            .include_host
-    );
+    assert_eq!(bad.notes, vec!["Ignored `host=maybe`: choose include or none.".to_string()]);
+    assert!(!bad.state.advisor.recommend_input().expect("reset").cost.include_host);
     // The link keeps a choice other than the default, and leaves the default out.
-    assert_eq!(
-        url::render(&url::parse("?host=include").state),
-        "host=include"
-    );
+    assert_eq!(url::render(&url::parse("?host=include").state), "host=include");
     assert_eq!(url::render(&url::parse("?host=none").state), "");
 }
 
@@ -251,22 +171,10 @@ fn config_json_errors_name_the_key_in_every_language() {
     inputs.set(Field::Model, "custom".into());
     inputs.config_json = r#"{"hidden_size": 4096}"#.into();
     let errors = inputs.recommend_input().expect_err("incomplete config");
-    let e = errors
-        .iter()
-        .find(|e| e.field == Field::Params)
-        .expect("an error on the model field");
-    assert_eq!(
-        e.message,
-        "config.json: missing required key `num_hidden_layers`"
-    );
-    assert_eq!(
-        e.message_in(Lang::Zh),
-        "config.json：缺少必需的键 `num_hidden_layers`"
-    );
-    assert_eq!(
-        e.message_in(Lang::Ru),
-        "config.json: нет обязательного ключа `num_hidden_layers`"
-    );
+    let e = errors.iter().find(|e| e.field == Field::Params).expect("an error on the model field");
+    assert_eq!(e.message, "config.json: missing required key `num_hidden_layers`");
+    assert_eq!(e.message_in(Lang::Zh), "config.json：缺少必需的键 `num_hidden_layers`");
+    assert_eq!(e.message_in(Lang::Ru), "config.json: нет обязательного ключа `num_hidden_layers`");
 }
 
 /// The serving URL keys reach the recommender and round-trip; an old link's `batch` is the number
@@ -274,48 +182,23 @@ fn config_json_errors_name_the_key_in_every_language() {
 #[test]
 fn serving_keys_reach_the_recommender_and_round_trip() {
     use gpu_advisor::model::llm::serving::SpecDecode;
-    let p = url::parse(
-        "?users=50&tps_user=20&ttft=2&prefix_hit=0.3&spec=eagle&spec_accept=0.7&api_price=0.5",
-    );
+    let p = url::parse("?users=50&tps_user=20&ttft=2&prefix_hit=0.3&spec=eagle&spec_accept=0.7&api_price=0.5");
     assert!(p.notes.is_empty(), "{:?}", p.notes);
     let i = p.state.advisor.recommend_input().expect("a valid input");
     let t = i.serving;
-    assert_eq!(
-        (
-            t.tokens_per_s_per_user,
-            t.max_ttft_s,
-            t.prefix_hit,
-            t.spec,
-            t.spec_accept
-        ),
-        (Some(20.0), Some(2.0), 0.3, SpecDecode::Eagle, Some(0.7))
-    );
+    assert_eq!((t.tokens_per_s_per_user, t.max_ttft_s, t.prefix_hit, t.spec, t.spec_accept), (Some(20.0), Some(2.0), 0.3, SpecDecode::Eagle, Some(0.7)));
     assert_eq!(i.cost.api_usd_per_million, Some(0.5));
-    let gpu_advisor::recommend::Job::Llm(job) = &i.job else {
-        panic!("an LLM job")
-    };
+    let gpu_advisor::recommend::Job::Llm(job) = &i.job else { panic!("an LLM job") };
     assert_eq!(job.batch, 50);
     assert_eq!(url::parse(&url::render(&p.state)).state, p.state);
     // An old link: `batch` was the users.
     let old = url::parse("?batch=8");
-    let gpu_advisor::recommend::Job::Llm(job) =
-        old.state.advisor.recommend_input().expect("valid").job
-    else {
-        panic!("LLM")
-    };
+    let gpu_advisor::recommend::Job::Llm(job) = old.state.advisor.recommend_input().expect("valid").job else { panic!("LLM") };
     assert_eq!(job.batch, 8);
     // Out of range: reset with a note.
     let bad = url::parse("?prefix_hit=1.5&tps_user=-3");
-    assert!(
-        bad.notes.iter().any(|n| n.contains("`prefix_hit=")),
-        "{:?}",
-        bad.notes
-    );
-    assert!(
-        bad.notes.iter().any(|n| n.contains("`tps_user=")),
-        "{:?}",
-        bad.notes
-    );
+    assert!(bad.notes.iter().any(|n| n.contains("`prefix_hit=")), "{:?}", bad.notes);
+    assert!(bad.notes.iter().any(|n| n.contains("`tps_user=")), "{:?}", bad.notes);
     assert!(bad.state.advisor.recommend_input().is_ok());
 }
 
@@ -328,35 +211,17 @@ fn offload_keys_reach_the_job_and_round_trip() {
     let p = url::parse("?model=gpt-oss-120b&ram=64&ram_bw=89.6&offload=experts&gpu_share=110");
     assert!(p.notes.is_empty(), "{:?}", p.notes);
     let i = p.state.advisor.recommend_input().expect("a valid input");
-    let gpu_advisor::recommend::Job::Llm(job) = &i.job else {
-        panic!("an LLM job")
-    };
-    assert_eq!(
-        (
-            job.host.ram_gib,
-            job.host.ram_gb_s,
-            job.host.mode,
-            job.host.unified_gpu_gib
-        ),
-        (64.0, Some(89.6), OffloadMode::Experts, Some(110.0))
-    );
+    let gpu_advisor::recommend::Job::Llm(job) = &i.job else { panic!("an LLM job") };
+    assert_eq!((job.host.ram_gib, job.host.ram_gb_s, job.host.mode, job.host.unified_gpu_gib), (64.0, Some(89.6), OffloadMode::Experts, Some(110.0)));
     assert_eq!(url::parse(&url::render(&p.state)).state, p.state);
     // No `ram`: no offload.
     let plain = url::parse("?model=gpt-oss-120b");
-    let gpu_advisor::recommend::Job::Llm(job) =
-        plain.state.advisor.recommend_input().expect("valid").job
-    else {
-        panic!("LLM")
-    };
+    let gpu_advisor::recommend::Job::Llm(job) = plain.state.advisor.recommend_input().expect("valid").job else { panic!("LLM") };
     assert_eq!(job.host.ram_gib, 0.0);
     for bad in ["?ram=0", "?ram=-8", "?ram=lots", "?offload=disk"] {
         let b = url::parse(bad);
         let key = bad.trim_start_matches('?').split('=').next().unwrap_or("");
-        assert!(
-            b.notes.iter().any(|n| n.contains(&format!("`{key}="))),
-            "{bad}: {:?}",
-            b.notes
-        );
+        assert!(b.notes.iter().any(|n| n.contains(&format!("`{key}="))), "{bad}: {:?}", b.notes);
         assert!(b.state.advisor.recommend_input().is_ok(), "{bad}");
     }
 }
@@ -370,46 +235,21 @@ fn video_keys_reach_the_job_and_round_trip() {
     let p = url::parse("?model=wan2.1-t2v-14b&workload=video-generation&resolution=832x480&frames=49&offload_mode=model");
     assert!(p.notes.is_empty(), "{:?}", p.notes);
     let i = p.state.advisor.recommend_input().expect("a valid input");
-    let gpu_advisor::recommend::Job::Media(m) = &i.job else {
-        panic!("a media job")
-    };
-    assert_eq!(
-        (m.workload.as_str(), m.frames, m.offload_mode, m.resolution),
-        (
-            "video-generation",
-            Some(49),
-            Some(OffloadMode::Model),
-            Some((832, 480))
-        )
-    );
+    let gpu_advisor::recommend::Job::Media(m) = &i.job else { panic!("a media job") };
+    assert_eq!((m.workload.as_str(), m.frames, m.offload_mode, m.resolution), ("video-generation", Some(49), Some(OffloadMode::Model), Some((832, 480))));
     assert_eq!(url::parse(&url::render(&p.state)).state, p.state);
-    let e = i
-        .job
-        .estimate(gpu_advisor::catalog::gpu("h100-sxm").unwrap(), 1)
-        .unwrap();
+    let e = i.job.estimate(gpu_advisor::catalog::gpu("h100-sxm").unwrap(), 1).unwrap();
     assert!(e.throughput.seconds_per_video.is_some());
     // Bad values: an error beside the field while typing, a reset with a note in a link.
-    for (field, bad) in [
-        (Field::Frames, "0"),
-        (Field::Frames, "lots"),
-        (Field::OffloadMode, "disk"),
-    ] {
+    for (field, bad) in [(Field::Frames, "0"), (Field::Frames, "lots"), (Field::OffloadMode, "disk")] {
         let mut inputs = p.state.advisor.clone();
         inputs.set(field, bad.into());
         let errs = inputs.job().expect_err(bad);
         assert!(errs.iter().any(|e| e.field == field), "{bad}: {errs:?}");
     }
     let bad = url::parse("?model=wan2.1-t2v-1.3b&frames=0&offload_mode=disk");
-    assert!(
-        bad.notes.iter().any(|n| n.contains("`frames=")),
-        "{:?}",
-        bad.notes
-    );
-    assert!(
-        bad.notes.iter().any(|n| n.contains("`offload_mode=")),
-        "{:?}",
-        bad.notes
-    );
+    assert!(bad.notes.iter().any(|n| n.contains("`frames=")), "{:?}", bad.notes);
+    assert!(bad.notes.iter().any(|n| n.contains("`offload_mode=")), "{:?}", bad.notes);
     assert!(bad.state.advisor.recommend_input().is_ok());
 }
 
@@ -421,9 +261,7 @@ fn choosing_a_video_preset_sets_the_video_workload() {
     assert_eq!(s.advisor.get(Field::Workload), "video-generation");
     let s = s.apply(Action::SetInput(Field::Model, "sdxl".into()));
     assert_eq!(s.advisor.get(Field::Workload), "image-generation");
-    let s = s
-        .apply(Action::SetInput(Field::Model, "ltx-video".into()))
-        .apply(Action::SetInput(Field::Model, "llama-3-8b".into()));
+    let s = s.apply(Action::SetInput(Field::Model, "ltx-video".into())).apply(Action::SetInput(Field::Model, "llama-3-8b".into()));
     assert_eq!(s.advisor.get(Field::Workload), "inference");
 }
 #[test]
@@ -431,46 +269,25 @@ fn image_keys_reach_the_job_and_round_trip() {
     use gpu_advisor::state::advisor::Field;
     let p = url::parse("?model=qwen2.5-vl-7b&images=2&image_res=1920x1080");
     assert!(p.notes.is_empty(), "{:?}", p.notes);
-    assert_eq!(
-        url::render(&p.state),
-        "model=qwen2.5-vl-7b&images=2&image_res=1920x1080"
-    );
+    assert_eq!(url::render(&p.state), "model=qwen2.5-vl-7b&images=2&image_res=1920x1080");
     assert_eq!(url::parse(&url::render(&p.state)).state, p.state);
-    let gpu_advisor::recommend::Job::Llm(job) = p.state.advisor.job().expect("valid") else {
-        panic!("LLM")
-    };
-    assert_eq!(
-        (job.images, job.image_width_px, job.image_height_px),
-        (2, 1920, 1080)
-    );
+    let gpu_advisor::recommend::Job::Llm(job) = p.state.advisor.job().expect("valid") else { panic!("LLM") };
+    assert_eq!((job.images, job.image_width_px, job.image_height_px), (2, 1920, 1080));
     // Zero images is fine on any model; images on a text-only model, a negative count, a
     // non-number and a bad WxH are each an error on their own field (and a link resets them).
     let mut inputs = gpu_advisor::state::advisor::AdvisorInputs::default();
     inputs.set(Field::Images, "0".into());
     assert!(inputs.job().is_ok());
-    for (field, value, model) in [
-        (Field::Images, "1", "llama-3.1-8b"),
-        (Field::Images, "-1", "qwen2.5-vl-7b"),
-        (Field::Images, "two", "qwen2.5-vl-7b"),
-        (Field::ImageRes, "1024", "qwen2.5-vl-7b"),
-        (Field::ImageRes, "0x10", "qwen2.5-vl-7b"),
-    ] {
+    for (field, value, model) in [(Field::Images, "1", "llama-3.1-8b"), (Field::Images, "-1", "qwen2.5-vl-7b"), (Field::Images, "two", "qwen2.5-vl-7b"), (Field::ImageRes, "1024", "qwen2.5-vl-7b"), (Field::ImageRes, "0x10", "qwen2.5-vl-7b")] {
         let mut inputs = gpu_advisor::state::advisor::AdvisorInputs::default();
         inputs.set(Field::Model, model.into());
         inputs.set(Field::Images, "1".into());
         inputs.set(field, value.into());
         let errors = inputs.job().expect_err(value);
-        assert!(
-            errors.iter().any(|e| e.field == field),
-            "{value}: {errors:?}"
-        );
+        assert!(errors.iter().any(|e| e.field == field), "{value}: {errors:?}");
     }
     let bad = url::parse("?model=qwen2.5-vl-7b&images=1&image_res=big");
-    assert!(
-        bad.notes.iter().any(|n| n.contains("`image_res=")),
-        "{:?}",
-        bad.notes
-    );
+    assert!(bad.notes.iter().any(|n| n.contains("`image_res=")), "{:?}", bad.notes);
     assert!(bad.state.advisor.job().is_ok());
 }
 
@@ -482,17 +299,9 @@ fn owned_mix_and_backend_keys_round_trip_and_name_their_field() {
     assert_eq!(url::parse(&url::render(&p.state)).state, p.state);
     let i = p.state.advisor.recommend_input().expect("valid");
     assert_eq!(i.owned, vec![("rtx-3090".to_string(), 1)]);
-    assert_eq!(
-        i.mix,
-        vec![("rtx-4090".to_string(), 1), ("rtx-3090".to_string(), 1)]
-    );
-    let gpu_advisor::recommend::Job::Llm(job) = &i.job else {
-        panic!("LLM")
-    };
-    assert_eq!(
-        job.backend,
-        Some(gpu_advisor::model::llm::engines::Backend::Vulkan)
-    );
+    assert_eq!(i.mix, vec![("rtx-4090".to_string(), 1), ("rtx-3090".to_string(), 1)]);
+    let gpu_advisor::recommend::Job::Llm(job) = &i.job else { panic!("LLM") };
+    assert_eq!(job.backend, Some(gpu_advisor::model::llm::engines::Backend::Vulkan));
     // Unknown ids, bad counts, an unknown back-end and a mix no engine runs: each on its field.
     for (field, value, engine) in [
         (Field::Owned, "rtx-9999:1", ""),
@@ -506,17 +315,10 @@ fn owned_mix_and_backend_keys_round_trip_and_name_their_field() {
         inputs.set(field, value.into());
         inputs.set(Field::Engine, engine.into());
         let errors = inputs.recommend_input().expect_err(value);
-        assert!(
-            errors.iter().any(|e| e.field == field),
-            "{value}: {errors:?}"
-        );
+        assert!(errors.iter().any(|e| e.field == field), "{value}: {errors:?}");
     }
     let bad = url::parse("?owned=nope:1");
-    assert!(
-        bad.notes.iter().any(|n| n.contains("`owned=")),
-        "{:?}",
-        bad.notes
-    );
+    assert!(bad.notes.iter().any(|n| n.contains("`owned=")), "{:?}", bad.notes);
     assert!(bad.state.advisor.recommend_input().is_ok());
 }
 
@@ -538,10 +340,7 @@ fn the_currency_follows_the_language_unless_chosen() {
     assert_eq!(currency("?currency=usd", Lang::Zh), Currency::Usd);
     assert_eq!(currency("?currency=eur", Lang::Ru), Currency::Eur);
     assert_eq!(url::render(&url::parse("?currency=auto").state), "");
-    assert_eq!(
-        url::render(&url::parse("?currency=usd").state),
-        "currency=usd"
-    );
+    assert_eq!(url::render(&url::parse("?currency=usd").state), "currency=usd");
 }
 
 /// A link's rejected values are explained in the link's language, engine errors included: the
@@ -551,23 +350,11 @@ fn rejected_values_are_explained_in_the_links_language() {
     use gpu_advisor::i18n::Lang;
     let cases: [(&str, &str, &str); 5] = [
         // A parameter count the engine cannot read (EstimateError from custom::parse_param_count).
-        (
-            "model=custom&params=abc",
-            "不是参数量",
-            "не число параметров",
-        ),
+        ("model=custom&params=abc", "不是参数量", "не число параметров"),
         // Mixed cards on an engine that splits every layer (EstimateError from mixed::split).
-        (
-            "model=llama-3.1-8b&engine=vllm&mix=rtx-4090:1,rtx-3090:1",
-            "张量并行",
-            "тензорный параллелизм",
-        ),
+        ("model=llama-3.1-8b&engine=vllm&mix=rtx-4090:1,rtx-3090:1", "张量并行", "тензорный параллелизм"),
         // Images on a model without a vision tower (the advisor's own field error).
-        (
-            "model=llama-3.1-8b&images=2",
-            "视觉语言模型",
-            "мультимодальную",
-        ),
+        ("model=llama-3.1-8b&images=2", "视觉语言模型", "мультимодальную"),
         // A price override whose price is not a number.
         ("prices=rtx-4090:buy=abc", "价格不是数字", "цена — не число"),
         // A number out of its range.
@@ -577,17 +364,11 @@ fn rejected_values_are_explained_in_the_links_language() {
         for (lang, code, expected) in [(Lang::Zh, "zh", zh), (Lang::Ru, "ru", ru)] {
             let parsed = url::parse_in(&format!("lang={code}&{query}"), Lang::En);
             let notes = parsed.notes.join("\n");
-            assert!(
-                notes.contains(expected),
-                "{lang:?} notes for {query}: {notes}"
-            );
+            assert!(notes.contains(expected), "{lang:?} notes for {query}: {notes}");
             // No English sentence is left: the words of each note outside its `key=value` quote
             // are not ASCII prose ("is not", "must be", "needs").
             for english in ["is not", "must be", "needs ", "only", "unknown"] {
-                assert!(
-                    !notes.contains(english),
-                    "{lang:?} notes for {query} keep English `{english}`: {notes}"
-                );
+                assert!(!notes.contains(english), "{lang:?} notes for {query} keep English `{english}`: {notes}");
             }
         }
     }

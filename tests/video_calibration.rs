@@ -28,53 +28,29 @@ use std::sync::LazyLock;
 
 /// The rows, and each scored shipped, in-sample and held out (computed once for every test).
 static SCORED: LazyLock<(MediaDomain, Vec<Scored>)> = LazyLock::new(|| {
-    let d = MediaDomain::new(
-        inventory(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/calibration"))
-            .expect("calibration rows"),
-    );
+    let d = MediaDomain::new(inventory(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/calibration")).expect("calibration rows"));
     let (scored, _) = evaluate(&d);
     (d, scored)
 });
 
 fn rows_of(set: Set) -> Vec<(&'static Row<MediaCase>, &'static Scored)> {
     let (d, scored) = &*SCORED;
-    scored
-        .iter()
-        .map(|s| (&d.rows()[s.index], s))
-        .filter(|(r, _)| r.set == set)
-        .collect()
+    scored.iter().map(|s| (&d.rows()[s.index], s)).filter(|(r, _)| r.set == set).collect()
 }
 
 /// Median |error| ≤ 20% and at least `min_inside` of the rows inside ±25%; returns the errors.
 #[track_caller]
-fn accept(
-    what: &str,
-    rows: &[(&Row<MediaCase>, &Scored)],
-    mid: impl Fn(&Scored) -> f64,
-    min_inside: f64,
-) -> Vec<f64> {
-    let errs: Vec<f64> = rows
-        .iter()
-        .map(|(r, s)| mid(s) / r.measured - 1.0)
-        .collect();
+fn accept(what: &str, rows: &[(&Row<MediaCase>, &Scored)], mid: impl Fn(&Scored) -> f64, min_inside: f64) -> Vec<f64> {
+    let errs: Vec<f64> = rows.iter().map(|(r, s)| mid(s) / r.measured - 1.0).collect();
     let abs: Vec<f64> = errs.iter().map(|e| e.abs()).collect();
     let m = median(abs.clone());
     let inside = abs.iter().filter(|e| **e <= 0.25).count() as f64 / abs.len().max(1) as f64;
-    println!(
-        "{what}: median |error| {:.1}%, {:.0}% inside ±25% of {} rows",
-        m * 100.0,
-        inside * 100.0,
-        rows.len()
-    );
+    println!("{what}: median |error| {:.1}%, {:.0}% inside ±25% of {} rows", m * 100.0, inside * 100.0, rows.len());
     for ((r, _), e) in rows.iter().zip(&errs) {
         println!("  {:<64} {:+.1}%", r.label, e * 100.0);
     }
     assert!(m <= 0.20, "{what}: median |error| {:.1}%", m * 100.0);
-    assert!(
-        inside >= min_inside,
-        "{what}: only {:.0}% inside the band",
-        inside * 100.0
-    );
+    assert!(inside >= min_inside, "{what}: only {:.0}% inside the band", inside * 100.0);
     errs
 }
 
@@ -84,13 +60,7 @@ fn the_rows_are_read() {
     // video_multi_gpu.csv: 50 timed rows, 24 with memory (the Wan rows).
     assert_eq!(rows_of(Set::VideoTime).len(), 10 + 50);
     assert_eq!(rows_of(Set::VideoMemory).len(), 12 + 24);
-    assert_eq!(
-        rows_of(Set::VideoTime)
-            .iter()
-            .filter(|(r, _)| r.gpus > 1)
-            .count(),
-        42
-    );
+    assert_eq!(rows_of(Set::VideoTime).iter().filter(|(r, _)| r.gpus > 1).count(), 42);
 }
 
 /// The shipped constants are the fit on every row (within 5% for the memory constant, 10% for the
@@ -103,11 +73,7 @@ fn the_shipped_constants_are_the_fit_on_every_row() {
     println!("fit on all rows: {refit:?}");
     for (k, tol) in video_knobs().iter().zip([0.05, 0.10, 0.10]) {
         let (x, y) = (*(k.at)(&mut refit), *(k.at)(&mut shipped));
-        assert!(
-            (x / y - 1.0).abs() < tol,
-            "{}: refit {x}, shipped {y}",
-            k.name
-        );
+        assert!((x / y - 1.0).abs() < tol, "{}: refit {x}, shipped {y}", k.name);
     }
 }
 
@@ -116,10 +82,7 @@ fn the_shipped_constants_are_the_fit_on_every_row() {
 #[test]
 fn single_gpu_rows_are_inside_the_band_in_sample() {
     for set in [Set::VideoTime, Set::VideoMemory] {
-        for (r, s) in rows_of(set)
-            .into_iter()
-            .filter(|(r, _)| r.file == "video.csv")
-        {
+        for (r, s) in rows_of(set).into_iter().filter(|(r, _)| r.file == "video.csv") {
             let e = s.in_sample.mid / r.measured - 1.0;
             assert!(e.abs() <= 0.25, "{}: {:+.1}%", r.label, e * 100.0);
         }
@@ -134,12 +97,7 @@ fn time_meets_the_targets_held_out() {
     // the NVIDIA HBM family held out the time constants rest on the RTX 4090 and L20 rows alone, and
     // every H20 row comes out 26–34% fast.
     for (fold, min_inside) in Fold::ALL.into_iter().zip([0.77 - 0.05, 0.80, 0.80]) {
-        accept(
-            &format!("{} time", fold.short()),
-            &rows,
-            |s| s.fold(fold).mid,
-            min_inside,
-        );
+        accept(&format!("{} time", fold.short()), &rows, |s| s.fold(fold).mid, min_inside);
     }
 }
 
@@ -148,11 +106,6 @@ fn memory_meets_the_targets_held_out() {
     let rows = rows_of(Set::VideoMemory);
     accept("in-sample memory", &rows, |s| s.in_sample.mid, 0.80);
     for fold in Fold::ALL {
-        accept(
-            &format!("{} memory", fold.short()),
-            &rows,
-            |s| s.fold(fold).mid,
-            0.80,
-        );
+        accept(&format!("{} memory", fold.short()), &rows, |s| s.fold(fold).mid, 0.80);
     }
 }

@@ -42,26 +42,13 @@ async fn catalog_renders_every_card() {
 async fn search_filters_the_table() {
     let root = mount();
     wait_for(&root, ".catalog-table__row", 60).await;
-    let input: web_sys::HtmlInputElement = root
-        .query_selector("input[type=search]")
-        .unwrap()
-        .unwrap()
-        .dyn_into()
-        .unwrap();
+    let input: web_sys::HtmlInputElement = root.query_selector("input[type=search]").unwrap().unwrap().dyn_into().unwrap();
     input.set_value("a5000");
-    input
-        .dispatch_event(&web_sys::InputEvent::new("input").unwrap())
-        .unwrap();
+    input.dispatch_event(&web_sys::InputEvent::new("input").unwrap()).unwrap();
     for _ in 0..250 {
-        let n = root
-            .query_selector_all(".catalog-table__row")
-            .unwrap()
-            .length();
+        let n = root.query_selector_all(".catalog-table__row").unwrap().length();
         if n == 1 {
-            assert!(root
-                .query_selector("[data-gpu=rtx-a5000]")
-                .unwrap()
-                .is_some());
+            assert!(root.query_selector("[data-gpu=rtx-a5000]").unwrap().is_some());
             return;
         }
         yew::platform::time::sleep(Duration::from_millis(20)).await;
@@ -76,36 +63,15 @@ async fn search_filters_the_table() {
 fn pasted_config_reads_through_the_browser_json_parser() {
     gpu_advisor::ui::browser_json::install();
     let text = include_str!("data/configs/gpt-oss-20b.json");
-    let m = gpu_advisor::model::llm::config_json::parse_config_json(text)
-        .expect("the stored config parses");
-    assert_eq!(
-        (m.layers, m.experts_total, m.kv_heads, m.vocab_size),
-        (24, 32, 8, 201_088)
-    );
-    assert!(
-        (m.params_total / 20.9e9 - 1.0).abs() < 0.02,
-        "total {}",
-        m.params_total
-    );
+    let m = gpu_advisor::model::llm::config_json::parse_config_json(text).expect("the stored config parses");
+    assert_eq!((m.layers, m.experts_total, m.kv_heads, m.vocab_size), (24, 32, 8, 201_088));
+    assert!((m.params_total / 20.9e9 - 1.0).abs() < 0.02, "total {}", m.params_total);
     // `{"a": 1,⏎  "b": 1 x}`: 'x' is character 18, on line 2 at column 10 (9 characters after
     // the newline at index 8).
     let broken = gpu_advisor::json::read("{\"a\": 1,\n  \"b\": 1 x}").expect_err("not JSON");
     assert_eq!(broken.at, Some((2, 10)));
-    assert!(
-        gpu_advisor::json::read("{\"a\": ")
-            .expect_err("cut short")
-            .eof
-    );
+    assert!(gpu_advisor::json::read("{\"a\": ").expect_err("cut short").eof);
     // Whole numbers read as integers, as serde_json reads them; fractions as floats.
-    let v = gpu_advisor::json::read("{\"n\": 4096, \"f\": 0.5, \"s\": [\"x\", null, true]}")
-        .expect("JSON");
-    assert_eq!(
-        (
-            v["n"].as_u64(),
-            v["f"].as_f64(),
-            v["s"][0].as_str(),
-            v["s"][2].as_bool()
-        ),
-        (Some(4096), Some(0.5), Some("x"), Some(true))
-    );
+    let v = gpu_advisor::json::read("{\"n\": 4096, \"f\": 0.5, \"s\": [\"x\", null, true]}").expect("JSON");
+    assert_eq!((v["n"].as_u64(), v["f"].as_f64(), v["s"][0].as_str(), v["s"][2].as_bool()), (Some(4096), Some(0.5), Some("x"), Some(true)));
 }

@@ -82,13 +82,7 @@ pub fn evaluate<D: Domain>(d: &D) -> (Vec<Scored>, FoldNotes) {
     let mut out: Vec<Scored> = (0..rows.len())
         .map(|i| {
             let raw = d.predict(&shipped, i);
-            Scored {
-                index: i,
-                measured: rows[i].measured,
-                raw,
-                in_sample: d.predict(&full.fit, i),
-                held_out: [raw; 3],
-            }
+            Scored { index: i, measured: rows[i].measured, raw, in_sample: d.predict(&full.fit, i), held_out: [raw; 3] }
         })
         .collect();
     let mut notes = FoldNotes::default();
@@ -103,26 +97,17 @@ pub fn evaluate<D: Domain>(d: &D) -> (Vec<Scored>, FoldNotes) {
                         group
                             .into_iter()
                             .map(|k| {
-                                let train: Vec<usize> = all
-                                    .iter()
-                                    .copied()
-                                    .filter(|&i| rows[i].key(fold) != k)
-                                    .collect();
+                                let train: Vec<usize> = all.iter().copied().filter(|&i| rows[i].key(fold) != k).collect();
                                 let r = d.refit(&train);
-                                let preds: Vec<(usize, Band)> = (0..rows.len())
-                                    .filter(|&i| rows[i].key(fold) == k)
-                                    .map(|i| (i, d.predict(&r.fit, i)))
-                                    .collect();
+                                let preds: Vec<(usize, Band)> =
+                                    (0..rows.len()).filter(|&i| rows[i].key(fold) == k).map(|i| (i, d.predict(&r.fit, i))).collect();
                                 (k.to_string(), preds, r.fallbacks)
                             })
                             .collect::<Vec<_>>()
                     })
                 })
                 .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().unwrap_or_default())
-                .collect()
+            handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
         });
         for (k, preds, fallbacks) in results {
             for (i, b) in preds {
@@ -181,10 +166,7 @@ pub struct ClassBand {
 impl Summary {
     /// The set's own band (class "").
     pub fn band(&self) -> (f64, f64) {
-        self.bands
-            .iter()
-            .find(|b| b.class.is_empty())
-            .map_or((f64::NAN, f64::NAN), |b| b.band)
+        self.bands.iter().find(|b| b.class.is_empty()).map_or((f64::NAN, f64::NAN), |b| b.band)
     }
 }
 
@@ -199,10 +181,7 @@ pub fn band_of(ratios: &[(&str, f64)]) -> (f64, f64) {
     for (s, _) in ratios {
         *per_source.entry(s).or_default() += 1;
     }
-    let mut v: Vec<(f64, f64)> = ratios
-        .iter()
-        .map(|(s, r)| (*r, 1.0 / per_source[s] as f64))
-        .collect();
+    let mut v: Vec<(f64, f64)> = ratios.iter().map(|(s, r)| (*r, 1.0 / per_source[s] as f64)).collect();
     v.sort_by(|a, b| a.0.total_cmp(&b.0));
     let total: f64 = v.iter().map(|x| x.1).sum();
     let at = |q: f64| {
@@ -219,41 +198,21 @@ pub fn band_of(ratios: &[(&str, f64)]) -> (f64, f64) {
 }
 
 /// The figures of set `set` from its scored rows; `class` gives each row's band class.
-pub fn summarize<P>(
-    set: Set,
-    rows: &[Row<P>],
-    scored: &[&Scored],
-    class: &dyn Fn(usize) -> &'static str,
-) -> Summary {
+pub fn summarize<P>(set: Set, rows: &[Row<P>], scored: &[&Scored], class: &dyn Fn(usize) -> &'static str) -> Summary {
     let med = |f: &dyn Fn(&Scored) -> f64| median(scored.iter().map(|s| f(s).abs()).collect());
     let held = |fold: Fold| med(&|s: &Scored| err(s.fold(fold).mid, s.measured));
     let mut worst: Vec<&&Scored> = scored.iter().collect();
-    let worst_err = |s: &Scored| {
-        Fold::ALL
-            .iter()
-            .map(|&f| err(s.fold(f).mid, s.measured).abs())
-            .fold(0.0, f64::max)
-    };
+    let worst_err = |s: &Scored| Fold::ALL.iter().map(|&f| err(s.fold(f).mid, s.measured).abs()).fold(0.0, f64::max);
     worst.sort_by(|a, b| worst_err(b).total_cmp(&worst_err(a)));
-    let ratio =
-        |s: &Scored, fold: Fold| (rows[s.index].source.as_str(), s.measured / s.fold(fold).mid);
+    let ratio = |s: &Scored, fold: Fold| (rows[s.index].source.as_str(), s.measured / s.fold(fold).mid);
     let classes: BTreeSet<&'static str> = scored.iter().map(|s| class(s.index)).collect();
     let mut bands = Vec::new();
     let (mut inside, mut counted) = (0usize, 0usize);
     for c in classes {
-        let mine: Vec<&Scored> = scored
-            .iter()
-            .copied()
-            .filter(|s| class(s.index) == c)
-            .collect();
+        let mine: Vec<&Scored> = scored.iter().copied().filter(|s| class(s.index) == c).collect();
         let loso: Vec<(&str, f64)> = mine.iter().map(|s| ratio(s, Fold::Source)).collect();
         let lofo: Vec<(&str, f64)> = mine.iter().map(|s| ratio(s, Fold::Family)).collect();
-        bands.push(ClassBand {
-            class: c,
-            rows: mine.len(),
-            band: band_of(&loso),
-            band_new_family: band_of(&lofo),
-        });
+        bands.push(ClassBand { class: c, rows: mine.len(), band: band_of(&loso), band_new_family: band_of(&lofo) });
         // Out of fold: each source's rows against the band of the other sources' rows.
         let sources: BTreeSet<&str> = loso.iter().map(|x| x.0).collect();
         for src in sources {
@@ -273,18 +232,10 @@ pub fn summarize<P>(
     Summary {
         set,
         rows: scored.len(),
-        sources: scored
-            .iter()
-            .map(|s| rows[s.index].source.as_str())
-            .collect::<BTreeSet<_>>()
-            .len(),
+        sources: scored.iter().map(|s| rows[s.index].source.as_str()).collect::<BTreeSet<_>>().len(),
         raw: med(&|s| err(s.raw.mid, s.measured)),
         in_sample: med(&|s| err(s.in_sample.mid, s.measured)),
-        held_out: [
-            held(Fold::Family),
-            held(Fold::Source),
-            held(Fold::Generation),
-        ],
+        held_out: [held(Fold::Family), held(Fold::Source), held(Fold::Generation)],
         in_band_out_of_fold: inside as f64 / counted.max(1) as f64,
         bands,
         worst: worst.iter().take(5).map(|s| s.index).collect(),

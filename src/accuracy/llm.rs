@@ -18,14 +18,12 @@ use super::llm_rows::{Inventory, LlmCase, Read};
 use super::row::{Row, Set};
 use crate::catalog::Gpu;
 use crate::model::llm::arch::is_mla_moe;
-use crate::model::llm::calibrated::CALIBRATED;
 use crate::model::llm::engines::Backend;
+use crate::model::llm::calibrated::CALIBRATED;
 use crate::model::llm::fit::LlmFit;
 use crate::model::llm::in_force;
 use crate::model::llm::serving::{self, Arrivals, ServingTargets};
-use crate::model::llm::{
-    estimate_llm_figures, layout_for, memory, parallel, Checkpointing, Engine, LlmJob,
-};
+use crate::model::llm::{estimate_llm_figures, layout_for, memory, parallel, Checkpointing, Engine, LlmJob};
 use crate::model::precision::Precision;
 use crate::model::Band;
 use std::collections::HashMap;
@@ -75,9 +73,7 @@ fn long_context(r: &Row<LlmCase>) -> bool {
 /// Cards whose datasheet bandwidth per SM is above 14 GB/s (HBM cards), where an in-flight cap
 /// on the loads of mat-vec kernels would show.
 fn high_bw_per_sm(r: &Row<LlmCase>) -> bool {
-    r.gpu
-        .sm_count
-        .is_some_and(|n| r.gpu.memory_bandwidth_gb_s / f64::from(n.max(1)) > 14.0)
+    r.gpu.sm_count.is_some_and(|n| r.gpu.memory_bandwidth_gb_s / f64::from(n.max(1)) > 14.0)
 }
 
 /// The back-end a llama.cpp row ran on (its own, else the card's first).
@@ -164,26 +160,10 @@ fn recompute(r: &Row<LlmCase>) -> bool {
 /// decode factors).
 macro_rules! eff_knob {
     ($name:expr, $engine:ident . $field:ident, $prior:expr, $lo:expr, $hi:expr, $det:expr) => {
-        Knob {
-            name: $name,
-            at: |f| &mut f.$engine.$field,
-            prior: $prior,
-            lo: $lo,
-            hi: $hi,
-            determines: $det,
-            fallback: None,
-        }
+        Knob { name: $name, at: |f| &mut f.$engine.$field, prior: $prior, lo: $lo, hi: $hi, determines: $det, fallback: None }
     };
     ($name:expr, $engine:ident . $field:ident, $prior:expr, $lo:expr, $hi:expr, $det:expr, $fb:expr) => {
-        Knob {
-            name: $name,
-            at: |f| &mut f.$engine.$field,
-            prior: $prior,
-            lo: $lo,
-            hi: $hi,
-            determines: $det,
-            fallback: Some($fb),
-        }
+        Knob { name: $name, at: |f| &mut f.$engine.$field, prior: $prior, lo: $lo, hi: $hi, determines: $det, fallback: Some($fb) }
     };
 }
 
@@ -197,110 +177,18 @@ fn llama_cpp_groups() -> [Group; 2] {
             sets: &[Set::Decode],
             engines: &[E::LlamaCpp],
             knobs: vec![
-                eff_knob!(
-                    "llama.cpp weight-stream share, CUDA",
-                    llama_cpp.weight_bw,
-                    0.80,
-                    0.3,
-                    1.0,
-                    cuda_uncapped
-                ),
-                eff_knob!(
-                    "llama.cpp decode time per layer (ms), CUDA",
-                    llama_cpp.layer_ms,
-                    0.05,
-                    0.002,
-                    1.0,
-                    on_cuda
-                ),
-                eff_knob!(
-                    "llama.cpp weight-stream share, ROCm",
-                    llama_cpp_rocm.weight_bw,
-                    0.80,
-                    0.3,
-                    1.0,
-                    on_rocm,
-                    "llama.cpp weight-stream share, CUDA"
-                ),
-                eff_knob!(
-                    "llama.cpp decode time per layer (ms), ROCm",
-                    llama_cpp_rocm.layer_ms,
-                    0.05,
-                    0.002,
-                    1.0,
-                    on_rocm,
-                    "llama.cpp decode time per layer (ms), CUDA"
-                ),
-                eff_knob!(
-                    "llama.cpp weight-stream share, Vulkan",
-                    llama_cpp_vulkan.weight_bw,
-                    0.80,
-                    0.3,
-                    1.0,
-                    on_vulkan,
-                    "llama.cpp weight-stream share, CUDA"
-                ),
-                eff_knob!(
-                    "llama.cpp decode time per layer (ms), Vulkan",
-                    llama_cpp_vulkan.layer_ms,
-                    0.05,
-                    0.002,
-                    1.0,
-                    on_vulkan,
-                    "llama.cpp decode time per layer (ms), CUDA"
-                ),
-                eff_knob!(
-                    "llama.cpp weight-stream share, Metal",
-                    llama_cpp_metal.weight_bw,
-                    0.80,
-                    0.3,
-                    1.0,
-                    on_metal,
-                    "llama.cpp weight-stream share, CUDA"
-                ),
-                eff_knob!(
-                    "llama.cpp decode time per layer (ms), Metal",
-                    llama_cpp_metal.layer_ms,
-                    0.05,
-                    0.002,
-                    1.0,
-                    on_metal,
-                    "llama.cpp decode time per layer (ms), CUDA"
-                ),
-                eff_knob!(
-                    "llama.cpp weight-stream share, SYCL",
-                    llama_cpp_sycl.weight_bw,
-                    0.80,
-                    0.3,
-                    1.0,
-                    on_sycl,
-                    "llama.cpp weight-stream share, CUDA"
-                ),
-                eff_knob!(
-                    "llama.cpp decode time per layer (ms), SYCL",
-                    llama_cpp_sycl.layer_ms,
-                    0.05,
-                    0.002,
-                    1.0,
-                    on_sycl,
-                    "llama.cpp decode time per layer (ms), CUDA"
-                ),
-                eff_knob!(
-                    "llama.cpp KV-read share",
-                    llama_cpp.attention_bw,
-                    0.5,
-                    0.03,
-                    1.0,
-                    long_context
-                ),
-                eff_knob!(
-                    "llama.cpp layer-split hand-off (ms)",
-                    llama_cpp.hop_ms,
-                    0.1,
-                    0.005,
-                    3.0,
-                    multi_gpu
-                ),
+                eff_knob!("llama.cpp weight-stream share, CUDA", llama_cpp.weight_bw, 0.80, 0.3, 1.0, cuda_uncapped),
+                eff_knob!("llama.cpp decode time per layer (ms), CUDA", llama_cpp.layer_ms, 0.05, 0.002, 1.0, on_cuda),
+                eff_knob!("llama.cpp weight-stream share, ROCm", llama_cpp_rocm.weight_bw, 0.80, 0.3, 1.0, on_rocm, "llama.cpp weight-stream share, CUDA"),
+                eff_knob!("llama.cpp decode time per layer (ms), ROCm", llama_cpp_rocm.layer_ms, 0.05, 0.002, 1.0, on_rocm, "llama.cpp decode time per layer (ms), CUDA"),
+                eff_knob!("llama.cpp weight-stream share, Vulkan", llama_cpp_vulkan.weight_bw, 0.80, 0.3, 1.0, on_vulkan, "llama.cpp weight-stream share, CUDA"),
+                eff_knob!("llama.cpp decode time per layer (ms), Vulkan", llama_cpp_vulkan.layer_ms, 0.05, 0.002, 1.0, on_vulkan, "llama.cpp decode time per layer (ms), CUDA"),
+                eff_knob!("llama.cpp weight-stream share, Metal", llama_cpp_metal.weight_bw, 0.80, 0.3, 1.0, on_metal, "llama.cpp weight-stream share, CUDA"),
+                eff_knob!("llama.cpp decode time per layer (ms), Metal", llama_cpp_metal.layer_ms, 0.05, 0.002, 1.0, on_metal, "llama.cpp decode time per layer (ms), CUDA"),
+                eff_knob!("llama.cpp weight-stream share, SYCL", llama_cpp_sycl.weight_bw, 0.80, 0.3, 1.0, on_sycl, "llama.cpp weight-stream share, CUDA"),
+                eff_knob!("llama.cpp decode time per layer (ms), SYCL", llama_cpp_sycl.layer_ms, 0.05, 0.002, 1.0, on_sycl, "llama.cpp decode time per layer (ms), CUDA"),
+                eff_knob!("llama.cpp KV-read share", llama_cpp.attention_bw, 0.5, 0.03, 1.0, long_context),
+                eff_knob!("llama.cpp layer-split hand-off (ms)", llama_cpp.hop_ms, 0.1, 0.005, 3.0, multi_gpu),
                 Knob {
                     name: "llama.cpp read per SM (GB/s)",
                     at: |f| &mut f.llama_cpp_sm_read_gb_s,
@@ -317,47 +205,11 @@ fn llama_cpp_groups() -> [Group; 2] {
             sets: &[Set::Prefill],
             engines: &[E::LlamaCpp],
             knobs: vec![
-                eff_knob!(
-                    "llama.cpp prefill MFU",
-                    llama_cpp.prefill_mfu,
-                    0.5,
-                    0.05,
-                    0.95,
-                    matrix_units
-                ),
-                eff_knob!(
-                    "llama.cpp quantized prefill share",
-                    llama_cpp.quant_prefill,
-                    0.8,
-                    0.2,
-                    1.0,
-                    quantized_on_matrix_units
-                ),
-                eff_knob!(
-                    "llama.cpp prefill attention share",
-                    llama_cpp.attention_flops,
-                    0.5,
-                    0.02,
-                    1.0,
-                    long_context
-                ),
-                eff_knob!(
-                    "llama.cpp prefill time per layer (ms)",
-                    llama_cpp.prefill_layer_ms,
-                    0.05,
-                    0.002,
-                    3.0,
-                    any
-                ),
-                Knob {
-                    name: "GEMM share without matrix units",
-                    at: |f| &mut f.simt_gemm_mfu,
-                    prior: 0.5,
-                    lo: 0.05,
-                    hi: 0.95,
-                    determines: no_matrix_units,
-                    fallback: None,
-                },
+                eff_knob!("llama.cpp prefill MFU", llama_cpp.prefill_mfu, 0.5, 0.05, 0.95, matrix_units),
+                eff_knob!("llama.cpp quantized prefill share", llama_cpp.quant_prefill, 0.8, 0.2, 1.0, quantized_on_matrix_units),
+                eff_knob!("llama.cpp prefill attention share", llama_cpp.attention_flops, 0.5, 0.02, 1.0, long_context),
+                eff_knob!("llama.cpp prefill time per layer (ms)", llama_cpp.prefill_layer_ms, 0.05, 0.002, 3.0, any),
+                Knob { name: "GEMM share without matrix units", at: |f| &mut f.simt_gemm_mfu, prior: 0.5, lo: 0.05, hi: 0.95, determines: no_matrix_units, fallback: None },
                 Knob {
                     name: "llama.cpp expert GEMM half-fill tokens",
                     at: |f| &mut f.llama_cpp_expert_half_tokens,
@@ -381,22 +233,8 @@ fn server_groups() -> [Group; 4] {
             sets: &[Set::Decode],
             engines: &[E::Vllm, E::Sglang],
             knobs: vec![
-                eff_knob!(
-                    "vLLM weight-stream share",
-                    vllm.weight_bw,
-                    0.80,
-                    0.3,
-                    1.0,
-                    any
-                ),
-                eff_knob!(
-                    "vLLM decode time per layer (ms)",
-                    vllm.layer_ms,
-                    0.05,
-                    0.002,
-                    1.0,
-                    any
-                ),
+                eff_knob!("vLLM weight-stream share", vllm.weight_bw, 0.80, 0.3, 1.0, any),
+                eff_knob!("vLLM decode time per layer (ms)", vllm.layer_ms, 0.05, 0.002, 1.0, any),
             ],
         },
         Group {
@@ -405,15 +243,7 @@ fn server_groups() -> [Group; 4] {
             engines: &[E::Vllm, E::Sglang],
             knobs: vec![
                 eff_knob!("vLLM prefill MFU", vllm.prefill_mfu, 0.5, 0.05, 0.95, any),
-                Knob {
-                    name: "serving request overhead (ms)",
-                    at: |f| &mut f.serving_request_ms,
-                    prior: 5.0,
-                    lo: 0.1,
-                    hi: 200.0,
-                    determines: from_ttft,
-                    fallback: None,
-                },
+                Knob { name: "serving request overhead (ms)", at: |f| &mut f.serving_request_ms, prior: 5.0, lo: 0.1, hi: 200.0, determines: from_ttft, fallback: None },
             ],
         },
         Group {
@@ -421,22 +251,8 @@ fn server_groups() -> [Group; 4] {
             sets: &[Set::Decode],
             engines: &[E::TrtLlm],
             knobs: vec![
-                eff_knob!(
-                    "TensorRT-LLM weight-stream share",
-                    trt_llm.weight_bw,
-                    0.80,
-                    0.3,
-                    1.0,
-                    any
-                ),
-                eff_knob!(
-                    "TensorRT-LLM decode time per layer (ms)",
-                    trt_llm.layer_ms,
-                    0.05,
-                    0.002,
-                    1.0,
-                    any
-                ),
+                eff_knob!("TensorRT-LLM weight-stream share", trt_llm.weight_bw, 0.80, 0.3, 1.0, any),
+                eff_knob!("TensorRT-LLM decode time per layer (ms)", trt_llm.layer_ms, 0.05, 0.002, 1.0, any),
             ],
         },
         Group {
@@ -444,23 +260,8 @@ fn server_groups() -> [Group; 4] {
             sets: &[Set::Prefill],
             engines: &[E::TrtLlm],
             knobs: vec![
-                eff_knob!(
-                    "TensorRT-LLM prefill MFU",
-                    trt_llm.prefill_mfu,
-                    0.5,
-                    0.05,
-                    0.95,
-                    any
-                ),
-                Knob {
-                    name: "TensorRT-LLM request overhead (ms)",
-                    at: |f| &mut f.trt_llm_request_ms,
-                    prior: 5.0,
-                    lo: 0.1,
-                    hi: 200.0,
-                    determines: from_ttft,
-                    fallback: None,
-                },
+                eff_knob!("TensorRT-LLM prefill MFU", trt_llm.prefill_mfu, 0.5, 0.05, 0.95, any),
+                Knob { name: "TensorRT-LLM request overhead (ms)", at: |f| &mut f.trt_llm_request_ms, prior: 5.0, lo: 0.1, hi: 200.0, determines: from_ttft, fallback: None },
             ],
         },
     ]
@@ -476,58 +277,23 @@ fn local_engine_groups() -> [Group; 4] {
             sets: &[Set::Decode],
             engines: &[E::Exllamav2],
             knobs: vec![
-                eff_knob!(
-                    "ExLlamaV2 weight-stream share",
-                    exllamav2.weight_bw,
-                    0.80,
-                    0.3,
-                    1.0,
-                    any
-                ),
-                eff_knob!(
-                    "ExLlamaV2 decode time per layer (ms)",
-                    exllamav2.layer_ms,
-                    0.05,
-                    0.002,
-                    1.0,
-                    any
-                ),
+                eff_knob!("ExLlamaV2 weight-stream share", exllamav2.weight_bw, 0.80, 0.3, 1.0, any),
+                eff_knob!("ExLlamaV2 decode time per layer (ms)", exllamav2.layer_ms, 0.05, 0.002, 1.0, any),
             ],
         },
         Group {
             name: "ExLlamaV2 prefill",
             sets: &[Set::Prefill],
             engines: &[E::Exllamav2],
-            knobs: vec![eff_knob!(
-                "ExLlamaV2 prefill MFU",
-                exllamav2.prefill_mfu,
-                0.5,
-                0.05,
-                0.95,
-                any
-            )],
+            knobs: vec![eff_knob!("ExLlamaV2 prefill MFU", exllamav2.prefill_mfu, 0.5, 0.05, 0.95, any)],
         },
         Group {
             name: "MLC decode",
             sets: &[Set::Decode],
             engines: &[E::Mlc],
             knobs: vec![
-                eff_knob!(
-                    "MLC weight-stream share",
-                    mlc.weight_bw,
-                    0.80,
-                    0.3,
-                    1.0,
-                    any
-                ),
-                eff_knob!(
-                    "MLC decode time per layer (ms)",
-                    mlc.layer_ms,
-                    0.05,
-                    0.002,
-                    1.0,
-                    any
-                ),
+                eff_knob!("MLC weight-stream share", mlc.weight_bw, 0.80, 0.3, 1.0, any),
+                eff_knob!("MLC decode time per layer (ms)", mlc.layer_ms, 0.05, 0.002, 1.0, any),
             ],
         },
         Group {
@@ -535,31 +301,9 @@ fn local_engine_groups() -> [Group; 4] {
             sets: &[Set::Decode],
             engines: &[E::Transformers],
             knobs: vec![
-                eff_knob!(
-                    "transformers weight-stream share",
-                    transformers.weight_bw,
-                    0.80,
-                    0.3,
-                    1.0,
-                    |r| !int8(r)
-                ),
-                eff_knob!(
-                    "transformers decode time per layer (ms)",
-                    transformers.layer_ms,
-                    0.05,
-                    0.002,
-                    3.0,
-                    |r| !int8(r)
-                ),
-                Knob {
-                    name: "LLM.int8() speed over 16-bit",
-                    at: |f| &mut f.llm_int8_speed,
-                    prior: 0.5,
-                    lo: 0.1,
-                    hi: 1.0,
-                    determines: int8,
-                    fallback: None,
-                },
+                eff_knob!("transformers weight-stream share", transformers.weight_bw, 0.80, 0.3, 1.0, |r| !int8(r)),
+                eff_knob!("transformers decode time per layer (ms)", transformers.layer_ms, 0.05, 0.002, 3.0, |r| !int8(r)),
+                Knob { name: "LLM.int8() speed over 16-bit", at: |f| &mut f.llm_int8_speed, prior: 0.5, lo: 0.1, hi: 1.0, determines: int8, fallback: None },
             ],
         },
     ]
@@ -572,51 +316,11 @@ fn training_group() -> Group {
         sets: &[Set::Training],
         engines: &[],
         knobs: vec![
-            Knob {
-                name: "training MFU, NVIDIA HBM",
-                at: |f| &mut f.train_mfu_hbm,
-                prior: 0.40,
-                lo: 0.05,
-                hi: 0.9,
-                determines: hbm,
-                fallback: Some("training MFU, NVIDIA GDDR"),
-            },
-            Knob {
-                name: "training MFU, NVIDIA GDDR",
-                at: |f| &mut f.train_mfu_gddr,
-                prior: 0.40,
-                lo: 0.05,
-                hi: 0.9,
-                determines: gddr,
-                fallback: Some("training MFU, NVIDIA HBM"),
-            },
-            Knob {
-                name: "training MFU, other cards",
-                at: |f| &mut f.train_mfu_other,
-                prior: 0.40,
-                lo: 0.05,
-                hi: 0.9,
-                determines: other_family,
-                fallback: None,
-            },
-            Knob {
-                name: "MFU with recomputation over without",
-                at: |f| &mut f.recompute_mfu_ratio,
-                prior: 0.75,
-                lo: 0.5,
-                hi: 1.0,
-                determines: recompute,
-                fallback: None,
-            },
-            Knob {
-                name: "share of FP8's GEMM rate a training step realizes",
-                at: |f| &mut f.train_fp8_gain,
-                prior: 1.0,
-                lo: 0.01,
-                hi: 1.0,
-                determines: fp8_training,
-                fallback: None,
-            },
+            Knob { name: "training MFU, NVIDIA HBM", at: |f| &mut f.train_mfu_hbm, prior: 0.40, lo: 0.05, hi: 0.9, determines: hbm, fallback: Some("training MFU, NVIDIA GDDR") },
+            Knob { name: "training MFU, NVIDIA GDDR", at: |f| &mut f.train_mfu_gddr, prior: 0.40, lo: 0.05, hi: 0.9, determines: gddr, fallback: Some("training MFU, NVIDIA HBM") },
+            Knob { name: "training MFU, other cards", at: |f| &mut f.train_mfu_other, prior: 0.40, lo: 0.05, hi: 0.9, determines: other_family, fallback: None },
+            Knob { name: "MFU with recomputation over without", at: |f| &mut f.recompute_mfu_ratio, prior: 0.75, lo: 0.5, hi: 1.0, determines: recompute, fallback: None },
+            Knob { name: "share of FP8's GEMM rate a training step realizes", at: |f| &mut f.train_fp8_gain, prior: 1.0, lo: 0.01, hi: 1.0, determines: fp8_training, fallback: None },
         ],
     }
 }
@@ -662,20 +366,12 @@ impl LlmDomain {
                 (0..inventory.rows.len())
                     .filter(|&i| {
                         let r = &inventory.rows[i];
-                        g.knobs.iter().any(|k| (k.determines)(r))
-                            && g.sets.contains(&r.set)
-                            && (g.engines.is_empty()
-                                || g.engines.contains(&r.payload.job.engine_for(r.gpu)))
+                        g.knobs.iter().any(|k| (k.determines)(r)) && g.sets.contains(&r.set) && (g.engines.is_empty() || g.engines.contains(&r.payload.job.engine_for(r.gpu)))
                     })
                     .collect()
             })
             .collect();
-        LlmDomain {
-            inventory,
-            groups,
-            members,
-            cache: Mutex::new(HashMap::new()),
-        }
+        LlmDomain { inventory, groups, members, cache: Mutex::new(HashMap::new()) }
     }
 
     pub fn groups(&self) -> &[Group] {
@@ -687,15 +383,8 @@ impl LlmDomain {
         if rows.is_empty() {
             return 0.0;
         }
-        in_force::scoped(f, || {
-            rows.iter()
-                .map(|&i| {
-                    (predict_row(&self.inventory.rows[i]).mid / self.inventory.rows[i].measured)
-                        .ln()
-                        .abs()
-                })
-                .sum::<f64>()
-        }) / rows.len() as f64
+        in_force::scoped(f, || rows.iter().map(|&i| (predict_row(&self.inventory.rows[i]).mid / self.inventory.rows[i].measured).ln().abs()).sum::<f64>())
+            / rows.len() as f64
     }
 
     /// Fits group `gi`'s knobs on `rows` (the group's rows in the fold), from `base` (earlier
@@ -707,10 +396,7 @@ impl LlmDomain {
         let mut fallbacks = Vec::new();
         for (ki, k) in g.knobs.iter().enumerate() {
             *(k.at)(&mut f) = k.prior;
-            let n = rows
-                .iter()
-                .filter(|&&i| (k.determines)(&self.inventory.rows[i]))
-                .count();
+            let n = rows.iter().filter(|&&i| (k.determines)(&self.inventory.rows[i])).count();
             if n >= MIN_ROWS {
                 free.push(ki);
             } else {
@@ -723,11 +409,7 @@ impl LlmDomain {
             .iter()
             .enumerate()
             .filter(|(ki, _)| !free.contains(ki))
-            .filter_map(|(ki, k)| {
-                k.fallback
-                    .and_then(|name| g.knobs.iter().position(|o| o.name == name))
-                    .map(|src| (ki, src))
-            })
+            .filter_map(|(ki, k)| k.fallback.and_then(|name| g.knobs.iter().position(|o| o.name == name)).map(|src| (ki, src)))
             .collect();
         let tie = |f: &mut LlmFit| {
             for &(ki, src) in &tied {
@@ -792,13 +474,7 @@ impl Domain for LlmDomain {
             let rows: Vec<usize> = self.members[gi].iter().copied().filter(in_train).collect();
             // The fit of a group reads the constants of the groups before it on the same engines
             // (prefill's weight-stream floor reads the decode share): its key holds their rows.
-            let shares_engine = |h: usize| {
-                h == gi
-                    || self.groups[h]
-                        .engines
-                        .iter()
-                        .any(|e| self.groups[gi].engines.contains(e))
-            };
+            let shares_engine = |h: usize| h == gi || self.groups[h].engines.iter().any(|e| self.groups[gi].engines.contains(e));
             let mut key_rows: Vec<usize> = (0..=gi)
                 .filter(|&h| shares_engine(h))
                 .flat_map(|h| self.members[h].iter().copied().filter(in_train))
@@ -846,14 +522,8 @@ impl Domain for LlmDomain {
 /// The engine's band for a row under the constants in force.
 pub fn predict_row(r: &Row<LlmCase>) -> Band {
     let (job, g, n) = (&r.payload.job, r.gpu, r.gpus);
-    let nan = Band {
-        low: f64::NAN,
-        mid: f64::NAN,
-        high: f64::NAN,
-    };
-    let Ok(est) = estimate_llm_figures(job, g, n) else {
-        return nan;
-    };
+    let nan = Band { low: f64::NAN, mid: f64::NAN, high: f64::NAN };
+    let Ok(est) = estimate_llm_figures(job, g, n) else { return nan };
     let t = &est.throughput;
     let or_nan = |b: Option<Band>| b.unwrap_or(nan);
     match r.payload.read {
@@ -861,41 +531,20 @@ pub fn predict_row(r: &Row<LlmCase>) -> Band {
         Read::DecodeE2e { prompt, out } => match (t.decode_tokens_per_s, t.prefill_tokens_per_s) {
             (Some(d), Some(p)) => {
                 let e2e = |pf: f64, dc: f64| out / (prompt / pf + out / dc);
-                Band {
-                    low: e2e(p.low, d.low),
-                    mid: e2e(p.mid, d.mid),
-                    high: e2e(p.high, d.high),
-                }
+                Band { low: e2e(p.low, d.low), mid: e2e(p.mid, d.mid), high: e2e(p.high, d.high) }
             }
             _ => nan,
         },
         Read::Prefill => or_nan(t.prefill_tokens_per_s),
-        Read::PrefillFromTtft => {
-            match serving::analyze_opts(job, g, n, &ServingTargets::default(), true) {
-                Ok(rep) => rep
-                    .ttft_s
-                    .map_or(nan, |b| b.recip().scale(f64::from(job.prompt_tokens))),
-                Err(_) => nan,
-            }
-        }
+        Read::PrefillFromTtft => match serving::analyze_opts(job, g, n, &ServingTargets::default(), true) {
+            Ok(rep) => rep.ttft_s.map_or(nan, |b| b.recip().scale(f64::from(job.prompt_tokens))),
+            Err(_) => nan,
+        },
         Read::Serving => or_nan(t.serving_tokens_per_s),
         Read::PerUser | Read::Ttft(_) => {
-            let arrivals = if let Read::Ttft(a) = r.payload.read {
-                a
-            } else {
-                Arrivals::Random
-            };
-            let targets = ServingTargets {
-                arrivals,
-                ..Default::default()
-            };
-            match serving::analyze_opts(
-                job,
-                g,
-                n,
-                &targets,
-                matches!(r.payload.read, Read::Ttft(_)),
-            ) {
+            let arrivals = if let Read::Ttft(a) = r.payload.read { a } else { Arrivals::Random };
+            let targets = ServingTargets { arrivals, ..Default::default() };
+            match serving::analyze_opts(job, g, n, &targets, matches!(r.payload.read, Read::Ttft(_))) {
                 Ok(rep) if matches!(r.payload.read, Read::PerUser) => rep.per_user_tokens_per_s,
                 Ok(rep) => or_nan(rep.ttft_s),
                 Err(_) => nan,
@@ -903,26 +552,14 @@ pub fn predict_row(r: &Row<LlmCase>) -> Band {
         }
         Read::TrainPerGpu => {
             // When the job does not fit, the engine gives the speed at the count that holds it.
-            let used = if !est.fits && est.gpus_needed > n {
-                est.gpus_needed
-            } else {
-                n
-            };
+            let used = if !est.fits && est.gpus_needed > n { est.gpus_needed } else { n };
             or_nan(t.train_tokens_per_s).scale(1.0 / f64::from(used.max(1)))
         }
         Read::PerGpuMem { minus } => {
-            let paged = if minus > 0.0 {
-                paged_counted_gib(job, g, n)
-            } else {
-                0.0
-            };
+            let paged = if minus > 0.0 { paged_counted_gib(job, g, n) } else { 0.0 };
             memory_band(est.per_gpu_gib - minus - paged)
         }
-        Read::AllocatedPeak => memory_band(
-            est.per_gpu_gib
-                - est.memory.overhead_gib / f64::from(n.max(1))
-                - paged_counted_gib(job, g, n),
-        ),
+        Read::AllocatedPeak => memory_band(est.per_gpu_gib - est.memory.overhead_gib / f64::from(n.max(1)) - paged_counted_gib(job, g, n)),
         Read::Weights => memory_band(est.memory.weights_gib),
     }
 }
@@ -944,11 +581,6 @@ fn paged_counted_gib(job: &LlmJob, g: &Gpu, gpus: u32) -> f64 {
         return 0.0;
     }
     let layout = layout_for(job, g, engine, &t, gpus);
-    let resident = memory::Terms {
-        optimizer_gib: t.optimizer_gib - t.pageable_gib,
-        pageable_gib: 0.0,
-        ..t
-    };
-    parallel::per_gpu_gib(job, g, engine, &t, &layout)
-        - parallel::per_gpu_gib(job, g, engine, &resident, &layout)
+    let resident = memory::Terms { optimizer_gib: t.optimizer_gib - t.pageable_gib, pageable_gib: 0.0, ..t };
+    parallel::per_gpu_gib(job, g, engine, &t, &layout) - parallel::per_gpu_gib(job, g, engine, &resident, &layout)
 }

@@ -18,10 +18,7 @@ use super::row::{family_of, generation_of, gpu, source_key, Csv, Row, Set};
 use crate::catalog::{self, Gpu};
 use crate::model::llm::engines::Backend;
 use crate::model::llm::serving::Arrivals;
-use crate::model::llm::{
-    config_json, estimate_llm, job, throughput, Checkpointing, Engine, LlmJob, LoraTargets,
-    ModelArch, Optimizer, Workload,
-};
+use crate::model::llm::{config_json, estimate_llm, job, throughput, Checkpointing, Engine, LlmJob, LoraTargets, ModelArch, Optimizer, Workload};
 use crate::model::precision::{KvPrecision, Precision};
 use std::path::Path;
 
@@ -30,10 +27,7 @@ use std::path::Path;
 pub enum Read {
     Decode,
     /// Output tokens over a whole request (prefill of `prompt` tokens + `out` decode steps).
-    DecodeE2e {
-        prompt: f64,
-        out: f64,
-    },
+    DecodeE2e { prompt: f64, out: f64 },
     Prefill,
     /// Prompt tokens over the time to the first token of one request on a server.
     PrefillFromTtft,
@@ -46,9 +40,7 @@ pub enum Read {
     TrainPerGpu,
     /// Peak GiB per GPU minus what the measurement leaves out (the CUDA context for allocator
     /// peaks).
-    PerGpuMem {
-        minus: f64,
-    },
+    PerGpuMem { minus: f64 },
     /// `torch.cuda.max_memory_allocated()`: live tensors only.
     AllocatedPeak,
     /// Weight bytes only (GGUF file sizes).
@@ -94,9 +86,7 @@ pub const FILES: [&str; 13] = [
 type R<T> = Result<T, String>;
 
 fn num<T: std::str::FromStr>(s: &str, what: &str) -> R<T> {
-    s.trim()
-        .parse()
-        .map_err(|_| format!("{what}: `{s}` is not a number"))
+    s.trim().parse().map_err(|_| format!("{what}: `{s}` is not a number"))
 }
 
 /// LLaMA-1 30B ("Llama-33B" in the exllamav2 table), from huggyllama/llama-30b config.json.
@@ -121,30 +111,18 @@ pub fn model(name: &str) -> R<ModelArch> {
         "CodeLlama-34B" => "codellama-34b",
         "bigscience/T0_3B" => "t0-3b",
         "Llama-33B" => {
-            let mut m =
-                config_json::arch_from_config_json(LLAMA_30B_CONFIG).map_err(|e| e.to_string())?;
+            let mut m = config_json::arch_from_config_json(LLAMA_30B_CONFIG).map_err(|e| e.to_string())?;
             m.params_total = 32.5e9;
             m.params_active = 32.5e9;
             return Ok(m);
         }
         other => other,
     };
-    catalog::llm(id)
-        .map(ModelArch::from_spec)
-        .ok_or_else(|| format!("no preset for calibration model `{name}`"))
+    catalog::llm(id).map(ModelArch::from_spec).ok_or_else(|| format!("no preset for calibration model `{name}`"))
 }
 
 #[allow(clippy::too_many_arguments)]
-fn row(
-    set: Set,
-    file: &'static str,
-    label: String,
-    g: &'static Gpu,
-    gpus: u32,
-    case: LlmCase,
-    measured: f64,
-    source: &str,
-) -> Row<LlmCase> {
+fn row(set: Set, file: &'static str, label: String, g: &'static Gpu, gpus: u32, case: LlmCase, measured: f64, source: &str) -> Row<LlmCase> {
     let engine = case.job.engine_for(g).as_str().to_string();
     Row {
         set,
@@ -193,10 +171,7 @@ fn prompt_output(ctx: &str) -> Option<(u32, u32, u32)> {
         Some((c, d)) => (c.trim(), d.trim().parse().ok()?),
         None => (ctx.trim(), 0),
     };
-    if let Some(g) = ctx
-        .strip_prefix("gen ")
-        .and_then(|s| s.strip_suffix(" tok"))
-    {
+    if let Some(g) = ctx.strip_prefix("gen ").and_then(|s| s.strip_suffix(" tok")) {
         return Some((1, g.parse().ok()?, depth));
     }
     if let Some(p) = ctx.strip_prefix("prompt ") {
@@ -223,11 +198,7 @@ fn engine_of(s: &str) -> R<Engine> {
 /// Weight (and KV) format of an inference row.
 fn set_precision(job: &mut LlmJob, quant: &str, notes: &str) -> R<()> {
     let q = quant.trim();
-    if let Some(bpw) = q
-        .strip_prefix("EXL2 ")
-        .and_then(|r| r.split_whitespace().next())
-        .and_then(|b| b.parse().ok())
-    {
+    if let Some(bpw) = q.strip_prefix("EXL2 ").and_then(|r| r.split_whitespace().next()).and_then(|b| b.parse().ok()) {
         job.precision = Precision::Int4;
         job.bits_per_weight_override = Some(bpw);
         return Ok(());
@@ -255,28 +226,15 @@ fn set_precision(job: &mut LlmJob, quant: &str, notes: &str) -> R<()> {
     Ok(())
 }
 
-fn inference_job(
-    model_name: &str,
-    quant: &str,
-    engine: &str,
-    notes: &str,
-    (prompt, output, depth): (u32, u32, u32),
-) -> R<LlmJob> {
-    let mut job = LlmJob {
-        model: model(model_name)?,
-        ..LlmJob::default()
-    };
+fn inference_job(model_name: &str, quant: &str, engine: &str, notes: &str, (prompt, output, depth): (u32, u32, u32)) -> R<LlmJob> {
+    let mut job = LlmJob { model: model(model_name)?, ..LlmJob::default() };
     job.engine = Some(engine_of(engine)?);
     set_precision(&mut job, quant, notes)?;
     job.prompt_tokens = prompt + depth;
     job.output_tokens = output;
     job.context_tokens = prompt + depth + output;
     // llama-bench `-ub N` (n_ubatch): the prompt's chunk.
-    job.ubatch_tokens = ["-ub ", "n_ubatch "]
-        .iter()
-        .find_map(|k| notes.split(k).nth(1))
-        .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|v| v.parse().ok());
+    job.ubatch_tokens = ["-ub ", "n_ubatch "].iter().find_map(|k| notes.split(k).nth(1)).and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next()).and_then(|v| v.parse().ok());
     // A row run without CUDA/HIP graphs says so (vLLM `--enforce-eager`, SGLang
     // `--disable-cuda-graph`): every kernel is launched from the host.
     if notes.contains("--enforce-eager") || notes.contains("--disable-cuda-graph") {
@@ -292,21 +250,10 @@ fn inference_job(
 /// engines' default, tensor parallelism (never the planner's choice: a row ran one layout).
 fn moe_layout_of(notes: &str) -> crate::model::llm::job::MoeLayout {
     use crate::model::llm::job::MoeLayout;
-    let word = |w: &str| {
-        notes
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .any(|t| t.starts_with(w) && t[w.len()..].chars().all(|c| c.is_ascii_digit()))
-    };
-    if word("DEP")
-        || notes.contains("attention DP")
-        || notes.contains("attention_dp")
-        || notes.contains("dp-attention")
-    {
+    let word = |w: &str| notes.split(|c: char| !c.is_ascii_alphanumeric()).any(|t| t.starts_with(w) && t[w.len()..].chars().all(|c| c.is_ascii_digit()));
+    if word("DEP") || notes.contains("attention DP") || notes.contains("attention_dp") || notes.contains("dp-attention") {
         MoeLayout::DpAttention
-    } else if word("TEP")
-        || notes.contains("--enable-expert-parallel")
-        || notes.contains("expert parallel")
-    {
+    } else if word("TEP") || notes.contains("--enable-expert-parallel") || notes.contains("expert parallel") {
         MoeLayout::Expert
     } else {
         MoeLayout::Tensor
@@ -350,45 +297,18 @@ impl<'a> Cols<'a> {
 /// decode / prefill / serving rows of the `llm_inference*.csv` files (an optional `backend`
 /// column names the compute back-end).
 fn inference_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
-    for file in [
-        "llm_inference.csv",
-        "llm_inference_more.csv",
-        "llm_inference_newgen_nvidia.csv",
-        "llm_inference_newgen_amd_intel.csv",
-    ] {
-        let Ok(csv) = Csv::read(dir, file) else {
-            continue;
-        };
+    for file in ["llm_inference.csv", "llm_inference_more.csv", "llm_inference_newgen_nvidia.csv", "llm_inference_newgen_amd_intel.csv"] {
+        let Ok(csv) = Csv::read(dir, file) else { continue };
         for r in &csv.rows {
             inv.read += 1;
             let c = |k: &str| csv.get(r, k);
-            let Cols {
-                g,
-                n,
-                name,
-                quant,
-                engine,
-                batch,
-                ctx,
-                metric,
-                value,
-                source,
-                notes,
-            } = Cols::of(&csv, r);
+            let Cols { g, n, name, quant, engine, batch, ctx, metric, value, source, notes } = Cols::of(&csv, r);
             let backend = c("backend");
-            let label = format!(
-                "{g} ×{n} {name} {quant} {engine}{} {ctx}",
-                if backend.is_empty() {
-                    String::new()
-                } else {
-                    format!(" {backend}")
-                }
-            );
+            let label = format!("{g} ×{n} {name} {quant} {engine}{} {ctx}", if backend.is_empty() { String::new() } else { format!(" {backend}") });
             let measured: f64 = num(value, &label)?;
             let gpus: u32 = num(n, &label)?;
             let card = gpu(g)?;
-            let lengths =
-                prompt_output(ctx).ok_or_else(|| format!("{file}: {label}: context `{ctx}`"))?;
+            let lengths = prompt_output(ctx).ok_or_else(|| format!("{file}: {label}: context `{ctx}`"))?;
             if engine == "llama.cpp" && gpus > 1 && notes.contains("row split") {
                 inv.not_modelled.push(format!("{file}: {label} = {value}: llama.cpp row split (the engine models llama.cpp's layer split only)"));
                 continue;
@@ -399,47 +319,26 @@ fn inference_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
             }
             let mut job = inference_job(name, quant, engine, notes, lengths)?;
             if !backend.is_empty() {
-                job.backend = Some(
-                    Backend::parse(backend)
-                        .ok_or_else(|| format!("{file}: {label}: back-end `{backend}`"))?,
-                );
+                job.backend = Some(Backend::parse(backend).ok_or_else(|| format!("{file}: {label}: back-end `{backend}`"))?);
             }
             let (set, read) = match metric {
-                "decode_tok_s" if ctx.starts_with("ISL/OSL") && notes.contains("includes") => (
-                    Set::Decode,
-                    Read::DecodeE2e {
-                        prompt: f64::from(lengths.0),
-                        out: f64::from(lengths.1),
-                    },
-                ),
+                "decode_tok_s" if ctx.starts_with("ISL/OSL") && notes.contains("includes") => {
+                    (Set::Decode, Read::DecodeE2e { prompt: f64::from(lengths.0), out: f64::from(lengths.1) })
+                }
                 "decode_tok_s" => (Set::Decode, Read::Decode),
                 "prompt_tok_s" => (Set::Prefill, Read::Prefill),
                 "throughput_tok_s" => {
-                    let want = if batch.starts_with("max") {
-                        4096
-                    } else {
-                        num(batch, &label)?
-                    };
+                    let want = if batch.starts_with("max") { 4096 } else { num(batch, &label)? };
                     job.batch = fit_batch(&job, card, gpus, want);
                     (Set::Serving, Read::Serving)
                 }
                 m => return Err(format!("{file}: metric `{m}`")),
             };
             if let Err(e) = estimate_llm(&job, card, gpus) {
-                inv.skipped
-                    .push(format!("{file}: {label}: the engine rejects the job ({e})"));
+                inv.skipped.push(format!("{file}: {label}: the engine rejects the job ({e})"));
                 continue;
             }
-            inv.rows.push(row(
-                set,
-                file,
-                label,
-                card,
-                gpus,
-                LlmCase { job, read },
-                measured,
-                source,
-            ));
+            inv.rows.push(row(set, file, label, card, gpus, LlmCase { job, read }, measured, source));
         }
     }
     Ok(())
@@ -451,25 +350,11 @@ fn inference_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
 /// they are scored against the serving model, except those of offline runs.
 fn serving_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
     for file in ["llm_serving_more.csv", "llm_serving_fp4.csv"] {
-        let Ok(csv) = Csv::read(dir, file) else {
-            continue;
-        };
+        let Ok(csv) = Csv::read(dir, file) else { continue };
         for r in &csv.rows {
             inv.read += 1;
             let c = |k: &str| csv.get(r, k);
-            let Cols {
-                g,
-                n,
-                name,
-                quant,
-                engine,
-                batch,
-                ctx,
-                metric,
-                value,
-                source,
-                notes,
-            } = Cols::of(&csv, r);
+            let Cols { g, n, name, quant, engine, batch, ctx, metric, value, source, notes } = Cols::of(&csv, r);
             let arrivals = match c("arrivals") {
                 "in-step" => Arrivals::InStep,
                 "random" | "" => Arrivals::Random,
@@ -477,9 +362,7 @@ fn serving_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
             };
             let label = format!("{g} ×{n} {name} {quant} {engine} c={batch} {ctx} {metric}");
             let Some(lengths) = prompt_output(ctx) else {
-                inv.skipped.push(format!(
-                    "{file}: {label}: prompt/output lengths not printed"
-                ));
+                inv.skipped.push(format!("{file}: {label}: prompt/output lengths not printed"));
                 continue;
             };
             let (isl, osl) = (lengths.0, lengths.1);
@@ -490,32 +373,18 @@ fn serving_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
             let conc_one = batch == "1";
             let (set, read, measured) = match metric {
                 "throughput_tok_s" | "total_tok_s" => {
-                    let out = if metric == "total_tok_s" {
-                        value * f64::from(osl) / f64::from(isl + osl)
-                    } else {
-                        value
-                    };
-                    let want = if batch == "max" {
-                        4096
-                    } else {
-                        num(batch, &label)?
-                    };
+                    let out = if metric == "total_tok_s" { value * f64::from(osl) / f64::from(isl + osl) } else { value };
+                    let want = if batch == "max" { 4096 } else { num(batch, &label)? };
                     job.batch = fit_batch(&job, card, gpus, want);
                     (Set::Serving, Read::Serving, out)
                 }
                 "tpot_ms" if conc_one => (Set::Decode, Read::Decode, 1000.0 / value),
                 "per_user_tok_s" if conc_one => (Set::Decode, Read::Decode, value),
-                "ttft_ms" if conc_one => (
-                    Set::Prefill,
-                    Read::PrefillFromTtft,
-                    f64::from(isl) / (value / 1000.0),
-                ),
+                "ttft_ms" if conc_one => (Set::Prefill, Read::PrefillFromTtft, f64::from(isl) / (value / 1000.0)),
                 // An offline benchmark queues every request at once: its latencies are queue time
                 // over a request count the tables do not print, not a steady state.
                 "tpot_ms" | "per_user_tok_s" | "ttft_ms" if batch == "max" => {
-                    inv.skipped.push(format!(
-                        "{file}: {label}: latency of an offline run (all requests queued at once)"
-                    ));
+                    inv.skipped.push(format!("{file}: {label}: latency of an offline run (all requests queued at once)"));
                     continue;
                 }
                 "tpot_ms" | "per_user_tok_s" | "ttft_ms" => {
@@ -531,20 +400,10 @@ fn serving_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
                 m => return Err(format!("{file}: metric `{m}`")),
             };
             if let Err(e) = estimate_llm(&job, card, gpus) {
-                inv.skipped
-                    .push(format!("{file}: {label}: the engine rejects the job ({e})"));
+                inv.skipped.push(format!("{file}: {label}: the engine rejects the job ({e})"));
                 continue;
             }
-            inv.rows.push(row(
-                set,
-                file,
-                label,
-                card,
-                gpus,
-                LlmCase { job, read },
-                measured,
-                source,
-            ));
+            inv.rows.push(row(set, file, label, card, gpus, LlmCase { job, read }, measured, source));
         }
     }
     Ok(())
@@ -552,8 +411,7 @@ fn serving_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
 
 /// Parses `key=N` out of a sharding string.
 fn kv_num(s: &str, key: &str) -> Option<u32> {
-    s.split(|c: char| c.is_whitespace() || c == ',')
-        .find_map(|t| t.strip_prefix(key).and_then(|v| v.parse().ok()))
+    s.split(|c: char| c.is_whitespace() || c == ',').find_map(|t| t.strip_prefix(key).and_then(|v| v.parse().ok()))
 }
 
 /// A named training shape without a preset: the mpt-7b structure with the row's size.
@@ -593,17 +451,9 @@ fn training_model(name: &str, params: f64, layers: &str, hidden: &str) -> R<Mode
 /// The Megatron mesh a sharding cell names (`tp=4 pp=4 cp=2 vp=5 dp=2`), or `None` for data
 /// parallel and FSDP rows.
 fn mesh_spec(s: &str) -> Option<job::MeshSpec> {
-    let (tp, pp, cp) = (
-        kv_num(s, "tp=").unwrap_or(1).max(1),
-        kv_num(s, "pp=").unwrap_or(1).max(1),
-        kv_num(s, "cp=").unwrap_or(1).max(1),
-    );
-    (!s.contains("fsdp") && !s.starts_with("single") && tp * pp * cp > 1).then(|| job::MeshSpec {
-        tp,
-        cp,
-        pp,
-        interleave: kv_num(s, "vp=").unwrap_or(1).max(1),
-    })
+    let (tp, pp, cp) = (kv_num(s, "tp=").unwrap_or(1).max(1), kv_num(s, "pp=").unwrap_or(1).max(1), kv_num(s, "cp=").unwrap_or(1).max(1));
+    (!s.contains("fsdp") && !s.starts_with("single") && tp * pp * cp > 1)
+        .then(|| job::MeshSpec { tp, cp, pp, interleave: kv_num(s, "vp=").unwrap_or(1).max(1) })
 }
 
 fn sharding(s: &str, n: u32) -> (u8, u32) {
@@ -636,51 +486,22 @@ fn mpt_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
             continue;
         }
         inv.read += 1;
-        let (g, n, precision, batch, seq, notes) = (
-            c("gpu"),
-            c("num_gpus"),
-            c("precision"),
-            c("batch_per_gpu"),
-            c("seq_len_or_res"),
-            c("notes"),
-        );
+        let (g, n, precision, batch, seq, notes) = (c("gpu"), c("num_gpus"), c("precision"), c("batch_per_gpu"), c("seq_len_or_res"), c("notes"));
         let card = gpu(g)?;
         let gpus: u32 = num(n, name)?;
-        let mut job = LlmJob {
-            model: training_model("mpt-7b", num::<f64>(c("params_b"), name)? * 1e9, "", "")?,
-            ..LlmJob::default()
-        };
+        let mut job = LlmJob { model: training_model("mpt-7b", num::<f64>(c("params_b"), name)? * 1e9, "", "")?, ..LlmJob::default() };
         job.workload = Workload::Training;
         job.precision = Precision::Bf16;
         job.master_weights = !precision.contains("PURE");
         job.batch = num(batch.trim_start_matches("micro "), name)?;
         job.seq_len = num(seq, name)?;
-        job.grad_checkpointing = if notes.starts_with("no activation") {
-            Checkpointing::None
-        } else {
-            Checkpointing::Full
-        };
+        job.grad_checkpointing = if notes.starts_with("no activation") { Checkpointing::None } else { Checkpointing::Full };
         job.zero = 3;
         job.auto_layout = false;
         job.grad_accum = 1;
-        let label = format!(
-            "{g} ×{n} {name} {precision} micro {} seq {} ckpt {:?} FSDP",
-            job.batch, job.seq_len, job.grad_checkpointing
-        );
+        let label = format!("{g} ×{n} {name} {precision} micro {} seq {} ckpt {:?} FSDP", job.batch, job.seq_len, job.grad_checkpointing);
         let measured: f64 = num(c("value_per_gpu"), &label)?;
-        let mut x = row(
-            Set::Training,
-            file,
-            label,
-            card,
-            gpus,
-            LlmCase {
-                job,
-                read: Read::TrainPerGpu,
-            },
-            measured,
-            c("source"),
-        );
+        let mut x = row(Set::Training, file, label, card, gpus, LlmCase { job, read: Read::TrainPerGpu }, measured, c("source"));
         x.engine = "Composer/llm-foundry FSDP".into();
         inv.rows.push(x);
     }
@@ -695,13 +516,7 @@ fn training_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
 }
 
 /// Why a training row is not scored, before its job is built: FP8 LoRA, expert parallelism, a published MFU without tokens/s, or no published micro-batch.
-fn training_row_gap(
-    precision: &str,
-    task: &str,
-    shard: &str,
-    metric: &str,
-    micro: &str,
-) -> Option<&'static str> {
+fn training_row_gap(precision: &str, task: &str, shard: &str, metric: &str, micro: &str) -> Option<&'static str> {
     if precision == "fp8" && task != "pretrain" && task != "finetune_full" {
         Some("FP8 LoRA (adapters over an FP8 base) is not modelled; FP8 is for full training")
     } else if kv_num(shard, "ep=").unwrap_or(1) > 1 {
@@ -768,24 +583,9 @@ impl<'a> TrainCols<'a> {
 
 /// The job a training row states on `gpus` GPUs, and its global batch.
 fn training_job(cols: &TrainCols, file: &str, gpus: u32, label: &str) -> R<(LlmJob, u32)> {
-    let TrainCols {
-        name,
-        task,
-        framework,
-        precision,
-        micro,
-        global,
-        seq,
-        ckpt,
-        shard,
-        notes,
-        ..
-    } = *cols;
+    let TrainCols { name, task, framework, precision, micro, global, seq, ckpt, shard, notes, .. } = *cols;
     let params: f64 = num::<f64>(cols.params_b, label)? * 1e9;
-    let mut job = LlmJob {
-        model: training_model(name, params, cols.layers, cols.hidden_size)?,
-        ..LlmJob::default()
-    };
+    let mut job = LlmJob { model: training_model(name, params, cols.layers, cols.hidden_size)?, ..LlmJob::default() };
     let torchtune = framework == "torchtune";
     job.workload = match task {
         "pretrain" => Workload::Training,
@@ -794,8 +594,7 @@ fn training_job(cols: &TrainCols, file: &str, gpus: u32, label: &str) -> R<(LlmJ
         "qlora" => Workload::Qlora,
         t => return Err(format!("{file}: task `{t}`")),
     };
-    job.precision =
-        Precision::parse(precision).ok_or_else(|| format!("{file}: precision `{precision}`"))?;
+    job.precision = Precision::parse(precision).ok_or_else(|| format!("{file}: precision `{precision}`"))?;
     job.master_weights = !notes.contains("mp_mode PURE") && !torchtune;
     job.batch = num(micro, label)?;
     job.seq_len = num(seq, label)?;
@@ -806,33 +605,21 @@ fn training_job(cols: &TrainCols, file: &str, gpus: u32, label: &str) -> R<(LlmJ
     job.grad_checkpointing = match ckpt {
         "none" => Checkpointing::None,
         "" if multinode => Checkpointing::None,
-        c if multinode => {
-            Checkpointing::parse(c).ok_or_else(|| format!("{file}: act_ckpt `{c}`"))?
-        }
+        c if multinode => Checkpointing::parse(c).ok_or_else(|| format!("{file}: act_ckpt `{c}`"))?,
         _ => Checkpointing::Full,
     };
     let (zero, dp) = sharding(shard, gpus);
     job.zero = zero;
     job.auto_layout = false;
     // A row with tokens/s per GPU may leave the global batch out: one micro-batch per GPU.
-    let global: u32 = if global.is_empty() {
-        job.batch.max(1) * gpus
-    } else {
-        num(global, label)?
-    };
+    let global: u32 = if global.is_empty() { job.batch.max(1) * gpus } else { num(global, label)? };
     job.mesh = mesh_spec(shard);
     if job.mesh.is_some() {
         job.global_batch = Some(global);
     }
     let micro_b = job.batch.max(1);
     job.grad_accum = kv_num(shard, "ga=")
-        .or_else(|| {
-            notes
-                .split("grad_accum ")
-                .nth(1)
-                .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
-                .and_then(|v| v.parse().ok())
-        })
+        .or_else(|| notes.split("grad_accum ").nth(1).and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next()).and_then(|v| v.parse().ok()))
         .unwrap_or_else(|| (global / (micro_b * dp)).max(1));
     recipe(&mut job, torchtune, gpus);
     Ok((job, global))
@@ -844,21 +631,7 @@ fn training_file(dir: &Path, file: &'static str, inv: &mut Inventory) -> R<()> {
     for r in &csv.rows {
         inv.read += 1;
         let t = TrainCols::of(&csv, r);
-        let TrainCols {
-            g,
-            n,
-            name,
-            task,
-            framework,
-            precision,
-            micro,
-            global,
-            seq,
-            ckpt,
-            shard,
-            metric,
-            ..
-        } = t;
+        let TrainCols { g, n, name, task, framework, precision, micro, global, seq, ckpt, shard, metric, .. } = t;
         let label = format!("{g} ×{n} {name} {task} {precision} micro {micro} gbs {global} seq {seq} ckpt {ckpt} [{shard}]");
         if let Some(why) = training_row_gap(precision, task, shard, metric, micro) {
             inv.not_modelled.push(format!("{file}: {label}: {why}"));
@@ -873,32 +646,14 @@ fn training_file(dir: &Path, file: &'static str, inv: &mut Inventory) -> R<()> {
         let (job, global) = training_job(&t, file, gpus, &label)?;
         let measured = match metric {
             "tokens_s_per_gpu" | "tokens_s" => num(t.value_per_gpu, &label)?,
-            "step_time_s" => {
-                f64::from(global) * f64::from(job.seq_len)
-                    / num::<f64>(t.value, &label)?
-                    / f64::from(gpus)
-            }
+            "step_time_s" => f64::from(global) * f64::from(job.seq_len) / num::<f64>(t.value, &label)? / f64::from(gpus),
             m => return Err(format!("{file}: metric `{m}`")),
         };
         if let Some(why) = implausible(&job, card, measured) {
-            inv.skipped.push(format!(
-                "{file}: {label} = {measured:.0} tokens/s per GPU: {why}"
-            ));
+            inv.skipped.push(format!("{file}: {label} = {measured:.0} tokens/s per GPU: {why}"));
             continue;
         }
-        let mut x = row(
-            Set::Training,
-            file,
-            label,
-            card,
-            gpus,
-            LlmCase {
-                job,
-                read: Read::TrainPerGpu,
-            },
-            measured,
-            t.source,
-        );
+        let mut x = row(Set::Training, file, label, card, gpus, LlmCase { job, read: Read::TrainPerGpu }, measured, t.source);
         x.engine = framework.to_string();
         inv.rows.push(x);
     }
@@ -928,10 +683,8 @@ fn recipe(job: &mut LlmJob, torchtune: bool, gpus: u32) {
 /// `train_flops_per_token`) over the card's sustained dense peak must stay below
 /// [`MAX_PLAUSIBLE_MFU`] (the best published LLM training MFUs are 40–60%).
 fn implausible(job: &LlmJob, card: &Gpu, measured: f64) -> Option<String> {
-    let implied = measured * throughput::train_flops_per_token(job)
-        / (throughput::train_peak_tflops(job, card) * 1e12);
-    (implied > MAX_PLAUSIBLE_MFU)
-        .then(|| format!("implies {:.0}% of the card's dense peak", implied * 100.0))
+    let implied = measured * throughput::train_flops_per_token(job) / (throughput::train_peak_tflops(job, card) * 1e12);
+    (implied > MAX_PLAUSIBLE_MFU).then(|| format!("implies {:.0}% of the card's dense peak", implied * 100.0))
 }
 
 /// The largest share of a card's sustained dense peak a training row may imply and still be
@@ -948,10 +701,7 @@ pub const MAX_PLAUSIBLE_MFU: f64 = 0.85;
 /// GPUs) on all linear layers. Otherwise the HF PEFT README's T0_3B on ought/raft
 /// twitter_complaints: fp32, batch 8, LoRA r=8 on q and v, tweets of about 64 T5 tokens.
 pub fn memory_csv_job(name: &str, task: &str, gpus: u32, torchtune: bool) -> R<LlmJob> {
-    let mut job = LlmJob {
-        model: model(name)?,
-        ..LlmJob::default()
-    };
+    let mut job = LlmJob { model: model(name)?, ..LlmJob::default() };
     if !torchtune {
         job.precision = Precision::Fp32;
         job.batch = 8;
@@ -982,11 +732,7 @@ pub fn memory_csv_job(name: &str, task: &str, gpus: u32, torchtune: bool) -> R<L
             job.optimizer_in_backward = true;
         }
         "finetune_lora" | "finetune_qlora" => {
-            job.workload = if task == "finetune_lora" {
-                Workload::Lora
-            } else {
-                Workload::Qlora
-            };
+            job.workload = if task == "finetune_lora" { Workload::Lora } else { Workload::Qlora };
             job.lora_rank = if gpus > 1 { 16 } else { 8 };
             job.lora_targets = LoraTargets::AllLinear;
         }
@@ -1003,47 +749,19 @@ fn memory_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
     for r in &csv.rows {
         inv.read += 1;
         let c = |k: &str| csv.get(r, k);
-        let (g, n, name, task, fw, dtype, metric) = (
-            c("gpu"),
-            c("num_gpus"),
-            c("model"),
-            c("task"),
-            c("framework"),
-            c("dtype_or_quant"),
-            c("mem_metric"),
-        );
+        let (g, n, name, task, fw, dtype, metric) = (c("gpu"), c("num_gpus"), c("model"), c("task"), c("framework"), c("dtype_or_quant"), c("mem_metric"));
         let label = format!("{g} ×{n} {name} {task} {dtype}");
         let measured: f64 = num(c("peak_mem_gb"), &label)?;
         if task.contains("offload") || (name == "Llama-3.1-70B" && task == "finetune_full") {
-            inv.skipped
-                .push(format!("{file}: {label}: CPU offload, not modelled"));
+            inv.skipped.push(format!("{file}: {label}: CPU offload, not modelled"));
             continue;
         }
         if task == "weights only" {
-            let mut job = LlmJob {
-                model: model(name)?,
-                ..LlmJob::default()
-            };
-            job.precision = if dtype == "Q4_K_M" {
-                Precision::Q4KM
-            } else {
-                Precision::Fp16
-            };
+            let mut job = LlmJob { model: model(name)?, ..LlmJob::default() };
+            job.precision = if dtype == "Q4_K_M" { Precision::Q4KM } else { Precision::Fp16 };
             job.engine = Some(Engine::LlamaCpp);
             let card = gpu("h100-sxm")?;
-            let mut x = row(
-                Set::Memory,
-                file,
-                label,
-                card,
-                1,
-                LlmCase {
-                    job,
-                    read: Read::Weights,
-                },
-                measured,
-                c("source"),
-            );
+            let mut x = row(Set::Memory, file, label, card, 1, LlmCase { job, read: Read::Weights }, measured, c("source"));
             x.family = "any (file size)".into();
             x.generation = "any (file size)".into();
             x.engine = fw.to_string();
@@ -1056,21 +774,8 @@ fn memory_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
         let job = memory_csv_job(name, task, gpus, torchtune)?;
         // torchtune reports the allocator's reserved peak (no CUDA context); the PEFT README's
         // T0_3B figures come from its example's `TorchTracemalloc`, `max_memory_allocated()`.
-        let read = if torchtune {
-            Read::PerGpuMem { minus: ctx }
-        } else {
-            Read::AllocatedPeak
-        };
-        let mut x = row(
-            Set::Memory,
-            file,
-            label,
-            card,
-            gpus,
-            LlmCase { job, read },
-            measured,
-            c("source"),
-        );
+        let read = if torchtune { Read::PerGpuMem { minus: ctx } } else { Read::AllocatedPeak };
+        let mut x = row(Set::Memory, file, label, card, gpus, LlmCase { job, read }, measured, c("source"));
         x.engine = fw.to_string();
         inv.rows.push(x);
     }
@@ -1082,9 +787,7 @@ fn memory_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
 fn memory_more_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
     let ctx = Engine::Transformers.context_gib(false);
     for file in ["memory_more.csv", "memory_peft.csv"] {
-        let Ok(csv) = Csv::read(dir, file) else {
-            continue;
-        };
+        let Ok(csv) = Csv::read(dir, file) else { continue };
         for r in &csv.rows {
             inv.read += 1;
             if let Some(x) = memory_more_row(&csv, r, ctx, inv)? {
@@ -1142,18 +845,14 @@ impl<'a> MemoryCols<'a> {
     /// Why the row is not scored, before its card and model are looked up: no GPU stated, a
     /// capacity limit rather than a peak, DoRA, or activation offloading.
     fn gap(&self) -> Option<&'static str> {
-        let MemoryCols {
-            g, metric, notes, ..
-        } = *self;
+        let MemoryCols { g, metric, notes, .. } = *self;
         if g.is_empty() {
             Some("GPU not stated")
         } else if metric.contains("upper bound") || metric.contains("budget") {
             Some("a VRAM budget at which a context fits (capacity limit), not a measured peak")
         } else if notes.contains("DoRA") {
             Some("DoRA (weight-decomposed LoRA) not modelled")
-        } else if notes.contains("activation offloading")
-            || notes.contains("activations offloaded to CPU")
-        {
+        } else if notes.contains("activation offloading") || notes.contains("activations offloaded to CPU") {
             Some("activation offloading to CPU, not modelled")
         } else {
             None
@@ -1166,44 +865,19 @@ impl<'a> MemoryCols<'a> {
     fn measured_gib(&self, label: &str) -> R<f64> {
         let printed: f64 = num(self.peak_mem_gb, label)?;
         let decimal = self.metric.contains("/1e9") || self.metric.contains("units of 1e9 bytes");
-        Ok(if decimal {
-            printed * 1e9 / (1u64 << 30) as f64
-        } else {
-            printed
-        })
+        Ok(if decimal { printed * 1e9 / (1u64 << 30) as f64 } else { printed })
     }
 
     /// The job the row states, on `arch`.
     fn job(&self, arch: ModelArch, file: &str, label: &str) -> R<LlmJob> {
-        let MemoryCols {
-            task,
-            framework,
-            dtype,
-            batch,
-            seq,
-            ckpt,
-            opt,
-            notes,
-            ..
-        } = *self;
-        let mut job = LlmJob {
-            model: arch,
-            ..LlmJob::default()
-        };
-        job.precision = if dtype.starts_with("fp16") {
-            Precision::Fp16
-        } else {
-            Precision::Bf16
-        };
+        let MemoryCols { task, framework, dtype, batch, seq, ckpt, opt, notes, .. } = *self;
+        let mut job = LlmJob { model: arch, ..LlmJob::default() };
+        job.precision = if dtype.starts_with("fp16") { Precision::Fp16 } else { Precision::Bf16 };
         job.batch = num(batch, label)?;
         // The sequence column is the longest batch of the run (padded datasets: the cap the
         // longest samples reach, or the longest sample forced first).
         job.seq_len = num(seq.split_whitespace().next().unwrap_or(seq), label)?;
-        job.grad_checkpointing = if ckpt == "full" || ckpt == "unsloth" {
-            Checkpointing::Full
-        } else {
-            Checkpointing::None
-        };
+        job.grad_checkpointing = if ckpt == "full" || ckpt == "unsloth" { Checkpointing::Full } else { Checkpointing::None };
         job.workload = match task {
             "finetune_full" => Workload::FinetuneFull,
             "finetune_lora" => Workload::Lora,
@@ -1214,27 +888,16 @@ impl<'a> MemoryCols<'a> {
         // keeps the adapters in bf16 too; the SFT examples bf16 mixed precision (fp32 adapters).
         let torchtune = framework.starts_with("torchtune");
         let litgpt = framework.starts_with("LitGPT");
-        job.master_weights = !(torchtune
-            || notes.contains("bf16-true")
-            || (job.workload == Workload::FinetuneFull && notes.contains("pure bf16")));
-        job.fp32_logits =
-            !(notes.contains("; chunked logits") || notes.contains("chunked cross entropy"));
-        job.optimizer_in_backward =
-            opt.contains("in_bwd") || notes.contains("optimizer_in_bwd True");
+        job.master_weights = !(torchtune || notes.contains("bf16-true") || (job.workload == Workload::FinetuneFull && notes.contains("pure bf16")));
+        job.fp32_logits = !(notes.contains("; chunked logits") || notes.contains("chunked cross entropy"));
+        job.optimizer_in_backward = opt.contains("in_bwd") || notes.contains("optimizer_in_bwd True");
         job.torch_compile = notes.contains("torch.compile on");
         job.optimizer = match opt {
             // bitsandbytes' paged AdamW, 32-bit or 8-bit, keeps its state in CUDA managed memory
             // that the allocator statistics never count; as 8-bit it is counted where nvidia-smi
             // is read.
-            o if o.starts_with("paged-adamw") || o.starts_with("paged_adamw") => {
-                Optimizer::PagedAdamW8bit
-            }
-            o if o.starts_with("adamw8bit")
-                || o.starts_with("adamw-8bit")
-                || o.starts_with("adamw_8bit") =>
-            {
-                Optimizer::AdamW8bit
-            }
+            o if o.starts_with("paged-adamw") || o.starts_with("paged_adamw") => Optimizer::PagedAdamW8bit,
+            o if o.starts_with("adamw8bit") || o.starts_with("adamw-8bit") || o.starts_with("adamw_8bit") => Optimizer::AdamW8bit,
             _ => Optimizer::AdamW,
         };
         if job.workload.is_adapter() {
@@ -1249,8 +912,7 @@ impl<'a> MemoryCols<'a> {
         // (resource tables) and 0.42.0 (pyproject.toml at every config_hub commit cited), and the
         // LLaMA-Factory wiki's table (2024-04) predates 0.43.2 (2024-07). torchtune uses
         // torchao's NF4; the other rows do not state their version.
-        job.nf4_keeps_inputs =
-            dtype.starts_with("nf4") && (litgpt || framework.starts_with("LLaMA-Factory"));
+        job.nf4_keeps_inputs = dtype.starts_with("nf4") && (litgpt || framework.starts_with("LLaMA-Factory"));
         Ok(job)
     }
 
@@ -1266,8 +928,7 @@ impl<'a> MemoryCols<'a> {
         };
         // LitGPT's finetune/lora.py and every config_hub/finetune config set lora_dropout 0.05
         // (0.1 for Gemma 2); other rows say so in their notes.
-        job.lora_dropout =
-            litgpt || notes.contains("dropout 0.05") || notes.contains("lora_dropout 0.05");
+        job.lora_dropout = litgpt || notes.contains("dropout 0.05") || notes.contains("lora_dropout 0.05");
         Ok(())
     }
 
@@ -1275,11 +936,7 @@ impl<'a> MemoryCols<'a> {
     /// CUDA context, nvidia-smi includes it; `max_memory_allocated` counts live tensors only.
     fn read(&self, ctx: f64) -> Read {
         let metric = self.metric;
-        let minus = if metric.contains("nvidia-smi") || metric.starts_with("per-GPU memory") {
-            0.0
-        } else {
-            ctx
-        };
+        let minus = if metric.contains("nvidia-smi") || metric.starts_with("per-GPU memory") { 0.0 } else { ctx };
         if metric.contains("Active") || metric.contains("max_memory_allocated") {
             Read::AllocatedPeak
         } else {
@@ -1290,29 +947,10 @@ impl<'a> MemoryCols<'a> {
 
 /// One row of memory_more.csv or memory_peft.csv, or `None` when it is skipped (the reason goes
 /// to `inv`).
-fn memory_more_row(
-    csv: &Csv,
-    r: &[String],
-    ctx: f64,
-    inv: &mut Inventory,
-) -> R<Option<Row<LlmCase>>> {
+fn memory_more_row(csv: &Csv, r: &[String], ctx: f64, inv: &mut Inventory) -> R<Option<Row<LlmCase>>> {
     let file = csv.name;
     let m = MemoryCols::of(csv, r);
-    let MemoryCols {
-        g,
-        n,
-        name,
-        task,
-        framework,
-        dtype,
-        batch,
-        seq,
-        ckpt,
-        opt,
-        rank,
-        targets,
-        ..
-    } = m;
+    let MemoryCols { g, n, name, task, framework, dtype, batch, seq, ckpt, opt, rank, targets, .. } = m;
     let label = format!("{g} ×{n} {name} {task} {dtype} b{batch} s{seq} ckpt {ckpt} {opt} r{rank} {targets} [{framework}]");
     let skip = |why: &str, inv: &mut Inventory| {
         inv.skipped.push(format!("{file}: {label}: {why}"));
@@ -1321,12 +959,8 @@ fn memory_more_row(
     if let Some(why) = m.gap() {
         return skip(why, inv);
     }
-    let Ok(card) = gpu(g) else {
-        return skip("GPU not in the catalog", inv);
-    };
-    let Ok(arch) = model(name) else {
-        return skip("model not in the catalog", inv);
-    };
+    let Ok(card) = gpu(g) else { return skip("GPU not in the catalog", inv) };
+    let Ok(arch) = model(name) else { return skip("model not in the catalog", inv) };
     let measured = m.measured_gib(&label)?;
     let gpus: u32 = num(n, &label)?;
     let job = m.job(arch, file, &label)?;
@@ -1334,16 +968,7 @@ fn memory_more_row(
     if let Err(e) = estimate_llm(&job, card, gpus) {
         return skip(&format!("the engine rejects the job ({e})"), inv);
     }
-    let mut x = row(
-        Set::Memory,
-        file,
-        label,
-        card,
-        gpus,
-        LlmCase { job, read },
-        measured,
-        m.source,
-    );
+    let mut x = row(Set::Memory, file, label, card, gpus, LlmCase { job, read }, measured, m.source);
     x.engine = framework.to_string();
     Ok(Some(x))
 }

@@ -29,16 +29,12 @@ use super::folds::{Domain, Refit};
 use super::llm::MIN_ROWS;
 use super::row::{family_of, generation_of, gpu, source_key, Csv, Row, Set};
 use crate::catalog::Gpu;
-use crate::model::classic::{
-    self, classic_samples_per_s_with, ClassicJob, ClassicMode, ClassicPrecision,
-};
+use crate::model::classic::{self, classic_samples_per_s_with, ClassicJob, ClassicMode, ClassicPrecision};
 use crate::model::diffusion::{image_timing_with, ImageJob};
 use crate::model::media::{self, MediaFit, OffloadMode};
 use crate::model::numeric::Fp32Math;
 use crate::model::precision::Precision;
-use crate::model::video::{
-    video_memory_with, video_timing_with_media, AttentionKernel, VideoFit, VideoJob, VideoParallel,
-};
+use crate::model::video::{video_memory_with, video_timing_with_media, AttentionKernel, VideoFit, VideoJob, VideoParallel};
 use crate::model::Band;
 use std::collections::HashMap;
 use std::path::Path;
@@ -70,10 +66,7 @@ pub struct MediaFits {
 
 impl MediaFits {
     /// What the app ships.
-    pub const CALIBRATED: MediaFits = MediaFits {
-        media: MediaFit::CALIBRATED,
-        video: VideoFit::CALIBRATED,
-    };
+    pub const CALIBRATED: MediaFits = MediaFits { media: MediaFit::CALIBRATED, video: VideoFit::CALIBRATED };
 }
 
 /// The rows, and the ones left out.
@@ -87,53 +80,17 @@ pub struct Inventory {
 }
 
 /// The files this module reads, in order.
-pub const FILES: [&str; 6] = [
-    "diffusion.csv",
-    "diffusion_more.csv",
-    "training.csv",
-    "classic_training_more.csv",
-    "video.csv",
-    "video_multi_gpu.csv",
-];
+pub const FILES: [&str; 6] = ["diffusion.csv", "diffusion_more.csv", "training.csv", "classic_training_more.csv", "video.csv", "video_multi_gpu.csv"];
 
 fn num<T: std::str::FromStr>(s: &str, what: &str) -> R<T> {
-    s.trim()
-        .parse()
-        .map_err(|_| format!("{what}: `{s}` is not a number"))
+    s.trim().parse().map_err(|_| format!("{what}: `{s}` is not a number"))
 }
 
 /// A row of `set` on `gpus` × `g`, with its fold keys from the card and the `source` column.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn keyed_row<P>(
-    set: Set,
-    file: &'static str,
-    label: String,
-    g: &'static Gpu,
-    gpus: u32,
-    measured: f64,
-    source: &str,
-    engine: &str,
-    payload: P,
-) -> Row<P> {
-    let (family, generation, engine) = (
-        family_of(g).to_string(),
-        generation_of(g),
-        engine.to_string(),
-    );
-    Row {
-        set,
-        file,
-        label,
-        gpu: g,
-        gpus,
-        measured,
-        source: source_key(source),
-        citation: source.trim().to_string(),
-        family,
-        generation,
-        engine,
-        payload,
-    }
+pub(crate) fn keyed_row<P>(set: Set, file: &'static str, label: String, g: &'static Gpu, gpus: u32, measured: f64, source: &str, engine: &str, payload: P) -> Row<P> {
+    let (family, generation, engine) = (family_of(g).to_string(), generation_of(g), engine.to_string());
+    Row { set, file, label, gpu: g, gpus, measured, source: source_key(source), citation: source.trim().to_string(), family, generation, engine, payload }
 }
 
 /// Every row of [`FILES`].
@@ -167,21 +124,14 @@ fn image_rows(dir: &Path, file: &'static str, inv: &mut Inventory) -> R<()> {
         inv.read += 1;
         let named = format!("{file}: {} {} batch {}", c("gpu"), c("model"), c("batch"));
         if c("notes").starts_with("EXCLUDED") {
-            inv.skipped
-                .push(format!("{named}: excluded (the row's notes say why)"));
+            inv.skipped.push(format!("{named}: excluded (the row's notes say why)"));
             continue;
         }
         // The diffusers page names SD 1.5 in words; the other files hold preset ids.
-        let model = if c("model") == "SD v1.5" {
-            "sd-1.5"
-        } else {
-            c("model")
-        };
+        let model = if c("model") == "SD v1.5" { "sd-1.5" } else { c("model") };
         let g = gpu(c("gpu"))?;
         let mut job = ImageJob::new(model).map_err(|e| format!("{named}: {e}"))?;
-        let (w, h) = c("resolution")
-            .split_once('x')
-            .ok_or_else(|| format!("{named}: resolution `{}`", c("resolution")))?;
+        let (w, h) = c("resolution").split_once('x').ok_or_else(|| format!("{named}: resolution `{}`", c("resolution")))?;
         job.width_px = num(w, &named)?;
         job.height_px = num(h, &named)?;
         job.steps = num(c("steps"), &named)?;
@@ -199,27 +149,10 @@ fn image_rows(dir: &Path, file: &'static str, inv: &mut Inventory) -> R<()> {
             "pipeline_latency_s" => false,
             other => return Err(format!("{named}: metric `{other}`")),
         };
-        let label = format!(
-            "{} {} b{} {} {}",
-            g.id,
-            model,
-            job.batch,
-            p,
-            if denoise_only { "denoise" } else { "pipeline" }
-        );
+        let label = format!("{} {} b{} {} {}", g.id, model, job.batch, p, if denoise_only { "denoise" } else { "pipeline" });
         let measured = num(c("sec_per_image"), &named)?;
         let gpus = num(c("num_gpus"), &named)?;
-        inv.rows.push(keyed_row(
-            Set::Image,
-            file,
-            label,
-            g,
-            gpus,
-            measured,
-            c("source"),
-            "diffusers",
-            MediaCase::Image { job, denoise_only },
-        ));
+        inv.rows.push(keyed_row(Set::Image, file, label, g, gpus, measured, c("source"), "diffusers", MediaCase::Image { job, denoise_only }));
     }
     Ok(())
 }
@@ -245,14 +178,12 @@ fn classic_rows(dir: &Path, file: &'static str, excluded: bool, inv: &mut Invent
         let named = format!("{file}: {} {} {}", c("gpu"), c("model"), c("precision"));
         if c("notes").starts_with("EXCLUDED") != excluded {
             if !excluded {
-                inv.skipped
-                    .push(format!("{named}: excluded (the row's notes say why)"));
+                inv.skipped.push(format!("{named}: excluded (the row's notes say why)"));
             }
             continue;
         }
         let g = gpu(c("gpu"))?;
-        let mut job =
-            ClassicJob::new(id, ClassicMode::Train).map_err(|e| format!("{named}: {e}"))?;
+        let mut job = ClassicJob::new(id, ClassicMode::Train).map_err(|e| format!("{named}: {e}"))?;
         job.batch = Some(num(c("batch_per_gpu"), &named)?);
         job.seq_len = seq;
         // The memory format the source ran (its notes say so): NCHW, PyTorch's default, else.
@@ -285,17 +216,7 @@ fn classic_rows(dir: &Path, file: &'static str, excluded: bool, inv: &mut Invent
         );
         let measured = num(c("value_per_gpu"), &named)?;
         let gpus = num(c("num_gpus"), &named)?;
-        inv.rows.push(keyed_row(
-            Set::Classic,
-            file,
-            label,
-            g,
-            gpus,
-            measured,
-            c("source"),
-            "pytorch",
-            MediaCase::Classic { job },
-        ));
+        inv.rows.push(keyed_row(Set::Classic, file, label, g, gpus, measured, c("source"), "pytorch", MediaCase::Classic { job }));
     }
     Ok(())
 }
@@ -328,15 +249,7 @@ fn video_rows(dir: &Path, file: &'static str, inv: &mut Inventory) -> R<()> {
     for r in &csv.rows {
         let c = |k: &str| csv.get(r, k);
         inv.read += 1;
-        let named = format!(
-            "{file}: {} ×{} {} {}x{}x{}",
-            c("gpu"),
-            c("gpus"),
-            c("model"),
-            c("width"),
-            c("height"),
-            c("frames")
-        );
+        let named = format!("{file}: {} ×{} {} {}x{}x{}", c("gpu"), c("gpus"), c("model"), c("width"), c("height"), c("frames"));
         let g = gpu(c("gpu"))?;
         let gpus: u32 = num(c("gpus"), &named)?;
         let mut job = VideoJob::new(c("model")).map_err(|e| format!("{named}: {e}"))?;
@@ -344,8 +257,7 @@ fn video_rows(dir: &Path, file: &'static str, inv: &mut Inventory) -> R<()> {
         job.height_px = num(c("height"), &named)?;
         job.frames = num(c("frames"), &named)?;
         job.steps = num(c("steps"), &named)?;
-        job.offload = OffloadMode::parse(c("offload"))
-            .ok_or_else(|| format!("{named}: offload `{}`", c("offload")))?;
+        job.offload = OffloadMode::parse(c("offload")).ok_or_else(|| format!("{named}: offload `{}`", c("offload")))?;
         job.text_encoder_on_cpu = c("text_on_cpu") == "true";
         job.attention = Some(match c("attention") {
             "fa3" => AttentionKernel::Fa3,
@@ -354,24 +266,15 @@ fn video_rows(dir: &Path, file: &'static str, inv: &mut Inventory) -> R<()> {
         });
         job.parallel = parallel_of(c("parallel")).map_err(|e| format!("{named}: {e}"))?;
         if job.parallel.is_some() != (gpus > 1) {
-            return Err(format!(
-                "{named}: a parallel mode needs more than one GPU, and more than one GPU a mode"
-            ));
+            return Err(format!("{named}: a parallel mode needs more than one GPU, and more than one GPU a mode"));
         }
         // FSDP keeps the DiT's parameters in the format it was loaded in, FP32 (Wan's
         // `WanModel.from_pretrained` builds FP32 modules; `--convert_model_dtype` "Only works
         // without FSDP", wan/text2video.py), and gathers BF16 copies to compute.
-        if job.parallel.is_some_and(|p| {
-            matches!(
-                p,
-                VideoParallel::Ulysses { fsdp: true } | VideoParallel::Ring { fsdp: true }
-            )
-        }) {
+        if job.parallel.is_some_and(|p| matches!(p, VideoParallel::Ulysses { fsdp: true } | VideoParallel::Ring { fsdp: true })) {
             job.precision = Precision::Fp32;
         }
-        let engine = crate::catalog::diffusion(&job.model)
-            .map_or("video", |s| s.family.as_str())
-            .to_string();
+        let engine = crate::catalog::diffusion(&job.model).map_or("video", |s| s.family.as_str()).to_string();
         let label = format!(
             "{} ×{gpus} {} {}x{}x{}{}",
             g.id,
@@ -379,37 +282,15 @@ fn video_rows(dir: &Path, file: &'static str, inv: &mut Inventory) -> R<()> {
             job.width_px,
             job.height_px,
             job.frames,
-            job.parallel
-                .map(|p| format!(" {}", p.as_str()))
-                .unwrap_or_default()
+            job.parallel.map(|p| format!(" {}", p.as_str())).unwrap_or_default()
         );
         if !c("seconds").trim().is_empty() {
             let measured = num(c("seconds"), &named)?;
-            inv.rows.push(keyed_row(
-                Set::VideoTime,
-                file,
-                label.clone(),
-                g,
-                gpus,
-                measured,
-                c("source"),
-                &engine,
-                MediaCase::VideoTime { job: job.clone() },
-            ));
+            inv.rows.push(keyed_row(Set::VideoTime, file, label.clone(), g, gpus, measured, c("source"), &engine, MediaCase::VideoTime { job: job.clone() }));
         }
         if !c("peak_gib").trim().is_empty() {
             let measured = num(c("peak_gib"), &named)?;
-            inv.rows.push(keyed_row(
-                Set::VideoMemory,
-                file,
-                label,
-                g,
-                gpus,
-                measured,
-                c("source"),
-                &engine,
-                MediaCase::VideoMemory { job },
-            ));
+            inv.rows.push(keyed_row(Set::VideoMemory, file, label, g, gpus, measured, c("source"), &engine, MediaCase::VideoMemory { job }));
         }
     }
     Ok(())
@@ -417,31 +298,16 @@ fn video_rows(dir: &Path, file: &'static str, inv: &mut Inventory) -> R<()> {
 
 /// The engine's band for a row under `f` (NaN when the engine rejects the job).
 pub fn predict_row(f: &MediaFits, r: &Row<MediaCase>) -> Band {
-    let nan = Band {
-        low: f64::NAN,
-        mid: f64::NAN,
-        high: f64::NAN,
-    };
+    let nan = Band { low: f64::NAN, mid: f64::NAN, high: f64::NAN };
     match &r.payload {
-        MediaCase::Image { job, denoise_only } => image_timing_with(&f.media, job, r.gpu, r.gpus)
-            .map_or(nan, |t| {
-                if *denoise_only {
-                    t.denoise_band_s
-                } else {
-                    t.total_s
-                }
-            }),
-        MediaCase::Classic { job } => {
-            classic_samples_per_s_with(&f.media, job, r.gpu, r.gpus).unwrap_or(nan)
+        MediaCase::Image { job, denoise_only } => {
+            image_timing_with(&f.media, job, r.gpu, r.gpus).map_or(nan, |t| if *denoise_only { t.denoise_band_s } else { t.total_s })
         }
-        MediaCase::VideoTime { job } => {
-            video_timing_with_media(&f.video, &f.media, job, r.gpu, r.gpus)
-                .map_or(nan, |t| t.total_s)
-        }
+        MediaCase::Classic { job } => classic_samples_per_s_with(&f.media, job, r.gpu, r.gpus).unwrap_or(nan),
+        MediaCase::VideoTime { job } => video_timing_with_media(&f.video, &f.media, job, r.gpu, r.gpus).map_or(nan, |t| t.total_s),
         MediaCase::VideoMemory { job } => {
             let w = media::band_half_width(true);
-            video_memory_with(&f.video, job, r.gpus)
-                .map_or(nan, |m| Band::around(m.total_gib, 1.0 - w, 1.0 + w))
+            video_memory_with(&f.video, job, r.gpus).map_or(nan, |m| Band::around(m.total_gib, 1.0 - w, 1.0 + w))
         }
     }
 }
@@ -458,21 +324,8 @@ pub struct Knob<F> {
     pub determines: fn(&Row<MediaCase>) -> bool,
 }
 
-fn knob<F>(
-    name: &'static str,
-    at: fn(&mut F) -> &mut f64,
-    prior: f64,
-    (lo, hi): (f64, f64),
-    determines: fn(&Row<MediaCase>) -> bool,
-) -> Knob<F> {
-    Knob {
-        name,
-        at,
-        prior,
-        lo,
-        hi,
-        determines,
-    }
+fn knob<F>(name: &'static str, at: fn(&mut F) -> &mut f64, prior: f64, (lo, hi): (f64, f64), determines: fn(&Row<MediaCase>) -> bool) -> Knob<F> {
+    Knob { name, at, prior, lo, hi, determines }
 }
 
 fn image(r: &Row<MediaCase>) -> bool {
@@ -510,9 +363,7 @@ fn large_l2(r: &Row<MediaCase>) -> bool {
 
 fn classic_transformer(r: &Row<MediaCase>) -> bool {
     match &r.payload {
-        MediaCase::Classic { job } => {
-            crate::catalog::classic(&job.model).is_some_and(classic::is_transformer)
-        }
+        MediaCase::Classic { job } => crate::catalog::classic(&job.model).is_some_and(classic::is_transformer),
         _ => false,
     }
 }
@@ -537,69 +388,15 @@ fn transformer_mix(r: &Row<MediaCase>) -> bool {
 /// divisor are at least 1.
 pub fn media_knobs() -> Vec<Knob<MediaFit>> {
     vec![
-        knob(
-            "media: 16-bit tensor efficiency",
-            |f| &mut f.eta_tensor_16,
-            0.6,
-            (0.05, 0.8),
-            timed,
-        ),
-        knob(
-            "media: TF32/FP32 efficiency",
-            |f| &mut f.eta_32,
-            0.6,
-            (0.05, 0.8),
-            fp32,
-        ),
-        knob(
-            "media: FP32 intensity divisor",
-            |f| &mut f.fp32_intensity_divisor,
-            2.0,
-            (1.0, 8.0),
-            fp32,
-        ),
-        knob(
-            "media: large-L2 bandwidth factor",
-            |f| &mut f.large_l2_bandwidth_factor,
-            1.0,
-            (1.0, 4.0),
-            large_l2,
-        ),
-        knob(
-            "media: diffusion intensity (FLOP/byte)",
-            |f| &mut f.intensity_diffusion,
-            50.0,
-            (1.0, 2000.0),
-            diffusion_mix,
-        ),
-        knob(
-            "media: ConvNet intensity (FLOP/byte)",
-            |f| &mut f.intensity_convnet,
-            50.0,
-            (1.0, 2000.0),
-            classic_convnet,
-        ),
-        knob(
-            "media: transformer intensity (FLOP/byte)",
-            |f| &mut f.intensity_transformer,
-            50.0,
-            (1.0, 2000.0),
-            transformer_mix,
-        ),
-        knob(
-            "media: eager step latency (s)",
-            |f| &mut f.eager_step_latency_s,
-            0.01,
-            (0.0001, 0.5),
-            image,
-        ),
-        knob(
-            "media: training step latency (s)",
-            |f| &mut f.train_step_latency_s,
-            0.005,
-            (0.00001, 0.01),
-            classic,
-        ),
+        knob("media: 16-bit tensor efficiency", |f| &mut f.eta_tensor_16, 0.6, (0.05, 0.8), timed),
+        knob("media: TF32/FP32 efficiency", |f| &mut f.eta_32, 0.6, (0.05, 0.8), fp32),
+        knob("media: FP32 intensity divisor", |f| &mut f.fp32_intensity_divisor, 2.0, (1.0, 8.0), fp32),
+        knob("media: large-L2 bandwidth factor", |f| &mut f.large_l2_bandwidth_factor, 1.0, (1.0, 4.0), large_l2),
+        knob("media: diffusion intensity (FLOP/byte)", |f| &mut f.intensity_diffusion, 50.0, (1.0, 2000.0), diffusion_mix),
+        knob("media: ConvNet intensity (FLOP/byte)", |f| &mut f.intensity_convnet, 50.0, (1.0, 2000.0), classic_convnet),
+        knob("media: transformer intensity (FLOP/byte)", |f| &mut f.intensity_transformer, 50.0, (1.0, 2000.0), transformer_mix),
+        knob("media: eager step latency (s)", |f| &mut f.eager_step_latency_s, 0.01, (0.0001, 0.5), image),
+        knob("media: training step latency (s)", |f| &mut f.train_step_latency_s, 0.005, (0.00001, 0.01), classic),
     ]
 }
 
@@ -611,27 +408,9 @@ pub fn media_knobs() -> Vec<Knob<MediaFit>> {
 pub fn video_knobs() -> Vec<Knob<VideoFit>> {
     use crate::model::video::FA3_SM_OVERHEAD_SM_PER_TFLOPS as FA3;
     vec![
-        knob(
-            "video: live bytes per token and channel",
-            |f| &mut f.live_bytes_per_token_channel,
-            50.0,
-            (10.0, 400.0),
-            video_memory,
-        ),
-        knob(
-            "video: element-wise traffic per token, channel and block (bytes)",
-            |f| &mut f.traffic_bytes_per_token_channel,
-            200.0,
-            (0.0, 3000.0),
-            video_time,
-        ),
-        knob(
-            "video: non-tensor SM work (SM per TFLOPS)",
-            |f| &mut f.sm_overhead_sm_per_tflops,
-            FA3,
-            (0.0, 1.0),
-            video_time,
-        ),
+        knob("video: live bytes per token and channel", |f| &mut f.live_bytes_per_token_channel, 50.0, (10.0, 400.0), video_memory),
+        knob("video: element-wise traffic per token, channel and block (bytes)", |f| &mut f.traffic_bytes_per_token_channel, 200.0, (0.0, 3000.0), video_time),
+        knob("video: non-tensor SM work (SM per TFLOPS)", |f| &mut f.sm_overhead_sm_per_tflops, FA3, (0.0, 1.0), video_time),
     ]
 }
 
@@ -652,17 +431,12 @@ fn mean_abs_log(rows: &[&Row<MediaCase>], f: &MediaFits) -> f64 {
     if rows.is_empty() {
         return 0.0;
     }
-    rows.iter()
-        .map(|r| (predict_row(f, r).mid / r.measured).ln().abs())
-        .sum::<f64>()
-        / rows.len() as f64
+    rows.iter().map(|r| (predict_row(f, r).mid / r.measured).ln().abs()).sum::<f64>() / rows.len() as f64
 }
 
 /// Sum of squared ln(model / measured) of `rows` under `f`.
 fn sum_sq_log(rows: &[&Row<MediaCase>], f: &MediaFits) -> f64 {
-    rows.iter()
-        .map(|r| (predict_row(f, r).mid / r.measured).ln().powi(2))
-        .sum()
+    rows.iter().map(|r| (predict_row(f, r).mid / r.measured).ln().powi(2)).sum()
 }
 
 /// The knobs of `knobs` with at least [`MIN_ROWS`] determining rows in `rows` (their indices),
@@ -684,14 +458,10 @@ fn free_knobs<F>(knobs: &[Knob<F>], rows: &[&Row<MediaCase>]) -> (Vec<usize>, Ve
 /// physics default: coordinate descent on multiplicative steps (see the module doc).
 pub fn refit_media(rows: &[&Row<MediaCase>], video: &VideoFit) -> (MediaFit, Vec<&'static str>) {
     let knobs = media_knobs();
-    let generation: Vec<&Row<MediaCase>> =
-        rows.iter().copied().filter(|r| diffusion_mix(r)).collect();
+    let generation: Vec<&Row<MediaCase>> = rows.iter().copied().filter(|r| diffusion_mix(r)).collect();
     let classics: Vec<&Row<MediaCase>> = rows.iter().copied().filter(|r| classic(r)).collect();
     let objective = |m: &MediaFit| {
-        let f = MediaFits {
-            media: *m,
-            video: *video,
-        };
+        let f = MediaFits { media: *m, video: *video };
         mean_abs_log(&generation, &f) + mean_abs_log(&classics, &f)
     };
     let mut fit = prior_fits().media;
@@ -755,45 +525,27 @@ fn argmin(lo: f64, hi: f64, f: impl Fn(f64) -> f64) -> f64 {
 /// bytes on the memory rows, the two time constants on the time rows), by alternating
 /// golden-section searches over its bounds until none moves by more than 1e-5. A constant with
 /// too few rows takes its physics default.
-pub fn refit_video(
-    rows: &[&Row<MediaCase>],
-    media: &MediaFit,
-    start: &VideoFit,
-) -> (VideoFit, Vec<&'static str>) {
+pub fn refit_video(rows: &[&Row<MediaCase>], media: &MediaFit, start: &VideoFit) -> (VideoFit, Vec<&'static str>) {
     let knobs = video_knobs();
     let mut fit = *start;
     let (free, fallbacks) = free_knobs(&knobs, rows);
     for k in knobs.iter().filter(|k| fallbacks.contains(&k.name)) {
         *(k.at)(&mut fit) = k.prior;
     }
-    let own: Vec<Vec<&Row<MediaCase>>> = knobs
-        .iter()
-        .map(|k| rows.iter().copied().filter(|r| (k.determines)(r)).collect())
-        .collect();
+    let own: Vec<Vec<&Row<MediaCase>>> = knobs.iter().map(|k| rows.iter().copied().filter(|r| (k.determines)(r)).collect()).collect();
     let value = |f: &VideoFit, ki: usize| knobs.get(ki).map_or(0.0, |k| *(k.at)(&mut f.clone()));
     for _ in 0..40 {
         let before = fit;
         for &ki in &free {
-            let (Some(k), Some(mine)) = (knobs.get(ki), own.get(ki)) else {
-                continue;
-            };
+            let (Some(k), Some(mine)) = (knobs.get(ki), own.get(ki)) else { continue };
             let x = argmin(k.lo, k.hi, |x| {
                 let mut t = fit;
                 *(k.at)(&mut t) = x;
-                sum_sq_log(
-                    mine,
-                    &MediaFits {
-                        media: *media,
-                        video: t,
-                    },
-                )
+                sum_sq_log(mine, &MediaFits { media: *media, video: t })
             });
             *(k.at)(&mut fit) = x;
         }
-        if free.iter().all(|&ki| {
-            (value(&fit, ki) - value(&before, ki)).abs()
-                <= 1e-5 * value(&before, ki).abs().max(1e-9)
-        }) {
+        if free.iter().all(|&ki| (value(&fit, ki) - value(&before, ki)).abs() <= 1e-5 * value(&before, ki).abs().max(1e-9)) {
             break;
         }
     }
@@ -808,10 +560,7 @@ pub fn refit_rows(rows: &[&Row<MediaCase>]) -> Refit<MediaFits> {
     let (media, mut fallbacks) = refit_media(rows, &first_video);
     let (video, video_fallbacks) = refit_video(rows, &media, &first_video);
     fallbacks.extend(video_fallbacks);
-    Refit {
-        fit: MediaFits { media, video },
-        fallbacks,
-    }
+    Refit { fit: MediaFits { media, video }, fallbacks }
 }
 
 /// A refit and the constants it could not determine.
@@ -826,10 +575,7 @@ pub struct MediaDomain {
 
 impl MediaDomain {
     pub fn new(inventory: Inventory) -> MediaDomain {
-        MediaDomain {
-            inventory,
-            cache: Mutex::new(HashMap::new()),
-        }
+        MediaDomain { inventory, cache: Mutex::new(HashMap::new()) }
     }
 }
 
@@ -849,10 +595,7 @@ impl Domain for MediaDomain {
         if let Some((fit, fallbacks)) = self.cache.lock().ok().and_then(|c| c.get(train).cloned()) {
             return Refit { fit, fallbacks };
         }
-        let rows: Vec<&Row<MediaCase>> = train
-            .iter()
-            .filter_map(|&i| self.inventory.rows.get(i))
-            .collect();
+        let rows: Vec<&Row<MediaCase>> = train.iter().filter_map(|&i| self.inventory.rows.get(i)).collect();
         let r = refit_rows(&rows);
         if let Ok(mut c) = self.cache.lock() {
             c.insert(train.to_vec(), (r.fit, r.fallbacks.clone()));
@@ -861,13 +604,6 @@ impl Domain for MediaDomain {
     }
 
     fn predict(&self, fit: &MediaFits, i: usize) -> Band {
-        self.inventory.rows.get(i).map_or(
-            Band {
-                low: f64::NAN,
-                mid: f64::NAN,
-                high: f64::NAN,
-            },
-            |r| predict_row(fit, r),
-        )
+        self.inventory.rows.get(i).map_or(Band { low: f64::NAN, mid: f64::NAN, high: f64::NAN }, |r| predict_row(fit, r))
     }
 }

@@ -66,19 +66,13 @@ fn score_domain<D: Domain>(d: &D, sets: &mut Vec<SetResult>) -> FoldNotes {
     let (scored, notes) = evaluate(d);
     let rows = d.rows();
     for set in Set::ALL {
-        let mine: Vec<&Scored> = scored
-            .iter()
-            .filter(|s| rows[s.index].set == set && s.raw.mid.is_finite())
-            .collect();
+        let mine: Vec<&Scored> = scored.iter().filter(|s| rows[s.index].set == set && s.raw.mid.is_finite()).collect();
         if mine.is_empty() {
             continue;
         }
         let summary = summarize(set, rows, &mine, &|i| d.class(i));
         let results = mine.iter().map(|s| row_result(&rows[s.index], s)).collect();
-        sets.push(SetResult {
-            summary,
-            rows: results,
-        });
+        sets.push(SetResult { summary, rows: results });
     }
     notes
 }
@@ -95,11 +89,7 @@ fn row_result<P>(r: &Row<P>, s: &Scored) -> RowResult {
         measured: s.measured,
         raw: s.raw.mid,
         in_sample: s.in_sample.mid,
-        held_out: [
-            s.fold(Fold::Family).mid,
-            s.fold(Fold::Source).mid,
-            s.fold(Fold::Generation).mid,
-        ],
+        held_out: [s.fold(Fold::Family).mid, s.fold(Fold::Source).mid, s.fold(Fold::Generation).mid],
     }
 }
 
@@ -124,9 +114,7 @@ pub fn run(dir: &Path) -> Result<Accuracy, String> {
     skipped.extend(media_inv.skipped.iter().cloned());
     let media = media::MediaDomain::new(media_inv);
     notes.push(("image, classic and video", score_domain(&media, &mut sets)));
-    let full = media
-        .refit(&(0..media.rows().len()).collect::<Vec<_>>())
-        .fit;
+    let full = media.refit(&(0..media.rows().len()).collect::<Vec<_>>()).fit;
     for k in media::media_knobs() {
         let (mut shipped, mut refit) = (media::MediaFits::CALIBRATED.media, full.media);
         constants.push((k.name, *(k.at)(&mut shipped), *(k.at)(&mut refit)));
@@ -137,26 +125,10 @@ pub fn run(dir: &Path) -> Result<Accuracy, String> {
     }
     let offload_inv = offload::inventory(dir)?;
     let read = read + offload_inv.read;
-    let offload = offload::OffloadDomain {
-        inventory: offload_inv,
-    };
+    let offload = offload::OffloadDomain { inventory: offload_inv };
     notes.push(("offload", score_domain(&offload, &mut sets)));
-    let full = offload
-        .refit(&(0..offload.rows().len()).collect::<Vec<_>>())
-        .fit;
-    constants.push((
-        "offload: RAM stream share",
-        offload.shipped().ram_stream_fraction,
-        full.ram_stream_fraction,
-    ));
+    let full = offload.refit(&(0..offload.rows().len()).collect::<Vec<_>>()).fit;
+    constants.push(("offload: RAM stream share", offload.shipped().ram_stream_fraction, full.ram_stream_fraction));
     sets.sort_by_key(|s| s.summary.set);
-    Ok(Accuracy {
-        sets,
-        notes,
-        constants,
-        llm_full,
-        read,
-        skipped,
-        not_modelled,
-    })
+    Ok(Accuracy { sets, notes, constants, llm_full, read, skipped, not_modelled })
 }

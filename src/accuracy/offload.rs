@@ -15,9 +15,9 @@ use super::row::{gpu, median, Csv, Row, Set};
 use crate::catalog;
 use crate::model::llm::host::{Host, OffloadMode};
 use crate::model::llm::offload::{self, OffloadFit};
+use crate::model::types::{OffloadPlan, Placement};
 use crate::model::llm::{custom, estimate_llm, parallel, Engine, LlmJob, ModelArch, OFFLOAD_BAND};
 use crate::model::precision::Precision;
-use crate::model::types::{OffloadPlan, Placement};
 use crate::model::Band;
 use std::path::Path;
 
@@ -47,9 +47,7 @@ pub struct Inventory {
 }
 
 fn num<T: std::str::FromStr>(s: &str, what: &str) -> R<T> {
-    s.trim()
-        .parse()
-        .map_err(|_| format!("{what}: `{s}` is not a number"))
+    s.trim().parse().map_err(|_| format!("{what}: `{s}` is not a number"))
 }
 
 /// Every row of [`FILE`], as llama.cpp ran it: Q4_K_M or MXFP4 weights, a 4,096-token context,
@@ -61,17 +59,11 @@ pub fn inventory(dir: &Path) -> R<Inventory> {
         let c = |k: &str| csv.get(r, k);
         inv.read += 1;
         let (model, quant, place) = (c("model"), c("quant"), c("placement"));
-        let named = format!(
-            "{FILE}: {} ×{} {model} {quant} {place}",
-            c("gpu"),
-            c("num_gpus")
-        );
+        let named = format!("{FILE}: {} ×{} {model} {quant} {place}", c("gpu"), c("num_gpus"));
         let arch = match catalog::llm(model) {
             Some(spec) => ModelArch::from_spec(spec),
             // Codestral 22B has no preset: its published parameter count.
-            None if model == "codestral-22b" => {
-                custom::arch_from_params(22.2e9).map_err(|e| format!("{named}: {e}"))?
-            }
+            None if model == "codestral-22b" => custom::arch_from_params(22.2e9).map_err(|e| format!("{named}: {e}"))?,
             None => return Err(format!("{named}: no preset `{model}`")),
         };
         let precision = match quant {
@@ -105,55 +97,27 @@ pub fn inventory(dir: &Path) -> R<Inventory> {
         let gpus = num(c("num_gpus"), &named)?;
         let measured = num(c("decode_tok_s"), &named)?;
         let label = format!("{} ×{gpus} {model} {quant} {place}", g.id);
-        inv.rows.push(keyed_row(
-            Set::Offload,
-            FILE,
-            label,
-            g,
-            gpus,
-            measured,
-            c("source"),
-            Engine::LlamaCpp.as_str(),
-            OffloadCase { job, placement },
-        ));
+        inv.rows.push(keyed_row(Set::Offload, FILE, label, g, gpus, measured, c("source"), Engine::LlamaCpp.as_str(), OffloadCase { job, placement }));
     }
     Ok(inv)
 }
 
 /// Decode tokens/s of row `r` under `fit` (NaN when the engine finds no placement).
 pub fn predict_row(fit: &OffloadFit, r: &Row<OffloadCase>) -> Band {
-    let nan = Band {
-        low: f64::NAN,
-        mid: f64::NAN,
-        high: f64::NAN,
-    };
+    let nan = Band { low: f64::NAN, mid: f64::NAN, high: f64::NAN };
     let job = fit.apply(&r.payload.job);
     match r.payload.placement {
         Some((kind, count)) => {
             let layers = job.model.layers;
-            let on = if kind == Placement::Layers {
-                count
-            } else {
-                layers.saturating_sub(count)
-            };
-            let plan = OffloadPlan {
-                placement: kind,
-                layers_on_gpu: on,
-                layers_total: layers,
-                ram_gib_used: 0.0,
-                gpu_gib: 0.0,
-                fits: true,
-            };
+            let on = if kind == Placement::Layers { count } else { layers.saturating_sub(count) };
+            let plan = OffloadPlan { placement: kind, layers_on_gpu: on, layers_total: layers, ram_gib_used: 0.0, gpu_gib: 0.0, fits: true };
             let layout = parallel::layout(&job, r.gpu, Engine::LlamaCpp, r.gpus);
             let (b, ctx) = offload::decode_point(&job);
-            let mid =
-                1.0 / offload::decode_step_s(&job, r.gpu, Engine::LlamaCpp, &layout, &plan, b, ctx);
+            let mid = 1.0 / offload::decode_step_s(&job, r.gpu, Engine::LlamaCpp, &layout, &plan, b, ctx);
             Band::around(mid, 1.0 - OFFLOAD_BAND, 1.0 + OFFLOAD_BAND)
         }
         None => match estimate_llm(&job, r.gpu, r.gpus) {
-            Ok(est) if est.offload.is_some_and(|p| p.fits) => {
-                est.throughput.decode_tokens_per_s.unwrap_or(nan)
-            }
+            Ok(est) if est.offload.is_some_and(|p| p.fits) => est.throughput.decode_tokens_per_s.unwrap_or(nan),
             _ => nan,
         },
     }
@@ -163,40 +127,11 @@ pub fn predict_row(fit: &OffloadFit, r: &Row<OffloadCase>) -> Band {
 /// `rows`, or the default with fewer than [`MIN_ROWS`] rows.
 pub fn refit_rows(rows: &[&Row<OffloadCase>]) -> Refit<OffloadFit> {
     if rows.len() < MIN_ROWS {
-        return Refit {
-            fit: OffloadFit {
-                ram_stream_fraction: PRIOR_RAM_STREAM_FRACTION,
-            },
-            fallbacks: vec!["offload: RAM stream share"],
-        };
+        return Refit { fit: OffloadFit { ram_stream_fraction: PRIOR_RAM_STREAM_FRACTION }, fallbacks: vec!["offload: RAM stream share"] };
     }
-    let score = |f: f64| {
-        median(
-            rows.iter()
-                .map(|r| {
-                    (predict_row(
-                        &OffloadFit {
-                            ram_stream_fraction: f,
-                        },
-                        r,
-                    )
-                    .mid / r.measured)
-                        .ln()
-                        .abs()
-                })
-                .collect(),
-        )
-    };
-    let best = (15..=90)
-        .map(|i| f64::from(i) / 100.0)
-        .min_by(|a, b| score(*a).total_cmp(&score(*b)))
-        .unwrap_or(PRIOR_RAM_STREAM_FRACTION);
-    Refit {
-        fit: OffloadFit {
-            ram_stream_fraction: best,
-        },
-        fallbacks: Vec::new(),
-    }
+    let score = |f: f64| median(rows.iter().map(|r| (predict_row(&OffloadFit { ram_stream_fraction: f }, r).mid / r.measured).ln().abs()).collect());
+    let best = (15..=90).map(|i| f64::from(i) / 100.0).min_by(|a, b| score(*a).total_cmp(&score(*b))).unwrap_or(PRIOR_RAM_STREAM_FRACTION);
+    Refit { fit: OffloadFit { ram_stream_fraction: best }, fallbacks: Vec::new() }
 }
 
 /// The offload rows and their refits.
@@ -217,21 +152,11 @@ impl Domain for OffloadDomain {
     }
 
     fn refit(&self, train: &[usize]) -> Refit<OffloadFit> {
-        let rows: Vec<&Row<OffloadCase>> = train
-            .iter()
-            .filter_map(|&i| self.inventory.rows.get(i))
-            .collect();
+        let rows: Vec<&Row<OffloadCase>> = train.iter().filter_map(|&i| self.inventory.rows.get(i)).collect();
         refit_rows(&rows)
     }
 
     fn predict(&self, fit: &OffloadFit, i: usize) -> Band {
-        self.inventory.rows.get(i).map_or(
-            Band {
-                low: f64::NAN,
-                mid: f64::NAN,
-                high: f64::NAN,
-            },
-            |r| predict_row(fit, r),
-        )
+        self.inventory.rows.get(i).map_or(Band { low: f64::NAN, mid: f64::NAN, high: f64::NAN }, |r| predict_row(fit, r))
     }
 }

@@ -60,30 +60,12 @@ pub fn summary_table(a: &Accuracy) -> String {
 fn across_nodes(s: &SetResult) -> String {
     let multi: Vec<&super::RowResult> = s.rows.iter().filter(|r| r.gpus > 8).collect();
     let med = |rows: &[&super::RowResult], k: Option<usize>| {
-        let mut e: Vec<f64> = rows
-            .iter()
-            .map(|r| (k.map_or(r.raw, |k| r.held_out[k]) / r.measured - 1.0).abs())
-            .filter(|e| e.is_finite())
-            .collect();
+        let mut e: Vec<f64> = rows.iter().map(|r| (k.map_or(r.raw, |k| r.held_out[k]) / r.measured - 1.0).abs()).filter(|e| e.is_finite()).collect();
         e.sort_by(f64::total_cmp);
-        if e.is_empty() {
-            f64::NAN
-        } else if e.len() % 2 == 1 {
-            e[e.len() / 2]
-        } else {
-            (e[e.len() / 2 - 1] + e[e.len() / 2]) / 2.0
-        }
+        if e.is_empty() { f64::NAN } else if e.len() % 2 == 1 { e[e.len() / 2] } else { (e[e.len() / 2 - 1] + e[e.len() / 2]) / 2.0 }
     };
-    let count = |f: fn(&super::RowResult) -> &str| {
-        multi
-            .iter()
-            .map(|r| f(r))
-            .collect::<std::collections::BTreeSet<_>>()
-            .len()
-    };
-    let (lo, hi) = multi.iter().fold((u32::MAX, 0), |(lo, hi), r| {
-        (lo.min(r.gpus), hi.max(r.gpus))
-    });
+    let count = |f: fn(&super::RowResult) -> &str| multi.iter().map(|r| f(r)).collect::<std::collections::BTreeSet<_>>().len();
+    let (lo, hi) = multi.iter().fold((u32::MAX, 0), |(lo, hi), r| (lo.min(r.gpus), hi.max(r.gpus)));
     let mut out = format!(
         "\nPast one node ({} rows of {} to {} GPUs; {} sources, {} hardware generations):\n\n| rows | source | shipped | LOFO | LOSO | LOGO |\n|---|---|---:|---:|---:|---:|\n",
         multi.len(),
@@ -96,19 +78,10 @@ fn across_nodes(s: &SetResult) -> String {
     sources.sort_unstable();
     sources.dedup();
     let line = |rows: &[&super::RowResult], name: &str| {
-        format!(
-            "| {} | {} | {} | {} | {} | {} |\n",
-            rows.len(),
-            name,
-            pct(med(rows, None)),
-            pct(med(rows, Some(0))),
-            pct(med(rows, Some(1))),
-            pct(med(rows, Some(2)))
-        )
+        format!("| {} | {} | {} | {} | {} | {} |\n", rows.len(), name, pct(med(rows, None)), pct(med(rows, Some(0))), pct(med(rows, Some(1))), pct(med(rows, Some(2))))
     };
     for src in sources {
-        let rows: Vec<&super::RowResult> =
-            multi.iter().copied().filter(|r| r.source == src).collect();
+        let rows: Vec<&super::RowResult> = multi.iter().copied().filter(|r| r.source == src).collect();
         out.push_str(&line(&rows, src));
     }
     out.push_str(&line(&multi, "**all**"));
@@ -118,12 +91,7 @@ fn across_nodes(s: &SetResult) -> String {
 /// The five worst rows of a set.
 fn worst(s: &SetResult) -> String {
     let mut rows: Vec<&super::RowResult> = s.rows.iter().collect();
-    let e = |r: &super::RowResult| {
-        r.held_out
-            .iter()
-            .map(|m| (m / r.measured - 1.0).abs())
-            .fold(0.0, f64::max)
-    };
+    let e = |r: &super::RowResult| r.held_out.iter().map(|m| (m / r.measured - 1.0).abs()).fold(0.0, f64::max);
     rows.sort_by(|a, b| e(b).total_cmp(&e(a)));
     let mut out = String::from("| row | source | measured | shipped | LOFO | LOSO | LOGO |\n|---|---|---:|---:|---:|---:|---:|\n");
     for r in rows.iter().take(5) {
@@ -186,19 +154,9 @@ pub fn markdown(a: &Accuracy) -> String {
     );
     for s in &a.sets {
         let m = &s.summary;
-        let _ = write!(
-            out,
-            "\n## {}\n\n![{}](accuracy/{}.svg)\n\n",
-            m.set.title(),
-            m.set.id(),
-            m.set.id()
-        );
+        let _ = write!(out, "\n## {}\n\n![{}](accuracy/{}.svg)\n\n", m.set.title(), m.set.id(), m.set.id());
         for b in &m.bands {
-            let name = if b.class.is_empty() {
-                "band".to_string()
-            } else {
-                format!("band of class `{}`", b.class)
-            };
+            let name = if b.class.is_empty() { "band".to_string() } else { format!("band of class `{}`", b.class) };
             let _ = writeln!(
                 out,
                 "- {name}: {:.2}–{:.2} × the model (LOSO, {} rows); for a GPU family without rows {:.2}–{:.2} (LOFO)",
@@ -220,19 +178,12 @@ pub fn markdown(a: &Accuracy) -> String {
     for (domain, notes) in &a.notes {
         for ((fold, key), names) in &notes.fallbacks {
             for n in names {
-                by_knob
-                    .entry(n)
-                    .or_default()
-                    .push(format!("{} {} ({domain})", fold.short(), key));
+                by_knob.entry(n).or_default().push(format!("{} {} ({domain})", fold.short(), key));
             }
         }
     }
     for (knob, folds) in by_knob {
-        let shown = if folds.len() > 8 {
-            format!("{} folds (every fold: no row determines it)", folds.len())
-        } else {
-            folds.join("; ")
-        };
+        let shown = if folds.len() > 8 { format!("{} folds (every fold: no row determines it)", folds.len()) } else { folds.join("; ") };
         let _ = writeln!(out, "| {knob} | {shown} |");
     }
     out
@@ -270,10 +221,7 @@ pub fn held_out_groups(a: &Accuracy) -> Vec<(Set, String, String, usize, f64)> {
     for s in &a.sets {
         let mut groups: std::collections::BTreeMap<(String, String), Vec<f64>> = Default::default();
         for r in &s.rows {
-            groups
-                .entry((r.engine.clone(), r.family.clone()))
-                .or_default()
-                .push((r.held_out[0] / r.measured - 1.0).abs());
+            groups.entry((r.engine.clone(), r.family.clone())).or_default().push((r.held_out[0] / r.measured - 1.0).abs());
         }
         for ((engine, family), errs) in groups {
             if errs.len() >= 3 {
@@ -294,12 +242,7 @@ pub fn data_toml(a: &Accuracy) -> String {
     for s in &a.sets {
         let m = &s.summary;
         let (goal, logo_goal) = m.set.goal();
-        let nan = super::folds::ClassBand {
-            class: "",
-            rows: 0,
-            band: (f64::NAN, f64::NAN),
-            band_new_family: (f64::NAN, f64::NAN),
-        };
+        let nan = super::folds::ClassBand { class: "", rows: 0, band: (f64::NAN, f64::NAN), band_new_family: (f64::NAN, f64::NAN) };
         let own = m.bands.iter().find(|b| b.class.is_empty()).unwrap_or(&nan);
         let _ = write!(
             out,
@@ -335,24 +278,10 @@ pub fn data_toml(a: &Accuracy) -> String {
             );
         }
         let mut rows: Vec<&super::RowResult> = s.rows.iter().collect();
-        let e = |r: &super::RowResult| {
-            r.held_out
-                .iter()
-                .map(|m| (m / r.measured - 1.0).abs())
-                .fold(0.0, f64::max)
-        };
+        let e = |r: &super::RowResult| r.held_out.iter().map(|m| (m / r.measured - 1.0).abs()).fold(0.0, f64::max);
         rows.sort_by(|a, b| e(b).total_cmp(&e(a)));
         for r in rows.iter().take(5) {
-            let worst = r
-                .held_out
-                .iter()
-                .copied()
-                .max_by(|a, b| {
-                    (a / r.measured - 1.0)
-                        .abs()
-                        .total_cmp(&(b / r.measured - 1.0).abs())
-                })
-                .unwrap_or(f64::NAN);
+            let worst = r.held_out.iter().copied().max_by(|a, b| (a / r.measured - 1.0).abs().total_cmp(&(b / r.measured - 1.0).abs())).unwrap_or(f64::NAN);
             let _ = write!(
                 out,
                 "[[set.worst]]\nlabel = {}\nsource = {}\nmeasured = {}\nmodel = {}\n",
@@ -364,15 +293,7 @@ pub fn data_toml(a: &Accuracy) -> String {
         }
     }
     for (set, engine, family, n, err) in held_out_groups(a) {
-        let _ = write!(
-            out,
-            "\n[[held_out]]\nset = {}\nengine = {}\nfamily = {}\nrows = {}\nmedian_error = {}\n",
-            q(set.id()),
-            q(&engine),
-            q(&family),
-            n,
-            f4(err)
-        );
+        let _ = write!(out, "\n[[held_out]]\nset = {}\nengine = {}\nfamily = {}\nrows = {}\nmedian_error = {}\n", q(set.id()), q(&engine), q(&family), n, f4(err));
     }
     out
 }
@@ -384,10 +305,7 @@ fn outward((lo, hi): (f64, f64), fallback: (f64, f64)) -> (f64, f64) {
         return fallback;
     }
     // A band holds its mid, even where the held-out rows all fall to one side of it.
-    (
-        (lo.min(1.0) * 100.0).floor() / 100.0,
-        (hi.max(1.0) * 100.0).ceil() / 100.0,
-    )
+    ((lo.min(1.0) * 100.0).floor() / 100.0, (hi.max(1.0) * 100.0).ceil() / 100.0)
 }
 
 /// `src/model/bands.rs`: the bands the engine shows, each from the held-out rows of its set and
@@ -395,10 +313,7 @@ fn outward((lo, hi): (f64, f64), fallback: (f64, f64)) -> (f64, f64) {
 /// for pairs without rows), rounded outward.
 pub fn bands_rs(a: &Accuracy) -> String {
     let find = |set: Set, class: &str| -> Option<&super::folds::ClassBand> {
-        a.sets
-            .iter()
-            .find(|s| s.summary.set == set)
-            .and_then(|s| s.summary.bands.iter().find(|b| b.class == class))
+        a.sets.iter().find(|s| s.summary.set == set).and_then(|s| s.summary.bands.iter().find(|b| b.class == class))
     };
     let mut out = String::from(
         "//! The bands the LLM engine shows around its estimates, as factors of the estimate (low, high):\n\
@@ -415,58 +330,20 @@ pub fn bands_rs(a: &Accuracy) -> String {
     let items: [(&str, Set, &str, &str); 10] = [
         ("DECODE", Set::Decode, "", "One request's decode tokens/s."),
         ("PREFILL", Set::Prefill, "", "Prompt tokens/s."),
-        (
-            "SERVING",
-            Set::Serving,
-            "",
-            "A server's output tokens/s at its concurrency.",
-        ),
-        (
-            "SERVING_MLA_MOE",
-            Set::Serving,
-            "mla-moe",
-            "The same for a DeepSeek-style MoE (routed experts and latent attention).",
-        ),
-        (
-            "PER_USER",
-            Set::PerUser,
-            "",
-            "One user's tokens/s at a concurrency above 1.",
-        ),
-        (
-            "PER_USER_MLA_MOE",
-            Set::PerUser,
-            "mla-moe",
-            "The same for a DeepSeek-style MoE.",
-        ),
-        (
-            "TTFT",
-            Set::Ttft,
-            "",
-            "Time to first token, requests arriving at random.",
-        ),
-        (
-            "TTFT_IN_STEP",
-            Set::Ttft,
-            "in-step",
-            "Time to first token, fixed-length requests sent together.",
-        ),
+        ("SERVING", Set::Serving, "", "A server's output tokens/s at its concurrency."),
+        ("SERVING_MLA_MOE", Set::Serving, "mla-moe", "The same for a DeepSeek-style MoE (routed experts and latent attention)."),
+        ("PER_USER", Set::PerUser, "", "One user's tokens/s at a concurrency above 1."),
+        ("PER_USER_MLA_MOE", Set::PerUser, "mla-moe", "The same for a DeepSeek-style MoE."),
+        ("TTFT", Set::Ttft, "", "Time to first token, requests arriving at random."),
+        ("TTFT_IN_STEP", Set::Ttft, "in-step", "Time to first token, fixed-length requests sent together."),
         ("TRAINING", Set::Training, "", "Training tokens/s."),
-        (
-            "MEMORY",
-            Set::Memory,
-            "",
-            "Training and fine-tuning peak memory.",
-        ),
+        ("MEMORY", Set::Memory, "", "Training and fine-tuning peak memory."),
     ];
     for (name, set, class, doc) in items {
         let fallback = (0.65, 1.35);
         let own = find(set, class).or_else(|| find(set, ""));
         let fitted = outward(own.map_or((f64::NAN, f64::NAN), |b| b.band), fallback);
-        let new_family = outward(
-            own.map_or((f64::NAN, f64::NAN), |b| b.band_new_family),
-            fitted,
-        );
+        let new_family = outward(own.map_or((f64::NAN, f64::NAN), |b| b.band_new_family), fitted);
         let rows = own.map_or(0, |b| b.rows);
         let _ = write!(
             out,
@@ -477,10 +354,7 @@ pub fn bands_rs(a: &Accuracy) -> String {
     // The TTFT of a DeepSeek-style MoE: its own class when it has rows.
     let mla = find(Set::Ttft, "mla-moe");
     let fitted = outward(mla.map_or((f64::NAN, f64::NAN), |b| b.band), (0.65, 1.35));
-    let new_family = outward(
-        mla.map_or((f64::NAN, f64::NAN), |b| b.band_new_family),
-        fitted,
-    );
+    let new_family = outward(mla.map_or((f64::NAN, f64::NAN), |b| b.band_new_family), fitted);
     let _ = write!(
         out,
         "\n/// Time to first token of a DeepSeek-style MoE. ({} held-out rows.)\npub const TTFT_MLA_MOE: SetBand = SetBand {{ fitted: ({:.2}, {:.2}), new_family: ({:.2}, {:.2}) }};\n",
@@ -549,21 +423,8 @@ pub fn plot_svg(s: &SetResult) -> String {
         .map(|r| (r.measured, r.held_out[1], r.family.as_str()))
         .collect();
     let (w, h, pad) = (420.0, 420.0, 48.0);
-    let lo = pts
-        .iter()
-        .flat_map(|p| [p.0, p.1])
-        .fold(f64::INFINITY, f64::min)
-        .max(1e-9)
-        .log10()
-        .floor();
-    let hi = pts
-        .iter()
-        .flat_map(|p| [p.0, p.1])
-        .fold(0.0, f64::max)
-        .max(1e-9)
-        .log10()
-        .ceil()
-        .max(lo + 1.0);
+    let lo = pts.iter().flat_map(|p| [p.0, p.1]).fold(f64::INFINITY, f64::min).max(1e-9).log10().floor();
+    let hi = pts.iter().flat_map(|p| [p.0, p.1]).fold(0.0, f64::max).max(1e-9).log10().ceil().max(lo + 1.0);
     let x = |v: f64| pad + (v.log10() - lo) / (hi - lo) * (w - 2.0 * pad);
     let y = |v: f64| h - pad - (v.log10() - lo) / (hi - lo) * (h - 2.0 * pad);
     let mut out = format!(
@@ -572,14 +433,7 @@ pub fn plot_svg(s: &SetResult) -> String {
     );
     let (b0, b1) = s.summary.band();
     let (a, b) = (10f64.powf(lo), 10f64.powf(hi));
-    let _ = writeln!(
-        out,
-        "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#000\"/>",
-        x(a),
-        y(a),
-        x(b),
-        y(b)
-    );
+    let _ = writeln!(out, "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#000\"/>", x(a), y(a), x(b), y(b));
     if b0.is_finite() && b1.is_finite() && b0 > 0.0 {
         // measured = band × model: the model axis is vertical, so the band lines are model = measured / factor.
         for f in [b0, b1] {
@@ -588,34 +442,13 @@ pub fn plot_svg(s: &SetResult) -> String {
     }
     for e in (lo as i32)..=(hi as i32) {
         let v = 10f64.powi(e);
-        let _ = writeln!(
-            out,
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">1e{e}</text>",
-            x(v),
-            h - pad + 16.0
-        );
-        let _ = writeln!(
-            out,
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">1e{e}</text>",
-            pad - 4.0,
-            y(v) + 4.0
-        );
+        let _ = writeln!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">1e{e}</text>", x(v), h - pad + 16.0);
+        let _ = writeln!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">1e{e}</text>", pad - 4.0, y(v) + 4.0);
     }
-    let _ = writeln!(
-        out,
-        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">measured</text>",
-        w / 2.0,
-        h - 8.0
-    );
+    let _ = writeln!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">measured</text>", w / 2.0, h - 8.0);
     let _ = writeln!(out, "<text x=\"14\" y=\"{:.1}\" transform=\"rotate(-90 14 {:.1})\" text-anchor=\"middle\">model, source held out</text>", h / 2.0, h / 2.0);
     for (m, p, fam) in &pts {
-        let _ = writeln!(
-            out,
-            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"2.5\" fill=\"{}\" fill-opacity=\"0.75\"/>",
-            x(*m),
-            y(*p),
-            family_colour(fam)
-        );
+        let _ = writeln!(out, "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"2.5\" fill=\"{}\" fill-opacity=\"0.75\"/>", x(*m), y(*p), family_colour(fam));
     }
     let families: std::collections::BTreeSet<&str> = pts.iter().map(|p| p.2).collect();
     for (i, fam) in families.iter().enumerate() {

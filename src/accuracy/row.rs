@@ -91,13 +91,7 @@ impl Set {
     pub fn goal(self) -> (f64, Option<f64>) {
         match self {
             Set::Decode => (0.12, Some(0.15)),
-            Set::Prefill
-            | Set::Serving
-            | Set::PerUser
-            | Set::Training
-            | Set::Image
-            | Set::VideoTime
-            | Set::VideoMemory => (0.20, None),
+            Set::Prefill | Set::Serving | Set::PerUser | Set::Training | Set::Image | Set::VideoTime | Set::VideoMemory => (0.20, None),
             Set::Classic => (0.20, None),
             Set::Ttft => (0.30, None),
             Set::Memory => (0.08, None),
@@ -180,10 +174,7 @@ pub fn family_of(g: &Gpu) -> &'static str {
 /// 5090; Strix Halo is RDNA 3.5).
 pub fn generation_of(g: &Gpu) -> String {
     let arch = g.architecture.as_str();
-    let unified = !g.memory_options_gib.is_empty()
-        || g.memory_type
-            .as_deref()
-            .is_some_and(|m| m.contains("LPDDR"));
+    let unified = !g.memory_options_gib.is_empty() || g.memory_type.as_deref().is_some_and(|m| m.contains("LPDDR"));
     match g.vendor {
         Vendor::Nvidia if unified => format!("{arch} unified memory"),
         Vendor::Nvidia if family_of(g) == "NVIDIA HBM" => format!("{arch} datacenter"),
@@ -198,13 +189,8 @@ pub fn source_key(s: &str) -> String {
     if let Some(rest) = s.strip_prefix("github ") {
         return rest.split_whitespace().next().unwrap_or(rest).to_string();
     }
-    if let Some(rest) = s
-        .strip_prefix("https://")
-        .or_else(|| s.strip_prefix("http://"))
-    {
-        let parts: Vec<&str> = rest
-            .split(|c: char| c == '/' || c.is_whitespace())
-            .collect();
+    if let Some(rest) = s.strip_prefix("https://").or_else(|| s.strip_prefix("http://")) {
+        let parts: Vec<&str> = rest.split(|c: char| c == '/' || c.is_whitespace()).collect();
         let host = parts.first().copied().unwrap_or(rest);
         if host == "github.com" && parts.len() >= 3 {
             return format!("{}/{}", parts[1], parts[2]);
@@ -246,19 +232,13 @@ impl Csv {
     /// Reads `name` from `dir`.
     pub fn read(dir: &std::path::Path, name: &'static str) -> Result<Csv, String> {
         let path = dir.join(name);
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let mut lines = text.lines().filter(|l| !l.trim().is_empty());
         let header = split_csv(lines.next().ok_or_else(|| format!("{name}: empty"))?);
         let rows: Vec<Vec<String>> = lines.map(split_csv).collect();
         for r in &rows {
             if r.len() < header.len() {
-                return Err(format!(
-                    "{name}: a row has {} of {} columns: {}",
-                    r.len(),
-                    header.len(),
-                    r.join(",")
-                ));
+                return Err(format!("{name}: a row has {} of {} columns: {}", r.len(), header.len(), r.join(",")));
             }
         }
         Ok(Csv { name, header, rows })
@@ -266,11 +246,7 @@ impl Csv {
 
     /// The value of column `col` in `row` ("" when the column is missing).
     pub fn get<'a>(&self, row: &'a [String], col: &str) -> &'a str {
-        self.header
-            .iter()
-            .position(|h| h == col)
-            .and_then(|i| row.get(i))
-            .map_or("", |s| s.as_str())
+        self.header.iter().position(|h| h == col).and_then(|i| row.get(i)).map_or("", |s| s.as_str())
     }
 }
 

@@ -24,28 +24,13 @@ fn main() -> ExitCode {
     };
     if let Some(i) = std::env::args().position(|a| a == "--rows") {
         // Every scored row as CSV, for looking into the misses.
-        let out = std::env::args()
-            .nth(i + 1)
-            .unwrap_or_else(|| "target/accuracy-rows.csv".into());
-        let mut csv = String::from(
-            "set,label,source,family,generation,engine,measured,shipped,in_sample,lofo,loso,logo\n",
-        );
+        let out = std::env::args().nth(i + 1).unwrap_or_else(|| "target/accuracy-rows.csv".into());
+        let mut csv = String::from("set,label,source,family,generation,engine,measured,shipped,in_sample,lofo,loso,logo\n");
         for s in &a.sets {
             for r in &s.rows {
                 csv.push_str(&format!(
                     "{},\"{}\",{},{},{},\"{}\",{},{},{},{},{},{}\n",
-                    s.summary.set.id(),
-                    r.label.replace('"', "'"),
-                    r.source,
-                    r.family,
-                    r.generation,
-                    r.engine.replace('"', "'"),
-                    r.measured,
-                    r.raw,
-                    r.in_sample,
-                    r.held_out[0],
-                    r.held_out[1],
-                    r.held_out[2]
+                    s.summary.set.id(), r.label.replace('"', "'"), r.source, r.family, r.generation, r.engine.replace('"', "'"), r.measured, r.raw, r.in_sample, r.held_out[0], r.held_out[1], r.held_out[2]
                 ));
             }
         }
@@ -62,28 +47,13 @@ fn main() -> ExitCode {
         }
     }
     let mut files = vec![
-        (
-            "docs/ACCURACY.md".to_string(),
-            gpu_advisor::accuracy::report::markdown(&a),
-        ),
-        (
-            "data/accuracy.toml".to_string(),
-            gpu_advisor::accuracy::report::data_toml(&a),
-        ),
-        (
-            "src/model/bands.rs".to_string(),
-            gpu_advisor::accuracy::report::bands_rs(&a),
-        ),
-        (
-            "src/model/llm/calibrated.rs".to_string(),
-            gpu_advisor::accuracy::report::calibrated_rs(&a.llm_full),
-        ),
+        ("docs/ACCURACY.md".to_string(), gpu_advisor::accuracy::report::markdown(&a)),
+        ("data/accuracy.toml".to_string(), gpu_advisor::accuracy::report::data_toml(&a)),
+        ("src/model/bands.rs".to_string(), gpu_advisor::accuracy::report::bands_rs(&a)),
+        ("src/model/llm/calibrated.rs".to_string(), gpu_advisor::accuracy::report::calibrated_rs(&a.llm_full)),
     ];
     for s in &a.sets {
-        files.push((
-            format!("docs/accuracy/{}.svg", s.summary.set.id()),
-            gpu_advisor::accuracy::report::plot_svg(s),
-        ));
+        files.push((format!("docs/accuracy/{}.svg", s.summary.set.id()), gpu_advisor::accuracy::report::plot_svg(s)));
     }
     if !check {
         let _ = std::fs::create_dir_all(root.join("docs/accuracy"));

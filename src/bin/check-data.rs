@@ -5,11 +5,7 @@ use gpu_advisor::catalog;
 
 /// Prints `id` and the names of the checks that fail, if any; returns how many failed.
 fn report(id: &str, width: usize, checks: &[(&str, bool)]) -> usize {
-    let missing: Vec<&str> = checks
-        .iter()
-        .filter(|(_, ok)| !ok)
-        .map(|(n, _)| *n)
-        .collect();
+    let missing: Vec<&str> = checks.iter().filter(|(_, ok)| !ok).map(|(n, _)| *n).collect();
     if !missing.is_empty() {
         println!("  {id:<width$} {}", missing.join(", "));
     }
@@ -37,17 +33,11 @@ fn main() {
             ("street_price_usd", g.street_price_usd.is_some()),
             ("cloud prices", !g.cloud.is_empty()),
             ("backends", !g.backends.is_empty()),
-            (
-                "memory_options_gib",
-                !g.unified_memory || !g.memory_options_gib.is_empty(),
-            ),
+            ("memory_options_gib", !g.unified_memory || !g.memory_options_gib.is_empty()),
         ];
         gaps += report(&g.id, 26, &checks);
     }
-    println!(
-        "\nLLM presets missing optional fields ({} presets):",
-        c.llms.len()
-    );
+    println!("\nLLM presets missing optional fields ({} presets):", c.llms.len());
     for m in &c.llms {
         let checks: [(&str, bool); 4] = [
             ("intermediate_size", m.intermediate_size.is_some()),
@@ -59,24 +49,10 @@ fn main() {
     }
     println!("\nDiffusion and classic presets missing optional fields:");
     for d in &c.diffusion {
-        gaps += report(
-            &d.id,
-            32,
-            &[
-                ("step_flops_source", d.step_flops_source.is_some()),
-                ("released", d.released.is_some()),
-            ],
-        );
+        gaps += report(&d.id, 32, &[("step_flops_source", d.step_flops_source.is_some()), ("released", d.released.is_some())]);
     }
     for m in &c.classic {
-        let checks = [
-            ("flops_source", m.flops_source.is_some()),
-            (
-                "activation_mib_per_sample",
-                m.activation_mib_per_sample.is_some(),
-            ),
-            ("released", m.released.is_some()),
-        ];
+        let checks = [("flops_source", m.flops_source.is_some()), ("activation_mib_per_sample", m.activation_mib_per_sample.is_some()), ("released", m.released.is_some())];
         gaps += report(&m.id, 32, &checks);
     }
     println!("\n{gaps} optional values missing in all. Absent means unknown or not applicable, never zero.");

@@ -25,15 +25,9 @@ include!(concat!(env!("OUT_DIR"), "/held_out.rs"));
 /// NVIDIA by memory class (HBM, or a datacenter card of unknown memory, against GDDR), AMD
 /// Instinct (CDNA) against Radeon, Apple, Intel Arc, and "other" (Gaudi, Ascend).
 pub fn family_of(g: &Gpu) -> &'static str {
-    let hbm = g.memory_type.as_deref().is_some_and(|m| {
-        m.as_bytes()
-            .windows(3)
-            .any(|w| w.eq_ignore_ascii_case(b"HBM"))
-    });
+    let hbm = g.memory_type.as_deref().is_some_and(|m| m.as_bytes().windows(3).any(|w| w.eq_ignore_ascii_case(b"HBM")));
     match g.vendor {
-        Vendor::Nvidia if hbm || (g.memory_type.is_none() && g.segment == Segment::Datacenter) => {
-            "NVIDIA HBM"
-        }
+        Vendor::Nvidia if hbm || (g.memory_type.is_none() && g.segment == Segment::Datacenter) => "NVIDIA HBM",
         Vendor::Nvidia => "NVIDIA GDDR",
         Vendor::Amd if g.architecture.starts_with("CDNA") => "AMD Instinct",
         Vendor::Amd => "AMD Radeon",
@@ -63,25 +57,13 @@ pub fn held_out(set: &str, engine: Option<&str>, family: &str) -> Option<HeldOut
     }
     let index = SETS.iter().position(|s| s.0 == set)?;
     let pair = engine.and_then(|engine| {
-        PAIRS.iter().find(|p| {
-            usize::from(p.0) == index
-                && name(&ENGINES, p.1) == Some(engine)
-                && name(&FAMILIES, p.2) == Some(family)
-        })
+        PAIRS.iter().find(|p| usize::from(p.0) == index && name(&ENGINES, p.1) == Some(engine) && name(&FAMILIES, p.2) == Some(family))
     });
     if let Some(p) = pair {
-        return Some(HeldOut {
-            median_error: f64::from(p.4) / 1000.0,
-            rows: u32::from(p.3),
-            pair: true,
-        });
+        return Some(HeldOut { median_error: f64::from(p.4) / 1000.0, rows: u32::from(p.3), pair: true });
     }
     let (_, rows, per_mille) = SETS.get(index)?;
-    (*per_mille != u16::MAX).then(|| HeldOut {
-        median_error: f64::from(*per_mille) / 1000.0,
-        rows: *rows,
-        pair: false,
-    })
+    (*per_mille != u16::MAX).then(|| HeldOut { median_error: f64::from(*per_mille) / 1000.0, rows: *rows, pair: false })
 }
 
 /// The sets as build.rs packed them (postcard), native builds only: `gpu-advisor accuracy-pack`
@@ -92,8 +74,7 @@ pub fn packed_sets() -> &'static [u8] {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-static SETS_TABLE: std::sync::LazyLock<Vec<SetAccuracy>> =
-    std::sync::LazyLock::new(|| postcard::from_bytes(packed_sets()).unwrap_or_default());
+static SETS_TABLE: std::sync::LazyLock<Vec<SetAccuracy>> = std::sync::LazyLock::new(|| postcard::from_bytes(packed_sets()).unwrap_or_default());
 
 /// Every set's figures and worst rows, as `data/accuracy.toml` has them (native builds only: the
 /// web app gets the page they make, rendered at build time).

@@ -4,12 +4,7 @@
 //! them once, on first use, into a [`Catalog`]. Bad data fails the build, so the running app never
 //! sees it. Lookups by id and "did you mean" suggestions for unknown ids live here too.
 
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 pub mod accuracy;
 pub mod accuracy_schema;
@@ -17,8 +12,8 @@ pub mod schema;
 pub mod sources;
 
 pub use schema::{
-    Arch, Attention, ClassicSpec, CloudPrice, DiffusionComponent, DiffusionSpec, Gpu, LlmSpec,
-    ModelKind, Segment, Vendor, VideoSpec, VisionSpec,
+    Arch, Attention, ClassicSpec, CloudPrice, DiffusionComponent, DiffusionSpec, Gpu, LlmSpec, ModelKind,
+    Segment, Vendor, VideoSpec, VisionSpec,
 };
 
 use std::sync::LazyLock;
@@ -40,12 +35,7 @@ static CATALOG: LazyLock<Catalog> = LazyLock::new(|| {
     // The bytes were written by build.rs from the same schema, so this cannot fail short of a
     // build bug; `tests/catalog.rs` proves it decodes. An empty catalog is the panic-free fallback.
     match postcard::from_bytes::<Packed>(PACKED) {
-        Ok((gpus, llms, diffusion, classic)) => Catalog {
-            gpus,
-            llms,
-            diffusion,
-            classic,
-        },
+        Ok((gpus, llms, diffusion, classic)) => Catalog { gpus, llms, diffusion, classic },
         Err(_) => Catalog::default(),
     }
 });
@@ -95,12 +85,7 @@ pub fn prices_as_of() -> Option<&'static str> {
     CATALOG
         .gpus
         .iter()
-        .flat_map(|g| {
-            g.street_price_date
-                .iter()
-                .map(String::as_str)
-                .chain(g.cloud.iter().map(|c| c.date.as_str()))
-        })
+        .flat_map(|g| g.street_price_date.iter().map(String::as_str).chain(g.cloud.iter().map(|c| c.date.as_str())))
         .max()
 }
 
@@ -263,9 +248,7 @@ impl Gpu {
     /// "NVLink required" asks for. Gaudi's on-die RoCE, Ascend's HCCS and DGX Spark's
     /// ConnectX-7 are scale-up fabrics of other kinds (the catalog's `scale_up_fabric` names them).
     pub fn nvlink_class_fabric(&self) -> bool {
-        self.scale_up_fabric
-            .as_deref()
-            .is_some_and(|f| f.starts_with("NVLink") || f.starts_with("Infinity Fabric"))
+        self.scale_up_fabric.as_deref().is_some_and(|f| f.starts_with("NVLink") || f.starts_with("Infinity Fabric"))
     }
 
     /// True when the card may be deployed in a datacenter under its licence (not GeForce).

@@ -195,9 +195,7 @@ pub struct GpuFile {
 impl Gpu {
     /// True when the card's memory is HBM (its memory class for the sustained-clock rule).
     pub fn has_hbm(&self) -> bool {
-        self.memory_type
-            .as_deref()
-            .is_some_and(|m| m.starts_with("HBM"))
+        self.memory_type.as_deref().is_some_and(|m| m.starts_with("HBM"))
     }
 }
 
@@ -215,9 +213,7 @@ pub fn is_kebab_id(id: &str) -> bool {
 fn in_range(errors: &mut Vec<String>, id: &str, field: &str, value: Option<f64>, lo: f64, hi: f64) {
     if let Some(v) = value {
         if !v.is_finite() || v < lo || v > hi {
-            errors.push(format!(
-                "gpu `{id}`: {field} = {v} is outside the plausible range {lo}..={hi}"
-            ));
+            errors.push(format!("gpu `{id}`: {field} = {v} is outside the plausible range {lo}..={hi}"));
         }
     }
 }
@@ -236,27 +232,18 @@ fn is_date(s: &str) -> bool {
 /// cards the same bandwidth as `nvlink_gb_s`.
 fn check_scale_up(errors: &mut Vec<String>, g: &Gpu) {
     let id = g.id.as_str();
-    let set = [
-        g.scale_up_fabric.is_some(),
-        g.scale_up_gb_s.is_some(),
-        g.scale_up_max_gpus.is_some(),
-    ];
+    let set = [g.scale_up_fabric.is_some(), g.scale_up_gb_s.is_some(), g.scale_up_max_gpus.is_some()];
     if set.iter().any(|s| *s) && !set.iter().all(|s| *s) {
         errors.push(format!(
             "gpu `{id}`: scale_up_fabric, scale_up_gb_s and scale_up_max_gpus must be given together"
         ));
     }
-    if g.scale_up_fabric
-        .as_deref()
-        .is_some_and(|f| f.trim().is_empty())
-    {
+    if g.scale_up_fabric.as_deref().is_some_and(|f| f.trim().is_empty()) {
         errors.push(format!("gpu `{id}`: scale_up_fabric must name the fabric"));
     }
     if let Some(n) = g.scale_up_max_gpus {
         if n < 2 {
-            errors.push(format!(
-                "gpu `{id}`: scale_up_max_gpus = {n}, but a fabric joins at least 2 GPUs"
-            ));
+            errors.push(format!("gpu `{id}`: scale_up_max_gpus = {n}, but a fabric joins at least 2 GPUs"));
         }
     }
     if g.nvlink {
@@ -277,35 +264,18 @@ fn check_scale_up(errors: &mut Vec<String>, g: &Gpu) {
 fn check_precision_order(errors: &mut Vec<String>, g: &Gpu) {
     let id = g.id.as_str();
     let chains: [&[(&str, Option<f64>)]; 2] = [
-        &[
-            ("bf16_tflops", g.bf16_tflops),
-            ("fp8_tflops", g.fp8_tflops),
-            ("int8_tops", g.int8_tops),
-        ],
-        &[
-            ("fp8_tflops", g.fp8_tflops),
-            ("fp6_tflops", g.fp6_tflops),
-            ("fp4_tflops", g.fp4_tflops),
-        ],
+        &[("bf16_tflops", g.bf16_tflops), ("fp8_tflops", g.fp8_tflops), ("int8_tops", g.int8_tops)],
+        &[("fp8_tflops", g.fp8_tflops), ("fp6_tflops", g.fp6_tflops), ("fp4_tflops", g.fp4_tflops)],
     ];
     for order in chains {
-        let present: Vec<(&str, f64)> = order
-            .iter()
-            .filter_map(|(n, v)| v.map(|v| (*n, v)))
-            .collect();
+        let present: Vec<(&str, f64)> = order.iter().filter_map(|(n, v)| v.map(|v| (*n, v))).collect();
         for (lo, hi) in present.iter().zip(present.iter().skip(1)) {
             if lo.1 > hi.1 * 1.001 {
-                errors.push(format!(
-                    "gpu `{id}`: {} ({}) must not exceed {} ({})",
-                    lo.0, lo.1, hi.0, hi.1
-                ));
+                errors.push(format!("gpu `{id}`: {} ({}) must not exceed {} ({})", lo.0, lo.1, hi.0, hi.1));
             }
         }
     }
-    let pairs = [
-        ("fp16", g.fp16_sparse_tflops, g.fp16_tflops),
-        ("fp4", g.fp4_sparse_tflops, g.fp4_tflops),
-    ];
+    let pairs = [("fp16", g.fp16_sparse_tflops, g.fp16_tflops), ("fp4", g.fp4_sparse_tflops, g.fp4_tflops)];
     for (name, sparse, dense) in pairs {
         if let (Some(sparse), Some(dense)) = (sparse, dense) {
             let ratio = sparse / dense;
@@ -323,50 +293,24 @@ fn check_precision_order(errors: &mut Vec<String>, g: &Gpu) {
 /// (`fp32_tflops`, `tdp_w`).
 fn check_clocks(errors: &mut Vec<String>, g: &Gpu) {
     let id = g.id.as_str();
-    in_range(
-        errors,
-        id,
-        "boost_clock_mhz",
-        g.boost_clock_mhz,
-        300.0,
-        4_000.0,
-    );
-    in_range(
-        errors,
-        id,
-        "gemm_clock_mhz",
-        g.gemm_clock_mhz,
-        100.0,
-        4_000.0,
-    );
-    in_range(
-        errors,
-        id,
-        "scale_out_gbit_s",
-        g.scale_out_gbit_s,
-        10.0,
-        10_000.0,
-    );
+    in_range(errors, id, "boost_clock_mhz", g.boost_clock_mhz, 300.0, 4_000.0);
+    in_range(errors, id, "gemm_clock_mhz", g.gemm_clock_mhz, 100.0, 4_000.0);
+    in_range(errors, id, "scale_out_gbit_s", g.scale_out_gbit_s, 10.0, 10_000.0);
     match (g.gemm_clock_mhz, g.boost_clock_mhz) {
         (Some(_), None) => errors.push(format!("gpu `{id}`: gemm_clock_mhz needs boost_clock_mhz")),
         (Some(gemm), Some(boost)) if gemm > boost => {
-            errors.push(format!(
-                "gpu `{id}`: gemm_clock_mhz ({gemm}) must not exceed boost_clock_mhz ({boost})"
-            ));
+            errors.push(format!("gpu `{id}`: gemm_clock_mhz ({gemm}) must not exceed boost_clock_mhz ({boost})"));
         }
         _ => {}
     }
     if g.sustained_clock_reference && (g.fp32_tflops.is_none() || g.tdp_w.is_none()) {
-        errors.push(format!(
-            "gpu `{id}`: sustained_clock_reference needs fp32_tflops and tdp_w"
-        ));
+        errors.push(format!("gpu `{id}`: sustained_clock_reference needs fp32_tflops and tdp_w"));
     }
 }
 
 /// At most one sustained-clock reference per (vendor, architecture, memory class).
 fn check_references(errors: &mut Vec<String>, gpus: &[Gpu]) {
-    let mut seen: std::collections::BTreeMap<(Vendor, &str, bool), &str> =
-        std::collections::BTreeMap::new();
+    let mut seen: std::collections::BTreeMap<(Vendor, &str, bool), &str> = std::collections::BTreeMap::new();
     for g in gpus.iter().filter(|g| g.sustained_clock_reference) {
         let class = (g.vendor, g.architecture.as_str(), g.has_hbm());
         match seen.get(&class) {
@@ -394,20 +338,13 @@ fn check_memory_and_backends(errors: &mut Vec<String>, g: &Gpu) {
     let opts = &g.memory_options_gib;
     if !opts.is_empty() {
         if !g.unified_memory {
-            errors.push(format!(
-                "gpu `{id}`: memory_options_gib is for unified-memory platforms"
-            ));
+            errors.push(format!("gpu `{id}`: memory_options_gib is for unified-memory platforms"));
         }
         if !opts.iter().any(|o| (o - g.memory_gib).abs() < 1e-9) {
-            errors.push(format!(
-                "gpu `{id}`: memory_options_gib must include memory_gib ({})",
-                g.memory_gib
-            ));
+            errors.push(format!("gpu `{id}`: memory_options_gib must include memory_gib ({})", g.memory_gib));
         }
         if opts.iter().zip(opts.iter().skip(1)).any(|(a, b)| a >= b) {
-            errors.push(format!(
-                "gpu `{id}`: memory_options_gib must be ascending without repeats"
-            ));
+            errors.push(format!("gpu `{id}`: memory_options_gib must be ascending without repeats"));
         }
         for o in opts {
             in_range(errors, id, "memory_options_gib", Some(*o), 4.0, 1024.0);
@@ -415,10 +352,7 @@ fn check_memory_and_backends(errors: &mut Vec<String>, g: &Gpu) {
     }
     for (i, b) in g.backends.iter().enumerate() {
         if !BACKENDS.contains(&b.as_str()) {
-            errors.push(format!(
-                "gpu `{id}`: unknown backend `{b}` (one of {})",
-                BACKENDS.join(", ")
-            ));
+            errors.push(format!("gpu `{id}`: unknown backend `{b}` (one of {})", BACKENDS.join(", ")));
         }
         if g.backends.iter().take(i).any(|x| x == b) {
             errors.push(format!("gpu `{id}`: backend `{b}` listed twice"));
@@ -433,12 +367,7 @@ type Figure = fn(&Gpu) -> Option<f64>;
 /// its value, lowest, highest).
 const GPU_RANGES: [(&str, Figure, f64, f64); 20] = [
     ("memory_gib", |g| Some(g.memory_gib), 4.0, 1024.0),
-    (
-        "memory_bandwidth_gb_s",
-        |g| Some(g.memory_bandwidth_gb_s),
-        50.0,
-        20_000.0,
-    ),
+    ("memory_bandwidth_gb_s", |g| Some(g.memory_bandwidth_gb_s), 50.0, 20_000.0),
     ("sm_count", |g| g.sm_count.map(f64::from), 8.0, 1024.0),
     ("fp32_tflops", |g| g.fp32_tflops, 1.0, 200.0),
     ("fp64_tflops", |g| g.fp64_tflops, 0.01, 200.0),
@@ -461,11 +390,7 @@ const GPU_RANGES: [(&str, Figure, f64, f64); 20] = [
 
 /// A kebab-case id not seen before (`seen` collects them), a name and an architecture, and a
 /// plausible release year.
-fn check_identity(
-    errors: &mut Vec<String>,
-    g: &Gpu,
-    seen: &mut std::collections::BTreeSet<String>,
-) {
+fn check_identity(errors: &mut Vec<String>, g: &Gpu, seen: &mut std::collections::BTreeSet<String>) {
     let id = g.id.as_str();
     if !is_kebab_id(id) {
         errors.push(format!("gpu `{id}`: id must be lowercase kebab-case"));
@@ -477,10 +402,7 @@ fn check_identity(
         errors.push(format!("gpu `{id}`: name and architecture are required"));
     }
     if !(2010..=2030).contains(&g.release_year) {
-        errors.push(format!(
-            "gpu `{id}`: release_year {} is implausible",
-            g.release_year
-        ));
+        errors.push(format!("gpu `{id}`: release_year {} is implausible", g.release_year));
     }
 }
 
@@ -502,19 +424,13 @@ fn check_prices_and_sources(errors: &mut Vec<String>, g: &Gpu) {
     if g.street_price_usd.is_some() {
         match &g.street_price_date {
             Some(d) if is_date(d) => {}
-            _ => errors.push(format!(
-                "gpu `{id}`: street_price_usd needs street_price_date (YYYY-MM)"
-            )),
+            _ => errors.push(format!("gpu `{id}`: street_price_usd needs street_price_date (YYYY-MM)")),
         }
     }
     if (g.street_price_usd.is_some() || g.launch_price_usd.is_some()) && g.price_source.is_none() {
         errors.push(format!("gpu `{id}`: prices need a price_source"));
     }
-    if g.sources.is_empty()
-        || g.sources
-            .iter()
-            .any(|s| !s.starts_with("https://") && !s.starts_with("http://"))
-    {
+    if g.sources.is_empty() || g.sources.iter().any(|s| !s.starts_with("https://") && !s.starts_with("http://")) {
         errors.push(format!("gpu `{id}`: needs at least one source, each a URL"));
     }
     for r in &g.regions {
@@ -524,22 +440,13 @@ fn check_prices_and_sources(errors: &mut Vec<String>, g: &Gpu) {
     }
     for c in &g.cloud {
         if !(0.01..=100.0).contains(&c.usd_per_hour) {
-            errors.push(format!(
-                "gpu `{id}`: cloud price {} $/h from {} is implausible",
-                c.usd_per_hour, c.provider
-            ));
+            errors.push(format!("gpu `{id}`: cloud price {} $/h from {} is implausible", c.usd_per_hour, c.provider));
         }
         if !is_date(&c.date) {
-            errors.push(format!(
-                "gpu `{id}`: cloud price from {} needs a date (YYYY-MM)",
-                c.provider
-            ));
+            errors.push(format!("gpu `{id}`: cloud price from {} needs a date (YYYY-MM)", c.provider));
         }
         if c.source.is_empty() {
-            errors.push(format!(
-                "gpu `{id}`: cloud price from {} needs a source",
-                c.provider
-            ));
+            errors.push(format!("gpu `{id}`: cloud price from {} needs a source", c.provider));
         }
     }
 }
@@ -563,14 +470,9 @@ pub fn validate_gpus(gpus: &[Gpu]) -> Vec<String> {
         check_scale_up(&mut errors, g);
         check_clocks(&mut errors, g);
         if g.ecc_on_by_default {
-            let gddr = g
-                .memory_type
-                .as_deref()
-                .is_some_and(|t| t.starts_with("GDDR"));
+            let gddr = g.memory_type.as_deref().is_some_and(|t| t.starts_with("GDDR"));
             if g.ecc != Some(true) || !gddr {
-                errors.push(format!(
-                    "gpu `{id}`: ecc_on_by_default needs ecc = true and GDDR memory"
-                ));
+                errors.push(format!("gpu `{id}`: ecc_on_by_default needs ecc = true and GDDR memory"));
             }
         }
         check_prices_and_sources(&mut errors, g);
@@ -735,33 +637,21 @@ impl VisionSpec {
     /// The problem with this rule, if any (exactly one rule, each with its fields).
     pub fn problem(&self) -> Option<&'static str> {
         let grid = self.token_px.is_some();
-        let tiles =
-            self.tile_px.is_some() || self.max_tiles.is_some() || self.tokens_per_tile.is_some();
+        let tiles = self.tile_px.is_some() || self.max_tiles.is_some() || self.tokens_per_tile.is_some();
         let fixed = self.tokens_per_image.is_some() || self.image_px.is_some();
         if [grid, tiles, fixed].iter().filter(|x| **x).count() != 1 {
-            return Some(
-                "needs exactly one image-token rule (token_px, tile_px or tokens_per_image)",
-            );
+            return Some("needs exactly one image-token rule (token_px, tile_px or tokens_per_image)");
         }
-        if grid
-            && (self.min_pixels.is_some() != self.max_pixels.is_some()
-                || self.min_pixels.is_some() == self.max_edge_px.is_some())
-        {
+        if grid && (self.min_pixels.is_some() != self.max_pixels.is_some() || self.min_pixels.is_some() == self.max_edge_px.is_some()) {
             return Some("token_px needs min_pixels and max_pixels, or max_edge_px");
         }
-        if tiles
-            && (self.tile_px.is_none()
-                || self.max_tiles.is_none()
-                || self.tokens_per_tile.is_none())
-        {
+        if tiles && (self.tile_px.is_none() || self.max_tiles.is_none() || self.tokens_per_tile.is_none()) {
             return Some("tile_px needs max_tiles and tokens_per_tile");
         }
         if fixed && (self.tokens_per_image.is_none() || self.image_px.is_none()) {
             return Some("tokens_per_image needs image_px");
         }
-        if !(0.01..=20.0).contains(&self.tower_params_b)
-            || !(1.0..=64.0).contains(&self.encoder_patches_per_token)
-        {
+        if !(0.01..=20.0).contains(&self.tower_params_b) || !(1.0..=64.0).contains(&self.encoder_patches_per_token) {
             return Some("tower_params_b or encoder_patches_per_token out of range");
         }
         None
@@ -946,63 +836,36 @@ fn check_image_geometry(errors: &mut Vec<String>, d: &DiffusionSpec) {
     let id = &d.id;
     if let Some(p) = d.default_precision.as_deref() {
         if p != "fp16" && p != "bf16" {
-            errors.push(format!(
-                "diffusion `{id}`: default_precision must be fp16 or bf16"
-            ));
+            errors.push(format!("diffusion `{id}`: default_precision must be fp16 or bf16"));
         }
     }
-    if !(0.0..=1.0).contains(&d.conv_flop_share)
-        || !(0.0..=d.conv_flop_share).contains(&d.winograd_flop_share)
-    {
+    if !(0.0..=1.0).contains(&d.conv_flop_share) || !(0.0..=d.conv_flop_share).contains(&d.winograd_flop_share) {
         errors.push(format!("diffusion `{id}`: conv_flop_share must be a share from 0 to 1, winograd_flop_share within it"));
     }
-    if d.attention_token_divisor
-        .is_some_and(|t| !(0.5..=64.0).contains(&t))
-        || d.attention_heads == Some(0)
-    {
-        errors.push(format!(
-            "diffusion `{id}`: attention_token_divisor or attention_heads out of range"
-        ));
+    if d.attention_token_divisor.is_some_and(|t| !(0.5..=64.0).contains(&t)) || d.attention_heads == Some(0) {
+        errors.push(format!("diffusion `{id}`: attention_token_divisor or attention_heads out of range"));
     }
     if d.video.is_some() {
         return;
     }
-    if d.attention_token_divisor.is_none()
-        || d.attention_heads.is_none()
-        || d.default_precision.is_none()
-    {
+    if d.attention_token_divisor.is_none() || d.attention_heads.is_none() || d.default_precision.is_none() {
         errors.push(format!("diffusion `{id}`: image presets need attention_token_divisor, attention_heads and default_precision"));
     }
     let unet = d.denoiser == "unet";
     let dit = d.dit_width.is_some() && d.dit_blocks.is_some();
-    if unet
-        && (d.dit_width.is_some()
-            || d.dit_blocks.is_some()
-            || d.traffic_width.is_none()
-            || d.conv_flop_share <= 0.0)
-    {
+    if unet && (d.dit_width.is_some() || d.dit_blocks.is_some() || d.traffic_width.is_none() || d.conv_flop_share <= 0.0) {
         errors.push(format!("diffusion `{id}`: a UNet needs traffic_width and conv_flop_share, and no dit_width or dit_blocks"));
     }
     if !unet && (!dit || d.traffic_width.is_some() || d.conv_flop_share > 0.0) {
         errors.push(format!("diffusion `{id}`: a DiT needs dit_width and dit_blocks, and no traffic_width or conv_flop_share"));
     }
-    if d.traffic_width
-        .is_some_and(|w| !(100.0..=20_000.0).contains(&w))
-        || d.dit_width.is_some_and(|w| !(256..=20_000).contains(&w))
-    {
-        errors.push(format!(
-            "diffusion `{id}`: traffic_width or dit_width out of range"
-        ));
+    if d.traffic_width.is_some_and(|w| !(100.0..=20_000.0).contains(&w)) || d.dit_width.is_some_and(|w| !(256..=20_000).contains(&w)) {
+        errors.push(format!("diffusion `{id}`: traffic_width or dit_width out of range"));
     }
 }
 
 /// Preset ids are kebab-case and unique across the three files.
-fn check_model_ids(
-    errors: &mut Vec<String>,
-    llms: &[LlmSpec],
-    diffusion: &[DiffusionSpec],
-    classic: &[ClassicSpec],
-) {
+fn check_model_ids(errors: &mut Vec<String>, llms: &[LlmSpec], diffusion: &[DiffusionSpec], classic: &[ClassicSpec]) {
     let mut seen = std::collections::BTreeSet::new();
     let ids = llms
         .iter()
@@ -1024,20 +887,10 @@ fn check_model_ids(
 fn check_llm(errors: &mut Vec<String>, m: &LlmSpec) {
     let id = &m.id;
     if !(0.01..=3000.0).contains(&m.params_total_b) {
-        errors.push(format!(
-            "model `{id}`: params_total_b {} is implausible",
-            m.params_total_b
-        ));
+        errors.push(format!("model `{id}`: params_total_b {} is implausible", m.params_total_b));
     }
-    if m.layers == 0
-        || m.hidden_size == 0
-        || m.attention_heads == 0
-        || m.kv_heads == 0
-        || m.head_dim == 0
-    {
-        errors.push(format!(
-            "model `{id}`: layers, hidden_size, heads, kv_heads and head_dim must be positive"
-        ));
+    if m.layers == 0 || m.hidden_size == 0 || m.attention_heads == 0 || m.kv_heads == 0 || m.head_dim == 0 {
+        errors.push(format!("model `{id}`: layers, hidden_size, heads, kv_heads and head_dim must be positive"));
     }
     if m.kv_heads > m.attention_heads {
         errors.push(format!("model `{id}`: kv_heads exceeds attention_heads"));
@@ -1049,34 +902,21 @@ fn check_llm(errors: &mut Vec<String>, m: &LlmSpec) {
         Attention::Mla => m.kv_lora_rank.is_some() && m.qk_rope_head_dim.is_some(),
     };
     if !expected_kind {
-        errors.push(format!(
-            "model `{id}`: attention {:?} does not match kv_heads {} / heads {}",
-            m.attention, m.kv_heads, m.attention_heads
-        ));
+        errors.push(format!("model `{id}`: attention {:?} does not match kv_heads {} / heads {}", m.attention, m.kv_heads, m.attention_heads));
     }
     let moe = m.experts_total.is_some();
-    if moe
-        && (m.experts_active.is_none()
-            || m.params_active_b.is_none()
-            || m.moe_intermediate_size.is_none())
-    {
+    if moe && (m.experts_active.is_none() || m.params_active_b.is_none() || m.moe_intermediate_size.is_none()) {
         errors.push(format!("model `{id}`: MoE presets need experts_active, params_active_b and moe_intermediate_size"));
     }
     if let Some(a) = m.params_active_b {
         if a > m.params_total_b {
-            errors.push(format!(
-                "model `{id}`: params_active_b exceeds params_total_b"
-            ));
+            errors.push(format!("model `{id}`: params_active_b exceeds params_total_b"));
         }
     }
     if m.arch == Arch::EncoderDecoder && m.encoder_layers.is_none() {
-        errors.push(format!(
-            "model `{id}`: encoder-decoder presets need encoder_layers"
-        ));
+        errors.push(format!("model `{id}`: encoder-decoder presets need encoder_layers"));
     }
-    if m.fixed_state_layers.is_some() != m.fixed_state_elements_per_layer.is_some()
-        || m.fixed_state_layers.is_some_and(|l| l >= m.layers)
-    {
+    if m.fixed_state_layers.is_some() != m.fixed_state_elements_per_layer.is_some() || m.fixed_state_layers.is_some_and(|l| l >= m.layers) {
         errors.push(format!("model `{id}`: fixed_state_layers and fixed_state_elements_per_layer go together, below layers"));
     }
     if let Some(p) = m.vision.as_ref().and_then(VisionSpec::problem) {
@@ -1092,30 +932,17 @@ fn check_llm(errors: &mut Vec<String>, m: &LlmSpec) {
 /// geometry.
 fn check_diffusion(errors: &mut Vec<String>, d: &DiffusionSpec, diffusion: &[DiffusionSpec]) {
     let id = &d.id;
-    if !d.component.iter().any(|c| c.role == "denoiser")
-        || !d.component.iter().any(|c| c.role == "vae")
-    {
-        errors.push(format!(
-            "diffusion `{id}`: needs a denoiser and a vae component"
-        ));
+    if !d.component.iter().any(|c| c.role == "denoiser") || !d.component.iter().any(|c| c.role == "vae") {
+        errors.push(format!("diffusion `{id}`: needs a denoiser and a vae component"));
     }
     for c in &d.component {
-        if !["denoiser", "text_encoder", "vae"].contains(&c.role.as_str())
-            || !(0.001..=50.0).contains(&c.params_b)
-        {
-            errors.push(format!(
-                "diffusion `{id}`: component `{}` has a bad role or size",
-                c.name
-            ));
+        if !["denoiser", "text_encoder", "vae"].contains(&c.role.as_str()) || !(0.001..=50.0).contains(&c.params_b) {
+            errors.push(format!("diffusion `{id}`: component `{}` has a bad role or size", c.name));
         }
     }
     let max_step_tflops = if d.video.is_some() { 100_000.0 } else { 1000.0 };
-    if !(0.01..=max_step_tflops).contains(&d.step_tflops_at_native)
-        || !(0.0..=0.9).contains(&d.attn_fraction_at_native)
-    {
-        errors.push(format!(
-            "diffusion `{id}`: step FLOPs or attention fraction out of range"
-        ));
+    if !(0.01..=max_step_tflops).contains(&d.step_tflops_at_native) || !(0.0..=0.9).contains(&d.attn_fraction_at_native) {
+        errors.push(format!("diffusion `{id}`: step FLOPs or attention fraction out of range"));
     }
     if let Some(r) = &d.refiner {
         if !diffusion.iter().any(|x| &x.id == r) {
@@ -1127,33 +954,13 @@ fn check_diffusion(errors: &mut Vec<String>, d: &DiffusionSpec, diffusion: &[Dif
     }
     check_image_geometry(errors, d);
     if let Some(v) = &d.video {
-        let counts = [
-            v.native_width_px,
-            v.native_height_px,
-            v.default_frames,
-            v.fps,
-            v.temporal_downscale,
-            v.patch_t,
-            v.patch_hw,
-            v.dit_layers,
-            v.dit_width,
-            v.experts,
-            v.vae_decode_chunk_frames,
-        ];
-        if counts.contains(&0)
-            || !(0.01..=50.0).contains(&v.dit_token_params_b)
-            || !(0.0..=100.0).contains(&v.vae_decode_gflops_per_px)
-        {
-            errors.push(format!(
-                "diffusion `{id}`: video geometry has a zero count or an implausible size"
-            ));
+        let counts = [v.native_width_px, v.native_height_px, v.default_frames, v.fps, v.temporal_downscale, v.patch_t, v.patch_hw, v.dit_layers, v.dit_width, v.experts, v.vae_decode_chunk_frames];
+        if counts.contains(&0) || !(0.01..=50.0).contains(&v.dit_token_params_b) || !(0.0..=100.0).contains(&v.vae_decode_gflops_per_px) {
+            errors.push(format!("diffusion `{id}`: video geometry has a zero count or an implausible size"));
         }
         let denoisers = d.component.iter().filter(|c| c.role == "denoiser").count();
         if denoisers != v.experts as usize {
-            errors.push(format!(
-                "diffusion `{id}`: {denoisers} denoiser components but experts = {}",
-                v.experts
-            ));
+            errors.push(format!("diffusion `{id}`: {denoisers} denoiser components but experts = {}", v.experts));
         }
     }
 }
@@ -1163,26 +970,16 @@ fn check_diffusion(errors: &mut Vec<String>, d: &DiffusionSpec, diffusion: &[Dif
 fn check_classic(errors: &mut Vec<String>, c: &ClassicSpec) {
     let id = &c.id;
     if !(0.1..=10_000.0).contains(&c.params_m) || !(0.01..=100_000.0).contains(&c.forward_gflops) {
-        errors.push(format!(
-            "classic `{id}`: params_m or forward_gflops out of range"
-        ));
+        errors.push(format!("classic `{id}`: params_m or forward_gflops out of range"));
     }
     if c.scales_with != "pixels" && c.scales_with != "tokens" {
-        errors.push(format!(
-            "classic `{id}`: scales_with must be pixels or tokens"
-        ));
+        errors.push(format!("classic `{id}`: scales_with must be pixels or tokens"));
     }
     if !(0.0..=1.0).contains(&c.winograd_flop_share) {
-        errors.push(format!(
-            "classic `{id}`: winograd_flop_share must be a share from 0 to 1"
-        ));
+        errors.push(format!("classic `{id}`: winograd_flop_share must be a share from 0 to 1"));
     }
-    if c.scales_with == "pixels" && c.input_px.is_none()
-        || c.scales_with == "tokens" && c.seq_len.is_none()
-    {
-        errors.push(format!(
-            "classic `{id}`: needs input_px (pixels) or seq_len (tokens)"
-        ));
+    if c.scales_with == "pixels" && c.input_px.is_none() || c.scales_with == "tokens" && c.seq_len.is_none() {
+        errors.push(format!("classic `{id}`: needs input_px (pixels) or seq_len (tokens)"));
     }
     if c.sources.is_empty() {
         errors.push(format!("classic `{id}`: needs a source"));
@@ -1190,26 +987,15 @@ fn check_classic(errors: &mut Vec<String>, c: &ClassicSpec) {
 }
 
 /// Every invariant of the model presets, across all three files (ids are unique across them).
-pub fn validate_models(
-    llms: &[LlmSpec],
-    diffusion: &[DiffusionSpec],
-    classic: &[ClassicSpec],
-) -> Vec<String> {
+pub fn validate_models(llms: &[LlmSpec], diffusion: &[DiffusionSpec], classic: &[ClassicSpec]) -> Vec<String> {
     let mut errors = Vec::new();
     check_model_ids(&mut errors, llms, diffusion, classic);
     for m in llms {
         check_llm(&mut errors, m);
     }
-    let defaults: Vec<&str> = llms
-        .iter()
-        .filter(|m| m.default_job_model)
-        .map(|m| m.id.as_str())
-        .collect();
+    let defaults: Vec<&str> = llms.iter().filter(|m| m.default_job_model).map(|m| m.id.as_str()).collect();
     if defaults.len() != 1 {
-        errors.push(format!(
-            "models: exactly one preset needs default_job_model = true, found [{}]",
-            defaults.join(", ")
-        ));
+        errors.push(format!("models: exactly one preset needs default_job_model = true, found [{}]", defaults.join(", ")));
     }
     for d in diffusion {
         check_diffusion(&mut errors, d, diffusion);

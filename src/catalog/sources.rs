@@ -80,14 +80,10 @@ pub fn gpu(id: &str) -> Option<GpuSources> {
 mod tests {
     #[test]
     fn the_packed_table_holds_every_card_with_its_links() {
-        let all: Vec<super::GpuSources> =
-            postcard::from_bytes(&super::packed()).unwrap_or_default();
+        let all: Vec<super::GpuSources> = postcard::from_bytes(&super::packed()).unwrap_or_default();
         assert_eq!(all.len(), crate::catalog::gpus().len());
         assert!(all.iter().all(|s| !s.sources.is_empty()));
         assert!(super::install(&super::packed()));
-        assert_eq!(
-            super::gpu("h100-sxm").map(|s| s.id),
-            Some("h100-sxm".to_string())
-        );
+        assert_eq!(super::gpu("h100-sxm").map(|s| s.id), Some("h100-sxm".to_string()));
     }
 }

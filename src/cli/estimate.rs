@@ -2,14 +2,9 @@
 //! [`Estimate`](crate::model::Estimate) object (a contract: its keys are fixed; add, don't
 //! rename). LLM jobs go to [`crate::model::llm`]; diffusion and classic presets go to
 //! [`crate::model::media_preset::estimate_media`]. Bad input is one line and exit code 2.
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
-use super::flags::{engine_error, number, unknown, value, SizingArgs};
+use super::flags::{SizingArgs, engine_error, number, unknown, value};
 use super::{job, write_str, CliError};
 use crate::catalog;
 use crate::model::llm::{self, Workload};
@@ -109,6 +104,9 @@ struct Args {
     json: bool,
 }
 
+
+
+
 fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, CliError> {
     use lexopt::prelude::*;
     let mut p = lexopt::Parser::from_args(args);
@@ -133,11 +131,12 @@ fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, 
     Ok(Some(a))
 }
 
+
+
+
 /// Parses the estimate flags and prints the estimate.
 pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
-    let Some(a) = parse_args(args, out)? else {
-        return Ok(());
-    };
+    let Some(a) = parse_args(args, out)? else { return Ok(()) };
     let (mix, gpu, gpus) = cards(&a)?;
     job::one_model_source(&a.s)?;
     let precision = job::precision(&a.s)?;
@@ -145,24 +144,11 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
     if let Some(id) = job::media_preset(&a.s) {
         job::check_media_flags(&a.s, id, a.mix.is_some())?;
         let video = catalog::diffusion(id).is_some_and(|d| d.video.is_some());
-        let workload = a.s.workload.as_deref().unwrap_or(if video {
-            "video-generation"
-        } else {
-            "inference"
-        });
+        let workload = a.s.workload.as_deref().unwrap_or(if video { "video-generation" } else { "inference" });
         let extras = super::flags::media_extras(&a.s);
-        let Some(result) = crate::model::media_preset::estimate_media_with(
-            id,
-            workload,
-            precision,
-            a.s.resolution,
-            a.s.steps,
-            a.s.batch,
-            super::flags::fp32_math(&a.s)?,
-            extras,
-            gpu,
-            gpus,
-        ) else {
+        let Some(result) =
+            crate::model::media_preset::estimate_media_with(id, workload, precision, a.s.resolution, a.s.steps, a.s.batch, super::flags::fp32_math(&a.s)?, extras, gpu, gpus)
+        else {
             return Err(unknown("model", id, catalog::model_ids()));
         };
         return print(&result.map_err(engine_error)?, a.json, out);
@@ -171,10 +157,7 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
     for n in notes {
         eprintln!("config: {n}");
     }
-    let gpus = mix
-        .as_ref()
-        .and_then(|m| m.first())
-        .map_or(gpus, |(_, n)| *n);
+    let gpus = mix.as_ref().and_then(|m| m.first()).map_or(gpus, |(_, n)| *n);
     let mut job = job::llm_job(&a.s, model, precision, Some(gpus))?;
     if let Some(cards) = mix.as_ref().filter(|m| m.len() > 1) {
         let est = llm::mixed::estimate_mixed(&job, cards).map_err(engine_error)?;
@@ -195,40 +178,18 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
 /// The cards of `--mix`, or of `--gpu` and `--gpus`: the mix (if any), the first card and the
 /// count of `--gpus`.
 #[allow(clippy::type_complexity)]
-fn cards(
-    a: &Args,
-) -> Result<
-    (
-        Option<Vec<(&'static catalog::Gpu, u32)>>,
-        &'static catalog::Gpu,
-        u32,
-    ),
-    CliError,
-> {
+fn cards(a: &Args) -> Result<(Option<Vec<(&'static catalog::Gpu, u32)>>, &'static catalog::Gpu, u32), CliError> {
     let mix = match (&a.mix, &a.gpu, a.gpus) {
         (Some(m), None, None) => Some(super::flags::card_counts("mix", m)?),
-        (Some(_), ..) => {
-            return Err(CliError(
-                "--mix replaces --gpu and --gpus (give the cards as ID:COUNT,ID:COUNT)".into(),
-            ))
-        }
+        (Some(_), ..) => return Err(CliError("--mix replaces --gpu and --gpus (give the cards as ID:COUNT,ID:COUNT)".into())),
         (None, ..) => None,
     };
-    let first = mix
-        .as_ref()
-        .and_then(|m| m.first())
-        .map(|(g, _)| g.id.as_str());
-    let gpu_id = first
-        .or(a.gpu.as_deref())
-        .ok_or_else(|| CliError("--gpu is required (see `gpu-advisor gpus`)".into()))?;
-    let gpu = catalog::gpu(gpu_id)
-        .ok_or_else(|| unknown("gpu", gpu_id, catalog::gpus().iter().map(|g| g.id.as_str())))?;
+    let first = mix.as_ref().and_then(|m| m.first()).map(|(g, _)| g.id.as_str());
+    let gpu_id = first.or(a.gpu.as_deref()).ok_or_else(|| CliError("--gpu is required (see `gpu-advisor gpus`)".into()))?;
+    let gpu = catalog::gpu(gpu_id).ok_or_else(|| unknown("gpu", gpu_id, catalog::gpus().iter().map(|g| g.id.as_str())))?;
     let gpus = a.gpus.unwrap_or(1);
     if gpus == 0 || gpus > llm::MAX_GPUS {
-        return Err(CliError(format!(
-            "--gpus: must be between 1 and {}, got {gpus}",
-            llm::MAX_GPUS
-        )));
+        return Err(CliError(format!("--gpus: must be between 1 and {}, got {gpus}", llm::MAX_GPUS)));
     }
     Ok((mix, gpu, gpus))
 }
@@ -237,38 +198,21 @@ fn cards(
 /// serving figures. The build serves as the best split into replicas (as `recommend` does), else
 /// as one; an MoE model whose layout is left to the planner is planned even when tensor
 /// parallelism alone does not hold its users, and the estimate follows the layout it picks.
-fn estimate_and_serve(
-    job: &mut llm::LlmJob,
-    gpu: &crate::catalog::Gpu,
-    gpus: u32,
-    targets: &llm::serving::ServingTargets,
-) -> Result<(Estimate, Option<super::serving::Served>), CliError> {
+fn estimate_and_serve(job: &mut llm::LlmJob, gpu: &crate::catalog::Gpu, gpus: u32, targets: &llm::serving::ServingTargets) -> Result<(Estimate, Option<super::serving::Served>), CliError> {
     let mut est = llm::estimate_llm(job, gpu, gpus).map_err(engine_error)?;
     let holds_one = llm::max_concurrency(job, gpu, gpus).map_err(engine_error)? >= 1;
     let inference = job.workload == Workload::Inference && holds_one;
     let auto_moe = job.model.is_moe() && job.moe_layout == llm::job::MoeLayout::Auto;
-    let plan = if inference && (est.fits || auto_moe) {
-        llm::deploy::plan(job, gpu, gpus, targets, f64::INFINITY).map_err(engine_error)?
-    } else {
-        None
-    };
+    let plan = if inference && (est.fits || auto_moe) { llm::deploy::plan(job, gpu, gpus, targets, f64::INFINITY).map_err(engine_error)? } else { None };
     if let Some(d) = plan.as_ref().filter(|d| d.moe_layout != job.moe_layout) {
         job.moe_layout = d.moe_layout;
         est = llm::estimate_llm(job, gpu, gpus).map_err(engine_error)?;
     }
     let report = match plan {
-        Some(d) => Some(super::serving::Served {
-            report: d.report,
-            replicas: d.replicas,
-            gpus_per_replica: d.gpus_per_replica,
-        }),
+        Some(d) => Some(super::serving::Served { report: d.report, replicas: d.replicas, gpus_per_replica: d.gpus_per_replica }),
         None if inference => {
             let report = llm::serving::analyze(job, gpu, gpus, targets).map_err(engine_error)?;
-            Some(super::serving::Served {
-                report,
-                replicas: 1,
-                gpus_per_replica: gpus,
-            })
+            Some(super::serving::Served { report, replicas: 1, gpus_per_replica: gpus })
         }
         None => None,
     };

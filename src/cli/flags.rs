@@ -1,23 +1,15 @@
 //! Flag-value parsing shared by `estimate` and `recommend`: every bad value becomes a one-line
 //! [`CliError`] that names the flag; unknown ids suggest the nearest ones.
 
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use super::CliError;
 use crate::catalog;
 use crate::model::EstimateError;
 
 pub(crate) fn value(parser: &mut lexopt::Parser, flag: &str) -> Result<String, CliError> {
-    let v = parser
-        .value()
-        .map_err(|_| CliError(format!("--{flag} needs a value")))?;
-    v.into_string()
-        .map_err(|_| CliError(format!("--{flag}: the value is not valid UTF-8")))
+    let v = parser.value().map_err(|_| CliError(format!("--{flag} needs a value")))?;
+    v.into_string().map_err(|_| CliError(format!("--{flag}: the value is not valid UTF-8")))
 }
 
 pub(crate) fn number(parser: &mut lexopt::Parser, flag: &str) -> Result<u32, CliError> {
@@ -26,12 +18,8 @@ pub(crate) fn number(parser: &mut lexopt::Parser, flag: &str) -> Result<u32, Cli
     t.parse::<u32>().or_else(|_| {
         // Accept 1e3-style integers.
         match t.parse::<f64>() {
-            Ok(f) if f.is_finite() && f >= 0.0 && f.fract() == 0.0 && f <= f64::from(u32::MAX) => {
-                Ok(f as u32)
-            }
-            Ok(f) if f.is_finite() && f > f64::from(u32::MAX) => {
-                Err(CliError(format!("--{flag}: {s} is too large")))
-            }
+            Ok(f) if f.is_finite() && f >= 0.0 && f.fract() == 0.0 && f <= f64::from(u32::MAX) => Ok(f as u32),
+            Ok(f) if f.is_finite() && f > f64::from(u32::MAX) => Err(CliError(format!("--{flag}: {s} is too large"))),
             _ => Err(CliError(format!("--{flag}: `{s}` is not a whole number"))),
         }
     })
@@ -49,9 +37,7 @@ pub(crate) fn resolution_for(flag: &str, s: &str) -> Result<(u32, u32), CliError
     let w: u32 = w.trim().parse().map_err(|_| bad())?;
     let h: u32 = h.trim().parse().map_err(|_| bad())?;
     if w == 0 || h == 0 || w > 16_384 || h > 16_384 {
-        return Err(CliError(format!(
-            "--{flag}: {w}x{h} is out of range (1..=16384 per side)"
-        )));
+        return Err(CliError(format!("--{flag}: {w}x{h} is out of range (1..=16384 per side)")));
     }
     Ok((w, h))
 }
@@ -60,19 +46,12 @@ pub(crate) fn choices<T: Copy>(all: &[T], name: fn(T) -> &'static str) -> String
     all.iter().map(|x| name(*x)).collect::<Vec<_>>().join("|")
 }
 
-pub(crate) fn unknown(
-    flag: &str,
-    value: &str,
-    ids: impl Iterator<Item = &'static str>,
-) -> CliError {
+pub(crate) fn unknown(flag: &str, value: &str, ids: impl Iterator<Item = &'static str>) -> CliError {
     let near = catalog::nearest(value, ids);
     if near.is_empty() {
         CliError(format!("--{flag}: unknown `{value}`"))
     } else {
-        CliError(format!(
-            "--{flag}: unknown `{value}` (did you mean {}?)",
-            near.join(", ")
-        ))
+        CliError(format!("--{flag}: unknown `{value}` (did you mean {}?)", near.join(", ")))
     }
 }
 
@@ -84,12 +63,7 @@ pub(crate) fn engine_error(e: EstimateError) -> CliError {
     }
 }
 
-pub(crate) fn real(
-    parser: &mut lexopt::Parser,
-    flag: &str,
-    lo: f64,
-    hi: f64,
-) -> Result<f64, CliError> {
+pub(crate) fn real(parser: &mut lexopt::Parser, flag: &str, lo: f64, hi: f64) -> Result<f64, CliError> {
     let s = value(parser, flag)?;
     let v: f64 = s
         .trim()
@@ -97,9 +71,7 @@ pub(crate) fn real(
         .parse()
         .map_err(|_| CliError(format!("--{flag}: `{s}` is not a number")))?;
     if !v.is_finite() || v < lo || v > hi {
-        return Err(CliError(format!(
-            "--{flag}: must be between {lo} and {hi}, got {s}"
-        )));
+        return Err(CliError(format!("--{flag}: must be between {lo} and {hi}, got {s}")));
     }
     Ok(v)
 }
@@ -115,28 +87,17 @@ pub(crate) fn count_value(parser: &mut lexopt::Parser, flag: &str) -> Result<f64
         Some('k') => (t.trim_end_matches('k'), 1e3),
         _ => (t.as_str(), 1.0),
     };
-    let v: f64 = num
-        .parse()
-        .map_err(|_| CliError(format!("--{flag}: `{s}` is not a count (try 1e9 or 2b)")))?;
+    let v: f64 = num.parse().map_err(|_| CliError(format!("--{flag}: `{s}` is not a count (try 1e9 or 2b)")))?;
     let v = v * mult;
     if !v.is_finite() || !(1.0..=1e16).contains(&v) {
-        return Err(CliError(format!(
-            "--{flag}: must be between 1 and 1e16, got {s}"
-        )));
+        return Err(CliError(format!("--{flag}: must be between 1 and 1e16, got {s}")));
     }
     Ok(v)
 }
 
-pub(crate) fn parse_enum<T>(
-    flag: &str,
-    v: &Option<String>,
-    parse: fn(&str) -> Option<T>,
-    expected: String,
-) -> Result<Option<T>, CliError> {
+pub(crate) fn parse_enum<T>(flag: &str, v: &Option<String>, parse: fn(&str) -> Option<T>, expected: String) -> Result<Option<T>, CliError> {
     match v {
-        Some(s) => parse(s)
-            .map(Some)
-            .ok_or_else(|| CliError(format!("--{flag}: unknown `{s}` (expected {expected})"))),
+        Some(s) => parse(s).map(Some).ok_or_else(|| CliError(format!("--{flag}: unknown `{s}` (expected {expected})"))),
         None => Ok(None),
     }
 }
@@ -211,56 +172,10 @@ pub(crate) struct SizingArgs {
 
 impl SizingArgs {
     /// Every sizing flag, without its `--`.
-    pub(crate) const FLAGS: [&'static str; 48] = [
-        "moe-layout",
-        "framework",
-        "master-weights",
-        "optimizer-in-backward",
-        "tp",
-        "cp",
-        "pp",
-        "vp",
-        "global-batch",
-        "nic-gbit-s",
-        "images",
-        "arrivals",
-        "cuda-graphs",
-        "image-resolution",
-        "backend",
-        "ram-gib",
-        "ram-gb-s",
-        "offload",
-        "gpu-share-gib",
-        "users",
-        "target-tokens-per-s-per-user",
-        "max-ttft-s",
-        "arrival-rate",
-        "prefix-hit",
-        "spec-decode",
-        "spec-accept",
-        "fp32-math",
-        "model",
-        "params",
-        "config",
-        "workload",
-        "precision",
-        "kv-precision",
-        "engine",
-        "context",
-        "prompt-tokens",
-        "output-tokens",
-        "batch",
-        "seq-len",
-        "optimizer",
-        "grad-checkpointing",
-        "lora-rank",
-        "zero",
-        "grad-accum",
-        "resolution",
-        "steps",
-        "frames",
-        "offload-mode",
-    ];
+    pub(crate) const FLAGS: [&'static str; 48] = ["moe-layout", "framework", "master-weights", "optimizer-in-backward", "tp", "cp", "pp", "vp", "global-batch", "nic-gbit-s", "images", "arrivals", "cuda-graphs", "image-resolution", "backend",
+        "ram-gib", "ram-gb-s", "offload", "gpu-share-gib",
+        "users", "target-tokens-per-s-per-user", "max-ttft-s", "arrival-rate", "prefix-hit", "spec-decode", "spec-accept",
+        "fp32-math", "model", "params", "config", "workload", "precision", "kv-precision", "engine", "context", "prompt-tokens", "output-tokens", "batch", "seq-len", "optimizer", "grad-checkpointing", "lora-rank", "zero", "grad-accum", "resolution", "steps", "frames", "offload-mode"];
 
     /// Reads the sizing flag `--flag`, taking its value from `p`; false when it is not one.
     pub(crate) fn take(&mut self, flag: &str, p: &mut lexopt::Parser) -> Result<bool, CliError> {
@@ -286,17 +201,13 @@ impl SizingArgs {
                 self.zero = if v.trim().eq_ignore_ascii_case("auto") {
                     None
                 } else {
-                    Some(v.trim().parse().map_err(|_| {
-                        CliError(format!("--zero: expected 0, 1, 2, 3 or auto, got `{v}`"))
-                    })?)
+                    Some(v.trim().parse().map_err(|_| CliError(format!("--zero: expected 0, 1, 2, 3 or auto, got `{v}`")))?)
                 };
             }
             "grad-accum" => self.grad_accum = Some(number(p, "grad-accum")?),
             "fp32-math" => self.fp32_math = Some(value(p, "fp32-math")?),
             "users" => self.users = Some(number(p, "users")?),
-            "target-tokens-per-s-per-user" => {
-                self.target_tps_user = Some(real(p, "target-tokens-per-s-per-user", 0.0, 1e9)?)
-            }
+            "target-tokens-per-s-per-user" => self.target_tps_user = Some(real(p, "target-tokens-per-s-per-user", 0.0, 1e9)?),
             "max-ttft-s" => self.max_ttft_s = Some(real(p, "max-ttft-s", 0.0, 1e6)?),
             "arrival-rate" => self.arrival_rate = Some(real(p, "arrival-rate", 0.0, 1e9)?),
             "prefix-hit" => self.prefix_hit = Some(real(p, "prefix-hit", 0.0, 1.0)?),
@@ -314,21 +225,14 @@ impl SizingArgs {
             "offload-mode" => {
                 use crate::model::media::OffloadMode;
                 let v = value(p, "offload-mode")?;
-                let mode = OffloadMode::parse(&v).ok_or_else(|| {
-                    CliError(format!(
-                        "--offload-mode: unknown `{v}` (expected {})",
-                        choices(&OffloadMode::ALL, OffloadMode::as_str)
-                    ))
-                })?;
+                let mode = OffloadMode::parse(&v).ok_or_else(|| CliError(format!("--offload-mode: unknown `{v}` (expected {})", choices(&OffloadMode::ALL, OffloadMode::as_str))))?;
                 self.offload_mode = Some(mode);
             }
             "images" => self.images = Some(number(p, "images")?),
             "framework" => self.framework = Some(value(p, "framework")?),
             "moe-layout" => self.moe_layout = Some(value(p, "moe-layout")?),
             "master-weights" => self.master_weights = Some(value(p, "master-weights")?),
-            "optimizer-in-backward" => {
-                self.optimizer_in_backward = Some(value(p, "optimizer-in-backward")?)
-            }
+            "optimizer-in-backward" => self.optimizer_in_backward = Some(value(p, "optimizer-in-backward")?),
             "tp" => self.tp = Some(number(p, "tp")?),
             "cp" => self.cp = Some(number(p, "cp")?),
             "pp" => self.pp = Some(number(p, "pp")?),
@@ -336,12 +240,7 @@ impl SizingArgs {
             "global-batch" => self.global_batch = Some(number(p, "global-batch")?),
             "nic-gbit-s" => self.nic_gbit_s = Some(real(p, "nic-gbit-s", 1.0, 100_000.0)?),
             "backend" => self.backend = Some(value(p, "backend")?),
-            "image-resolution" => {
-                self.image_resolution = Some(resolution_for(
-                    "image-resolution",
-                    &value(p, "image-resolution")?,
-                )?)
-            }
+            "image-resolution" => self.image_resolution = Some(resolution_for("image-resolution", &value(p, "image-resolution")?)?),
             _ => return Ok(false),
         }
         Ok(true)
@@ -350,10 +249,7 @@ impl SizingArgs {
 
 /// The media engine's extra inputs of `--frames` and `--offload-mode`.
 pub(crate) fn media_extras(a: &SizingArgs) -> crate::model::media_preset::MediaExtras {
-    crate::model::media_preset::MediaExtras {
-        frames: a.frames,
-        offload_mode: a.offload_mode,
-    }
+    crate::model::media_preset::MediaExtras { frames: a.frames, offload_mode: a.offload_mode }
 }
 
 /// Parses `--fp32-math` (default: PyTorch's own defaults).
@@ -361,20 +257,14 @@ pub(crate) fn fp32_math(a: &SizingArgs) -> Result<crate::model::numeric::Fp32Mat
     use crate::model::numeric::Fp32Math;
     match &a.fp32_math {
         None => Ok(Fp32Math::PytorchDefault),
-        Some(s) => Fp32Math::parse(s).ok_or_else(|| {
-            CliError(format!(
-                "--fp32-math: expected pytorch, tf32 or strict, got `{s}`"
-            ))
-        }),
+        Some(s) => Fp32Math::parse(s).ok_or_else(|| CliError(format!("--fp32-math: expected pytorch, tf32 or strict, got `{s}`"))),
     }
 }
 
 /// The concurrency: `--users`, or its alias `--batch` (they must agree when both are given).
 pub(crate) fn users(a: &SizingArgs) -> Result<Option<u32>, CliError> {
     match (a.users, a.batch) {
-        (Some(u), Some(b)) if u != b => Err(CliError(format!(
-            "--users {u} and --batch {b} disagree (--batch is an alias of --users)"
-        ))),
+        (Some(u), Some(b)) if u != b => Err(CliError(format!("--users {u} and --batch {b} disagree (--batch is an alias of --users)"))),
         (Some(u), _) | (None, Some(u)) => Ok(Some(u)),
         (None, None) => Ok(None),
     }
@@ -382,54 +272,36 @@ pub(crate) fn users(a: &SizingArgs) -> Result<Option<u32>, CliError> {
 
 /// `--cuda-graphs on|off` as `LlmJob::cuda_graphs` (`None` without the flag: the engine's default).
 pub(crate) fn cuda_graphs(a: &SizingArgs) -> Result<Option<bool>, CliError> {
-    match a
-        .cuda_graphs
-        .as_deref()
-        .map(|s| s.trim().to_ascii_lowercase())
-    {
+    match a.cuda_graphs.as_deref().map(|s| s.trim().to_ascii_lowercase()) {
         None => Ok(None),
         Some(s) if s == "on" => Ok(Some(true)),
         Some(s) if s == "off" => Ok(Some(false)),
-        Some(s) => Err(CliError(format!(
-            "--cuda-graphs: expected on or off, got `{s}`"
-        ))),
+        Some(s) => Err(CliError(format!("--cuda-graphs: expected on or off, got `{s}`"))),
     }
 }
 
 /// The serving targets of `--target-tokens-per-s-per-user`, `--max-ttft-s`, `--arrival-rate`,
 /// `--prefix-hit`, `--spec-decode`, `--spec-accept` and `--arrivals`, each checked here so the error names the
 /// flag.
-pub(crate) fn serving_targets(
-    a: &SizingArgs,
-) -> Result<crate::model::llm::serving::ServingTargets, CliError> {
+pub(crate) fn serving_targets(a: &SizingArgs) -> Result<crate::model::llm::serving::ServingTargets, CliError> {
     use crate::model::llm::serving::{Arrivals, ServingTargets, SpecDecode};
     let positive = |flag: &str, v: Option<f64>| match v {
         Some(x) if x <= 0.0 => Err(CliError(format!("--{flag}: must be above 0, got {x}"))),
         _ => Ok(v),
     };
     let share = |flag: &str, v: Option<f64>| match v {
-        Some(x) if !(0.0..=1.0).contains(&x) => Err(CliError(format!(
-            "--{flag}: must be between 0 and 1, got {x}"
-        ))),
+        Some(x) if !(0.0..=1.0).contains(&x) => Err(CliError(format!("--{flag}: must be between 0 and 1, got {x}"))),
         _ => Ok(v),
     };
     let spec = match &a.spec_decode {
         None => SpecDecode::Off,
-        Some(s) => SpecDecode::parse(s).ok_or_else(|| {
-            CliError(format!(
-                "--spec-decode: unknown `{s}` (expected {})",
-                choices(&SpecDecode::ALL, SpecDecode::as_str)
-            ))
-        })?,
+        Some(s) => SpecDecode::parse(s)
+            .ok_or_else(|| CliError(format!("--spec-decode: unknown `{s}` (expected {})", choices(&SpecDecode::ALL, SpecDecode::as_str))))?,
     };
     let arrivals = match &a.arrivals {
         None => Arrivals::Random,
-        Some(s) => Arrivals::parse(s).ok_or_else(|| {
-            CliError(format!(
-                "--arrivals: unknown `{s}` (expected {})",
-                choices(&Arrivals::ALL, Arrivals::as_str)
-            ))
-        })?,
+        Some(s) => Arrivals::parse(s)
+            .ok_or_else(|| CliError(format!("--arrivals: unknown `{s}` (expected {})", choices(&Arrivals::ALL, Arrivals::as_str))))?,
     };
     Ok(ServingTargets {
         arrivals,
@@ -446,15 +318,9 @@ pub(crate) fn serving_targets(
 /// 0 or less (0 RAM is the default when the flag is absent, never a value to type).
 fn positive_amount(flag: &str, v: &Option<String>) -> Result<Option<f64>, CliError> {
     let Some(s) = v else { return Ok(None) };
-    let x: f64 = s
-        .trim()
-        .replace([',', '_'], "")
-        .parse()
-        .map_err(|_| CliError(format!("--{flag}: `{s}` is not a number")))?;
+    let x: f64 = s.trim().replace([',', '_'], "").parse().map_err(|_| CliError(format!("--{flag}: `{s}` is not a number")))?;
     if !x.is_finite() || x <= 0.0 {
-        return Err(CliError(format!(
-            "--{flag}: must be above 0, got {s} (leave the flag out for no offload)"
-        )));
+        return Err(CliError(format!("--{flag}: must be above 0, got {s} (leave the flag out for no offload)")));
     }
     Ok(Some(x))
 }
@@ -462,12 +328,7 @@ fn positive_amount(flag: &str, v: &Option<String>) -> Result<Option<f64>, CliErr
 /// The host of `--ram-gib`, `--ram-gb-s`, `--offload` and `--gpu-share-gib`.
 pub(crate) fn host(a: &SizingArgs) -> Result<crate::model::llm::host::Host, CliError> {
     use crate::model::llm::host::{Host, OffloadMode};
-    let mode = parse_enum(
-        "offload",
-        &a.offload,
-        OffloadMode::parse,
-        choices(&OffloadMode::ALL, OffloadMode::as_str),
-    )?;
+    let mode = parse_enum("offload", &a.offload, OffloadMode::parse, choices(&OffloadMode::ALL, OffloadMode::as_str))?;
     Ok(Host {
         ram_gib: positive_amount("ram-gib", &a.ram_gib)?.unwrap_or(0.0),
         ram_gb_s: positive_amount("ram-gb-s", &a.ram_gb_s)?,
@@ -480,10 +341,7 @@ pub(crate) fn host(a: &SizingArgs) -> Result<crate::model::llm::host::Host, CliE
 /// Puts `--images` and `--image-resolution` on `job` (defaults: no images, 1024x1024). A
 /// resolution without images, or images on a model without a vision tower, is an error naming
 /// the flag.
-pub(crate) fn apply_images(
-    a: &SizingArgs,
-    job: &mut crate::model::llm::LlmJob,
-) -> Result<(), CliError> {
+pub(crate) fn apply_images(a: &SizingArgs, job: &mut crate::model::llm::LlmJob) -> Result<(), CliError> {
     if let Some((w, h)) = a.image_resolution {
         if a.images.is_none() {
             return Err(CliError("--image-resolution needs --images N".into()));
@@ -495,51 +353,27 @@ pub(crate) fn apply_images(
 }
 
 /// Parses `--backend` onto `job` (none: the card's first listed back-end).
-pub(crate) fn apply_backend(
-    a: &SizingArgs,
-    job: &mut crate::model::llm::LlmJob,
-) -> Result<(), CliError> {
+pub(crate) fn apply_backend(a: &SizingArgs, job: &mut crate::model::llm::LlmJob) -> Result<(), CliError> {
     use crate::model::llm::engines::Backend;
-    job.backend = parse_enum(
-        "backend",
-        &a.backend,
-        Backend::parse,
-        choices(&Backend::ALL, Backend::as_str),
-    )?;
+    job.backend = parse_enum("backend", &a.backend, Backend::parse, choices(&Backend::ALL, Backend::as_str))?;
     Ok(())
 }
 
 /// Parses `ID:COUNT,ID:COUNT` (`--mix`, `--owned`) into catalog cards; an unknown id, a missing
 /// or zero count, or an id given twice is an error naming `--flag`.
-pub(crate) fn card_counts(
-    flag: &str,
-    s: &str,
-) -> Result<Vec<(&'static catalog::Gpu, u32)>, CliError> {
+pub(crate) fn card_counts(flag: &str, s: &str) -> Result<Vec<(&'static catalog::Gpu, u32)>, CliError> {
     let mut out: Vec<(&'static catalog::Gpu, u32)> = Vec::new();
     for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let (id, count) = part
-            .split_once(':')
-            .map_or((part, "1"), |(i, c)| (i.trim(), c.trim()));
-        let gpu = catalog::gpu(id)
-            .ok_or_else(|| unknown(flag, id, catalog::gpus().iter().map(|g| g.id.as_str())))?;
-        let n: u32 = count
-            .parse()
-            .ok()
-            .filter(|n| *n >= 1 && *n <= 64)
-            .ok_or_else(|| {
-                CliError(format!(
-                    "--{flag}: `{part}` needs a count from 1 to 64 (ID:COUNT)"
-                ))
-            })?;
+        let (id, count) = part.split_once(':').map_or((part, "1"), |(i, c)| (i.trim(), c.trim()));
+        let gpu = catalog::gpu(id).ok_or_else(|| unknown(flag, id, catalog::gpus().iter().map(|g| g.id.as_str())))?;
+        let n: u32 = count.parse().ok().filter(|n| *n >= 1 && *n <= 64).ok_or_else(|| CliError(format!("--{flag}: `{part}` needs a count from 1 to 64 (ID:COUNT)")))?;
         if out.iter().any(|(g, _)| g.id == gpu.id) {
             return Err(CliError(format!("--{flag}: {id} is listed twice")));
         }
         out.push((gpu, n));
     }
     if out.is_empty() {
-        return Err(CliError(format!(
-            "--{flag}: give cards as ID:COUNT,ID:COUNT"
-        )));
+        return Err(CliError(format!("--{flag}: give cards as ID:COUNT,ID:COUNT")));
     }
     Ok(out)
 }
@@ -559,48 +393,23 @@ fn on_off(flag: &str, v: Option<&String>) -> Result<Option<bool>, CliError> {
 /// open (default framework: transformers, the engine's defaults), a fixed mesh from `--tp`,
 /// `--cp`, `--pp` and `--vp` (the layout search's choice otherwise), `--global-batch` and
 /// `--nic-gbit-s`.
-pub(crate) fn apply_training(
-    a: &SizingArgs,
-    job: &mut crate::model::llm::LlmJob,
-    gpus: Option<u32>,
-) -> Result<(), CliError> {
+pub(crate) fn apply_training(a: &SizingArgs, job: &mut crate::model::llm::LlmJob, gpus: Option<u32>) -> Result<(), CliError> {
     use crate::model::llm::framework::{Chosen, Framework};
     let framework = match &a.framework {
         None => Framework::Transformers,
-        Some(s) => Framework::parse(s).ok_or_else(|| {
-            CliError(format!(
-                "--framework: unknown `{s}` (expected {})",
-                choices(&Framework::ALL, Framework::as_str)
-            ))
-        })?,
+        Some(s) => Framework::parse(s).ok_or_else(|| CliError(format!("--framework: unknown `{s}` (expected {})", choices(&Framework::ALL, Framework::as_str))))?,
     };
     let chosen = Chosen {
         optimizer: a.optimizer.as_ref().map(|_| job.optimizer),
-        checkpointing: a
-            .grad_checkpointing
-            .as_ref()
-            .map(|_| job.grad_checkpointing),
+        checkpointing: a.grad_checkpointing.as_ref().map(|_| job.grad_checkpointing),
         master_weights: on_off("master-weights", a.master_weights.as_ref())?,
         optimizer_in_backward: on_off("optimizer-in-backward", a.optimizer_in_backward.as_ref())?,
     };
     framework.apply(job, chosen, gpus.unwrap_or(1));
     if a.tp.is_some() || a.cp.is_some() || a.pp.is_some() || a.vp.is_some() {
-        let spec = crate::model::llm::job::MeshSpec {
-            tp: a.tp.unwrap_or(1),
-            cp: a.cp.unwrap_or(1),
-            pp: a.pp.unwrap_or(1),
-            interleave: a.vp.unwrap_or(1),
-        };
-        if let Some(gpus) = gpus.filter(|g| {
-            spec.tp == 0
-                || spec.cp == 0
-                || spec.pp == 0
-                || !crate::model::llm::parallel::spec_divides(spec, *g)
-        }) {
-            return Err(CliError(format!(
-                "--tp × --cp × --pp = {} must divide --gpus {gpus}",
-                spec.replica()
-            )));
+        let spec = crate::model::llm::job::MeshSpec { tp: a.tp.unwrap_or(1), cp: a.cp.unwrap_or(1), pp: a.pp.unwrap_or(1), interleave: a.vp.unwrap_or(1) };
+        if let Some(gpus) = gpus.filter(|g| spec.tp == 0 || spec.cp == 0 || spec.pp == 0 || !crate::model::llm::parallel::spec_divides(spec, *g)) {
+            return Err(CliError(format!("--tp × --cp × --pp = {} must divide --gpus {gpus}", spec.replica())));
         }
         job.mesh = Some(spec);
     }
@@ -608,12 +417,7 @@ pub(crate) fn apply_training(
     job.nic_gbit_s = a.nic_gbit_s;
     if let Some(s) = &a.moe_layout {
         use crate::model::llm::job::MoeLayout;
-        job.moe_layout = MoeLayout::parse(s).ok_or_else(|| {
-            CliError(format!(
-                "--moe-layout: unknown `{s}` (expected {})",
-                choices(&MoeLayout::ALL, MoeLayout::as_str)
-            ))
-        })?;
+        job.moe_layout = MoeLayout::parse(s).ok_or_else(|| CliError(format!("--moe-layout: unknown `{s}` (expected {})", choices(&MoeLayout::ALL, MoeLayout::as_str))))?;
     }
     Ok(())
 }

@@ -3,12 +3,7 @@
 //!
 //! Commands: `gpus`, `models`, `estimate` (see [`estimate`]), and `help`.
 
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 pub mod estimate;
 mod flags;
@@ -49,11 +44,7 @@ pub fn run(args: Vec<OsString>, out: &mut dyn Write, err: &mut dyn Write) -> i32
     match dispatch(args, out) {
         Ok(()) => 0,
         Err(e) => {
-            let _ = writeln!(
-                err,
-                "gpu-advisor: {}",
-                e.0.lines().next().unwrap_or("error")
-            );
+            let _ = writeln!(err, "gpu-advisor: {}", e.0.lines().next().unwrap_or("error"));
             2
         }
     }
@@ -87,15 +78,8 @@ fn dispatch(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
 /// Writes the packed Chinese and Russian table to the path given.
 #[cfg(not(target_arch = "wasm32"))]
 fn i18n_pack(rest: &[OsString]) -> Result<(), CliError> {
-    let path = rest
-        .first()
-        .ok_or_else(|| CliError("i18n-pack needs the output path".into()))?;
-    std::fs::write(path, crate::i18n::packed()).map_err(|e| {
-        CliError(format!(
-            "i18n-pack: cannot write {}: {e}",
-            path.to_string_lossy()
-        ))
-    })
+    let path = rest.first().ok_or_else(|| CliError("i18n-pack needs the output path".into()))?;
+    std::fs::write(path, crate::i18n::packed()).map_err(|e| CliError(format!("i18n-pack: cannot write {}: {e}", path.to_string_lossy())))
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -106,15 +90,9 @@ fn i18n_pack(_: &[OsString]) -> Result<(), CliError> {
 /// Writes the packed table of every card's source links to the path given.
 #[cfg(not(target_arch = "wasm32"))]
 fn sources_pack(rest: &[OsString]) -> Result<(), CliError> {
-    let path = rest
-        .first()
-        .ok_or_else(|| CliError("sources-pack needs the output path".into()))?;
-    std::fs::write(path, crate::catalog::sources::packed()).map_err(|e| {
-        CliError(format!(
-            "sources-pack: cannot write {}: {e}",
-            path.to_string_lossy()
-        ))
-    })
+    let path = rest.first().ok_or_else(|| CliError("sources-pack needs the output path".into()))?;
+    std::fs::write(path, crate::catalog::sources::packed())
+        .map_err(|e| CliError(format!("sources-pack: cannot write {}: {e}", path.to_string_lossy())))
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -126,15 +104,9 @@ fn sources_pack(_: &[OsString]) -> Result<(), CliError> {
 /// then the sets themselves) to the path given.
 #[cfg(not(target_arch = "wasm32"))]
 fn accuracy_pack(rest: &[OsString]) -> Result<(), CliError> {
-    let path = rest
-        .first()
-        .ok_or_else(|| CliError("accuracy-pack needs the output path".into()))?;
-    std::fs::write(path, crate::ui::components::accuracy_view::packed()).map_err(|e| {
-        CliError(format!(
-            "accuracy-pack: cannot write {}: {e}",
-            path.to_string_lossy()
-        ))
-    })
+    let path = rest.first().ok_or_else(|| CliError("accuracy-pack needs the output path".into()))?;
+    std::fs::write(path, crate::ui::components::accuracy_view::packed())
+        .map_err(|e| CliError(format!("accuracy-pack: cannot write {}: {e}", path.to_string_lossy())))
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -143,16 +115,11 @@ fn accuracy_pack(_: &[OsString]) -> Result<(), CliError> {
 }
 
 pub(crate) fn write_str(out: &mut dyn Write, s: &str) -> Result<(), CliError> {
-    out.write_all(s.as_bytes())
-        .map_err(|e| CliError(format!("cannot write output: {e}")))
+    out.write_all(s.as_bytes()).map_err(|e| CliError(format!("cannot write output: {e}")))
 }
 
 /// Parses flags that are only `--json` (and `--help`). Returns whether `--json` was given.
-fn json_flag_only(
-    args: Vec<OsString>,
-    help: &str,
-    out: &mut dyn Write,
-) -> Result<Option<bool>, CliError> {
+fn json_flag_only(args: Vec<OsString>, help: &str, out: &mut dyn Write) -> Result<Option<bool>, CliError> {
     use lexopt::prelude::*;
     let mut parser = lexopt::Parser::from_args(args);
     let mut json = false;
@@ -215,9 +182,7 @@ fn opt(v: Option<f64>) -> String {
 
 fn cmd_gpus(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
     let help = "gpu-advisor gpus [--json]\n  Lists the GPU catalog. Tensor figures are dense (no 2:4 sparsity); FP16 is FP32-accumulate.\n";
-    let Some(json) = json_flag_only(args, help, out)? else {
-        return Ok(());
-    };
+    let Some(json) = json_flag_only(args, help, out)? else { return Ok(()) };
     let gpus = catalog::gpus();
     if json {
         let rows: Vec<GpuRow> = gpus.iter().map(GpuRow::from).collect();
@@ -243,10 +208,7 @@ fn cmd_gpus(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
             opt(g.launch_price_usd),
         ));
     }
-    s.push_str(&format!(
-        "{} cards. TFLOPS are dense tensor rates unless noted.\n",
-        gpus.len()
-    ));
+    s.push_str(&format!("{} cards. TFLOPS are dense tensor rates unless noted.\n", gpus.len()));
     write_str(out, &s)
 }
 
@@ -276,13 +238,7 @@ pub fn model_rows() -> Vec<ModelRow<'static>> {
         .collect();
     rows.extend(c.diffusion.iter().map(|d| {
         let total: f64 = d.component.iter().map(|c| c.params_b).sum();
-        ModelRow {
-            id: &d.id,
-            name: &d.name,
-            kind: ModelKind::Diffusion,
-            params_total_b: total,
-            params_active_b: total,
-        }
+        ModelRow { id: &d.id, name: &d.name, kind: ModelKind::Diffusion, params_total_b: total, params_active_b: total }
     }));
     rows.extend(c.classic.iter().map(|m| ModelRow {
         id: &m.id,
@@ -296,23 +252,15 @@ pub fn model_rows() -> Vec<ModelRow<'static>> {
 
 fn cmd_models(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
     let help = "gpu-advisor models [--json]\n  Lists the model presets (LLM, diffusion, vision, NLP, speech).\n";
-    let Some(json) = json_flag_only(args, help, out)? else {
-        return Ok(());
-    };
+    let Some(json) = json_flag_only(args, help, out)? else { return Ok(()) };
     let rows = model_rows();
     if json {
         let text = serde_json::to_string_pretty(&rows).map_err(|e| CliError(e.to_string()))?;
         return write_str(out, &format!("{text}\n"));
     }
-    let mut s = format!(
-        "{:<32} {:<40} {:<10} {:>10} {:>10}\n",
-        "id", "name", "kind", "total B", "active B"
-    );
+    let mut s = format!("{:<32} {:<40} {:<10} {:>10} {:>10}\n", "id", "name", "kind", "total B", "active B");
     for r in &rows {
-        let kind = serde_json::to_value(r.kind)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default();
+        let kind = serde_json::to_value(r.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
         s.push_str(&format!(
             "{:<32} {:<40} {:<10} {:>10.3} {:>10.3}\n",
             r.id, r.name, kind, r.params_total_b, r.params_active_b

@@ -4,22 +4,17 @@
 //!
 //! The sizing flags are the `estimate` command's, turned into a job by [`super::job`] as there.
 //! Bad input is one line and exit code 2.
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
-use super::flags::{choices, count_value, engine_error, number, real, unknown, value, SizingArgs};
+use super::flags::{SizingArgs, choices, count_value, engine_error, number, real, unknown, value};
 use super::{job, write_str, CliError};
 use crate::catalog;
 use crate::i18n::Lang;
-use crate::model::{Band, Throughput};
 use crate::present::{self, Money};
+use crate::model::{Band, Throughput};
 use crate::recommend::{
-    self, Budget, Currency, Job, MediaJob, Mode, Objective, OptionRow, PriceBasis, PriceOverrides,
-    RecommendInput, RentBasis,
+    self, Budget, Currency, Job, MediaJob, Mode, Objective, OptionRow, PriceBasis, PriceOverrides, RecommendInput,
+    RentBasis,
 };
 use serde::Serialize;
 use std::ffi::OsString;
@@ -105,6 +100,7 @@ struct Args {
     json: bool,
 }
 
+
 fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, CliError> {
     use lexopt::prelude::*;
     let mut p = lexopt::Parser::from_args(args);
@@ -122,50 +118,32 @@ fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, 
             Long("json") => a.json = true,
             Long("owned") => a.owned = Some(value(&mut p, "owned")?),
             Long("train-tokens") => a.train_tokens = Some(count_value(&mut p, "train-tokens")?),
-            Long("budget-usd") => {
-                a.budgets
-                    .push(Budget::PurchaseUsd(real(&mut p, "budget-usd", 0.0, 1e12)?))
+            Long("budget-usd") => a.budgets.push(Budget::PurchaseUsd(real(&mut p, "budget-usd", 0.0, 1e12)?)),
+            Long("budget-usd-per-hour") => {
+                a.budgets.push(Budget::HourlyUsd(real(&mut p, "budget-usd-per-hour", 0.0, 1e9)?))
             }
-            Long("budget-usd-per-hour") => a.budgets.push(Budget::HourlyUsd(real(
-                &mut p,
-                "budget-usd-per-hour",
-                0.0,
-                1e9,
-            )?)),
-            Long("budget-usd-per-month") => a.budgets.push(Budget::MonthlyUsd(real(
-                &mut p,
-                "budget-usd-per-month",
-                0.0,
-                1e11,
-            )?)),
+            Long("budget-usd-per-month") => {
+                a.budgets.push(Budget::MonthlyUsd(real(&mut p, "budget-usd-per-month", 0.0, 1e11)?))
+            }
             Long("mode") => {
                 let s = value(&mut p, "mode")?;
-                a.mode = Some(Mode::parse(&s).ok_or_else(|| {
-                    CliError(format!("--mode: unknown `{s}` (expected buy|rent)"))
-                })?);
+                a.mode = Some(Mode::parse(&s).ok_or_else(|| CliError(format!("--mode: unknown `{s}` (expected buy|rent)")))?);
             }
             Long("objective") => {
                 let s = value(&mut p, "objective")?;
                 a.objective = Some(Objective::parse(&s).ok_or_else(|| {
-                    CliError(format!(
-                        "--objective: unknown `{s}` (expected {})",
-                        choices(&Objective::ALL, Objective::as_str)
-                    ))
+                    CliError(format!("--objective: unknown `{s}` (expected {})", choices(&Objective::ALL, Objective::as_str)))
                 })?);
             }
             Long("max-gpus") => a.max_gpus = Some(number(&mut p, "max-gpus")?),
             Long("require-nvlink") => a.require_nvlink = true,
             Long("datacenter-only") => a.datacenter_only = true,
             Long("max-watts") => a.max_watts = Some(real(&mut p, "max-watts", 1.0, 1e9)?),
-            Long("deadline-days") => {
-                a.deadline_days = Some(real(&mut p, "deadline-days", 0.001, 36_500.0)?)
-            }
+            Long("deadline-days") => a.deadline_days = Some(real(&mut p, "deadline-days", 0.001, 36_500.0)?),
             Long("region") => {
                 let s = value(&mut p, "region")?.trim().to_ascii_lowercase();
                 if s != "global" && s != "cn" {
-                    return Err(CliError(format!(
-                        "--region: unknown `{s}` (expected global|cn)"
-                    )));
+                    return Err(CliError(format!("--region: unknown `{s}` (expected global|cn)")));
                 }
                 a.region = Some(s);
             }
@@ -182,23 +160,11 @@ fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, 
     Ok(Some(a))
 }
 
+
+
+
 /// The cost settings' flags, without their `--`.
-const COST_FLAGS: [&str; 14] = [
-    "months",
-    "hours-per-day",
-    "usd-per-kwh",
-    "utilisation",
-    "utilization",
-    "pue",
-    "no-host",
-    "complete-machine",
-    "api-price",
-    "price-basis",
-    "rent-basis",
-    "prices",
-    "currency",
-    "rate",
-];
+const COST_FLAGS: [&str; 14] = ["months", "hours-per-day", "usd-per-kwh", "utilisation", "utilization", "pue", "no-host", "complete-machine", "api-price", "price-basis", "rent-basis", "prices", "currency", "rate"];
 
 /// Reads the cost flag `--flag` into `a`, taking its value from `p`.
 fn take_cost(a: &mut Args, flag: &str, p: &mut lexopt::Parser) -> Result<(), CliError> {
@@ -213,37 +179,30 @@ fn take_cost(a: &mut Args, flag: &str, p: &mut lexopt::Parser) -> Result<(), Cli
         "api-price" => a.api_price = Some(real(p, "api-price", 0.0, 1e6)?),
         "price-basis" => {
             let s = value(p, "price-basis")?;
-            a.price_basis = Some(PriceBasis::parse(&s).ok_or_else(|| {
-                CliError(format!(
-                    "--price-basis: unknown `{s}` (expected street|launch)"
-                ))
-            })?);
+            a.price_basis = Some(
+                PriceBasis::parse(&s)
+                    .ok_or_else(|| CliError(format!("--price-basis: unknown `{s}` (expected street|launch)")))?,
+            );
         }
         "rent-basis" => {
             let s = value(p, "rent-basis")?;
             a.rent_basis = Some(match s.trim().to_ascii_lowercase().as_str() {
                 "cheapest" => RentBasis::Cheapest,
                 "median" => RentBasis::Median,
-                "" => {
-                    return Err(CliError(
-                        "--rent-basis: empty (expected cheapest|median|<provider>)".into(),
-                    ))
-                }
+                "" => return Err(CliError("--rent-basis: empty (expected cheapest|median|<provider>)".into())),
                 other => RentBasis::Provider(other.to_string()),
             });
         }
         "prices" => {
             let s = value(p, "prices")?;
-            a.prices =
-                Some(PriceOverrides::parse(&s).map_err(|e| CliError(format!("--prices: {e}")))?);
+            a.prices = Some(PriceOverrides::parse(&s).map_err(|e| CliError(format!("--prices: {e}")))?);
         }
         "currency" => {
             let s = value(p, "currency")?;
-            a.currency = Some(Currency::parse(&s).ok_or_else(|| {
-                CliError(format!(
-                    "--currency: unknown `{s}` (expected usd|cny|rub|eur)"
-                ))
-            })?);
+            a.currency = Some(
+                Currency::parse(&s)
+                    .ok_or_else(|| CliError(format!("--currency: unknown `{s}` (expected usd|cny|rub|eur)")))?,
+            );
         }
         "rate" => a.rate = Some(real(p, "rate", 1e-6, 1e9)?),
         _ => {}
@@ -267,11 +226,7 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
         };
         return Ok(Job::Media(MediaJob {
             model_id: id.to_string(),
-            workload: a
-                .s
-                .workload
-                .clone()
-                .unwrap_or_else(|| default_workload.to_string()),
+            workload: a.s.workload.clone().unwrap_or_else(|| default_workload.to_string()),
             precision,
             resolution: a.s.resolution,
             steps: a.s.steps,
@@ -293,23 +248,17 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
 /// Parses the `recommend` flags in `args` into the job they describe, without ranking anything
 /// (what the job-parser fuzz target drives). `None` for `--help`.
 pub fn parse_job(args: Vec<OsString>) -> Result<Option<Job>, CliError> {
-    let Some(a) = parse_args(args, &mut std::io::sink())? else {
-        return Ok(None);
-    };
+    let Some(a) = parse_args(args, &mut std::io::sink())? else { return Ok(None) };
     job_from(&a).map(Some)
 }
 
 /// Builds the recommender input from the parsed flags.
 fn input_from(a: &Args, job: Job) -> Result<RecommendInput, CliError> {
-    let budget =
-        match a.budgets.as_slice() {
-            [] => Budget::Unlimited,
-            [b] => *b,
-            _ => return Err(CliError(
-                "give at most one of --budget-usd, --budget-usd-per-hour, --budget-usd-per-month"
-                    .into(),
-            )),
-        };
+    let budget = match a.budgets.as_slice() {
+        [] => Budget::Unlimited,
+        [b] => *b,
+        _ => return Err(CliError("give at most one of --budget-usd, --budget-usd-per-hour, --budget-usd-per-month".into())),
+    };
     let mode = a.mode.unwrap_or(match budget {
         Budget::HourlyUsd(_) => Mode::Rent,
         _ => Mode::Buy,
@@ -356,11 +305,7 @@ fn input_from(a: &Args, job: Job) -> Result<RecommendInput, CliError> {
     }
     if let Some(v) = &a.prices {
         if let Some(id) = v.unknown_ids(catalog::gpus()).next() {
-            return Err(unknown(
-                "prices",
-                id,
-                catalog::gpus().iter().map(|g| g.id.as_str()),
-            ));
+            return Err(unknown("prices", id, catalog::gpus().iter().map(|g| g.id.as_str())));
         }
         c.overrides = v.clone();
     }
@@ -470,14 +415,8 @@ fn picks_text(rec: &recommend::Recommendation, input: &RecommendInput) -> String
 
 /// Parses the recommend flags and prints the ranking.
 pub fn cmd_recommend(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliError> {
-    let Some(a) = parse_args(args, out)? else {
-        return Ok(());
-    };
-    let owned = a
-        .owned
-        .as_deref()
-        .map(|o| super::flags::card_counts("owned", o))
-        .transpose()?;
+    let Some(a) = parse_args(args, out)? else { return Ok(()) };
+    let owned = a.owned.as_deref().map(|o| super::flags::card_counts("owned", o)).transpose()?;
     let job = job_from(&a)?;
     let input = input_from(&a, job)?;
     if let Some(owned) = owned {
@@ -485,11 +424,7 @@ pub fn cmd_recommend(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), Cli
     }
     let rec = recommend::recommend(&input).map_err(engine_error)?;
     if a.json {
-        let rows: Vec<RecommendRow> = rec
-            .options
-            .iter()
-            .map(|o| RecommendRow::new(o, &input))
-            .collect();
+        let rows: Vec<RecommendRow> = rec.options.iter().map(|o| RecommendRow::new(o, &input)).collect();
         let text = serde_json::to_string_pretty(&rows).map_err(|e| CliError(e.to_string()))?;
         return write_str(out, &format!("{text}\n"));
     }
@@ -502,15 +437,10 @@ pub fn cmd_recommend(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), Cli
         t.push_str("No option fits within the budget and constraints.\n");
     }
     for (i, o) in rec.options.iter().enumerate() {
-        let rate = o.rate.map_or_else(
-            || "—".to_string(),
-            |(b, k)| format!("{:.1} {}", b.mid, k.unit()),
-        );
+        let rate = o.rate.map_or_else(|| "—".to_string(), |(b, k)| format!("{:.1} {}", b.mid, k.unit()));
         let price = match input.mode {
             Mode::Buy => o.purchase_usd().map_or_else(|| "—".into(), |v| s.money(v)),
-            Mode::Rent => o
-                .hourly_usd()
-                .map_or_else(|| "—".into(), |v| format!("{}/h", s.money(v))),
+            Mode::Rent => o.hourly_usd().map_or_else(|| "—".into(), |v| format!("{}/h", s.money(v))),
         };
         t.push_str(&format!(
             "{}. {} × {}  {}  {}  TCO {}\n",
@@ -554,19 +484,9 @@ struct OwnedRow<'a> {
 }
 
 /// Prints what to add to the `owned` cards, best first.
-fn print_owned(
-    input: &RecommendInput,
-    owned: &[(&catalog::Gpu, u32)],
-    json: bool,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
-    let options = crate::recommend::owned::what_to_add(input, owned, catalog::gpus())
-        .map_err(engine_error)?;
-    let owned_text = owned
-        .iter()
-        .map(|(g, n)| format!("{}:{n}", g.id))
-        .collect::<Vec<_>>()
-        .join(",");
+fn print_owned(input: &RecommendInput, owned: &[(&catalog::Gpu, u32)], json: bool, out: &mut dyn Write) -> Result<(), CliError> {
+    let options = crate::recommend::owned::what_to_add(input, owned, catalog::gpus()).map_err(engine_error)?;
+    let owned_text = owned.iter().map(|(g, n)| format!("{}:{n}", g.id)).collect::<Vec<_>>().join(",");
     let rows: Vec<OwnedRow> = options
         .iter()
         .map(|o| OwnedRow {
@@ -592,13 +512,7 @@ fn print_owned(
         t.push_str("No addition of up to 4 cards of one kind holds the job within the budget and constraints.\n");
     }
     for (i, r) in rows.iter().enumerate() {
-        t.push_str(&format!(
-            "{}. {} × {}  ({})\n",
-            i + 1,
-            r.count,
-            r.gpu,
-            r.build
-        ));
+        t.push_str(&format!("{}. {} × {}  ({})\n", i + 1, r.count, r.gpu, r.build));
         for reason in &r.reasons {
             t.push_str(&format!("     - {reason}\n"));
         }

@@ -2,12 +2,7 @@
 //! `throughput.aggregate_tokens_per_s`, `throughput.ttft_s`, `serving{users, capacity, max_users,
 //! curve}`, plus `replicas` and `gpus_per_replica`) added to the estimate's object, and the table
 //! lines.
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use super::{write_str, CliError};
 use crate::model::llm::serving::ServingReport;
@@ -23,22 +18,12 @@ pub struct Served {
 }
 
 /// The estimate as JSON with the serving keys (null when there is no report).
-pub fn print_json(
-    est: &Estimate,
-    served: Option<&Served>,
-    out: &mut dyn Write,
-) -> Result<(), CliError> {
+pub fn print_json(est: &Estimate, served: Option<&Served>, out: &mut dyn Write) -> Result<(), CliError> {
     let report = served.map(|s| &s.report);
     let mut v = serde_json::to_value(est).map_err(|e| CliError(e.to_string()))?;
     if let Some(t) = v.get_mut("throughput").and_then(Value::as_object_mut) {
-        t.insert(
-            "per_user_tokens_per_s".into(),
-            json!(report.map(|r| r.per_user_tokens_per_s)),
-        );
-        t.insert(
-            "aggregate_tokens_per_s".into(),
-            json!(report.map(|r| r.aggregate_tokens_per_s)),
-        );
+        t.insert("per_user_tokens_per_s".into(), json!(report.map(|r| r.per_user_tokens_per_s)));
+        t.insert("aggregate_tokens_per_s".into(), json!(report.map(|r| r.aggregate_tokens_per_s)));
         t.insert("ttft_s".into(), json!(report.and_then(|r| r.ttft_s)));
     }
     if let Some(o) = v.as_object_mut() {
@@ -69,10 +54,7 @@ pub fn table(served: &Served) -> String {
         None => "ttft     unbounded: requests arrive faster than the build serves them\n".into(),
     });
     if served.replicas > 1 {
-        s.push_str(&format!(
-            "layout   {} replicas of {} GPUs each\n",
-            served.replicas, served.gpus_per_replica
-        ));
+        s.push_str(&format!("layout   {} replicas of {} GPUs each\n", served.replicas, served.gpus_per_replica));
     }
     if let Some(m) = r.max_users {
         s.push_str(&format!("max users meeting the targets: {m}\n"));

@@ -8,35 +8,21 @@
 //! weight gradients) at the effective rate of [`crate::model::media::effective_rate`]. Every constant
 //! is written down, with its source, in `docs/MODEL.md`.
 
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use crate::catalog::{ClassicSpec, Gpu, ModelKind};
 use crate::model::fabric;
-use crate::model::media::{
-    self, band_half_width, effective_rate_with, KernelMix, Math, MediaFit, StackGain,
-    ALLREDUCE_OVERLAP,
-};
+use crate::model::media::{self, band_half_width, effective_rate_with, KernelMix, Math, MediaFit, StackGain, ALLREDUCE_OVERLAP};
 use crate::model::numeric::Fp32Math;
 use crate::model::precision::Precision;
-use crate::model::types::{
-    Arg, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB,
-};
+use crate::model::types::{Arg, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB};
 
 /// DRAM bytes one optimizer step moves per parameter, hand count: the FP32 master weight read and
 /// written (8), its FP32 gradient read (4), each optimizer state read and written (2 x
 /// [`optimizer_bytes_per_param`]: AdamW 16, SGD momentum 8), and under AMP the FP16 copy written
 /// (2). BERT-large with AdamW under AMP: 335.1 M x 30 B = 10.1 GB, 11 ms on a V100 (900 GB/s).
 pub fn optimizer_step_bytes_per_param(spec: &ClassicSpec, precision: ClassicPrecision) -> f64 {
-    let copy = if precision == ClassicPrecision::Amp {
-        2.0
-    } else {
-        0.0
-    };
+    let copy = if precision == ClassicPrecision::Amp { 2.0 } else { 0.0 };
     8.0 + 4.0 + 2.0 * optimizer_bytes_per_param(spec) + copy
 }
 
@@ -104,16 +90,8 @@ impl ClassicPrecision {
     fn math(self, fp32: Fp32Math, conv_share: f64, winograd_share: f64) -> Math {
         match self {
             ClassicPrecision::Amp => Math::Half,
-            ClassicPrecision::Fp32 => Math::Fp32 {
-                mode: fp32,
-                conv_share,
-                winograd_share,
-            },
-            ClassicPrecision::Tf32 => Math::Fp32 {
-                mode: Fp32Math::Tf32,
-                conv_share,
-                winograd_share,
-            },
+            ClassicPrecision::Fp32 => Math::Fp32 { mode: fp32, conv_share, winograd_share },
+            ClassicPrecision::Tf32 => Math::Fp32 { mode: Fp32Math::Tf32, conv_share, winograd_share },
         }
     }
 
@@ -182,16 +160,10 @@ fn lookup(model_id: &str) -> Result<&'static ClassicSpec, EstimateError> {
     crate::catalog::classic(model_id).ok_or_else(|| EstimateError::Unknown {
         field: "model",
         value: model_id.to_string(),
-        suggestions: crate::catalog::nearest(
-            model_id,
-            crate::catalog::catalog()
-                .classic
-                .iter()
-                .map(|c| c.id.as_str()),
-        )
-        .into_iter()
-        .map(str::to_string)
-        .collect(),
+        suggestions: crate::catalog::nearest(model_id, crate::catalog::catalog().classic.iter().map(|c| c.id.as_str()))
+            .into_iter()
+            .map(str::to_string)
+            .collect(),
     })
 }
 
@@ -217,10 +189,7 @@ pub fn conv_flop_share(spec: &ClassicSpec) -> f64 {
 /// convolutional network in channels_last under AMP, none otherwise.
 fn layout_gain(job: &ClassicJob, spec: &ClassicSpec) -> StackGain {
     if job.channels_last && !is_transformer(spec) && job.precision == ClassicPrecision::Amp {
-        StackGain {
-            compute: 1.0,
-            intensity: CHANNELS_LAST_INTENSITY_GAIN,
-        }
+        StackGain { compute: 1.0, intensity: CHANNELS_LAST_INTENSITY_GAIN }
     } else {
         StackGain::EAGER
     }
@@ -250,13 +219,7 @@ fn input_scale(job: &ClassicJob, spec: &ClassicSpec) -> Result<f64, EstimateErro
         let base = f64::from(spec.input_px.unwrap_or(224).max(1));
         let px = match job.input_px {
             Some(px) if !(16..=8192).contains(&px) => {
-                return Err(EstimateError::invalid(
-                    "resolution",
-                    Note::new(
-                        "input side must be between 16 and 8192 px, got {value}",
-                        vec![("value", px.to_string().into())],
-                    ),
-                ))
+                return Err(EstimateError::invalid("resolution", Note::new("input side must be between 16 and 8192 px, got {value}", vec![("value", px.to_string().into())])))
             }
             Some(px) => f64::from(px),
             None => base,
@@ -266,13 +229,7 @@ fn input_scale(job: &ClassicJob, spec: &ClassicSpec) -> Result<f64, EstimateErro
         let base = f64::from(spec.seq_len.unwrap_or(512).max(1));
         let s = match job.seq_len {
             Some(s) if !(1..=65_536).contains(&s) => {
-                return Err(EstimateError::invalid(
-                    "seq_len",
-                    Note::new(
-                        "must be between 1 and 65536 tokens, got {value}",
-                        vec![("value", s.to_string().into())],
-                    ),
-                ))
+                return Err(EstimateError::invalid("seq_len", Note::new("must be between 1 and 65536 tokens, got {value}", vec![("value", s.to_string().into())])))
             }
             Some(s) => f64::from(s),
             None => base,
@@ -292,11 +249,7 @@ fn activation_bytes_per_sample(job: &ClassicJob, spec: &ClassicSpec) -> Result<f
     let amp_bytes = match spec.activation_mib_per_sample {
         Some(mib) => mib * 1024.0 * 1024.0 * scale,
         None => {
-            let per_byte = if is_transformer(spec) {
-                TRANSFORMER_SAVED_FLOP_PER_BYTE
-            } else {
-                CONV_SAVED_FLOP_PER_BYTE
-            };
+            let per_byte = if is_transformer(spec) { TRANSFORMER_SAVED_FLOP_PER_BYTE } else { CONV_SAVED_FLOP_PER_BYTE };
             spec.forward_gflops * 1e9 * scale / per_byte
         }
     };
@@ -308,21 +261,13 @@ fn activation_bytes_per_sample(job: &ClassicJob, spec: &ClassicSpec) -> Result<f
 }
 
 /// Memory of one card holding `per_gpu_batch` samples (GiB by term).
-fn memory_at(
-    job: &ClassicJob,
-    spec: &ClassicSpec,
-    per_gpu_batch: f64,
-) -> Result<MemoryBreakdown, EstimateError> {
+fn memory_at(job: &ClassicJob, spec: &ClassicSpec, per_gpu_batch: f64) -> Result<MemoryBreakdown, EstimateError> {
     let params = spec.params_m * 1e6;
     let mut m = MemoryBreakdown::default();
     match job.mode {
         ClassicMode::Train => {
             // FP32 master weights, plus the FP16 copies autocast caches under AMP.
-            let weight_bytes = if job.precision == ClassicPrecision::Amp {
-                6.0
-            } else {
-                4.0
-            };
+            let weight_bytes = if job.precision == ClassicPrecision::Amp { 6.0 } else { 4.0 };
             m.weights_gib = params * weight_bytes / GIB;
             m.gradients_gib = params * 4.0 / GIB;
             m.optimizer_gib = params * optimizer_bytes_per_param(spec) / GIB;
@@ -353,9 +298,7 @@ fn max_batch_for(job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu) -> Result<u32,
     if fixed > gpu.usable_memory_gib() || slope <= 0.0 {
         return Ok(0);
     }
-    let guess = ((gpu.usable_memory_gib() - fixed) / slope)
-        .floor()
-        .clamp(0.0, 1.0e6);
+    let guess = ((gpu.usable_memory_gib() - fixed) / slope).floor().clamp(0.0, 1.0e6);
     let mut b = guess as u32;
     while b > 0 && memory_at(job, spec, f64::from(b))?.total_gib > gpu.usable_memory_gib() {
         b -= 1;
@@ -364,17 +307,11 @@ fn max_batch_for(job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu) -> Result<u32,
 }
 
 /// Resolves the global batch: the job's, or the largest that fits per card times `gpus`, capped.
-fn resolve_batch(
-    job: &ClassicJob,
-    spec: &ClassicSpec,
-    gpu: &Gpu,
-    gpus: u32,
-) -> Result<(u32, bool), EstimateError> {
+fn resolve_batch(job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpus: u32) -> Result<(u32, bool), EstimateError> {
     match job.batch {
-        Some(b) if !(1..=1_000_000).contains(&b) => Err(EstimateError::invalid(
-            "batch",
-            crate::model::types::between("1".into(), "1000000".into(), b.to_string()),
-        )),
+        Some(b) if !(1..=1_000_000).contains(&b) => {
+            Err(EstimateError::invalid("batch", crate::model::types::between("1".into(), "1000000".into(), b.to_string())))
+        }
         Some(b) => Ok((b, false)),
         None => {
             let cap = match job.mode {
@@ -389,43 +326,18 @@ fn resolve_batch(
 
 /// Samples per second of `job` on `gpus` cards of `gpu` (training or inference) as a band, with
 /// assumption lines.
-fn rate_for(
-    fit: &MediaFit,
-    job: &ClassicJob,
-    spec: &ClassicSpec,
-    gpu: &Gpu,
-    gpus: u32,
-    batch: u32,
-) -> Result<(Band, Vec<Note>), EstimateError> {
-    let rate = effective_rate_with(
-        fit,
-        gpu,
-        job.precision.math(
-            job.fp32_math,
-            conv_flop_share(spec),
-            spec.winograd_flop_share.min(conv_flop_share(spec)),
-        ),
-        mix(spec),
-        layout_gain(job, spec),
-    )?;
+fn rate_for(fit: &MediaFit, job: &ClassicJob, spec: &ClassicSpec, gpu: &Gpu, gpus: u32, batch: u32) -> Result<(Band, Vec<Note>), EstimateError> {
+    let rate = effective_rate_with(fit, gpu, job.precision.math(job.fp32_math, conv_flop_share(spec), spec.winograd_flop_share.min(conv_flop_share(spec))), mix(spec), layout_gain(job, spec))?;
     let fwd_tflop = forward_gflops(job, spec)? / 1000.0;
     let per_gpu = f64::from(batch.div_ceil(gpus));
     let mut notes = Vec::new();
     let (step_s, flops_note) = match job.mode {
         ClassicMode::Train => {
             // The optimizer step streams every parameter's states once per step (bandwidth-bound).
-            let optimizer_s =
-                spec.params_m * 1e6 * optimizer_step_bytes_per_param(spec, job.precision)
-                    / (gpu.memory_bandwidth_gb_s * 1e9);
-            (
-                fit.train_step_latency_s + optimizer_s + per_gpu * 3.0 * fwd_tflop / rate.tflops,
-                Note::plain("3x forward FLOPs per sample"),
-            )
+            let optimizer_s = spec.params_m * 1e6 * optimizer_step_bytes_per_param(spec, job.precision) / (gpu.memory_bandwidth_gb_s * 1e9);
+            (fit.train_step_latency_s + optimizer_s + per_gpu * 3.0 * fwd_tflop / rate.tflops, Note::plain("3x forward FLOPs per sample"))
         }
-        ClassicMode::Infer => (
-            INFER_CALL_LATENCY_S + per_gpu * fwd_tflop / rate.tflops,
-            Note::plain("forward FLOPs per sample"),
-        ),
+        ClassicMode::Infer => (INFER_CALL_LATENCY_S + per_gpu * fwd_tflop / rate.tflops, Note::plain("forward FLOPs per sample")),
     };
     let mut exposed = 0.0;
     if job.mode == ClassicMode::Train && gpus > 1 {
@@ -451,18 +363,11 @@ fn rate_for(
         Note::new(
             "{precision} on {tflops} effective TFLOPS per card ({peak} peak), {flops}",
             vec![
-                (
-                    "precision",
-                    match job.precision {
-                        ClassicPrecision::Amp => job.precision.label().into(),
-                        ClassicPrecision::Fp32 => {
-                            format!("FP32 ({})", job.fp32_math.label()).into()
-                        }
-                        ClassicPrecision::Tf32 => {
-                            format!("TF32 ({})", Fp32Math::Tf32.label()).into()
-                        }
-                    },
-                ),
+                ("precision", match job.precision {
+                    ClassicPrecision::Amp => job.precision.label().into(),
+                    ClassicPrecision::Fp32 => format!("FP32 ({})", job.fp32_math.label()).into(),
+                    ClassicPrecision::Tf32 => format!("TF32 ({})", Fp32Math::Tf32.label()).into(),
+                }),
                 ("tflops", crate::decimal::fixed(rate.tflops, 1).into()),
                 ("peak", crate::decimal::fixed(rate.peak_tflops, 0).into()),
                 ("flops", flops_note.into()),
@@ -473,29 +378,18 @@ fn rate_for(
         notes.push(Note::plain("channels_last (NHWC) memory format: no layout transposes around the tensor-core convolutions"));
     }
     if !rate.calibrated {
-        notes.push(Note::plain(
-            "no calibration rows for this card family: band widened to +/-35%",
-        ));
+        notes.push(Note::plain("no calibration rows for this card family: band widened to +/-35%"));
     }
     Ok((Band::around(mid, 1.0 - w, 1.0 + w), notes))
 }
 
 /// Samples per second of `job` (training or inference) on `gpus` cards, as a band.
-pub fn classic_samples_per_s(
-    job: &ClassicJob,
-    gpu: &Gpu,
-    gpus: u32,
-) -> Result<Band, EstimateError> {
+pub fn classic_samples_per_s(job: &ClassicJob, gpu: &Gpu, gpus: u32) -> Result<Band, EstimateError> {
     classic_samples_per_s_with(&MediaFit::CALIBRATED, job, gpu, gpus)
 }
 
 /// [`classic_samples_per_s`] with the fitted constants `fit` (for cross-validation).
-pub fn classic_samples_per_s_with(
-    fit: &MediaFit,
-    job: &ClassicJob,
-    gpu: &Gpu,
-    gpus: u32,
-) -> Result<Band, EstimateError> {
+pub fn classic_samples_per_s_with(fit: &MediaFit, job: &ClassicJob, gpu: &Gpu, gpus: u32) -> Result<Band, EstimateError> {
     let spec = lookup(&job.model)?;
     check_gpus(gpus)?;
     let (batch, _) = resolve_batch(job, spec, gpu, gpus)?;
@@ -504,10 +398,7 @@ pub fn classic_samples_per_s_with(
 
 fn check_gpus(gpus: u32) -> Result<(), EstimateError> {
     if !(1..=1024).contains(&gpus) {
-        return Err(EstimateError::invalid(
-            "gpus",
-            crate::model::types::between("1".into(), "1024".into(), gpus.to_string()),
-        ));
+        return Err(EstimateError::invalid("gpus", crate::model::types::between("1".into(), "1024".into(), gpus.to_string())));
     }
     Ok(())
 }
@@ -545,22 +436,8 @@ pub fn estimate_classic(job: &ClassicJob, gpu: &Gpu, gpus: u32) -> Result<Estima
         notes.push(Note::new(
             "{optimizer} with FP32 master weights and gradients; activations {mib} MiB per sample",
             vec![
-                (
-                    "optimizer",
-                    if is_transformer(spec) {
-                        Arg::from("AdamW")
-                    } else {
-                        Note::plain("SGD with momentum").into()
-                    },
-                ),
-                (
-                    "mib",
-                    crate::decimal::fixed(
-                        memory.activations_gib * 1024.0 / f64::from(per_gpu.max(1)),
-                        1,
-                    )
-                    .into(),
-                ),
+                ("optimizer", if is_transformer(spec) { Arg::from("AdamW") } else { Note::plain("SGD with momentum").into() }),
+                ("mib", crate::decimal::fixed(memory.activations_gib * 1024.0 / f64::from(per_gpu.max(1)), 1).into()),
             ],
         ));
     }
@@ -568,25 +445,15 @@ pub fn estimate_classic(job: &ClassicJob, gpu: &Gpu, gpus: u32) -> Result<Estima
         notes.push(Note::plain("speech inference counts one teacher-forced decoder pass; token-by-token decoding is slower"));
     }
     if chosen {
-        notes.push(Note::new(
-            "batch {batch}: the largest that fits per card, capped at the default",
-            vec![("batch", batch.to_string().into())],
-        ));
+        notes.push(Note::new("batch {batch}: the largest that fits per card, capped at the default", vec![("batch", batch.to_string().into())]));
     }
     let max_fit = max_batch_for(job, spec, gpu)?;
     notes.push(Note::new(
         "largest batch that fits on one {gpu}: {batch}",
-        vec![
-            ("gpu", gpu.name.as_str().into()),
-            ("batch", max_fit.to_string().into()),
-        ],
+        vec![("gpu", gpu.name.as_str().into()), ("batch", max_fit.to_string().into())],
     ));
     let fits = memory.total_gib <= gpu.usable_memory_gib();
-    let gpus_needed = if max_fit == 0 {
-        0
-    } else {
-        batch.div_ceil(max_fit)
-    };
+    let gpus_needed = if max_fit == 0 { 0 } else { batch.div_ceil(max_fit) };
     let total = memory.across(gpus);
     Ok(Estimate {
         model: spec.id.clone(),
@@ -603,11 +470,7 @@ pub fn estimate_classic(job: &ClassicJob, gpu: &Gpu, gpus: u32) -> Result<Estima
 }
 
 /// Memory of one card for `job` at its batch (global batch split over `gpus`).
-pub fn classic_memory(
-    job: &ClassicJob,
-    gpu: &Gpu,
-    gpus: u32,
-) -> Result<MemoryBreakdown, EstimateError> {
+pub fn classic_memory(job: &ClassicJob, gpu: &Gpu, gpus: u32) -> Result<MemoryBreakdown, EstimateError> {
     let spec = lookup(&job.model)?;
     check_gpus(gpus)?;
     media::check_gpu(gpu)?;

@@ -9,24 +9,16 @@
 //! a bigger batch amortises. Memory is the resident weights plus the larger of the denoising and
 //! the VAE-decode working sets. Every constant is written down, with its source, in `docs/MODEL.md`.
 
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use crate::catalog::{DiffusionSpec, Gpu};
 use crate::model::media::{
-    self, band_half_width, effective_rate, effective_rate_with, offload_peak, KernelMix, Math,
-    MediaFit, OffloadMode, Phase, StackGain, ALLREDUCE_OVERLAP, CONTEXT_GIB, CPU_TFLOPS,
-    FRAGMENTATION, TRAIN_STEP_LATENCY_S, VAE_DECODE_LIVE_CHANNELS,
+    self, band_half_width, effective_rate, effective_rate_with, offload_peak, KernelMix, Math, MediaFit, OffloadMode, Phase, StackGain,
+    ALLREDUCE_OVERLAP, CONTEXT_GIB, CPU_TFLOPS, FRAGMENTATION, TRAIN_STEP_LATENCY_S, VAE_DECODE_LIVE_CHANNELS,
 };
 use crate::model::numeric::Fp32Math;
 use crate::model::precision::Precision;
-use crate::model::types::{
-    check_count, Arg, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB,
-};
+use crate::model::types::{check_count, Arg, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB};
 
 /// Per-step launch latency of a diffusers eager pipeline for an 0.86 B UNet, in seconds
 /// ([`MediaFit::CALIBRATED`]): the intercept of step time against batch. Scales with
@@ -87,11 +79,7 @@ pub struct Geometry {
 /// for a UNet; 2×2 patches, 24 heads, 1536 wide and 28 blocks otherwise.
 pub fn geometry(spec: &DiffusionSpec) -> Geometry {
     let unet = spec.denoiser == "unet";
-    let (divisor, heads, width, blocks) = if unet {
-        (1.0, 8, 0, 0)
-    } else {
-        (4.0, 24, 1536, 28)
-    };
+    let (divisor, heads, width, blocks) = if unet { (1.0, 8, 0, 0) } else { (4.0, 24, 1536, 28) };
     Geometry {
         token_divisor: spec.attention_token_divisor.unwrap_or(divisor),
         joint_text_tokens: f64::from(spec.joint_text_tokens),
@@ -139,9 +127,7 @@ pub fn conv_flop_share(spec: &DiffusionSpec) -> f64 {
 /// A UNet's is its preset's `traffic_width` (SD 1.x's where absent); a DiT's is derived.
 pub fn traffic_width(spec: &DiffusionSpec) -> f64 {
     if spec.denoiser == "unet" {
-        spec.traffic_width
-            .filter(|w| w.is_finite() && *w > 0.0)
-            .unwrap_or(SD1_TRAFFIC_WIDTH)
+        spec.traffic_width.filter(|w| w.is_finite() && *w > 0.0).unwrap_or(SD1_TRAFFIC_WIDTH)
     } else {
         geometry(spec).dit_width / (1.0 - spec.attn_fraction_at_native.clamp(0.0, 0.95))
     }
@@ -158,10 +144,7 @@ pub fn intensity_scale(spec: &DiffusionSpec) -> f64 {
 
 /// The stack's gain with the denoiser's FLOPs per byte ([`intensity_scale`]) folded into it.
 fn denoiser_gain(gain: StackGain, spec: &DiffusionSpec) -> StackGain {
-    StackGain {
-        compute: gain.compute,
-        intensity: gain.intensity * intensity_scale(spec),
-    }
+    StackGain { compute: gain.compute, intensity: gain.intensity * intensity_scale(spec) }
 }
 
 /// Share of a denoiser step's FLOPs in 3×3 stride-1 convolutions, which cuDNN may run with
@@ -211,22 +194,8 @@ impl Stack {
     pub fn gain(self) -> (StackGain, f64, bool) {
         match self {
             Stack::DiffusersEager => (StackGain::EAGER, 1.0, true),
-            Stack::DiffusersCompile => (
-                StackGain {
-                    compute: 1.0,
-                    intensity: 1.4,
-                },
-                0.15,
-                true,
-            ),
-            Stack::TensorRt => (
-                StackGain {
-                    compute: 1.4,
-                    intensity: 2.0,
-                },
-                0.1,
-                false,
-            ),
+            Stack::DiffusersCompile => (StackGain { compute: 1.0, intensity: 1.4 }, 0.15, true),
+            Stack::TensorRt => (StackGain { compute: 1.4, intensity: 2.0 }, 0.1, false),
         }
     }
 
@@ -291,11 +260,7 @@ impl ImageJob {
     /// `default_precision` (the format its model card loads it in: BF16 for FLUX.1, SD 3.5 and
     /// Qwen-Image; FP16 where absent), eager diffusers with SDPA.
     pub fn for_spec(spec: &DiffusionSpec) -> ImageJob {
-        let precision = spec
-            .default_precision
-            .as_deref()
-            .and_then(Precision::parse)
-            .unwrap_or(Precision::Fp16);
+        let precision = spec.default_precision.as_deref().and_then(Precision::parse).unwrap_or(Precision::Fp16);
         ImageJob {
             model: spec.id.clone(),
             precision,
@@ -325,16 +290,10 @@ fn lookup(model_id: &str) -> Result<&'static DiffusionSpec, EstimateError> {
     crate::catalog::diffusion(model_id).ok_or_else(|| EstimateError::Unknown {
         field: "model",
         value: model_id.to_string(),
-        suggestions: crate::catalog::nearest(
-            model_id,
-            crate::catalog::catalog()
-                .diffusion
-                .iter()
-                .map(|d| d.id.as_str()),
-        )
-        .into_iter()
-        .map(str::to_string)
-        .collect(),
+        suggestions: crate::catalog::nearest(model_id, crate::catalog::catalog().diffusion.iter().map(|d| d.id.as_str()))
+            .into_iter()
+            .map(str::to_string)
+            .collect(),
     })
 }
 
@@ -357,16 +316,8 @@ fn act_bytes(p: Precision) -> f64 {
 fn math_for(job: &ImageJob, conv_share: f64, winograd_share: f64) -> Math {
     let winograd_share = winograd_share.min(conv_share);
     match job.precision {
-        Precision::Fp32 => Math::Fp32 {
-            mode: job.fp32_math,
-            conv_share,
-            winograd_share,
-        },
-        Precision::Tf32 => Math::Fp32 {
-            mode: Fp32Math::Tf32,
-            conv_share,
-            winograd_share,
-        },
+        Precision::Fp32 => Math::Fp32 { mode: job.fp32_math, conv_share, winograd_share },
+        Precision::Tf32 => Math::Fp32 { mode: Fp32Math::Tf32, conv_share, winograd_share },
         Precision::Fp8 if job.stack == Stack::TensorRt => Math::Fp8,
         _ => Math::Half,
     }
@@ -396,27 +347,14 @@ pub const MAX_SIDE_PX: u32 = 8192;
 
 /// Checks a job's numbers, naming the first bad field.
 pub fn validate(job: &ImageJob, gpus: u32) -> Result<(), EstimateError> {
-    for (v, what) in [
-        (job.width_px, Note::plain("the width")),
-        (job.height_px, Note::plain("the height")),
-    ] {
+    for (v, what) in [(job.width_px, Note::plain("the width")), (job.height_px, Note::plain("the height"))] {
         if !(64..=MAX_SIDE_PX).contains(&v) {
-            let args = vec![
-                ("what", what.into()),
-                ("max", MAX_SIDE_PX.to_string().into()),
-                ("value", v.to_string().into()),
-            ];
-            return Err(EstimateError::invalid(
-                "resolution",
-                Note::new("{what} must be between 64 and {max} px, got {value}", args),
-            ));
+            let args = vec![("what", what.into()), ("max", MAX_SIDE_PX.to_string().into()), ("value", v.to_string().into())];
+            return Err(EstimateError::invalid("resolution", Note::new("{what} must be between 64 and {max} px, got {value}", args)));
         }
     }
     if job.finetune == Finetune::None && !(1..=1000).contains(&job.steps) {
-        return Err(EstimateError::invalid(
-            "steps",
-            crate::model::types::between("1".into(), "1000".into(), job.steps.to_string()),
-        ));
+        return Err(EstimateError::invalid("steps", crate::model::types::between("1".into(), "1000".into(), job.steps.to_string())));
     }
     check_count("batch", job.batch, 1, 1024)?;
     check_count("gpus", gpus, 1, 1024)?;
@@ -459,11 +397,7 @@ struct Ctx<'a> {
 }
 
 fn context<'a>(job: &ImageJob, spec: &'a DiffusionSpec, gpus: u32) -> Ctx<'a> {
-    let refiner = if job.refiner {
-        spec.refiner.as_deref().and_then(crate::catalog::diffusion)
-    } else {
-        None
-    };
+    let refiner = if job.refiner { spec.refiner.as_deref().and_then(crate::catalog::diffusion) } else { None };
     Ctx {
         spec,
         refiner,
@@ -474,11 +408,7 @@ fn context<'a>(job: &ImageJob, spec: &'a DiffusionSpec, gpus: u32) -> Ctx<'a> {
 }
 
 fn params_of(spec: &DiffusionSpec, role: &str) -> f64 {
-    spec.component
-        .iter()
-        .filter(|c| c.role == role)
-        .map(|c| c.params_b * 1e9)
-        .sum()
+    spec.component.iter().filter(|c| c.role == role).map(|c| c.params_b * 1e9).sum()
 }
 
 /// Generation timing of `job` on `gpus` cards of `gpu` (images spread over the cards).
@@ -487,62 +417,28 @@ pub fn image_timing(job: &ImageJob, gpu: &Gpu, gpus: u32) -> Result<ImageTiming,
 }
 
 /// [`image_timing`] with the fitted constants `fit` (for cross-validation).
-pub fn image_timing_with(
-    fit: &MediaFit,
-    job: &ImageJob,
-    gpu: &Gpu,
-    gpus: u32,
-) -> Result<ImageTiming, EstimateError> {
+pub fn image_timing_with(fit: &MediaFit, job: &ImageJob, gpu: &Gpu, gpus: u32) -> Result<ImageTiming, EstimateError> {
     let spec = lookup(&job.model)?;
     timing_for(fit, job, spec, gpu, gpus)
 }
 
-fn timing_for(
-    fit: &MediaFit,
-    job: &ImageJob,
-    spec: &DiffusionSpec,
-    gpu: &Gpu,
-    gpus: u32,
-) -> Result<ImageTiming, EstimateError> {
+fn timing_for(fit: &MediaFit, job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> Result<ImageTiming, EstimateError> {
     validate(job, gpus)?;
     let c = context(job, spec, gpus);
     let (gain, latency_share, stack_calibrated) = job.stack.gain();
-    let rate = effective_rate_with(
-        fit,
-        gpu,
-        math_for(job, conv_flop_share(spec), winograd_flop_share(spec)),
-        KernelMix::Diffusion,
-        denoiser_gain(gain, spec),
-    )?;
+    let rate = effective_rate_with(fit, gpu, math_for(job, conv_flop_share(spec), winograd_flop_share(spec)), KernelMix::Diffusion, denoiser_gain(gain, spec))?;
     // The VAE decoder is convolutions (about 95%); the text encoders are transformers. Both run in
     // the pipeline's number format.
-    let vae_rate = effective_rate_with(
-        fit,
-        gpu,
-        math_for(job, 1.0, VAE_WINOGRAD_SHARE),
-        KernelMix::Diffusion,
-        gain,
-    )?;
-    let text_rate = effective_rate_with(
-        fit,
-        gpu,
-        math_for(job, 0.0, 0.0),
-        KernelMix::Transformer,
-        StackGain::EAGER,
-    )?;
+    let vae_rate = effective_rate_with(fit, gpu, math_for(job, 1.0, VAE_WINOGRAD_SHARE), KernelMix::Diffusion, gain)?;
+    let text_rate = effective_rate_with(fit, gpu, math_for(job, 0.0, 0.0), KernelMix::Transformer, StackGain::EAGER)?;
     let cfg_mult = if c.cfg { 2.0 } else { 1.0 };
     let n = c.per_gpu_batch * cfg_mult;
     let slow = dequant_slowdown(job.precision);
 
     // (launch latency, whole step) of one denoiser step, seconds.
     let step_s = |s: &DiffusionSpec| -> (f64, f64) {
-        let latency = fit.eager_step_latency_s
-            * latency_share
-            * (params_of(s, "denoiser") / 0.86e9).max(0.01).sqrt();
-        (
-            latency,
-            latency + n * step_tflops(s, c.pixels) * slow / rate.tflops,
-        )
+        let latency = fit.eager_step_latency_s * latency_share * (params_of(s, "denoiser") / 0.86e9).max(0.01).sqrt();
+        (latency, latency + n * step_tflops(s, c.pixels) * slow / rate.tflops)
     };
     let steps = f64::from(job.steps);
     let (base_latency_s, base_step_s) = step_s(c.spec);
@@ -555,14 +451,9 @@ fn timing_for(
         denoise_call_s += refiner_steps * refiner_step_s;
     }
     let native = f64::from(spec.native_resolution_px) * f64::from(spec.native_resolution_px);
-    let vae_call_s =
-        c.per_gpu_batch * spec.vae_decode_tflops_at_native * c.pixels / native / vae_rate.tflops;
+    let vae_call_s = c.per_gpu_batch * spec.vae_decode_tflops_at_native * c.pixels / native / vae_rate.tflops;
     let text_tflop = spec.text_encoder_gflops / 1000.0 * cfg_mult * c.per_gpu_batch;
-    let text_call_s = if job.cpu_offload_text_encoders {
-        text_tflop / CPU_TFLOPS
-    } else {
-        text_tflop / text_rate.tflops
-    };
+    let text_call_s = if job.cpu_offload_text_encoders { text_tflop / CPU_TFLOPS } else { text_tflop / text_rate.tflops };
 
     let denoise_call_s = denoise_call_s + offload_copy_s(job, spec, gpu, steps);
     // Per image: a call makes per_gpu_batch images on each of the gpus cards at once.
@@ -629,21 +520,14 @@ fn memory_for(job: &ImageJob, spec: &DiffusionSpec, gpus: u32) -> (MemoryBreakdo
         wbytes: bytes_per_weight(job.precision),
         abytes,
         side_bytes,
-        denoiser_params: params_of(spec, "denoiser")
-            + c.refiner.map_or(0.0, |r| params_of(r, "denoiser")),
+        denoiser_params: params_of(spec, "denoiser") + c.refiner.map_or(0.0, |r| params_of(r, "denoiser")),
         vae_params: params_of(spec, "vae"),
-        text_gib: if job.cpu_offload_text_encoders {
-            0.0
-        } else {
-            text_params * side_bytes / GIB
-        },
+        text_gib: if job.cpu_offload_text_encoders { 0.0 } else { text_params * side_bytes / GIB },
         latent_positions,
         tokens: latent_positions / geo.token_divisor + geo.joint_text_tokens,
     };
     if job.cpu_offload_text_encoders {
-        notes.push(Note::plain(
-            "text encoders run on the CPU: not in GPU memory",
-        ));
+        notes.push(Note::plain("text encoders run on the CPU: not in GPU memory"));
     }
     let mut m = if job.finetune == Finetune::None {
         generation_memory(job, &c, &geo, &sizes, &mut notes)
@@ -658,19 +542,9 @@ fn memory_for(job: &ImageJob, spec: &DiffusionSpec, gpus: u32) -> (MemoryBreakdo
 
 /// Weights and working set of generation: every component resident (or what CPU offload keeps),
 /// and the larger of the denoising and the VAE-decode working sets.
-fn generation_memory(
-    job: &ImageJob,
-    c: &Ctx<'_>,
-    geo: &Geometry,
-    s: &Sizes,
-    notes: &mut Vec<Note>,
-) -> MemoryBreakdown {
-    let weights_gib =
-        s.denoiser_params * s.wbytes / GIB + s.text_gib + s.vae_params * s.side_bytes / GIB;
-    let mut m = MemoryBreakdown {
-        weights_gib,
-        ..MemoryBreakdown::default()
-    };
+fn generation_memory(job: &ImageJob, c: &Ctx<'_>, geo: &Geometry, s: &Sizes, notes: &mut Vec<Note>) -> MemoryBreakdown {
+    let weights_gib = s.denoiser_params * s.wbytes / GIB + s.text_gib + s.vae_params * s.side_bytes / GIB;
+    let mut m = MemoryBreakdown { weights_gib, ..MemoryBreakdown::default() };
     let cfg_mult = if c.cfg { 2.0 } else { 1.0 };
     let samples = c.per_gpu_batch * cfg_mult;
     let linear = samples * DENOISE_LIVE_CHANNELS * s.latent_positions * s.abytes;
@@ -684,35 +558,16 @@ fn generation_memory(
     let vae = c.per_gpu_batch * VAE_DECODE_LIVE_CHANNELS * c.pixels * s.side_bytes;
     m.activations_gib = denoise.max(vae) / GIB;
     if job.offload != OffloadMode::None {
-        let blocks = if geo.dit_blocks > 0.0 {
-            geo.dit_blocks
-        } else {
-            UNET_OFFLOAD_BLOCKS
-        };
+        let blocks = if geo.dit_blocks > 0.0 { geo.dit_blocks } else { UNET_OFFLOAD_BLOCKS };
         let phases = [
-            Phase {
-                weights_bytes: s.text_gib * GIB,
-                work_bytes: 0.0,
-                layers: 24.0,
-            },
-            Phase {
-                weights_bytes: s.denoiser_params * s.wbytes,
-                work_bytes: denoise,
-                layers: blocks,
-            },
-            Phase {
-                weights_bytes: s.vae_params * s.side_bytes,
-                work_bytes: vae,
-                layers: 1.0,
-            },
+            Phase { weights_bytes: s.text_gib * GIB, work_bytes: 0.0, layers: 24.0 },
+            Phase { weights_bytes: s.denoiser_params * s.wbytes, work_bytes: denoise, layers: blocks },
+            Phase { weights_bytes: s.vae_params * s.side_bytes, work_bytes: vae, layers: 1.0 },
         ];
         let (w, a) = offload_peak(job.offload, &phases);
         m.weights_gib = w / GIB;
         m.activations_gib = a / GIB;
-        notes.push(Note::new(
-            "CPU offload ({mode}): only what the running stage needs is on the GPU",
-            vec![("mode", job.offload.as_str().into())],
-        ));
+        notes.push(Note::new("CPU offload ({mode}): only what the running stage needs is on the GPU", vec![("mode", job.offload.as_str().into())]));
     }
     notes.push(Note::new(
         "activations: the larger of denoising ({denoise} GiB{attention}) and VAE decode at full resolution ({vae} GiB)",
@@ -734,21 +589,9 @@ fn generation_memory(
 
 /// Weights, gradients, optimizer states and saved activations of a fine-tune (full, DreamBooth
 /// or LoRA), with the text encoders and the VAE frozen.
-fn finetune_memory(
-    job: &ImageJob,
-    spec: &DiffusionSpec,
-    c: &Ctx<'_>,
-    geo: &Geometry,
-    s: &Sizes,
-    notes: &mut Vec<Note>,
-) -> MemoryBreakdown {
+fn finetune_memory(job: &ImageJob, spec: &DiffusionSpec, c: &Ctx<'_>, geo: &Geometry, s: &Sizes, notes: &mut Vec<Note>) -> MemoryBreakdown {
     let mut m = MemoryBreakdown::default();
-    let samples = c.per_gpu_batch
-        * if job.finetune == Finetune::DreamBooth {
-            2.0
-        } else {
-            1.0
-        };
+    let samples = c.per_gpu_batch * if job.finetune == Finetune::DreamBooth { 2.0 } else { 1.0 };
     let frozen_side = (s.text_gib * GIB + s.vae_params * s.side_bytes) / GIB;
     match job.finetune {
         Finetune::Lora => {
@@ -773,34 +616,17 @@ fn finetune_memory(
     } else {
         fwd_tflop * 1e12 / UNET_SAVED_FLOP_PER_BYTE * s.abytes / 2.0
     };
-    let keep = if job.gradient_checkpointing {
-        CHECKPOINT_KEEP
-    } else {
-        1.0
-    };
-    let attention = if job.memory_efficient_attention {
-        0.0
-    } else {
-        2.0 * samples * geo.heads * s.tokens * s.tokens * s.abytes
-    };
+    let keep = if job.gradient_checkpointing { CHECKPOINT_KEEP } else { 1.0 };
+    let attention = if job.memory_efficient_attention { 0.0 } else { 2.0 * samples * geo.heads * s.tokens * s.tokens * s.abytes };
     m.activations_gib = (samples * per_sample * keep + attention) / GIB;
     if job.finetune == Finetune::DreamBooth {
         notes.push(Note::plain("DreamBooth with prior preservation: each step also trains on a class image (2x samples)"));
     }
-    let gib = vec![(
-        "gib",
-        Arg::from(crate::decimal::fixed(per_sample * keep / GIB, 2)),
-    )];
+    let gib = vec![("gib", Arg::from(crate::decimal::fixed(per_sample * keep / GIB, 2)))];
     notes.push(if job.gradient_checkpointing {
-        Note::new(
-            "saved activations {gib} GiB per sample with gradient checkpointing",
-            gib,
-        )
+        Note::new("saved activations {gib} GiB per sample with gradient checkpointing", gib)
     } else {
-        Note::new(
-            "saved activations {gib} GiB per sample without gradient checkpointing",
-            gib,
-        )
+        Note::new("saved activations {gib} GiB per sample without gradient checkpointing", gib)
     });
     m
 }
@@ -813,49 +639,23 @@ pub fn image_memory(job: &ImageJob, gpus: u32) -> Result<MemoryBreakdown, Estima
 }
 
 /// Training throughput of a diffusion fine-tune, in samples (images) per second, as a band.
-fn finetune_rate(
-    job: &ImageJob,
-    spec: &DiffusionSpec,
-    gpu: &Gpu,
-    gpus: u32,
-) -> Result<(Band, Vec<Note>), EstimateError> {
+fn finetune_rate(job: &ImageJob, spec: &DiffusionSpec, gpu: &Gpu, gpus: u32) -> Result<(Band, Vec<Note>), EstimateError> {
     let c = context(job, spec, gpus);
     let (gain, _, stack_calibrated) = job.stack.gain();
-    let rate = effective_rate(
-        gpu,
-        math_for(job, conv_flop_share(spec), winograd_flop_share(spec)),
-        KernelMix::Diffusion,
-        denoiser_gain(gain, spec),
-    )?;
+    let rate = effective_rate(gpu, math_for(job, conv_flop_share(spec), winograd_flop_share(spec)), KernelMix::Diffusion, denoiser_gain(gain, spec))?;
     let fwd = step_tflops(spec, c.pixels);
     // Forward + backward: 3 F for full training (weight and input gradients), 2 F for LoRA (input
     // gradients only); checkpointing recomputes one forward. Plus one VAE encode (half a decode) and
     // the text encoders per sample.
-    let mut per_sample = fwd
-        * if job.finetune == Finetune::Lora {
-            2.0
-        } else {
-            3.0
-        };
+    let mut per_sample = fwd * if job.finetune == Finetune::Lora { 2.0 } else { 3.0 };
     if job.gradient_checkpointing {
         per_sample += fwd;
     }
     let native = f64::from(spec.native_resolution_px) * f64::from(spec.native_resolution_px);
-    per_sample += 0.5 * spec.vae_decode_tflops_at_native * c.pixels / native
-        + spec.text_encoder_gflops / 1000.0;
-    let samples_per_gpu = c.per_gpu_batch
-        * if job.finetune == Finetune::DreamBooth {
-            2.0
-        } else {
-            1.0
-        };
+    per_sample += 0.5 * spec.vae_decode_tflops_at_native * c.pixels / native + spec.text_encoder_gflops / 1000.0;
+    let samples_per_gpu = c.per_gpu_batch * if job.finetune == Finetune::DreamBooth { 2.0 } else { 1.0 };
     let compute_s = TRAIN_STEP_LATENCY_S + samples_per_gpu * per_sample / rate.tflops;
-    let trainable = params_of(spec, "denoiser")
-        * if job.finetune == Finetune::Lora {
-            LORA_PARAM_SHARE
-        } else {
-            1.0
-        };
+    let trainable = params_of(spec, "denoiser") * if job.finetune == Finetune::Lora { LORA_PARAM_SHARE } else { 1.0 };
     let link = crate::model::fabric::group_link(gpu, gpus);
     let comm = crate::model::fabric::allreduce_s(trainable * 4.0, gpus, &link);
     let exposed = (comm - ALLREDUCE_OVERLAP * compute_s).max(0.0);
@@ -903,13 +703,7 @@ pub fn estimate_image(job: &ImageJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, 
     validate(job, gpus)?;
     media::check_gpu(gpu)?;
     if job.refiner && spec.refiner.is_none() {
-        return Err(EstimateError::invalid(
-            "refiner",
-            Note::new(
-                "`{id}` has no refiner",
-                vec![("id", spec.id.as_str().into())],
-            ),
-        ));
+        return Err(EstimateError::invalid("refiner", Note::new("`{id}` has no refiner", vec![("id", spec.id.as_str().into())])));
     }
     let (memory, mut notes) = memory_for(job, spec, gpus);
     let mut throughput = Throughput::default();
@@ -938,9 +732,7 @@ pub fn estimate_image(job: &ImageJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, 
             ),
         );
         if !t.calibrated {
-            notes.push(Note::plain(
-                "no calibration rows for this card family or stack: band widened to +/-35%",
-            ));
+            notes.push(Note::plain("no calibration rows for this card family or stack: band widened to +/-35%"));
         }
         notes.extend(launch_note(&t));
     } else {
@@ -959,13 +751,7 @@ pub fn estimate_image(job: &ImageJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, 
     if !fits {
         notes.push(Note::new(
             "needs {need} GiB per card, the card has {has} GiB",
-            vec![
-                ("need", crate::decimal::fixed(memory.total_gib, 1).into()),
-                (
-                    "has",
-                    crate::decimal::fixed(gpu.usable_memory_gib(), 0).into(),
-                ),
-            ],
+            vec![("need", crate::decimal::fixed(memory.total_gib, 1).into()), ("has", crate::decimal::fixed(gpu.usable_memory_gib(), 0).into())],
         ));
     }
     Ok(Estimate {

@@ -82,11 +82,7 @@ pub fn node_port_gb_s(gpu: &Gpu) -> f64 {
     let big_dc = gpu.segment == Segment::Datacenter && gpu.scale_up_max_gpus.unwrap_or(0) >= 8;
     match gpu.vendor {
         Vendor::Amd if big_dc => 50.0,
-        Vendor::Nvidia
-            if big_dc && (arch.starts_with("Hopper") || arch.starts_with("Blackwell")) =>
-        {
-            50.0
-        }
+        Vendor::Nvidia if big_dc && (arch.starts_with("Hopper") || arch.starts_with("Blackwell")) => 50.0,
         Vendor::Nvidia if big_dc && arch.starts_with("Ampere") => 25.0,
         Vendor::Nvidia if big_dc => 6.25,
         _ => 12.5 / 8.0,
@@ -97,26 +93,14 @@ pub fn node_port_gb_s(gpu: &Gpu) -> f64 {
 fn intra_node(gpu: &Gpu, n: u32) -> Link {
     if let (Some(gb_s), Some(max)) = (gpu.scale_up_gb_s, gpu.scale_up_max_gpus) {
         if n <= max {
-            return Link {
-                kind: LinkKind::ScaleUp,
-                gb_s: gb_s / 2.0 * FABRIC_EFFICIENCY,
-                latency_s: 8e-6,
-            };
+            return Link { kind: LinkKind::ScaleUp, gb_s: gb_s / 2.0 * FABRIC_EFFICIENCY, latency_s: 8e-6 };
         }
     }
     if gpu.vendor == Vendor::Nvidia && gpu.segment == Segment::Consumer {
         // No peer-to-peer on GeForce: each transfer crosses PCIe twice through host memory.
-        return Link {
-            kind: LinkKind::PcieViaHost,
-            gb_s: pcie_gb_s(gpu) * FABRIC_EFFICIENCY * 0.5,
-            latency_s: 40e-6,
-        };
+        return Link { kind: LinkKind::PcieViaHost, gb_s: pcie_gb_s(gpu) * FABRIC_EFFICIENCY * 0.5, latency_s: 40e-6 };
     }
-    Link {
-        kind: LinkKind::Pcie,
-        gb_s: pcie_gb_s(gpu) * FABRIC_EFFICIENCY,
-        latency_s: 25e-6,
-    }
+    Link { kind: LinkKind::Pcie, gb_s: pcie_gb_s(gpu) * FABRIC_EFFICIENCY, latency_s: 25e-6 }
 }
 
 /// The link a collective over `n` GPUs of `gpu` runs at: the scale-up fabric while the group
@@ -137,16 +121,8 @@ pub fn spread_link(gpu: &Gpu, n: u32, per_node: u32, port_gb_s: f64) -> Link {
         return intra_node(gpu, n);
     }
     let rails = f64::from(per_node) * port_gb_s.max(0.0) * NODE_LINK_EFFICIENCY;
-    let inside = if per_node > 1 {
-        intra_node(gpu, per_node).gb_s
-    } else {
-        f64::INFINITY
-    };
-    Link {
-        kind: LinkKind::Node,
-        gb_s: rails.min(inside),
-        latency_s: NODE_LATENCY_S,
-    }
+    let inside = if per_node > 1 { intra_node(gpu, per_node).gb_s } else { f64::INFINITY };
+    Link { kind: LinkKind::Node, gb_s: rails.min(inside), latency_s: NODE_LATENCY_S }
 }
 
 /// Seconds of a ring all-reduce of `bytes` over `n` GPUs: `2 (n-1)/n · bytes / bw`
@@ -174,16 +150,11 @@ pub fn all_to_all_s(gpu: &Gpu, bytes: f64, n: u32, port_gb_s: f64) -> f64 {
     let per_node = n.min(node_gpus(gpu));
     let nf = f64::from(n);
     let inside = intra_node(gpu, per_node);
-    let t_inside = if per_node > 1 {
-        bytes * f64::from(per_node - 1) / nf / (inside.gb_s * 1e9)
-    } else {
-        0.0
-    };
+    let t_inside = if per_node > 1 { bytes * f64::from(per_node - 1) / nf / (inside.gb_s * 1e9) } else { 0.0 };
     if per_node == n {
         return inside.latency_s + t_inside;
     }
-    let t_out =
-        bytes * f64::from(n - per_node) / nf / (port_gb_s.max(1e-9) * NODE_LINK_EFFICIENCY * 1e9);
+    let t_out = bytes * f64::from(n - per_node) / nf / (port_gb_s.max(1e-9) * NODE_LINK_EFFICIENCY * 1e9);
     NODE_LATENCY_S + t_inside.max(t_out)
 }
 

@@ -15,12 +15,7 @@
 //! `docs/MODEL.md` ("Image generation and classic workloads") gives the fit, the error tables and
 //! the cross-validation.
 
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use crate::catalog::{Gpu, Segment, Vendor};
 use crate::model::numeric::{self, Fp32Math};
@@ -135,20 +130,12 @@ pub enum Math {
     /// FP32 tensors: convolutions and matmuls in TF32 or strict FP32 as `mode` says
     /// ([`crate::model::numeric::fp32_path_tflops_winograd`]); `conv_share` is the share of the
     /// FLOPs in convolutions, `winograd_share` the share in 3×3 stride-1 convolutions.
-    Fp32 {
-        mode: Fp32Math,
-        conv_share: f64,
-        winograd_share: f64,
-    },
+    Fp32 { mode: Fp32Math, conv_share: f64, winograd_share: f64 },
 }
 
 impl Math {
     /// TF32 for convolutions and matmuls.
-    pub const TF32: Math = Math::Fp32 {
-        mode: Fp32Math::Tf32,
-        conv_share: 0.5,
-        winograd_share: 0.0,
-    };
+    pub const TF32: Math = Math::Fp32 { mode: Fp32Math::Tf32, conv_share: 0.5, winograd_share: 0.0 };
 }
 
 /// A software stack's gain over plain PyTorch eager: on compute efficiency and on memory traffic.
@@ -160,10 +147,7 @@ pub struct StackGain {
 
 impl StackGain {
     /// PyTorch eager: the calibration baseline.
-    pub const EAGER: StackGain = StackGain {
-        compute: 1.0,
-        intensity: 1.0,
-    };
+    pub const EAGER: StackGain = StackGain { compute: 1.0, intensity: 1.0 };
 }
 
 /// Effective throughput of one card for one kernel mix.
@@ -179,39 +163,26 @@ pub struct Rate {
 
 /// True for families with published calibration rows (V100, T4, A100, RTX 3090, RTX 4090).
 pub fn family_calibrated(gpu: &Gpu) -> bool {
-    gpu.vendor == Vendor::Nvidia
-        && matches!(
-            gpu.architecture.as_str(),
-            "Volta" | "Turing" | "Ampere" | "Ada Lovelace"
-        )
+    gpu.vendor == Vendor::Nvidia && matches!(gpu.architecture.as_str(), "Volta" | "Turing" | "Ampere" | "Ada Lovelace")
 }
 
 /// True for cards with a large L2 (Ada, GeForce Blackwell): [`MediaFit::large_l2_bandwidth_factor`].
 pub fn large_l2(gpu: &Gpu) -> bool {
     gpu.vendor == Vendor::Nvidia
-        && (gpu.architecture == "Ada Lovelace"
-            || (gpu.architecture == "Blackwell" && gpu.segment != Segment::Datacenter))
+        && (gpu.architecture == "Ada Lovelace" || (gpu.architecture == "Blackwell" && gpu.segment != Segment::Datacenter))
 }
 
 /// The headline dense 16-bit tensor rate: FP16 with FP16 accumulate where the datasheet gives one
 /// (GeForce), else FP16, else BF16. Normalising by the headline rather than the half-rate
 /// FP32-accumulate figure fits the measured RTX 3090/4090 rows far better (docs/MODEL.md).
 pub fn headline_16bit_tflops(gpu: &Gpu) -> Option<f64> {
-    gpu.fp16_acc16_tflops
-        .or(gpu.fp16_tflops)
-        .or(gpu.bf16_tflops)
-        .filter(|v| v.is_finite() && *v > 0.0)
+    gpu.fp16_acc16_tflops.or(gpu.fp16_tflops).or(gpu.bf16_tflops).filter(|v| v.is_finite() && *v > 0.0)
 }
 
 /// Checks the card figures the media engine reads, naming the bad one.
 pub fn check_gpu(gpu: &Gpu) -> Result<(), EstimateError> {
     check_range("gpu.memory_gib", gpu.memory_gib, 0.5, 100_000.0)?;
-    check_range(
-        "gpu.memory_bandwidth_gb_s",
-        gpu.memory_bandwidth_gb_s,
-        1.0,
-        1.0e6,
-    )?;
+    check_range("gpu.memory_bandwidth_gb_s", gpu.memory_bandwidth_gb_s, 1.0, 1.0e6)?;
     for (field, v) in [
         ("gpu.fp32_tflops", gpu.fp32_tflops),
         ("gpu.tf32_tflops", gpu.tf32_tflops),
@@ -225,22 +196,14 @@ pub fn check_gpu(gpu: &Gpu) -> Result<(), EstimateError> {
         }
     }
     if headline_16bit_tflops(gpu).is_none() && gpu.fp32_tflops.is_none() {
-        return Err(EstimateError::invalid(
-            "gpu",
-            "the card has neither a 16-bit nor an FP32 rate in the catalog",
-        ));
+        return Err(EstimateError::invalid("gpu", "the card has neither a 16-bit nor an FP32 rate in the catalog"));
     }
     Ok(())
 }
 
 /// Effective TFLOPS of `gpu` on `math` for a `mix` of kernels under a stack's `gain`, with the
 /// calibrated constants ([`effective_rate_with`]).
-pub fn effective_rate(
-    gpu: &Gpu,
-    math: Math,
-    mix: KernelMix,
-    gain: StackGain,
-) -> Result<Rate, EstimateError> {
+pub fn effective_rate(gpu: &Gpu, math: Math, mix: KernelMix, gain: StackGain) -> Result<Rate, EstimateError> {
     effective_rate_with(&MediaFit::CALIBRATED, gpu, math, mix, gain)
 }
 
@@ -252,13 +215,7 @@ pub fn effective_rate(
 /// architecture's flagship). FP32 tensors run at [`numeric::fp32_path_tflops`]: TF32 or FP32 per
 /// convolution and matmul as the mode says. Cards without the requested tensor rate fall back: FP8
 /// to 16-bit, 16-bit to FP32 vector math, FP32 (Gaudi) to a quarter of the 16-bit rate.
-pub fn effective_rate_with(
-    fit: &MediaFit,
-    gpu: &Gpu,
-    math: Math,
-    mix: KernelMix,
-    gain: StackGain,
-) -> Result<Rate, EstimateError> {
+pub fn effective_rate_with(fit: &MediaFit, gpu: &Gpu, math: Math, mix: KernelMix, gain: StackGain) -> Result<Rate, EstimateError> {
     check_gpu(gpu)?;
     let half = headline_16bit_tflops(gpu);
     let fp32 = gpu.fp32_tflops.filter(|v| v.is_finite() && *v > 0.0);
@@ -274,41 +231,22 @@ pub fn effective_rate_with(
             // No tensor cores (Pascal, Apple in this catalog): 16-bit runs at the FP32 vector rate.
             None => (fp32.unwrap_or(0.0), fit.eta_32, 1.0),
         },
-        Math::Fp32 {
-            mode,
-            conv_share,
-            winograd_share,
-        } => match numeric::fp32_path_tflops_winograd(gpu, mode, conv_share, winograd_share) {
+        Math::Fp32 { mode, conv_share, winograd_share } => match numeric::fp32_path_tflops_winograd(gpu, mode, conv_share, winograd_share) {
             Some(p) => (p, fit.eta_32, fit.fp32_intensity_divisor),
-            None => (
-                half.unwrap_or(0.0) / 4.0,
-                fit.eta_32,
-                fit.fp32_intensity_divisor,
-            ),
+            None => (half.unwrap_or(0.0) / 4.0, fit.eta_32, fit.fp32_intensity_divisor),
         },
     };
     if !(peak.is_finite() && peak > 0.0) {
-        return Err(EstimateError::invalid(
-            "gpu",
-            "the card has no usable compute rate in the catalog",
-        ));
+        return Err(EstimateError::invalid("gpu", "the card has no usable compute rate in the catalog"));
     }
     let sustain = numeric::sustained_tensor_factor(gpu);
-    let l2 = if large_l2(gpu) {
-        fit.large_l2_bandwidth_factor
-    } else {
-        1.0
-    };
+    let l2 = if large_l2(gpu) { fit.large_l2_bandwidth_factor } else { 1.0 };
     let compute_tflops = (eta * gain.compute).min(0.95) * peak * sustain;
     let intensity = fit.intensity(mix) / divisor * gain.intensity;
     // intensity [FLOP/B] * bandwidth [GB/s] / 1000 = TFLOPS.
     let memory_tflops = intensity * gpu.memory_bandwidth_gb_s * l2 / 1000.0;
     let tflops = 1.0 / (1.0 / compute_tflops + 1.0 / memory_tflops);
-    Ok(Rate {
-        tflops,
-        calibrated: family_calibrated(gpu),
-        peak_tflops: peak * sustain,
-    })
+    Ok(Rate { tflops, calibrated: family_calibrated(gpu), peak_tflops: peak * sustain })
 }
 
 /// Half-width of a band: 25% where the family and stack are calibrated, 35% otherwise.
@@ -335,11 +273,7 @@ pub enum OffloadMode {
 
 impl OffloadMode {
     /// Every mode, in the order the CLI and the form list them.
-    pub const ALL: [OffloadMode; 3] = [
-        OffloadMode::None,
-        OffloadMode::Model,
-        OffloadMode::Sequential,
-    ];
+    pub const ALL: [OffloadMode; 3] = [OffloadMode::None, OffloadMode::Model, OffloadMode::Sequential];
 
     /// The CLI and URL value (a contract: `none`, `model`, `sequential`).
     pub fn as_str(self) -> &'static str {
@@ -352,9 +286,7 @@ impl OffloadMode {
 
     /// The mode with this CLI/URL value.
     pub fn parse(s: &str) -> Option<OffloadMode> {
-        OffloadMode::ALL
-            .into_iter()
-            .find(|m| m.as_str().eq_ignore_ascii_case(s.trim()))
+        OffloadMode::ALL.into_iter().find(|m| m.as_str().eq_ignore_ascii_case(s.trim()))
     }
 }
 
@@ -387,24 +319,10 @@ pub fn offload_peak(mode: OffloadMode, phases: &[Phase]) -> (f64, f64) {
     let max_work = phases.iter().map(|p| p.work_bytes).fold(0.0, f64::max);
     match mode {
         OffloadMode::None => (phases.iter().map(|p| p.weights_bytes).sum(), max_work),
-        OffloadMode::Model => {
-            phases
-                .iter()
-                .map(|p| (p.weights_bytes, p.work_bytes))
-                .fold((0.0, 0.0), |best, p| {
-                    if p.0 + p.1 > best.0 + best.1 {
-                        p
-                    } else {
-                        best
-                    }
-                })
-        }
-        OffloadMode::Sequential => (
-            phases
-                .iter()
-                .map(|p| p.weights_bytes / p.layers.max(1.0))
-                .fold(0.0, f64::max),
-            max_work,
-        ),
+        OffloadMode::Model => phases
+            .iter()
+            .map(|p| (p.weights_bytes, p.work_bytes))
+            .fold((0.0, 0.0), |best, p| if p.0 + p.1 > best.0 + best.1 { p } else { best }),
+        OffloadMode::Sequential => (phases.iter().map(|p| p.weights_bytes / p.layers.max(1.0)).fold(0.0, f64::max), max_work),
     }
 }

@@ -6,12 +6,7 @@
 //! and sizes it with [`crate::model::diffusion`], [`crate::model::video`] or
 //! [`crate::model::classic`]. The rate model those three share is in [`crate::model::media`].
 
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use crate::catalog::{ClassicSpec, DiffusionSpec, Gpu};
 use crate::model::classic::{estimate_classic, ClassicJob, ClassicMode, ClassicPrecision};
@@ -61,18 +56,7 @@ pub fn estimate_media(
     gpu: &Gpu,
     gpus: u32,
 ) -> Option<Result<Estimate, EstimateError>> {
-    estimate_media_with(
-        model_id,
-        workload,
-        precision,
-        resolution,
-        steps,
-        batch,
-        fp32_math,
-        MediaExtras::default(),
-        gpu,
-        gpus,
-    )
+    estimate_media_with(model_id, workload, precision, resolution, steps, batch, fp32_math, MediaExtras::default(), gpu, gpus)
 }
 
 /// Sizes a diffusion, video or classic preset with `extras`; None when model_id is none of them.
@@ -90,31 +74,18 @@ pub fn estimate_media_with(
     gpu: &Gpu,
     gpus: u32,
 ) -> Option<Result<Estimate, EstimateError>> {
-    let inputs = Inputs {
-        workload,
-        precision,
-        resolution,
-        steps,
-        batch,
-        fp32_math,
-        extras,
-    };
+    let inputs = Inputs { workload, precision, resolution, steps, batch, fp32_math, extras };
     if let Some(spec) = crate::catalog::diffusion(model_id).filter(|d| d.video.is_some()) {
         return Some(video_job(spec, &inputs).and_then(|j| estimate_video(&j, gpu, gpus)));
     }
     if extras.frames.is_some() {
-        return Some(Err(EstimateError::invalid(
-            "frames",
-            "frames only apply to video presets",
-        )));
+        return Some(Err(EstimateError::invalid("frames", "frames only apply to video presets")));
     }
     if let Some(spec) = crate::catalog::diffusion(model_id) {
         return Some(image_job(spec, &inputs).and_then(|j| estimate_image(&j, gpu, gpus)));
     }
     if let Some(spec) = crate::catalog::classic(model_id) {
-        return Some(
-            classic_job(model_id, spec, &inputs).and_then(|j| estimate_classic(&j, gpu, gpus)),
-        );
+        return Some(classic_job(model_id, spec, &inputs).and_then(|j| estimate_classic(&j, gpu, gpus)));
     }
     None
 }
@@ -126,12 +97,7 @@ fn image_job(spec: &DiffusionSpec, inputs: &Inputs) -> Result<ImageJob, Estimate
         "finetune-full" | "training" | "full" => Finetune::Full,
         "dreambooth" => Finetune::DreamBooth,
         "lora" => Finetune::Lora,
-        other => {
-            return Err(unknown_workload(
-                other,
-                &["image-generation", "finetune-full", "dreambooth", "lora"],
-            ))
-        }
+        other => return Err(unknown_workload(other, &["image-generation", "finetune-full", "dreambooth", "lora"])),
     };
     let mut job = ImageJob::for_spec(spec);
     job.fp32_math = inputs.fp32_math;
@@ -152,10 +118,7 @@ fn image_job(spec: &DiffusionSpec, inputs: &Inputs) -> Result<ImageJob, Estimate
     }
     if let Some(m) = inputs.extras.offload_mode {
         if finetune != Finetune::None && m != OffloadMode::None {
-            return Err(EstimateError::invalid(
-                "offload-mode",
-                "CPU offload applies to generation, not fine-tuning",
-            ));
+            return Err(EstimateError::invalid("offload-mode", "CPU offload applies to generation, not fine-tuning"));
         }
         job.offload = m;
     }
@@ -163,11 +126,7 @@ fn image_job(spec: &DiffusionSpec, inputs: &Inputs) -> Result<ImageJob, Estimate
 }
 
 /// The classic job of preset `model_id` from the shared inputs (defaults: the preset's).
-fn classic_job(
-    model_id: &str,
-    spec: &ClassicSpec,
-    inputs: &Inputs,
-) -> Result<ClassicJob, EstimateError> {
+fn classic_job(model_id: &str, spec: &ClassicSpec, inputs: &Inputs) -> Result<ClassicJob, EstimateError> {
     let mode = match inputs.workload {
         "training" | "finetune-full" => ClassicMode::Train,
         "inference" => ClassicMode::Infer,
@@ -175,12 +134,8 @@ fn classic_job(
     };
     let precision = match inputs.precision {
         None => ClassicPrecision::Amp,
-        Some(p) => ClassicPrecision::from_precision(p).ok_or_else(|| {
-            EstimateError::invalid(
-                "precision",
-                "classic presets run in AMP (fp16 or bf16), tf32 or fp32",
-            )
-        })?,
+        Some(p) => ClassicPrecision::from_precision(p)
+            .ok_or_else(|| EstimateError::invalid("precision", "classic presets run in AMP (fp16 or bf16), tf32 or fp32"))?,
     };
     let mut job = ClassicJob::for_spec(spec, mode);
     job.fp32_math = inputs.fp32_math;
@@ -190,32 +145,16 @@ fn classic_job(
         if spec.scales_with == "pixels" {
             // A non-square input counts by its pixel count: side = sqrt(w * h).
             let side = (f64::from(w) * f64::from(h)).sqrt().round();
-            job.input_px = Some(if side >= f64::from(u32::MAX) {
-                u32::MAX
-            } else {
-                side as u32
-            });
+            job.input_px = Some(if side >= f64::from(u32::MAX) { u32::MAX } else { side as u32 });
         } else {
-            return Err(EstimateError::invalid(
-                "resolution",
-                crate::model::Note::new(
-                    "`{model}` takes tokens, not pixels; it has no resolution",
-                    vec![("model", model_id.into())],
-                ),
-            ));
+            return Err(EstimateError::invalid("resolution", crate::model::Note::new("`{model}` takes tokens, not pixels; it has no resolution", vec![("model", model_id.into())])));
         }
     }
     if inputs.steps.is_some() {
-        return Err(EstimateError::invalid(
-            "steps",
-            "steps only apply to image generation",
-        ));
+        return Err(EstimateError::invalid("steps", "steps only apply to image generation"));
     }
     if inputs.extras.offload_mode.is_some() {
-        return Err(EstimateError::invalid(
-            "offload-mode",
-            "CPU offload applies to image and video generation only",
-        ));
+        return Err(EstimateError::invalid("offload-mode", "CPU offload applies to image and video generation only"));
     }
     Ok(job)
 }
@@ -228,10 +167,7 @@ fn video_job(spec: &DiffusionSpec, inputs: &Inputs) -> Result<VideoJob, Estimate
     let mut job = VideoJob::new(&spec.id)?;
     if let Some(p) = inputs.precision {
         if matches!(p, Precision::Fp32 | Precision::Tf32) {
-            return Err(EstimateError::invalid(
-                "precision",
-                "video presets run in bf16, fp16 or a quantised format",
-            ));
+            return Err(EstimateError::invalid("precision", "video presets run in bf16, fp16 or a quantised format"));
         }
         job.precision = p;
     }

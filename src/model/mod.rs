@@ -21,6 +21,4 @@ pub mod precision;
 pub mod types;
 pub mod video;
 
-pub use types::{
-    Arg, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, Translate, GIB,
-};
+pub use types::{Arg, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, Translate, GIB};

@@ -5,21 +5,14 @@
 //! image/classic engines must agree on them: they live here, once. Sources are in `docs/MODEL.md`
 //! ("Numeric modes and sustained clocks").
 
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use crate::catalog::{Gpu, Vendor};
 
 /// How FP32 tensors are multiplied on a card that has TF32 tensor cores (Ampere and newer).
 ///
 /// On older cards (Volta, Turing, Pascal, and non-NVIDIA parts) every mode is strict FP32.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Fp32Math {
     /// PyTorch's own defaults since 1.12: cuDNN convolutions in TF32
@@ -99,21 +92,9 @@ pub const WINOGRAD_F2X3_GAIN: f64 = 2.25;
 /// layers the faster of the convolution rate and the FP32 vector rate × [`WINOGRAD_F2X3_GAIN`].
 /// On an A100 TF32 (156 TFLOPS) beats Winograd FP32 (19.5 × 2.25 = 44); on a V100, which has no
 /// TF32, and on GA102 cards, whose TF32 rate equals their FP32 rate, Winograd wins.
-pub fn fp32_path_tflops_winograd(
-    gpu: &Gpu,
-    mode: Fp32Math,
-    conv_share: f64,
-    winograd_share: f64,
-) -> Option<f64> {
+pub fn fp32_path_tflops_winograd(gpu: &Gpu, mode: Fp32Math, conv_share: f64, winograd_share: f64) -> Option<f64> {
     let fp32 = gpu.fp32_tflops.filter(|v| v.is_finite() && *v > 0.0)?;
-    let tf32 = if has_tf32(gpu) {
-        gpu.tf32_tflops
-            .filter(|v| v.is_finite() && *v > 0.0)
-            .unwrap_or(fp32)
-            .max(fp32)
-    } else {
-        fp32
-    };
+    let tf32 = if has_tf32(gpu) { gpu.tf32_tflops.filter(|v| v.is_finite() && *v > 0.0).unwrap_or(fp32).max(fp32) } else { fp32 };
     let (conv, matmul) = match mode {
         Fp32Math::PytorchDefault => (tf32, fp32),
         Fp32Math::Tf32 => (tf32, tf32),
@@ -138,10 +119,7 @@ pub const SUSTAINED_CLOCK_EXPONENT: f64 = 0.5;
 /// (build.rs allows at most one per class). `None` for a class without one: no throttling.
 fn reference_card(gpu: &Gpu) -> Option<&'static Gpu> {
     crate::catalog::gpus().iter().find(|r| {
-        r.sustained_clock_reference
-            && r.vendor == gpu.vendor
-            && r.architecture == gpu.architecture
-            && r.has_hbm() == gpu.has_hbm()
+        r.sustained_clock_reference && r.vendor == gpu.vendor && r.architecture == gpu.architecture && r.has_hbm() == gpu.has_hbm()
     })
 }
 
@@ -169,16 +147,9 @@ fn sm_clock_per_watt(gpu: &Gpu) -> Option<f64> {
 /// and Apple parts: 1 (no rule).
 pub fn sustained_tensor_factor(gpu: &Gpu) -> f64 {
     // Catalog cards: computed once (the engine asks for every card on every keystroke).
-    static CATALOG: std::sync::LazyLock<Vec<f64>> = std::sync::LazyLock::new(|| {
-        crate::catalog::gpus()
-            .iter()
-            .map(sustained_factor_of)
-            .collect()
-    });
-    match crate::catalog::gpus()
-        .iter()
-        .position(|g| std::ptr::eq(g, gpu))
-    {
+    static CATALOG: std::sync::LazyLock<Vec<f64>> =
+        std::sync::LazyLock::new(|| crate::catalog::gpus().iter().map(sustained_factor_of).collect());
+    match crate::catalog::gpus().iter().position(|g| std::ptr::eq(g, gpu)) {
         Some(i) => CATALOG.get(i).copied().unwrap_or(1.0),
         None => sustained_factor_of(gpu),
     }
@@ -186,9 +157,7 @@ pub fn sustained_tensor_factor(gpu: &Gpu) -> f64 {
 
 /// [`sustained_tensor_factor`] computed from the card's figures.
 fn sustained_factor_of(gpu: &Gpu) -> f64 {
-    if let (Some(held), Some(boost)) =
-        (gpu.gemm_clock_mhz, gpu.boost_clock_mhz.filter(|b| *b > 0.0))
-    {
+    if let (Some(held), Some(boost)) = (gpu.gemm_clock_mhz, gpu.boost_clock_mhz.filter(|b| *b > 0.0)) {
         return (held / boost).clamp(0.05, 1.0);
     }
     let (Some(reference), Some(card)) = (reference_card(gpu), sm_clock_per_watt(gpu)) else {

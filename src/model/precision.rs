@@ -5,12 +5,7 @@
 //! its blocks carry scales and mins, and the mix keeps `attn_v`, `ffn_down` and `output` at
 //! `Q6_K`. Sources, per format, are in the doc comment of [`Precision::bits_per_weight`] and in
 //! `docs/MODEL.md`.
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use serde::{Deserialize, Serialize};
 
@@ -236,10 +231,7 @@ impl Precision {
 
     /// True when training can keep weights in this format (fp32, tf32, fp16, bf16).
     pub fn is_trainable(self) -> bool {
-        matches!(
-            self,
-            Precision::Fp32 | Precision::Tf32 | Precision::Fp16 | Precision::Bf16
-        )
+        matches!(self, Precision::Fp32 | Precision::Tf32 | Precision::Fp16 | Precision::Bf16)
     }
 }
 
@@ -266,12 +258,7 @@ pub enum KvPrecision {
 
 impl KvPrecision {
     /// Every KV format, in CLI order.
-    pub const ALL: [KvPrecision; 4] = [
-        KvPrecision::Fp16,
-        KvPrecision::Fp8,
-        KvPrecision::Q80,
-        KvPrecision::Q40,
-    ];
+    pub const ALL: [KvPrecision; 4] = [KvPrecision::Fp16, KvPrecision::Fp8, KvPrecision::Q80, KvPrecision::Q40];
 
     /// The CLI name.
     pub fn as_str(self) -> &'static str {

@@ -15,38 +15,22 @@ pub struct Band {
 impl Band {
     /// A band of `mid` scaled by `low_factor` and `high_factor` (e.g. 0.75 and 1.25).
     pub fn around(mid: f64, low_factor: f64, high_factor: f64) -> Band {
-        Band {
-            low: mid * low_factor,
-            mid,
-            high: mid * high_factor,
-        }
+        Band { low: mid * low_factor, mid, high: mid * high_factor }
     }
 
     /// Every bound multiplied by `k`.
     pub fn scale(self, k: f64) -> Band {
-        Band {
-            low: self.low * k,
-            mid: self.mid * k,
-            high: self.high * k,
-        }
+        Band { low: self.low * k, mid: self.mid * k, high: self.high * k }
     }
 
     /// `1 / band`, with low and high swapped (for turning a rate into a time).
     pub fn recip(self) -> Band {
-        Band {
-            low: 1.0 / self.high,
-            mid: 1.0 / self.mid,
-            high: 1.0 / self.low,
-        }
+        Band { low: 1.0 / self.high, mid: 1.0 / self.mid, high: 1.0 / self.low }
     }
 
     /// True when every bound is finite and `low <= mid <= high`.
     pub fn is_sane(&self) -> bool {
-        self.low.is_finite()
-            && self.mid.is_finite()
-            && self.high.is_finite()
-            && self.low <= self.mid
-            && self.mid <= self.high
+        self.low.is_finite() && self.mid.is_finite() && self.high.is_finite() && self.low <= self.mid && self.mid <= self.high
     }
 }
 
@@ -220,11 +204,7 @@ impl From<Note> for Arg {
 impl Note {
     /// `template` with its placeholders filled from `args`.
     pub fn new(template: &'static str, args: Vec<(&'static str, Arg)>) -> Note {
-        Note {
-            template,
-            args,
-            text: std::sync::OnceLock::new(),
-        }
+        Note { template, args, text: std::sync::OnceLock::new() }
     }
 
     /// A note without placeholders.
@@ -296,11 +276,7 @@ pub enum EstimateError {
     #[error("{field}: {message}")]
     Invalid { field: &'static str, message: Note },
     #[error("{field}: unknown `{value}`{}", suggest(.suggestions))]
-    Unknown {
-        field: &'static str,
-        value: String,
-        suggestions: Vec<String>,
-    },
+    Unknown { field: &'static str, value: String, suggestions: Vec<String> },
 }
 
 fn suggest(s: &[String]) -> String {
@@ -323,92 +299,48 @@ impl EstimateError {
     pub fn message(&self) -> Note {
         match self {
             EstimateError::Invalid { message, .. } => message.clone(),
-            EstimateError::Unknown {
-                value, suggestions, ..
-            } if suggestions.is_empty() => {
+            EstimateError::Unknown { value, suggestions, .. } if suggestions.is_empty() => {
                 Note::new("unknown `{value}`", vec![("value", value.as_str().into())])
             }
-            EstimateError::Unknown {
-                value, suggestions, ..
-            } => Note::new(
-                "unknown `{value}` (did you mean {near}?)",
-                vec![
-                    ("value", value.as_str().into()),
-                    ("near", suggestions.join(", ").into()),
-                ],
-            ),
+            EstimateError::Unknown { value, suggestions, .. } => {
+                Note::new("unknown `{value}` (did you mean {near}?)", vec![("value", value.as_str().into()), ("near", suggestions.join(", ").into())])
+            }
         }
     }
 
     /// The error as a translatable note that names the field: its English text is the error's.
     pub fn note(&self) -> Note {
-        Note::new(
-            "{field}: {message}",
-            vec![
-                ("field", self.field().into()),
-                ("message", self.message().into()),
-            ],
-        )
+        Note::new("{field}: {message}", vec![("field", self.field().into()), ("message", self.message().into())])
     }
 
     /// Shorthand for [`EstimateError::Invalid`].
     pub fn invalid(field: &'static str, message: impl Into<Note>) -> Self {
-        EstimateError::Invalid {
-            field,
-            message: message.into(),
-        }
+        EstimateError::Invalid { field, message: message.into() }
     }
 }
 
 /// "must be between {lo} and {hi}, got {value}".
 pub fn between(lo: String, hi: String, value: String) -> Note {
-    Note::new(
-        "must be between {lo} and {hi}, got {value}",
-        vec![
-            ("lo", lo.into()),
-            ("hi", hi.into()),
-            ("value", value.into()),
-        ],
-    )
+    Note::new("must be between {lo} and {hi}, got {value}", vec![("lo", lo.into()), ("hi", hi.into()), ("value", value.into())])
 }
 
 /// Checks that `value` is finite and within `lo..=hi`, naming `field` otherwise.
-pub fn check_range(
-    field: &'static str,
-    value: f64,
-    lo: f64,
-    hi: f64,
-) -> Result<f64, EstimateError> {
+pub fn check_range(field: &'static str, value: f64, lo: f64, hi: f64) -> Result<f64, EstimateError> {
     if !value.is_finite() {
         return Err(EstimateError::invalid(field, "must be a finite number"));
     }
     if value < lo || value > hi {
-        return Err(EstimateError::invalid(
-            field,
-            between(
-                crate::decimal::plain(lo),
-                crate::decimal::plain(hi),
-                crate::decimal::plain(value),
-            ),
-        ));
+        return Err(EstimateError::invalid(field, between(crate::decimal::plain(lo), crate::decimal::plain(hi), crate::decimal::plain(value))));
     }
     Ok(value)
 }
 
 /// Checks a whole-number input against `lo..=hi` (an error naming the field otherwise).
-pub fn check_count(
-    field: &'static str,
-    value: u32,
-    lo: u32,
-    hi: u32,
-) -> Result<u32, EstimateError> {
+pub fn check_count(field: &'static str, value: u32, lo: u32, hi: u32) -> Result<u32, EstimateError> {
     if (lo..=hi).contains(&value) {
         Ok(value)
     } else {
-        Err(EstimateError::invalid(
-            field,
-            between(lo.to_string(), hi.to_string(), value.to_string()),
-        ))
+        Err(EstimateError::invalid(field, between(lo.to_string(), hi.to_string(), value.to_string())))
     }
 }
 

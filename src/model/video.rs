@@ -17,23 +17,15 @@
 //! DiT's and the text encoder's weights. Every constant and its source is in `docs/MODEL.md`,
 //! "Video generation".
 
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 use crate::catalog::{DiffusionSpec, Gpu, VideoSpec};
 use crate::model::media::{
-    self, band_half_width, effective_rate_with, offload_peak, KernelMix, Math, MediaFit,
-    OffloadMode, Phase, StackGain, CONTEXT_GIB, CPU_TFLOPS, FRAGMENTATION,
-    VAE_DECODE_LIVE_CHANNELS,
+    self, band_half_width, effective_rate_with, offload_peak, KernelMix, Math, MediaFit, OffloadMode, Phase, StackGain,
+    CONTEXT_GIB, CPU_TFLOPS, FRAGMENTATION, VAE_DECODE_LIVE_CHANNELS,
 };
 use crate::model::precision::Precision;
-use crate::model::types::{
-    check_count, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB,
-};
+use crate::model::types::{check_count, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB};
 
 /// The constants of the video engine fitted to the published tables
 /// (`tests/data/calibration/video.csv`, `video_multi_gpu.csv`; the accuracy harness,
@@ -54,11 +46,7 @@ pub struct VideoFit {
 
 impl VideoFit {
     /// The values fitted on every video row (docs/MODEL.md, "Video generation").
-    pub const CALIBRATED: VideoFit = VideoFit {
-        live_bytes_per_token_channel: 87.1,
-        traffic_bytes_per_token_channel: 579.0,
-        sm_overhead_sm_per_tflops: 0.193,
-    };
+    pub const CALIBRATED: VideoFit = VideoFit { live_bytes_per_token_channel: 87.1, traffic_bytes_per_token_channel: 579.0, sm_overhead_sm_per_tflops: 0.193 };
 }
 
 /// FlashAttention-2 on Hopper reaches only 35% of the H100's 989 TFLOPS, because it cannot use the
@@ -157,10 +145,7 @@ impl VideoParallel {
     }
 
     fn fsdp(self) -> bool {
-        matches!(
-            self,
-            VideoParallel::Ulysses { fsdp: true } | VideoParallel::Ring { fsdp: true }
-        )
+        matches!(self, VideoParallel::Ulysses { fsdp: true } | VideoParallel::Ring { fsdp: true })
     }
 }
 
@@ -239,44 +224,21 @@ impl VideoJob {
 }
 
 /// The video preset with this id, or an error naming the model.
-pub fn lookup(
-    model_id: &str,
-) -> Result<(&'static DiffusionSpec, &'static VideoSpec), EstimateError> {
-    let videos = || {
-        crate::catalog::catalog()
-            .diffusion
-            .iter()
-            .filter(|d| d.video.is_some())
-            .map(|d| d.id.as_str())
-    };
-    crate::catalog::diffusion(model_id)
-        .and_then(|d| d.video.as_ref().map(|v| (d, v)))
-        .ok_or_else(|| EstimateError::Unknown {
-            field: "model",
-            value: model_id.to_string(),
-            suggestions: crate::catalog::nearest(model_id, videos())
-                .into_iter()
-                .map(str::to_string)
-                .collect(),
-        })
+pub fn lookup(model_id: &str) -> Result<(&'static DiffusionSpec, &'static VideoSpec), EstimateError> {
+    let videos = || crate::catalog::catalog().diffusion.iter().filter(|d| d.video.is_some()).map(|d| d.id.as_str());
+    crate::catalog::diffusion(model_id).and_then(|d| d.video.as_ref().map(|v| (d, v))).ok_or_else(|| EstimateError::Unknown {
+        field: "model",
+        value: model_id.to_string(),
+        suggestions: crate::catalog::nearest(model_id, videos()).into_iter().map(str::to_string).collect(),
+    })
 }
 
 /// Checks a job's numbers, naming the first bad field.
 pub fn validate(job: &VideoJob, gpus: u32) -> Result<(), EstimateError> {
-    for (v, what) in [
-        (job.width_px, Note::plain("the width")),
-        (job.height_px, Note::plain("the height")),
-    ] {
+    for (v, what) in [(job.width_px, Note::plain("the width")), (job.height_px, Note::plain("the height"))] {
         if !(64..=4096).contains(&v) {
-            let args = vec![
-                ("what", what.into()),
-                ("max", "4096".into()),
-                ("value", v.to_string().into()),
-            ];
-            return Err(EstimateError::invalid(
-                "resolution",
-                Note::new("{what} must be between 64 and {max} px, got {value}", args),
-            ));
+            let args = vec![("what", what.into()), ("max", "4096".into()), ("value", v.to_string().into())];
+            return Err(EstimateError::invalid("resolution", Note::new("{what} must be between 64 and {max} px, got {value}", args)));
         }
     }
     check_count("frames", job.frames, 1, 1025)?;
@@ -292,13 +254,7 @@ pub fn latent_frames(video: &VideoSpec, frames: u32) -> u32 {
 }
 
 /// Video tokens the DiT sees for a clip of `frames` at `width x height` px.
-pub fn video_tokens(
-    spec: &DiffusionSpec,
-    video: &VideoSpec,
-    width_px: u32,
-    height_px: u32,
-    frames: u32,
-) -> f64 {
+pub fn video_tokens(spec: &DiffusionSpec, video: &VideoSpec, width_px: u32, height_px: u32, frames: u32) -> f64 {
     let side = f64::from(spec.vae_downscale.max(1) * video.patch_hw.max(1));
     let t = f64::from(latent_frames(video, frames).div_ceil(video.patch_t.max(1)));
     t * (f64::from(height_px) / side).floor() * (f64::from(width_px) / side).floor()
@@ -310,25 +266,16 @@ pub fn pass_flops(video: &VideoSpec, tokens: f64) -> (f64, f64) {
     let per_layer = 4.0 * f64::from(video.dit_layers) * f64::from(video.dit_width);
     if video.joint_attention {
         let all = tokens + text;
-        (
-            2.0 * video.dit_token_params_b * 1e9 * all,
-            per_layer * all * all,
-        )
+        (2.0 * video.dit_token_params_b * 1e9 * all, per_layer * all * all)
     } else {
-        (
-            2.0 * video.dit_token_params_b * 1e9 * tokens,
-            per_layer * (tokens * tokens + tokens * text),
-        )
+        (2.0 * video.dit_token_params_b * 1e9 * tokens, per_layer * (tokens * tokens + tokens * text))
     }
 }
 
 /// The dense 16-bit tensor rate with FP32 accumulation (what PyTorch's BF16 matmuls and
 /// FlashAttention run at; on GeForce cards half the FP16-accumulate headline), TFLOPS.
 fn acc32_tflops(gpu: &Gpu) -> Option<f64> {
-    gpu.bf16_tflops
-        .or(gpu.fp16_tflops)
-        .or(gpu.fp32_tflops)
-        .filter(|v| v.is_finite() && *v > 0.0)
+    gpu.bf16_tflops.or(gpu.fp16_tflops).or(gpu.fp32_tflops).filter(|v| v.is_finite() && *v > 0.0)
 }
 
 /// Effective tensor TFLOPS of `gpu` under `fit` ([`VideoFit::sm_overhead_sm_per_tflops`]), and
@@ -338,9 +285,7 @@ pub fn tensor_tflops(fit: &VideoFit, gpu: &Gpu, kernel: Option<AttentionKernel>)
     let sms = f64::from(gpu.sm_count.unwrap_or(100).max(1));
     let rate = |k: f64| peak / (1.0 + k * peak / sms);
     Some(match kernel {
-        Some(AttentionKernel::Fa2) if is_hopper(gpu) => {
-            rate(fit.sm_overhead_sm_per_tflops).min(FA2_HOPPER_CEILING_TFLOPS)
-        }
+        Some(AttentionKernel::Fa2) if is_hopper(gpu) => rate(fit.sm_overhead_sm_per_tflops).min(FA2_HOPPER_CEILING_TFLOPS),
         Some(AttentionKernel::Fa3) if is_hopper(gpu) => rate(FA3_SM_OVERHEAD_SM_PER_TFLOPS),
         _ => rate(fit.sm_overhead_sm_per_tflops),
     })
@@ -364,11 +309,7 @@ pub struct VideoTiming {
 }
 
 fn params_of(spec: &DiffusionSpec, role: &str) -> f64 {
-    spec.component
-        .iter()
-        .filter(|c| c.role == role)
-        .map(|c| c.params_b * 1e9)
-        .sum()
+    spec.component.iter().filter(|c| c.role == role).map(|c| c.params_b * 1e9).sum()
 }
 
 fn cfg_passes(job: &VideoJob, spec: &DiffusionSpec) -> f64 {
@@ -385,12 +326,7 @@ pub fn video_timing(job: &VideoJob, gpu: &Gpu, gpus: u32) -> Result<VideoTiming,
 }
 
 /// [`video_timing`] with the fitted constants `fit` (for cross-validation).
-pub fn video_timing_with(
-    fit: &VideoFit,
-    job: &VideoJob,
-    gpu: &Gpu,
-    gpus: u32,
-) -> Result<VideoTiming, EstimateError> {
+pub fn video_timing_with(fit: &VideoFit, job: &VideoJob, gpu: &Gpu, gpus: u32) -> Result<VideoTiming, EstimateError> {
     video_timing_with_media(fit, &MediaFit::CALIBRATED, job, gpu, gpus)
 }
 
@@ -405,41 +341,21 @@ pub fn video_timing_with(
 /// attention), FSDP's all-gather of the active DiT's 16-bit weights ([`fsdp_gather_s`], prefetched
 /// under the compute). Text encoding runs on every card (the same prompts), and the VAE decode on
 /// one card (Wan: `if self.rank == 0: videos = self.vae.decode(x0)`), so neither shrinks with N.
-pub fn video_timing_with_media(
-    fit: &VideoFit,
-    media: &MediaFit,
-    job: &VideoJob,
-    gpu: &Gpu,
-    gpus: u32,
-) -> Result<VideoTiming, EstimateError> {
+pub fn video_timing_with_media(fit: &VideoFit, media: &MediaFit, job: &VideoJob, gpu: &Gpu, gpus: u32) -> Result<VideoTiming, EstimateError> {
     let (spec, video) = lookup(&job.model)?;
     validate(job, gpus)?;
     media::check_gpu(gpu)?;
     let m = *media;
-    let no_rate =
-        || EstimateError::invalid("gpu", "the card has no 16-bit or FP32 rate in the catalog");
-    let kernel = job
-        .attention
-        .unwrap_or_else(|| AttentionKernel::default_for(gpu));
+    let no_rate = || EstimateError::invalid("gpu", "the card has no 16-bit or FP32 rate in the catalog");
+    let kernel = job.attention.unwrap_or_else(|| AttentionKernel::default_for(gpu));
     let attn_tflops = tensor_tflops(fit, gpu, Some(kernel)).ok_or_else(no_rate)?;
     let matmul_tflops = tensor_tflops(fit, gpu, None).ok_or_else(no_rate)?;
     let tokens = video_tokens(spec, video, job.width_px, job.height_px, job.frames);
     let (lin, attn) = pass_flops(video, tokens);
-    let traffic = fit.traffic_bytes_per_token_channel
-        * tokens
-        * f64::from(video.dit_width)
-        * f64::from(video.dit_layers);
+    let traffic = fit.traffic_bytes_per_token_channel * tokens * f64::from(video.dit_width) * f64::from(video.dit_layers);
     // Large-L2 cards (Ada, GeForce Blackwell) serve part of the traffic from L2, as in the image engine.
-    let l2 = if media::large_l2(gpu) {
-        m.large_l2_bandwidth_factor
-    } else {
-        1.0
-    };
-    let slow = if job.precision.is_quantized() && job.precision != Precision::Fp8 {
-        1.3
-    } else {
-        1.0
-    };
+    let l2 = if media::large_l2(gpu) { m.large_l2_bandwidth_factor } else { 1.0 };
+    let slow = if job.precision.is_quantized() && job.precision != Precision::Fp8 { 1.3 } else { 1.0 };
     let par = VideoParallel::of(job, gpus);
     let ways = par.sequence_ways(gpus);
     let n = f64::from(ways);
@@ -451,69 +367,31 @@ pub fn video_timing_with_media(
         VideoParallel::Ulysses { .. } => (attn_s, ulysses_s(video, seq, ways, &link)),
         VideoParallel::Ring { .. } => (attn_s.max(ring_kv_s(video, seq, ways, &link)), 0.0),
     };
-    let compute_s = slow * lin / n / (matmul_tflops * 1e12)
-        + attn_s
-        + traffic / n / (gpu.memory_bandwidth_gb_s * 1e9 * l2);
+    let compute_s = slow * lin / n / (matmul_tflops * 1e12) + attn_s + traffic / n / (gpu.memory_bandwidth_gb_s * 1e9 * l2);
     let experts = f64::from(video.experts.max(1));
-    let gather_s = if par.fsdp() {
-        fsdp_gather_s(params_of(spec, "denoiser") / experts, ways, &link)
-    } else {
-        0.0
-    };
+    let gather_s = if par.fsdp() { fsdp_gather_s(params_of(spec, "denoiser") / experts, ways, &link) } else { 0.0 };
     let pass_s = compute_s.max(gather_s) + comm_s;
     let (per_card_batch, clips_per_call) = clips(par, job.batch, gpus);
     let passes = f64::from(job.steps) * cfg_passes(job, spec) * per_card_batch;
     let denoise_call_s = passes * pass_s;
 
-    let vae_rate =
-        effective_rate_with(&m, gpu, Math::Half, KernelMix::Diffusion, StackGain::EAGER)?;
+    let vae_rate = effective_rate_with(&m, gpu, Math::Half, KernelMix::Diffusion, StackGain::EAGER)?;
     let pixel_frames = f64::from(job.width_px) * f64::from(job.height_px) * f64::from(job.frames);
-    let vae_call_s = per_card_batch * video.vae_decode_gflops_per_px * 1e9 * pixel_frames
-        / (vae_rate.tflops * 1e12);
-    let text_rate = effective_rate_with(
-        &m,
-        gpu,
-        Math::Half,
-        KernelMix::Transformer,
-        StackGain::EAGER,
-    )?;
+    let vae_call_s = per_card_batch * video.vae_decode_gflops_per_px * 1e9 * pixel_frames / (vae_rate.tflops * 1e12);
+    let text_rate = effective_rate_with(&m, gpu, Math::Half, KernelMix::Transformer, StackGain::EAGER)?;
     let text_calls = cfg_passes(job, spec) * per_card_batch;
     let text_tflop = spec.text_encoder_gflops / 1000.0 * text_calls;
-    let text_gather_s = if par.fsdp() {
-        text_calls * fsdp_gather_s(params_of(spec, "text_encoder"), ways, &link)
-    } else {
-        0.0
-    };
-    let text_call_s = if job.text_encoder_on_cpu {
-        text_tflop / CPU_TFLOPS
-    } else {
-        (text_tflop / text_rate.tflops).max(text_gather_s)
-    };
+    let text_gather_s = if par.fsdp() { text_calls * fsdp_gather_s(params_of(spec, "text_encoder"), ways, &link) } else { 0.0 };
+    let text_call_s = if job.text_encoder_on_cpu { text_tflop / CPU_TFLOPS } else { (text_tflop / text_rate.tflops).max(text_gather_s) };
     let shard = if par.fsdp() { n } else { 1.0 };
-    let offload_call_s =
-        offload_bytes(job, spec, video, passes, shard) / media::host_copy_bytes_per_s(gpu);
+    let offload_call_s = offload_bytes(job, spec, video, passes, shard) / media::host_copy_bytes_per_s(gpu);
 
-    let (denoise_s, vae_s, text_s, offload_s) = (
-        denoise_call_s / clips_per_call,
-        vae_call_s / clips_per_call,
-        text_call_s / clips_per_call,
-        offload_call_s / clips_per_call,
-    );
-    let calibrated = gpu.vendor == crate::catalog::Vendor::Nvidia
-        && matches!(
-            gpu.architecture.as_str(),
-            "Ampere" | "Ada Lovelace" | "Hopper"
-        );
+    let (denoise_s, vae_s, text_s, offload_s) =
+        (denoise_call_s / clips_per_call, vae_call_s / clips_per_call, text_call_s / clips_per_call, offload_call_s / clips_per_call);
+    let calibrated = gpu.vendor == crate::catalog::Vendor::Nvidia && matches!(gpu.architecture.as_str(), "Ampere" | "Ada Lovelace" | "Hopper");
     let w = band_half_width(calibrated);
     let total = denoise_s + vae_s + text_s + offload_s;
-    Ok(VideoTiming {
-        denoise_s,
-        vae_s,
-        text_s,
-        offload_s,
-        total_s: Band::around(total, 1.0 - w, 1.0 + w),
-        calibrated,
-    })
+    Ok(VideoTiming { denoise_s, vae_s, text_s, offload_s, total_s: Band::around(total, 1.0 - w, 1.0 + w), calibrated })
 }
 
 /// (clips each card runs per call, clips per call): `ceil(batch / gpus)` per card and that many on
@@ -547,11 +425,7 @@ pub fn ulysses_s(video: &VideoSpec, seq: f64, n: u32, link: &crate::model::fabri
         return 0.0;
     }
     let nf = f64::from(n);
-    let bytes = ULYSSES_ALL_TO_ALLS * seq / nf
-        * f64::from(video.dit_width)
-        * SP_BYTES_PER_ELEMENT
-        * (nf - 1.0)
-        / nf;
+    let bytes = ULYSSES_ALL_TO_ALLS * seq / nf * f64::from(video.dit_width) * SP_BYTES_PER_ELEMENT * (nf - 1.0) / nf;
     f64::from(video.dit_layers) * (bytes / (link.gb_s * 1e9) + ULYSSES_ALL_TO_ALLS * link.latency_s)
 }
 
@@ -579,19 +453,9 @@ pub fn fsdp_gather_s(params: f64, n: u32, link: &crate::model::fabric::Link) -> 
 /// Bytes copied from host to one GPU per call by the offload mode: `model` moves each component
 /// (both experts of a two-expert DiT) in once; `sequential` streams the DiT's weights on every pass.
 /// Under FSDP a card copies its `1 / shard` of the DiT and the text encoder.
-fn offload_bytes(
-    job: &VideoJob,
-    spec: &DiffusionSpec,
-    video: &VideoSpec,
-    passes: f64,
-    shard: f64,
-) -> f64 {
+fn offload_bytes(job: &VideoJob, spec: &DiffusionSpec, video: &VideoSpec, passes: f64, shard: f64) -> f64 {
     let dit = params_of(spec, "denoiser") * job.precision.bytes_per_weight() / shard;
-    let text = if job.text_encoder_on_cpu {
-        0.0
-    } else {
-        params_of(spec, "text_encoder") * 2.0 / shard
-    };
+    let text = if job.text_encoder_on_cpu { 0.0 } else { params_of(spec, "text_encoder") * 2.0 / shard };
     let vae = params_of(spec, "vae") * 2.0;
     match job.offload {
         OffloadMode::None => 0.0,
@@ -607,13 +471,7 @@ fn offload_bytes(
 /// every card; FSDP keeps `1 / N` of the DiT's and the text encoder's weights (in the job's weight
 /// format) plus [`FSDP_GATHERED_BLOCKS`] gathered DiT blocks in 16 bits. The VAE decode runs whole
 /// on one card.
-fn memory_for(
-    fit: &VideoFit,
-    job: &VideoJob,
-    spec: &DiffusionSpec,
-    video: &VideoSpec,
-    gpus: u32,
-) -> (MemoryBreakdown, Note) {
+fn memory_for(fit: &VideoFit, job: &VideoJob, spec: &DiffusionSpec, video: &VideoSpec, gpus: u32) -> (MemoryBreakdown, Note) {
     let par = VideoParallel::of(job, gpus);
     let (per_card_batch, _) = clips(par, job.batch, gpus);
     let ways = f64::from(par.sequence_ways(gpus));
@@ -623,62 +481,26 @@ fn memory_for(
     let experts = f64::from(video.experts.max(1));
     // A pipeline that runs the conditional and unconditional passes one after the other (Wan)
     // holds one pass's working set; one that batches them (diffusers) holds both.
-    let cfg_batch = if video.cfg_in_sequence {
-        1.0
-    } else {
-        cfg_passes(job, spec)
-    };
-    let denoise_work = fit.live_bytes_per_token_channel * tokens / ways
-        * f64::from(video.dit_width)
-        * per_card_batch
-        * cfg_batch;
+    let cfg_batch = if video.cfg_in_sequence { 1.0 } else { cfg_passes(job, spec) };
+    let denoise_work = fit.live_bytes_per_token_channel * tokens / ways * f64::from(video.dit_width) * per_card_batch * cfg_batch;
     let chunk = f64::from(video.vae_decode_chunk_frames.min(job.frames));
-    let vae_work =
-        VAE_DECODE_LIVE_CHANNELS * f64::from(job.width_px) * f64::from(job.height_px) * chunk * 2.0;
-    let text_w = if job.text_encoder_on_cpu {
-        0.0
-    } else {
-        params_of(spec, "text_encoder") * 2.0 / shard
-    };
+    let vae_work = VAE_DECODE_LIVE_CHANNELS * f64::from(job.width_px) * f64::from(job.height_px) * chunk * 2.0;
+    let text_w = if job.text_encoder_on_cpu { 0.0 } else { params_of(spec, "text_encoder") * 2.0 / shard };
     let vae_w = params_of(spec, "vae") * 2.0;
     let gathered = if par.fsdp() && ways > 1.0 {
-        FSDP_GATHERED_BLOCKS * params_of(spec, "denoiser")
-            / experts
-            / f64::from(video.dit_layers.max(1))
-            * FSDP_GATHER_BYTES_PER_WEIGHT
+        FSDP_GATHERED_BLOCKS * params_of(spec, "denoiser") / experts / f64::from(video.dit_layers.max(1)) * FSDP_GATHER_BYTES_PER_WEIGHT
     } else {
         0.0
     };
     // With no offload both experts stay resident; under `model` only the active one is on the GPU.
-    let dit_w = if job.offload == OffloadMode::None {
-        dit_all
-    } else {
-        dit_all / experts
-    } / shard
-        + gathered;
+    let dit_w = if job.offload == OffloadMode::None { dit_all } else { dit_all / experts } / shard + gathered;
     let phases = [
-        Phase {
-            weights_bytes: text_w,
-            work_bytes: 0.0,
-            layers: TEXT_ENCODER_LAYERS,
-        },
-        Phase {
-            weights_bytes: dit_w,
-            work_bytes: denoise_work,
-            layers: f64::from(video.dit_layers),
-        },
-        Phase {
-            weights_bytes: vae_w,
-            work_bytes: vae_work,
-            layers: 1.0,
-        },
+        Phase { weights_bytes: text_w, work_bytes: 0.0, layers: TEXT_ENCODER_LAYERS },
+        Phase { weights_bytes: dit_w, work_bytes: denoise_work, layers: f64::from(video.dit_layers) },
+        Phase { weights_bytes: vae_w, work_bytes: vae_work, layers: 1.0 },
     ];
     let (weights, work) = offload_peak(job.offload, &phases);
-    let mut m = MemoryBreakdown {
-        weights_gib: weights / GIB,
-        activations_gib: work / GIB,
-        ..MemoryBreakdown::default()
-    };
+    let mut m = MemoryBreakdown { weights_gib: weights / GIB, activations_gib: work / GIB, ..MemoryBreakdown::default() };
     let tensors = m.weights_gib + m.activations_gib;
     m.overhead_gib = CONTEXT_GIB + FRAGMENTATION * tensors;
     m.total_gib = tensors + m.overhead_gib;
@@ -695,11 +517,7 @@ fn memory_for(
 }
 
 /// Memory of one card for `job` with the fitted constants `fit` (for cross-validation).
-pub fn video_memory_with(
-    fit: &VideoFit,
-    job: &VideoJob,
-    gpus: u32,
-) -> Result<MemoryBreakdown, EstimateError> {
+pub fn video_memory_with(fit: &VideoFit, job: &VideoJob, gpus: u32) -> Result<MemoryBreakdown, EstimateError> {
     let (spec, video) = lookup(&job.model)?;
     validate(job, gpus)?;
     Ok(memory_for(fit, job, spec, video, gpus).0)
@@ -734,30 +552,20 @@ pub fn estimate_video(job: &VideoJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, 
         mem_note,
     ];
     if !t.calibrated {
-        notes.push(Note::plain(
-            "no calibration rows for this card family or stack: band widened to +/-35%",
-        ));
+        notes.push(Note::plain("no calibration rows for this card family or stack: band widened to +/-35%"));
     }
     let usable = gpu.usable_memory_gib();
     let fits = memory.total_gib <= usable;
     if !fits {
         notes.push(Note::new(
             "needs {need} GiB per card, the card has {has} GiB",
-            vec![
-                ("need", crate::decimal::fixed(memory.total_gib, 1).into()),
-                ("has", crate::decimal::fixed(usable, 0).into()),
-            ],
+            vec![("need", crate::decimal::fixed(memory.total_gib, 1).into()), ("has", crate::decimal::fixed(usable, 0).into())],
         ));
     }
     // More cards hold more clips apart, or split one clip and (FSDP) its weights: the fewest that fit,
     // up to the batch or one node of eight.
     let gpus_needed = (1..=job.batch.max(crate::model::fabric::NODE_GPUS))
-        .find(|&n| {
-            memory_for(&VideoFit::CALIBRATED, job, spec, video, n)
-                .0
-                .total_gib
-                <= usable
-        })
+        .find(|&n| memory_for(&VideoFit::CALIBRATED, job, spec, video, n).0.total_gib <= usable)
         .unwrap_or(0);
     Ok(Estimate {
         model: spec.id.clone(),
@@ -767,10 +575,7 @@ pub fn estimate_video(job: &VideoJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, 
         per_gpu_gib: memory.total_gib,
         gpus_needed,
         fits,
-        throughput: Throughput {
-            seconds_per_video: Some(t.total_s),
-            ..Throughput::default()
-        },
+        throughput: Throughput { seconds_per_video: Some(t.total_s), ..Throughput::default() },
         assumptions: notes,
         offload: None,
     })

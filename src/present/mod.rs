@@ -10,12 +10,7 @@
 //!   reader of each language is shown by default;
 //! - [`note`]: an engine note ([`crate::model::Note`]) in the interface language.
 
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 pub mod money;
 pub mod note;
@@ -40,17 +35,7 @@ fn watts(lang: Lang, w: f64) -> String {
 
 /// A speed with sensible decimals: 2 under 10, 1 under 100, else none.
 pub fn speed(lang: Lang, v: f64) -> String {
-    num(
-        lang,
-        v,
-        if v < 10.0 {
-            2
-        } else if v < 100.0 {
-            1
-        } else {
-            0
-        },
-    )
+    num(lang, v, if v < 10.0 { 2 } else if v < 100.0 { 1 } else { 0 })
 }
 
 /// An option's speed in one phrase: per user and in total for LLM serving (one user's speed
@@ -128,10 +113,7 @@ fn hours(lang: Lang, h: f64) -> String {
 
 /// The option's reasons, one sentence per fact, in `lang` and the display currency.
 pub fn reasons(row: &OptionRow, input: &RecommendInput, lang: Lang) -> Vec<String> {
-    row.facts
-        .iter()
-        .filter_map(|f| reason(f, &input.cost, lang))
-        .collect()
+    row.facts.iter().filter_map(|f| reason(f, &input.cost, lang)).collect()
 }
 
 /// One fact as a sentence (`None` for facts that are not reasons, e.g. the unchosen price).
@@ -195,25 +177,9 @@ pub fn reason(f: &Fact, s: &CostSettings, lang: Lang) -> Option<String> {
 }
 
 fn purchase_text(f: &Fact, s: &CostSettings, lang: Lang) -> Option<String> {
-    let Fact::Purchase {
-        count,
-        unit_usd,
-        source,
-        price_date,
-        host_usd,
-        host,
-        total_usd,
-        ..
-    } = f
-    else {
-        return None;
-    };
+    let Fact::Purchase { count, unit_usd, source, price_date, host_usd, host, total_usd, .. } = f else { return None };
     let src = if *source == "street" {
-        format!(
-            "{}, {}",
-            t(lang, "street"),
-            price_date.as_deref().unwrap_or_else(|| t(lang, "undated"))
-        )
+        format!("{}, {}", t(lang, "street"), price_date.as_deref().unwrap_or_else(|| t(lang, "undated")))
     } else {
         t(lang, source).to_string()
     };
@@ -225,91 +191,35 @@ fn purchase_text(f: &Fact, s: &CostSettings, lang: Lang) -> Option<String> {
             t(lang, label),
             s.money_in(lang, *total_usd)
         ),
-        (None, Some(label)) => format!(
-            "{count} × {} ({src}), {} = {}",
-            s.money_in(lang, *unit_usd),
-            t(lang, label),
-            s.money_in(lang, *total_usd)
-        ),
-        _ => format!(
-            "{count} × {} ({src}) = {}",
-            s.money_in(lang, *unit_usd),
-            s.money_in(lang, *total_usd)
-        ),
+        (None, Some(label)) => format!("{count} × {} ({src}), {} = {}", s.money_in(lang, *unit_usd), t(lang, label), s.money_in(lang, *total_usd)),
+        _ => format!("{count} × {} ({src}) = {}", s.money_in(lang, *unit_usd), s.money_in(lang, *total_usd)),
     })
 }
 
 fn rent_text(f: &Fact, s: &CostSettings, lang: Lang) -> Option<String> {
-    let Fact::Rent {
-        count,
-        usd_per_gpu_hour,
-        provider,
-        price_date,
-        usd_per_hour,
-        ..
-    } = f
-    else {
-        return None;
-    };
+    let Fact::Rent { count, usd_per_gpu_hour, provider, price_date, usd_per_hour, .. } = f else { return None };
     let who = match (provider, price_date) {
         (Some(p), Some(d)) => format!(" ({p}, {d})"),
         (Some(p), None) => format!(" ({p})"),
         _ => String::new(),
     };
-    Some(format!(
-        "{count} × {}/GPU-hour{who} = {}/h",
-        s.money_in(lang, *usd_per_gpu_hour),
-        s.money_in(lang, *usd_per_hour)
-    ))
+    Some(format!("{count} × {}/GPU-hour{who} = {}/h", s.money_in(lang, *usd_per_gpu_hour), s.money_in(lang, *usd_per_hour)))
 }
 
 fn link(f: &Fact, lang: Lang) -> Option<String> {
-    let Fact::Link {
-        link,
-        layout,
-        scaling_efficiency,
-        layer_split,
-        pipelined,
-        data_parallel_media,
-    } = f
-    else {
-        return None;
-    };
+    let Fact::Link { link, layout, scaling_efficiency, layer_split, pipelined, data_parallel_media } = f else { return None };
     let l = match link {
         Link::NvlinkNode => t(lang, "NVLink/NVSwitch between all GPUs of a node").to_string(),
-        Link::BoardFabric { fabric } => tf(
-            lang,
-            "{fabric} between the GPUs of a node",
-            &[(
-                "fabric",
-                fabric
-                    .as_deref()
-                    .unwrap_or_else(|| t(lang, "the baseboard fabric")),
-            )],
-        ),
-        Link::Bridge { cards } => tf(
-            lang,
-            "NVLink bridge joins the {count} cards",
-            &[("count", &cards.to_string())],
-        ),
-        Link::PartialBridge { cards } => tf(
-            lang,
-            "NVLink bridges join {n} cards at a time; the rest talk over PCIe",
-            &[("n", &cards.to_string())],
-        ),
-        Link::PcieViaHost => t(
-            lang,
-            "PCIe only, without peer-to-peer (GeForce): traffic goes through host memory",
-        )
-        .to_string(),
+        Link::BoardFabric { fabric } => {
+            tf(lang, "{fabric} between the GPUs of a node", &[("fabric", fabric.as_deref().unwrap_or_else(|| t(lang, "the baseboard fabric")))])
+        }
+        Link::Bridge { cards } => tf(lang, "NVLink bridge joins the {count} cards", &[("count", &cards.to_string())]),
+        Link::PartialBridge { cards } => tf(lang, "NVLink bridges join {n} cards at a time; the rest talk over PCIe", &[("n", &cards.to_string())]),
+        Link::PcieViaHost => t(lang, "PCIe only, without peer-to-peer (GeForce): traffic goes through host memory").to_string(),
         Link::Pcie => t(lang, "PCIe only").to_string(),
     };
     if *data_parallel_media {
-        return Some(tf(
-            lang,
-            "{link}: each card holds the whole model and takes a share of the batch",
-            &[("link", &l)],
-        ));
+        return Some(tf(lang, "{link}: each card holds the whole model and takes a share of the batch", &[("link", &l)]));
     }
     let Some(layout) = layout else { return Some(l) };
     let described = layout.0.describe().in_lang(lang);
@@ -334,40 +244,14 @@ fn link(f: &Fact, lang: Lang) -> Option<String> {
 }
 
 fn serving(f: &Fact, lang: Lang) -> Option<String> {
-    let Fact::Serving {
-        users,
-        per_user_tokens_per_s,
-        aggregate_tokens_per_s,
-        ttft_s,
-        replicas,
-        gpus_per_replica,
-        capacity,
-    } = f
-    else {
+    let Fact::Serving { users, per_user_tokens_per_s, aggregate_tokens_per_s, ttft_s, replicas, gpus_per_replica, capacity } = f else {
         return None;
     };
-    let ttft = ttft_s.map_or_else(
-        || {
-            t(
-                lang,
-                "unbounded (requests arrive faster than they are served)",
-            )
-            .to_string()
-        },
-        |v| seconds(lang, v),
-    );
-    let mut text =
-        if *users <= 1.0 {
-            tf(
-                lang,
-                "one user: {speed} tokens/s, first token in {ttft} s",
-                &[
-                    ("speed", &speed(lang, *per_user_tokens_per_s)),
-                    ("ttft", &ttft),
-                ],
-            )
-        } else {
-            tf(
+    let ttft = ttft_s.map_or_else(|| t(lang, "unbounded (requests arrive faster than they are served)").to_string(), |v| seconds(lang, v));
+    let mut text = if *users <= 1.0 {
+        tf(lang, "one user: {speed} tokens/s, first token in {ttft} s", &[("speed", &speed(lang, *per_user_tokens_per_s)), ("ttft", &ttft)])
+    } else {
+        tf(
             lang,
             "{users}: {per_user} tokens/s each, {total} tokens/s in total, first token in {ttft} s",
             &[
@@ -377,17 +261,13 @@ fn serving(f: &Fact, lang: Lang) -> Option<String> {
                 ("ttft", &ttft),
             ],
         )
-        };
+    };
     if *replicas > 1 {
         text.push_str("; ");
         text.push_str(&tf(
             lang,
             "{k} replicas of {m} cards each, up to {capacity} requests in flight",
-            &[
-                ("k", &replicas.to_string()),
-                ("m", &gpus_per_replica.to_string()),
-                ("capacity", &capacity.to_string()),
-            ],
+            &[("k", &replicas.to_string()), ("m", &gpus_per_replica.to_string()), ("capacity", &capacity.to_string())],
         ));
     }
     Some(text)
@@ -395,29 +275,13 @@ fn serving(f: &Fact, lang: Lang) -> Option<String> {
 
 /// A target as the user typed it: whole numbers without decimals.
 pub fn typed(lang: Lang, v: f64) -> String {
-    num(
-        lang,
-        v,
-        if v.fract() == 0.0 {
-            0
-        } else if (v * 10.0).fract() == 0.0 {
-            1
-        } else {
-            2
-        },
-    )
+    num(lang, v, if v.fract() == 0.0 { 0 } else if (v * 10.0).fract() == 0.0 { 1 } else { 2 })
 }
 
 /// "at 20 tokens/s each", "with the first token within 2 s", or both.
 fn target_terms(lang: Lang, tps: Option<f64>, ttft: Option<f64>) -> String {
     let speed_part = tps.map(|v| tf(lang, "at {tps} tokens/s each", &[("tps", &typed(lang, v))]));
-    let ttft_part = ttft.map(|v| {
-        tf(
-            lang,
-            "with the first token within {ttft} s",
-            &[("ttft", &typed(lang, v))],
-        )
-    });
+    let ttft_part = ttft.map(|v| tf(lang, "with the first token within {ttft} s", &[("ttft", &typed(lang, v))]));
     match (speed_part, ttft_part) {
         (Some(a), Some(b)) => format!("{a} {b}"),
         (Some(a), None) => a,
@@ -427,27 +291,11 @@ fn target_terms(lang: Lang, tps: Option<f64>, ttft: Option<f64>) -> String {
 }
 
 fn target(f: &Fact, lang: Lang) -> Option<String> {
-    let Fact::Target {
-        users,
-        max_users,
-        tokens_per_s_per_user,
-        max_ttft_s,
-        ..
-    } = f
-    else {
-        return None;
-    };
+    let Fact::Target { users, max_users, tokens_per_s_per_user, max_ttft_s, .. } = f else { return None };
     Some(tf(
         lang,
         "meets the target: {users} {terms} (up to {max})",
-        &[
-            ("users", &crate::i18n::users(lang, u64::from(*users))),
-            (
-                "terms",
-                &target_terms(lang, *tokens_per_s_per_user, *max_ttft_s),
-            ),
-            ("max", &max_users.to_string()),
-        ],
+        &[("users", &crate::i18n::users(lang, u64::from(*users))), ("terms", &target_terms(lang, *tokens_per_s_per_user, *max_ttft_s)), ("max", &max_users.to_string())],
     ))
 }
 
@@ -457,20 +305,14 @@ fn unit_cost(per_m: f64, rate: f64, kind: RateKind, s: &CostSettings, lang: Lang
         return tf(
             lang,
             "{cost} per 1,000 images at {seconds} s per image (mid)",
-            &[
-                ("cost", &s.money_in(lang, per_m / 1000.0)),
-                ("seconds", &num(lang, 1.0 / rate, 1)),
-            ],
+            &[("cost", &s.money_in(lang, per_m / 1000.0)), ("seconds", &num(lang, 1.0 / rate, 1))],
         );
     }
     if kind == RateKind::Videos && rate > 0.0 {
         return tf(
             lang,
             "{cost} per 1,000 videos at {seconds} s per video (mid)",
-            &[
-                ("cost", &s.money_in(lang, per_m / 1000.0)),
-                ("seconds", &num(lang, 1.0 / rate, 0)),
-            ],
+            &[("cost", &s.money_in(lang, per_m / 1000.0)), ("seconds", &num(lang, 1.0 / rate, 0))],
         );
     }
     tf(
@@ -486,49 +328,18 @@ fn unit_cost(per_m: f64, rate: f64, kind: RateKind, s: &CostSettings, lang: Lang
 }
 
 fn api(f: &Fact, s: &CostSettings, lang: Lang) -> Option<String> {
-    let Fact::ApiBreakEven {
-        api_usd_per_million,
-        break_even_m_tokens_per_month,
-        capacity_m_tokens_per_month,
-    } = f
-    else {
-        return None;
-    };
+    let Fact::ApiBreakEven { api_usd_per_million, break_even_m_tokens_per_month, capacity_m_tokens_per_month } = f else { return None };
     let args = [
         ("price", s.money_in(lang, *api_usd_per_million)),
-        (
-            "volume",
-            num(
-                lang,
-                *break_even_m_tokens_per_month,
-                if *break_even_m_tokens_per_month < 10.0 {
-                    1
-                } else {
-                    0
-                },
-            ),
-        ),
-        (
-            "capacity",
-            num(
-                lang,
-                *capacity_m_tokens_per_month,
-                if *capacity_m_tokens_per_month < 10.0 {
-                    1
-                } else {
-                    0
-                },
-            ),
-        ),
+        ("volume", num(lang, *break_even_m_tokens_per_month, if *break_even_m_tokens_per_month < 10.0 { 1 } else { 0 })),
+        ("capacity", num(lang, *capacity_m_tokens_per_month, if *capacity_m_tokens_per_month < 10.0 { 1 } else { 0 })),
     ];
     let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    Some(
-        if break_even_m_tokens_per_month <= capacity_m_tokens_per_month {
-            tf(lang, "against an API at {price} per million tokens: self-hosting breaks even at {volume}M output tokens a month (this build makes up to {capacity}M)", &args)
-        } else {
-            tf(lang, "against an API at {price} per million tokens: the API is cheaper at any volume this build can make ({volume}M a month to break even, {capacity}M possible)", &args)
-        },
-    )
+    Some(if break_even_m_tokens_per_month <= capacity_m_tokens_per_month {
+        tf(lang, "against an API at {price} per million tokens: self-hosting breaks even at {volume}M output tokens a month (this build makes up to {capacity}M)", &args)
+    } else {
+        tf(lang, "against an API at {price} per million tokens: the API is cheaper at any volume this build can make ({volume}M a month to break even, {capacity}M possible)", &args)
+    })
 }
 
 /// "How this was computed": one formula per number, with its values (English, display currency).
@@ -548,14 +359,8 @@ pub fn explain(row: &OptionRow, input: &RecommendInput) -> Vec<Explain> {
     });
     for f in &row.facts {
         match f {
-            Fact::Purchase { .. } => out.push(Explain {
-                label: "purchase",
-                formula: purchase_text(f, s, Lang::En).unwrap_or_default(),
-            }),
-            Fact::Rent { .. } => out.push(Explain {
-                label: "hourly",
-                formula: rent_text(f, s, Lang::En).unwrap_or_default(),
-            }),
+            Fact::Purchase { .. } => out.push(Explain { label: "purchase", formula: purchase_text(f, s, Lang::En).unwrap_or_default() }),
+            Fact::Rent { .. } => out.push(Explain { label: "hourly", formula: rent_text(f, s, Lang::En).unwrap_or_default() }),
             Fact::Energy { usd_per_month, .. } => out.push(energy_line(row, s, *usd_per_month)),
             _ => {}
         }
@@ -577,10 +382,7 @@ pub fn explain(row: &OptionRow, input: &RecommendInput) -> Vec<Explain> {
             s.money(row.tco_usd)
         ),
     };
-    out.push(Explain {
-        label: "tco",
-        formula: tco,
-    });
+    out.push(Explain { label: "tco", formula: tco });
     out.extend(derived_lines(row, input));
     out
 }
@@ -674,188 +476,75 @@ pub fn why_not(w: &WhyNot, input: &RecommendInput, lang: Lang) -> String {
     let s = &input.cost;
     let at = |count: &u32| format!("{name} ×{count}");
     let Some(x) = &w.exclusion else {
-        return tf(
-            lang,
-            "{name}: fits and is within budget, ranked #{rank}",
-            &[("name", name), ("rank", &w.rank.unwrap_or(0).to_string())],
-        );
+        return tf(lang, "{name}: fits and is within budget, ranked #{rank}", &[("name", name), ("rank", &w.rank.unwrap_or(0).to_string())]);
     };
     let cn = input.constraints.region.as_deref() == Some("cn");
     match x {
         Exclusion::Region if cn => tf(lang, "{name}: not sold new in China", &[("name", name)]),
-        Exclusion::Region => tf(
-            lang,
-            "{name}: not sold new in this region",
-            &[("name", name)],
-        ),
-        Exclusion::Licence => tf(
-            lang,
-            "{name}: GeForce licence does not allow datacenter use",
-            &[("name", name)],
-        ),
-        Exclusion::NoScaleUpFabric => tf(
-            lang,
-            "{name}: no NVLink or Infinity Fabric",
-            &[("name", name)],
-        ),
-        Exclusion::OtherFabric { fabric } => tf(
-            lang,
-            "{name}: its {fabric} is not NVLink or Infinity Fabric",
-            &[("name", name), ("fabric", fabric)],
-        ),
+        Exclusion::Region => tf(lang, "{name}: not sold new in this region", &[("name", name)]),
+        Exclusion::Licence => tf(lang, "{name}: GeForce licence does not allow datacenter use", &[("name", name)]),
+        Exclusion::NoScaleUpFabric => tf(lang, "{name}: no NVLink or Infinity Fabric", &[("name", name)]),
+        Exclusion::OtherFabric { fabric } => tf(lang, "{name}: its {fabric} is not NVLink or Infinity Fabric", &[("name", name), ("fabric", fabric)]),
         Exclusion::NoPrice => match input.mode {
-            Mode::Buy => tf(
-                lang,
-                "{name}: no purchase price in the catalog (add one as `{id}:buy=USD`)",
-                &[("name", name), ("id", &w.gpu)],
-            ),
-            Mode::Rent => tf(
-                lang,
-                "{name}: no cloud price in the catalog (add one as `{id}:hour=USD`)",
-                &[("name", name), ("id", &w.gpu)],
-            ),
+            Mode::Buy => tf(lang, "{name}: no purchase price in the catalog (add one as `{id}:buy=USD`)", &[("name", name), ("id", &w.gpu)]),
+            Mode::Rent => tf(lang, "{name}: no cloud price in the catalog (add one as `{id}:hour=USD`)", &[("name", name), ("id", &w.gpu)]),
         },
-        Exclusion::NoTdp => tf(
-            lang,
-            "{name}: no TDP in the catalog to check the watt limit",
-            &[("name", name)],
-        ),
-        Exclusion::NeverFits => tf(
-            lang,
-            "{name}: no number of cards holds this job",
-            &[("name", name)],
-        ),
-        Exclusion::TooMany {
-            needed,
-            limit,
-            bridge: true,
-            ..
-        } => tf(
+        Exclusion::NoTdp => tf(lang, "{name}: no TDP in the catalog to check the watt limit", &[("name", name)]),
+        Exclusion::NeverFits => tf(lang, "{name}: no number of cards holds this job", &[("name", name)]),
+        Exclusion::TooMany { needed, limit, bridge: true, .. } => tf(
             lang,
             "{name}: needs {needed} cards; an NVLink bridge joins only {limit}",
-            &[
-                ("name", name),
-                ("needed", &needed.to_string()),
-                ("limit", &limit.to_string()),
-            ],
+            &[("name", name), ("needed", &needed.to_string()), ("limit", &limit.to_string())],
         ),
-        Exclusion::TooMany {
-            needed,
-            limit,
-            at_limit,
-            ..
-        } => {
+        Exclusion::TooMany { needed, limit, at_limit, .. } => {
             let text = tf(
                 lang,
                 "{name}: needs {needed} cards, more than the {limit} allowed",
-                &[
-                    ("name", name),
-                    ("needed", &needed.to_string()),
-                    ("limit", &limit.to_string()),
-                ],
+                &[("name", name), ("needed", &needed.to_string()), ("limit", &limit.to_string())],
             );
             let detail = match at_limit {
-                Some((1, need, has)) => tf(
-                    lang,
-                    ": ×1 needs {need} GiB, has {has}",
-                    &[("need", &gib(lang, *need)), ("has", &num(lang, *has, 0))],
-                ),
+                Some((1, need, has)) => tf(lang, ": ×1 needs {need} GiB, has {has}", &[("need", &gib(lang, *need)), ("has", &num(lang, *has, 0))]),
                 Some((at, need, has)) => tf(
                     lang,
                     ": at ×{at} each needs {need} GiB of {has} usable",
-                    &[
-                        ("at", &at.to_string()),
-                        ("need", &gib(lang, *need)),
-                        ("has", &gib(lang, *has)),
-                    ],
+                    &[("at", &at.to_string()), ("need", &gib(lang, *need)), ("has", &gib(lang, *has))],
                 ),
                 None => String::new(),
             };
             format!("{text}{detail}")
         }
-        Exclusion::NoFit {
-            count,
-            per_gpu_gib,
-            capacity_gib,
-        } => tf(
+        Exclusion::NoFit { count, per_gpu_gib, capacity_gib } => tf(
             lang,
             "{name}: needs {need} GiB per GPU, has {has} usable",
-            &[
-                ("name", &at(count)),
-                ("need", &gib(lang, *per_gpu_gib)),
-                ("has", &gib(lang, *capacity_gib)),
-            ],
+            &[("name", &at(count)), ("need", &gib(lang, *per_gpu_gib)), ("has", &gib(lang, *capacity_gib))],
         ),
         Exclusion::Headroom { count, headroom } => tf(
             lang,
             "{name}: only {pct}% headroom, {asked}% asked",
-            &[
-                ("name", &at(count)),
-                ("pct", &num(lang, headroom.max(0.0) * 100.0, 1)),
-                ("asked", &crate::decimal::fixed(input.headroom * 100.0, 0)),
-            ],
+            &[("name", &at(count)), ("pct", &num(lang, headroom.max(0.0) * 100.0, 1)), ("asked", &crate::decimal::fixed(input.headroom * 100.0, 0))],
         ),
         Exclusion::Watts { count, watts: w } => tf(
             lang,
             "{name}: {watts} of GPU power, over the {limit} limit",
-            &[
-                ("name", &at(count)),
-                ("watts", &watts(lang, *w)),
-                (
-                    "limit",
-                    &watts(lang, input.constraints.max_watts.unwrap_or(0.0)),
-                ),
-            ],
+            &[("name", &at(count)), ("watts", &watts(lang, *w)), ("limit", &watts(lang, input.constraints.max_watts.unwrap_or(0.0)))],
         ),
         Exclusion::OverBudget { count, over_usd } => match counted_host(w, input, *count) {
             Some(host) => tf(
                 lang,
                 "{name}: over budget by {amount}, with the {host} counted",
-                &[
-                    ("name", &at(count)),
-                    ("amount", &s.money_in(lang, *over_usd)),
-                    ("host", t(lang, host)),
-                ],
+                &[("name", &at(count)), ("amount", &s.money_in(lang, *over_usd)), ("host", t(lang, host))],
             ),
-            None => tf(
-                lang,
-                "{name}: over budget by {amount}",
-                &[
-                    ("name", &at(count)),
-                    ("amount", &s.money_in(lang, *over_usd)),
-                ],
-            ),
+            None => tf(lang, "{name}: over budget by {amount}", &[("name", &at(count)), ("amount", &s.money_in(lang, *over_usd))]),
         },
-        Exclusion::Target {
-            count,
-            max_users,
-            users,
-            tokens_per_s_per_user,
-            max_ttft_s,
-        } => tf(
+        Exclusion::Target { count, max_users, users, tokens_per_s_per_user, max_ttft_s } => tf(
             lang,
             "{name}: serves {max} {terms}, not {users}",
-            &[
-                ("name", &at(count)),
-                ("max", &crate::i18n::users(lang, u64::from(*max_users))),
-                (
-                    "terms",
-                    &target_terms(lang, *tokens_per_s_per_user, *max_ttft_s),
-                ),
-                ("users", &users.to_string()),
-            ],
+            &[("name", &at(count)), ("max", &crate::i18n::users(lang, u64::from(*max_users))), ("terms", &target_terms(lang, *tokens_per_s_per_user, *max_ttft_s)), ("users", &users.to_string())],
         ),
         Exclusion::Deadline { count, hours } => tf(
             lang,
             "{name}: trains in {hours} h, over the {limit} h deadline",
-            &[
-                ("name", &at(count)),
-                ("hours", &num(lang, *hours, 0)),
-                (
-                    "limit",
-                    &num(lang, input.constraints.deadline_hours.unwrap_or(0.0), 0),
-                ),
-            ],
+            &[("name", &at(count)), ("hours", &num(lang, *hours, 0)), ("limit", &num(lang, input.constraints.deadline_hours.unwrap_or(0.0), 0))],
         ),
         Exclusion::Engine { message } => format!("{name}: {}", message.in_lang(lang)),
     }
@@ -863,10 +552,7 @@ pub fn why_not(w: &WhyNot, input: &RecommendInput, lang: Lang) -> String {
 
 /// Every why-not note of a recommendation as sentences.
 pub fn why_not_all(rec: &Recommendation, input: &RecommendInput, lang: Lang) -> Vec<String> {
-    rec.why_not
-        .iter()
-        .map(|w| why_not(w, input, lang))
-        .collect()
+    rec.why_not.iter().map(|w| why_not(w, input, lang)).collect()
 }
 
 /// A note about the input as a sentence.
@@ -896,11 +582,7 @@ pub fn note(n: &RecNote, input: &RecommendInput, lang: Lang) -> String {
 pub fn owned_reasons(a: &Addition, input: &RecommendInput, lang: Lang) -> Vec<String> {
     let s = &input.cost;
     let mut out = Vec::with_capacity(2);
-    let card = a
-        .add_gpu
-        .as_deref()
-        .and_then(crate::catalog::gpu)
-        .map_or_else(String::new, |g| g.name.clone());
+    let card = a.add_gpu.as_deref().and_then(crate::catalog::gpu).map_or_else(String::new, |g| g.name.clone());
     let (n, price) = (a.add_count.to_string(), s.money_in(lang, a.purchase_usd));
     out.push(match a.pairing {
         Pairing::OwnedOnly => t(lang, "nothing to buy: the cards you own hold the job").to_string(),
@@ -910,10 +592,7 @@ pub fn owned_reasons(a: &Addition, input: &RecommendInput, lang: Lang) -> Vec<St
     out.push(tf(
         lang,
         "decodes at {speed} tokens/s; the busiest card holds {gib} GiB",
-        &[
-            ("speed", &speed(lang, a.decode_tokens_per_s())),
-            ("gib", &gib(lang, a.estimate.per_gpu_gib)),
-        ],
+        &[("speed", &speed(lang, a.decode_tokens_per_s())), ("gib", &gib(lang, a.estimate.per_gpu_gib))],
     ));
     out
 }
@@ -948,43 +627,23 @@ pub fn set_name(lang: Lang, id: &str) -> &str {
 /// rows, saying so. Training rows are grouped by framework, which the app does not choose: always
 /// the overall figure. The set names are `set_name`'s, in English.
 pub fn held_out(o: &OptionRow, input: &RecommendInput) -> Option<Note> {
-    let (Job::Llm(job), Some(gpu)) = (&input.job, crate::catalog::gpu(&o.gpu)) else {
-        return None;
-    };
+    let (Job::Llm(job), Some(gpu)) = (&input.job, crate::catalog::gpu(&o.gpu)) else { return None };
     let family = crate::catalog::accuracy::family_of(gpu);
     let (set, name, engine) = if job.workload != crate::model::llm::Workload::Inference {
         ("training", "LLM training and fine-tuning speed", None)
     } else if o.serving.as_ref().is_some_and(|s| s.report.users > 1.0) {
-        (
-            "serving",
-            "LLM serving, all users",
-            Some(job.engine_for(gpu).as_str()),
-        )
+        ("serving", "LLM serving, all users", Some(job.engine_for(gpu).as_str()))
     } else if o.estimate.offload.is_some() {
-        (
-            "offload",
-            "LLM decode with weights in system RAM",
-            Some(job.engine_for(gpu).as_str()),
-        )
+        ("offload", "LLM decode with weights in system RAM", Some(job.engine_for(gpu).as_str()))
     } else {
-        (
-            "decode",
-            "LLM decode, one request",
-            Some(job.engine_for(gpu).as_str()),
-        )
+        ("decode", "LLM decode, one request", Some(job.engine_for(gpu).as_str()))
     };
     let h = crate::catalog::accuracy::held_out(set, engine, family)?;
     let args = vec![
         ("set", Note::plain(name).into()),
-        (
-            "engine",
-            engine.map_or_else(|| Note::plain("any framework").into(), Arg::from),
-        ),
+        ("engine", engine.map_or_else(|| Note::plain("any framework").into(), Arg::from)),
         ("family", family.into()),
-        (
-            "pct",
-            crate::decimal::fixed(h.median_error * 100.0, 0).into(),
-        ),
+        ("pct", crate::decimal::fixed(h.median_error * 100.0, 0).into()),
         ("n", h.rows.to_string().into()),
     ];
     Some(if h.pair {

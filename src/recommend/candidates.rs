@@ -63,9 +63,7 @@ pub fn primary_rate(job: &Job, t: &Throughput) -> Option<(Band, RateKind)> {
     if let Some(b) = t.seconds_per_video.filter(|b| b.low > 0.0) {
         return Some((b.recip(), RateKind::Videos));
     }
-    t.seconds_per_image
-        .filter(|b| b.low > 0.0)
-        .map(|b| (b.recip(), RateKind::Images))
+    t.seconds_per_image.filter(|b| b.low > 0.0).map(|b| (b.recip(), RateKind::Images))
 }
 
 /// The cost the budget and the cheapest objective look at, in the chosen mode (TCO over the
@@ -164,13 +162,9 @@ fn score(
 fn counts(needed: u32, limit: u32, scale_out: bool) -> impl Iterator<Item = u32> {
     let single = needed..=limit.min(GPUS_PER_NODE);
     let n0 = needed.div_ceil(GPUS_PER_NODE) * GPUS_PER_NODE;
-    let multi = [n0, n0 * 2, n0 * 4]
-        .into_iter()
-        .filter(move |&n| !scale_out && needed > GPUS_PER_NODE && n <= limit);
+    let multi = [n0, n0 * 2, n0 * 4].into_iter().filter(move |&n| !scale_out && needed > GPUS_PER_NODE && n <= limit);
     let first = n0.max(2 * GPUS_PER_NODE);
-    let doubling = (0..15)
-        .map(move |k| first.saturating_mul(1 << k))
-        .filter(move |&n| scale_out && n <= limit);
+    let doubling = (0..15).map(move |k| first.saturating_mul(1 << k)).filter(move |&n| scale_out && n <= limit);
     single.chain(multi).chain(doubling)
 }
 
@@ -183,10 +177,7 @@ fn scales_out(input: &RecommendInput) -> bool {
 fn deadline_miss(input: &RecommendInput, c: &Cand) -> Option<Exclusion> {
     let deadline = input.constraints.deadline_hours?;
     let hours = c.training_hours.filter(|h| h.is_finite())?;
-    (hours > deadline).then_some(Exclusion::Deadline {
-        count: c.count,
-        hours,
-    })
+    (hours > deadline).then_some(Exclusion::Deadline { count: c.count, hours })
 }
 
 /// The largest count a card may have: unified-memory computers 1 (or what their link joins),
@@ -263,30 +254,13 @@ fn target_users(job: &Job, t: &ServingTargets, d: &Deployment) -> (u32, u32) {
         return (asked, r.max_users.unwrap_or(u32::MAX));
     }
     let users = r.users.ceil().max(1.0) as u32;
-    let speed_ok = t
-        .tokens_per_s_per_user
-        .is_none_or(|x| r.per_user_tokens_per_s.mid >= x);
-    let ttft_ok = t
-        .max_ttft_s
-        .is_none_or(|x| r.ttft_s.is_some_and(|b| b.mid <= x))
-        && r.ttft_s.is_some();
-    (
-        users,
-        if speed_ok && ttft_ok {
-            users
-        } else {
-            r.max_users.unwrap_or(0).min(users.saturating_sub(1))
-        },
-    )
+    let speed_ok = t.tokens_per_s_per_user.is_none_or(|x| r.per_user_tokens_per_s.mid >= x);
+    let ttft_ok = t.max_ttft_s.is_none_or(|x| r.ttft_s.is_some_and(|b| b.mid <= x)) && r.ttft_s.is_some();
+    (users, if speed_ok && ttft_ok { users } else { r.max_users.unwrap_or(0).min(users.saturating_sub(1)) })
 }
 
 /// The serving deployment of an LLM inference candidate, or `None` for other jobs.
-fn deployment(
-    input: &RecommendInput,
-    gpu: &Gpu,
-    count: u32,
-    allowed_gib: f64,
-) -> Result<Option<Deployment>, crate::model::Note> {
+fn deployment(input: &RecommendInput, gpu: &Gpu, count: u32, allowed_gib: f64) -> Result<Option<Deployment>, crate::model::Note> {
     match &input.job {
         Job::Llm(job) if !job.workload.is_training() => {
             deploy::plan_opts(job, gpu, count, &input.serving, allowed_gib).map_err(|e| e.note())
@@ -296,15 +270,7 @@ fn deployment(
 }
 
 /// The numbers of one accepted count: rate, cost per unit, hours to train, score.
-fn accept(
-    input: &RecommendInput,
-    obj: Objective,
-    gi: usize,
-    count: u32,
-    p: Priced,
-    est: Estimate,
-    serving: Option<Deployment>,
-) -> Cand {
+fn accept(input: &RecommendInput, obj: Objective, gi: usize, count: u32, p: Priced, est: Estimate, serving: Option<Deployment>) -> Cand {
     let rate = match &serving {
         Some(d) => Some((d.report.aggregate_tokens_per_s, RateKind::ServingTokens)),
         None => primary_rate(&input.job, &est.throughput),
@@ -316,10 +282,7 @@ fn accept(
         (Some(tokens), Some((b, RateKind::TrainTokens))) => cost::hours_for(tokens, b.mid),
         _ => None,
     };
-    let est = serving
-        .as_ref()
-        .and_then(|d| d.estimate.clone())
-        .unwrap_or(est);
+    let est = serving.as_ref().and_then(|d| d.estimate.clone()).unwrap_or(est);
     Cand {
         gi,
         count,
@@ -345,13 +308,7 @@ struct Priced {
 }
 
 /// Prices `count` cards, or says why the card's loop ends here (watts, no price, over budget).
-fn price(
-    input: &RecommendInput,
-    gpu: &Gpu,
-    count: u32,
-    unit: Option<(f64, cost::PriceSource)>,
-    per_gpu_hour: Option<f64>,
-) -> Result<(CostFigures, f64), Exclusion> {
+fn price(input: &RecommendInput, gpu: &Gpu, count: u32, unit: Option<(f64, cost::PriceSource)>, per_gpu_hour: Option<f64>) -> Result<(CostFigures, f64), Exclusion> {
     let s = &input.cost;
     if let (Some(max_w), Some(w)) = (input.constraints.max_watts, cost::gpus_watts(gpu, count)) {
         if w > max_w {
@@ -360,15 +317,10 @@ fn price(
     }
     let purchase = unit.map(|(u, src)| cost::purchase_at(gpu, count, u, src, s));
     let figures = cost::cost_figures_with(gpu, count, s, purchase, per_gpu_hour);
-    let Some((tco, figure)) = budget_figure(input, &figures) else {
-        return Err(Exclusion::NoPrice);
-    };
+    let Some((tco, figure)) = budget_figure(input, &figures) else { return Err(Exclusion::NoPrice) };
     if let Some(b) = input.budget.amount_usd() {
         if figure > b {
-            return Err(Exclusion::OverBudget {
-                count,
-                over_usd: figure - b,
-            });
+            return Err(Exclusion::OverBudget { count, over_usd: figure - b });
         }
     }
     Ok((figures, tco))
@@ -388,18 +340,13 @@ struct Card<'a> {
 /// The card's prices and memory and the counts to look at (smallest that can hold the job,
 /// largest allowed), or why no count is: the cheap checks, a price for the mode, the job never
 /// fitting or needing more cards than allowed.
-fn plan_card<'a>(
-    input: &RecommendInput,
-    gi: usize,
-    gpu: &'a Gpu,
-) -> Result<(Card<'a>, u32, u32), Exclusion> {
+fn plan_card<'a>(input: &RecommendInput, gi: usize, gpu: &'a Gpu) -> Result<(Card<'a>, u32, u32), Exclusion> {
     if let Some(x) = static_exclusion(input, gpu) {
         return Err(x);
     }
     let s = &input.cost;
     let unit = cost::card_price_usd(gpu, s.price_basis, &s.overrides);
-    let per_gpu_hour =
-        cost::hourly_price(gpu, &s.rent_basis, &s.overrides).map(|h| h.usd_per_gpu_hour);
+    let per_gpu_hour = cost::hourly_price(gpu, &s.rent_basis, &s.overrides).map(|h| h.usd_per_gpu_hour);
     let priced = match input.mode {
         Mode::Buy => unit.is_some(),
         Mode::Rent => per_gpu_hour.is_some(),
@@ -414,41 +361,18 @@ fn plan_card<'a>(
     };
     let (limit, bridge) = count_limit(input, gpu);
     if needed > limit {
-        return Err(Exclusion::TooMany {
-            needed,
-            limit,
-            bridge,
-            at_limit: None,
-        });
+        return Err(Exclusion::TooMany { needed, limit, bridge, at_limit: None });
     }
     let capacity = input.job.capacity_gib(gpu);
     let allowed = capacity * (1.0 - input.headroom);
-    Ok((
-        Card {
-            gi,
-            gpu,
-            unit,
-            per_gpu_hour,
-            capacity,
-            allowed,
-        },
-        needed,
-        limit,
-    ))
+    Ok((Card { gi, gpu, unit, per_gpu_hour, capacity, allowed }, needed, limit))
 }
 
 /// Evaluates `count` cards, keeping in `first_fail` why the card has no candidate so far: the
 /// first failure, except that a serving-target miss replaces it unless an earlier miss served as
 /// many users, and a deadline miss always replaces it. Continues with the candidate, or with
 /// `None` when a larger count may still do; breaks when none will.
-fn eval_count(
-    input: &RecommendInput,
-    obj: Objective,
-    card: &Card,
-    count: u32,
-    first_fail: &mut Option<Exclusion>,
-    estimates: &mut usize,
-) -> ControlFlow<(), Option<Cand>> {
+fn eval_count(input: &RecommendInput, obj: Objective, card: &Card, count: u32, first_fail: &mut Option<Exclusion>, estimates: &mut usize) -> ControlFlow<(), Option<Cand>> {
     let (gpu, capacity, allowed) = (card.gpu, card.capacity, card.allowed);
     let (figures, tco) = match price(input, gpu, count, card.unit, card.per_gpu_hour) {
         Ok(p) => p,
@@ -466,18 +390,11 @@ fn eval_count(
         }
     };
     if !est.fits {
-        first_fail.get_or_insert(Exclusion::NoFit {
-            count,
-            per_gpu_gib: est.per_gpu_gib,
-            capacity_gib: capacity,
-        });
+        first_fail.get_or_insert(Exclusion::NoFit { count, per_gpu_gib: est.per_gpu_gib, capacity_gib: capacity });
         return ControlFlow::Continue(None);
     }
     if est.per_gpu_gib > allowed {
-        first_fail.get_or_insert(Exclusion::Headroom {
-            count,
-            headroom: 1.0 - est.per_gpu_gib / capacity,
-        });
+        first_fail.get_or_insert(Exclusion::Headroom { count, headroom: 1.0 - est.per_gpu_gib / capacity });
         return ControlFlow::Continue(None);
     }
     let serving = match deployment(input, gpu, count, allowed) {
@@ -491,13 +408,7 @@ fn eval_count(
         let (users, served) = target_users(&input.job, &input.serving, d);
         if served < users {
             let t = &input.serving;
-            let miss = Exclusion::Target {
-                count,
-                max_users: served,
-                users,
-                tokens_per_s_per_user: t.tokens_per_s_per_user,
-                max_ttft_s: t.max_ttft_s,
-            };
+            let miss = Exclusion::Target { count, max_users: served, users, tokens_per_s_per_user: t.tokens_per_s_per_user, max_ttft_s: t.max_ttft_s };
             // Keep the closest miss: the count that serves the most users.
             match first_fail {
                 Some(Exclusion::Target { max_users, .. }) if *max_users >= served => {}
@@ -506,19 +417,7 @@ fn eval_count(
             return ControlFlow::Continue(None);
         }
     }
-    let cand = accept(
-        input,
-        obj,
-        card.gi,
-        count,
-        Priced {
-            figures,
-            tco,
-            capacity,
-        },
-        est,
-        serving,
-    );
+    let cand = accept(input, obj, card.gi, count, Priced { figures, tco, capacity }, est, serving);
     if let Some(miss) = deadline_miss(input, &cand) {
         *first_fail = Some(miss);
         return ControlFlow::Continue(None);
@@ -528,14 +427,7 @@ fn eval_count(
 
 /// Evaluates every count of one card; pushes the accepted ones and returns why none was
 /// accepted (`None` when at least one was).
-pub(super) fn eval_card(
-    input: &RecommendInput,
-    obj: Objective,
-    gi: usize,
-    gpu: &Gpu,
-    out: &mut Vec<Cand>,
-    estimates: &mut usize,
-) -> Option<Exclusion> {
+pub(super) fn eval_card(input: &RecommendInput, obj: Objective, gi: usize, gpu: &Gpu, out: &mut Vec<Cand>, estimates: &mut usize) -> Option<Exclusion> {
     let (card, needed, limit) = match plan_card(input, gi, gpu) {
         Ok(plan) => plan,
         Err(x) => return Some(x),

@@ -83,12 +83,7 @@ pub struct EnergySettings {
 
 impl Default for EnergySettings {
     fn default() -> Self {
-        EnergySettings {
-            utilisation: 0.7,
-            usd_per_kwh: 0.15,
-            pue_desk: 1.0,
-            pue_server: 1.3,
-        }
+        EnergySettings { utilisation: 0.7, usd_per_kwh: 0.15, pue_desk: 1.0, pue_server: 1.3 }
     }
 }
 
@@ -180,13 +175,7 @@ pub struct PriceOverrideError {
 impl PriceOverrideError {
     /// The error as a translatable note.
     pub fn note(&self) -> crate::model::Note {
-        crate::model::Note::new(
-            "price override `{part}`: {message}",
-            vec![
-                ("part", self.part.as_str().into()),
-                ("message", self.message.clone().into()),
-            ],
-        )
+        crate::model::Note::new("price override `{part}`: {message}", vec![("part", self.part.as_str().into()), ("message", self.message.clone().into())])
     }
 }
 
@@ -206,10 +195,7 @@ fn cut(s: &str) -> String {
 }
 
 fn bad(part: &str, message: impl Into<crate::model::Note>) -> PriceOverrideError {
-    PriceOverrideError {
-        part: cut(part),
-        message: message.into(),
-    }
+    PriceOverrideError { part: cut(part), message: message.into() }
 }
 
 impl PriceOverrides {
@@ -235,10 +221,7 @@ impl PriceOverrides {
 
     /// Ids that are not in `known` (for a "unknown card in the price list" note).
     pub fn unknown_ids<'a>(&'a self, known: &'a [Gpu]) -> impl Iterator<Item = &'a str> + 'a {
-        self.0
-            .keys()
-            .map(String::as_str)
-            .filter(move |id| !known.iter().any(|g| g.id == *id))
+        self.0.keys().map(String::as_str).filter(move |id| !known.iter().any(|g| g.id == *id))
     }
 
     /// Parses the compact form. Blank input is no overrides. Entries are separated by `,`, each
@@ -247,13 +230,7 @@ impl PriceOverrides {
     pub fn parse(s: &str) -> Result<PriceOverrides, PriceOverrideError> {
         let mut out = PriceOverrides::new();
         if s.len() > MAX_OVERRIDES_LEN {
-            return Err(bad(
-                s,
-                crate::model::Note::new(
-                    "longer than {max} characters",
-                    vec![("max", MAX_OVERRIDES_LEN.to_string().into())],
-                ),
-            ));
+            return Err(bad(s, crate::model::Note::new("longer than {max} characters", vec![("max", MAX_OVERRIDES_LEN.to_string().into())])));
         }
         if s.trim().is_empty() {
             return Ok(out);
@@ -261,10 +238,7 @@ impl PriceOverrides {
         for entry in s.split(',') {
             let entry_t = entry.trim();
             if entry_t.is_empty() {
-                return Err(bad(
-                    entry,
-                    "empty entry (two commas in a row, or a trailing comma)",
-                ));
+                return Err(bad(entry, "empty entry (two commas in a row, or a trailing comma)"));
             }
             let (id, rest) = entry_t
                 .split_once(':')
@@ -279,9 +253,8 @@ impl PriceOverrides {
             let mut o = PriceOverride::default();
             for kv in rest.split(';') {
                 let kv_t = kv.trim();
-                let (key, value) = kv_t
-                    .split_once('=')
-                    .ok_or_else(|| bad(kv_t, "expected `buy=USD` or `hour=USD`"))?;
+                let (key, value) =
+                    kv_t.split_once('=').ok_or_else(|| bad(kv_t, "expected `buy=USD` or `hour=USD`"))?;
                 let (slot, max) = match key.trim() {
                     "buy" => (&mut o.buy_usd, MAX_OVERRIDE_BUY_USD),
                     "hour" => (&mut o.hour_usd, MAX_OVERRIDE_HOUR_USD),
@@ -290,18 +263,9 @@ impl PriceOverrides {
                 if slot.is_some() {
                     return Err(bad(kv_t, "this key is given twice for one card"));
                 }
-                let v: f64 = value
-                    .trim()
-                    .parse()
-                    .map_err(|_| bad(kv_t, "the price is not a number"))?;
+                let v: f64 = value.trim().parse().map_err(|_| bad(kv_t, "the price is not a number"))?;
                 if !v.is_finite() || v <= 0.0 || v > max {
-                    return Err(bad(
-                        kv_t,
-                        crate::model::Note::new(
-                            "the price must be above 0 and at most {max}",
-                            vec![("max", crate::decimal::plain(max).into())],
-                        ),
-                    ));
+                    return Err(bad(kv_t, crate::model::Note::new("the price must be above 0 and at most {max}", vec![("max", crate::decimal::plain(max).into())])));
                 }
                 *slot = Some(v);
             }
@@ -437,11 +401,7 @@ impl PriceSource {
 
 /// The purchase price of one card, USD, and where it came from; `None` when the catalog has no
 /// price and there is no override.
-pub fn card_price_usd(
-    gpu: &Gpu,
-    basis: PriceBasis,
-    overrides: &PriceOverrides,
-) -> Option<(f64, PriceSource)> {
+pub fn card_price_usd(gpu: &Gpu, basis: PriceBasis, overrides: &PriceOverrides) -> Option<(f64, PriceSource)> {
     if let Some(v) = overrides.get(&gpu.id).and_then(|o| o.buy_usd) {
         return Some((v, PriceSource::Override));
     }
@@ -517,9 +477,7 @@ impl HostEstimate {
 /// True for cards that sit on a baseboard (SXM, OAM, superchip) rather than in a PCIe slot.
 pub fn is_baseboard(gpu: &Gpu) -> bool {
     let ff = gpu.form_factor.as_deref().unwrap_or("");
-    ["SXM", "OAM", "Superchip", "HGX"]
-        .iter()
-        .any(|k| ff.contains(k))
+    ["SXM", "OAM", "Superchip", "HGX"].iter().any(|k| ff.contains(k))
 }
 
 /// The host a build of `count` × `gpu` needs. Apple: none. SXM/OAM: one 8-GPU baseboard server
@@ -547,16 +505,8 @@ pub fn host_estimate(gpu: &Gpu, count: u32) -> HostEstimate {
     } else {
         (HostKind::PcieServer, HOST_PCIE_SERVER_8_USD)
     };
-    let network = if nodes > 1 {
-        MULTI_NODE_NETWORK_PER_NODE_USD * f64::from(nodes)
-    } else {
-        0.0
-    };
-    HostEstimate {
-        kind,
-        nodes,
-        usd: per_node * f64::from(nodes) + network,
-    }
+    let network = if nodes > 1 { MULTI_NODE_NETWORK_PER_NODE_USD * f64::from(nodes) } else { 0.0 };
+    HostEstimate { kind, nodes, usd: per_node * f64::from(nodes) + network }
 }
 
 /// What buying a build costs.
@@ -580,25 +530,13 @@ pub fn purchase(gpu: &Gpu, count: u32, s: &CostSettings) -> Option<Purchase> {
 
 /// The purchase of `count` cards at a known unit price: the cards plus the host, or the cards
 /// alone when `s.include_host` is off.
-pub fn purchase_at(
-    gpu: &Gpu,
-    count: u32,
-    unit_usd: f64,
-    source: PriceSource,
-    s: &CostSettings,
-) -> Purchase {
+pub fn purchase_at(gpu: &Gpu, count: u32, unit_usd: f64, source: PriceSource, s: &CostSettings) -> Purchase {
     let mut host = host_estimate(gpu, count);
     if !s.include_host {
         host.usd = 0.0;
     }
     let gpus_usd = unit_usd * f64::from(count);
-    Purchase {
-        unit_usd,
-        source,
-        gpus_usd,
-        host,
-        total_usd: gpus_usd + host.usd,
-    }
+    Purchase { unit_usd, source, gpus_usd, host, total_usd: gpus_usd + host.usd }
 }
 
 /// One card's rental price: USD per GPU-hour and the provider it came from (`override` for a
@@ -614,32 +552,16 @@ pub struct HourlyPrice<'a> {
 
 /// The rental price of one `gpu` per hour under `basis`; `None` when the catalog has no cloud
 /// price (or none from the chosen provider) and there is no override.
-pub fn hourly_price<'a>(
-    gpu: &'a Gpu,
-    basis: &RentBasis,
-    overrides: &PriceOverrides,
-) -> Option<HourlyPrice<'a>> {
+pub fn hourly_price<'a>(gpu: &'a Gpu, basis: &RentBasis, overrides: &PriceOverrides) -> Option<HourlyPrice<'a>> {
     if let Some(v) = overrides.get(&gpu.id).and_then(|o| o.hour_usd) {
-        return Some(HourlyPrice {
-            usd_per_gpu_hour: v,
-            provider: "override",
-            date: "",
-        });
+        return Some(HourlyPrice { usd_per_gpu_hour: v, provider: "override", date: "" });
     }
     match basis {
         RentBasis::Cheapest => gpu
             .cloud
             .iter()
-            .min_by(|a, b| {
-                a.usd_per_hour
-                    .total_cmp(&b.usd_per_hour)
-                    .then_with(|| a.provider.cmp(&b.provider))
-            })
-            .map(|c| HourlyPrice {
-                usd_per_gpu_hour: c.usd_per_hour,
-                provider: &c.provider,
-                date: &c.date,
-            }),
+            .min_by(|a, b| a.usd_per_hour.total_cmp(&b.usd_per_hour).then_with(|| a.provider.cmp(&b.provider)))
+            .map(|c| HourlyPrice { usd_per_gpu_hour: c.usd_per_hour, provider: &c.provider, date: &c.date }),
         RentBasis::Median => {
             let mut v: Vec<f64> = gpu.cloud.iter().map(|c| c.usd_per_hour).collect();
             crate::sort::sort_by(&mut v, f64::total_cmp);
@@ -654,22 +576,14 @@ pub fn hourly_price<'a>(
                     _ => None,
                 }
             };
-            mid.map(|m| HourlyPrice {
-                usd_per_gpu_hour: m,
-                provider: "median of the bundled prices",
-                date: "",
-            })
+            mid.map(|m| HourlyPrice { usd_per_gpu_hour: m, provider: "median of the bundled prices", date: "" })
         }
         RentBasis::Provider(p) => {
             let p = p.trim().to_ascii_lowercase();
             gpu.cloud
                 .iter()
                 .find(|c| !p.is_empty() && c.provider.to_ascii_lowercase().contains(&p))
-                .map(|c| HourlyPrice {
-                    usd_per_gpu_hour: c.usd_per_hour,
-                    provider: &c.provider,
-                    date: &c.date,
-                })
+                .map(|c| HourlyPrice { usd_per_gpu_hour: c.usd_per_hour, provider: &c.provider, date: &c.date })
         }
     }
 }
@@ -739,9 +653,7 @@ pub fn cost_figures_with(
     rent_per_gpu_hour_usd: Option<f64>,
 ) -> CostFigures {
     let n = f64::from(count);
-    let host = purchase
-        .map(|p| p.host)
-        .unwrap_or_else(|| host_estimate(gpu, count));
+    let host = purchase.map(|p| p.host).unwrap_or_else(|| host_estimate(gpu, count));
     let pue = pue_for(&host, &s.energy);
     let watts = gpus_watts(gpu, count);
     let hours_month = s.hours_per_month();
@@ -770,11 +682,7 @@ pub fn cost_figures_with(
 /// The month at which owning (`purchase + energy × m`) costs the same as renting (`rent × m`):
 /// `m = purchase / (rent_per_month − energy_per_month)`; `None` when renting costs no more per
 /// month than the energy of owning (buying never pays off).
-pub fn break_even_month(
-    purchase_usd: f64,
-    rent_usd_per_month: f64,
-    energy_usd_per_month: f64,
-) -> Option<f64> {
+pub fn break_even_month(purchase_usd: f64, rent_usd_per_month: f64, energy_usd_per_month: f64) -> Option<f64> {
     let saving = rent_usd_per_month - energy_usd_per_month;
     if saving > 0.0 && purchase_usd.is_finite() && purchase_usd >= 0.0 {
         Some(purchase_usd / saving)
@@ -786,8 +694,7 @@ pub fn break_even_month(
 /// Dollars per million units (tokens, images, samples) at `units_per_s` for a build that costs
 /// `usd_per_hour` while it runs: `usd_per_hour / (units_per_s × 3600) × 1e6`.
 pub fn usd_per_million(usd_per_hour: f64, units_per_s: f64) -> Option<f64> {
-    (units_per_s > 0.0 && usd_per_hour.is_finite())
-        .then(|| usd_per_hour / (units_per_s * 3600.0) * 1e6)
+    (units_per_s > 0.0 && usd_per_hour.is_finite()).then(|| usd_per_hour / (units_per_s * 3600.0) * 1e6)
 }
 
 /// Hours to process `units` at `units_per_s`.

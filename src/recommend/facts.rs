@@ -53,12 +53,7 @@ pub enum PowerNeed {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Fact {
     /// The job fits with this headroom on the busiest card.
-    Fit {
-        headroom: f64,
-        per_gpu_gib: f64,
-        usable_gib: f64,
-        asked_headroom: f64,
-    },
+    Fit { headroom: f64, per_gpu_gib: f64, usable_gib: f64, asked_headroom: f64 },
     /// The cards' link and the layout the engine runs on it.
     Link {
         link: Link,
@@ -74,18 +69,9 @@ pub enum Fact {
         data_parallel_media: bool,
     },
     /// A multi-node build.
-    Nodes {
-        nodes: u32,
-        gpus_per_node: u32,
-        network_usd_per_node: f64,
-    },
+    Nodes { nodes: u32, gpus_per_node: u32, network_usd_per_node: f64 },
     /// GPU power and what it needs.
-    Power {
-        gpu_watts: f64,
-        need: PowerNeed,
-        psu_w: Option<f64>,
-        nodes: u32,
-    },
+    Power { gpu_watts: f64, need: PowerNeed, psu_w: Option<f64>, nodes: u32 },
     /// The catalog has no TDP: energy is not counted.
     NoTdp,
     /// More than four GeForce cards bought for one build: the driver licence forbids datacenters.
@@ -105,25 +91,11 @@ pub enum Fact {
         chosen: bool,
     },
     /// Renting: per GPU-hour and for the build.
-    Rent {
-        count: u32,
-        usd_per_gpu_hour: f64,
-        provider: Option<String>,
-        price_date: Option<String>,
-        usd_per_hour: f64,
-        chosen: bool,
-    },
+    Rent { count: u32, usd_per_gpu_hour: f64, provider: Option<String>, price_date: Option<String>, usd_per_hour: f64, chosen: bool },
     /// Energy per month (buying).
-    Energy {
-        usd_per_month: f64,
-        hours_per_day: f64,
-    },
+    Energy { usd_per_month: f64, hours_per_day: f64 },
     /// Total cost over the period.
-    Tco {
-        months: f64,
-        tco_usd: f64,
-        monthly_usd: f64,
-    },
+    Tco { months: f64, tco_usd: f64, monthly_usd: f64 },
     /// Buying pays off against renting after `months` (`period_months`: the horizon).
     BreakEven { months: f64, period_months: f64 },
     /// Renting costs less per month than owning's electricity.
@@ -139,32 +111,14 @@ pub enum Fact {
         capacity: u32,
     },
     /// The serving target and whether the build meets it.
-    Target {
-        met: bool,
-        users: u32,
-        max_users: u32,
-        tokens_per_s_per_user: Option<f64>,
-        max_ttft_s: Option<f64>,
-    },
+    Target { met: bool, users: u32, max_users: u32, tokens_per_s_per_user: Option<f64>, max_ttft_s: Option<f64> },
     /// Cost per million units at the mid rate.
-    UnitCost {
-        usd_per_million: f64,
-        rate: f64,
-        rate_kind: RateKind,
-    },
+    UnitCost { usd_per_million: f64, rate: f64, rate_kind: RateKind },
     /// Self-hosting against an API price: the monthly output at which both cost the same, and
     /// the most the build can produce in the month's hours.
-    ApiBreakEven {
-        api_usd_per_million: f64,
-        break_even_m_tokens_per_month: f64,
-        capacity_m_tokens_per_month: f64,
-    },
+    ApiBreakEven { api_usd_per_million: f64, break_even_m_tokens_per_month: f64, capacity_m_tokens_per_month: f64 },
     /// One training run.
-    TrainingRun {
-        tokens: f64,
-        hours: f64,
-        usd: Option<f64>,
-    },
+    TrainingRun { tokens: f64, hours: f64, usd: Option<f64> },
 }
 
 /// Why a card has no option.
@@ -175,53 +129,22 @@ pub enum Exclusion {
     Licence,
     NoScaleUpFabric,
     /// "NVLink required", and the card's scale-up fabric is another kind (named).
-    OtherFabric {
-        fabric: String,
-    },
+    OtherFabric { fabric: String },
     NoPrice,
     NoTdp,
     NeverFits,
     /// More cards needed than allowed; `at_limit`: (count, GiB needed per card, GiB usable).
-    TooMany {
-        needed: u32,
-        limit: u32,
-        bridge: bool,
-        at_limit: Option<(u32, f64, f64)>,
-    },
-    NoFit {
-        count: u32,
-        per_gpu_gib: f64,
-        capacity_gib: f64,
-    },
-    Headroom {
-        count: u32,
-        headroom: f64,
-    },
-    Watts {
-        count: u32,
-        watts: f64,
-    },
-    OverBudget {
-        count: u32,
-        over_usd: f64,
-    },
+    TooMany { needed: u32, limit: u32, bridge: bool, at_limit: Option<(u32, f64, f64)> },
+    NoFit { count: u32, per_gpu_gib: f64, capacity_gib: f64 },
+    Headroom { count: u32, headroom: f64 },
+    Watts { count: u32, watts: f64 },
+    OverBudget { count: u32, over_usd: f64 },
     /// The serving target is missed at every count within the limits: the best build serves
     /// `max_users` of the `users` asked.
-    Target {
-        count: u32,
-        max_users: u32,
-        users: u32,
-        tokens_per_s_per_user: Option<f64>,
-        max_ttft_s: Option<f64>,
-    },
+    Target { count: u32, max_users: u32, users: u32, tokens_per_s_per_user: Option<f64>, max_ttft_s: Option<f64> },
     /// The training run takes `hours` at the largest count looked at, over the deadline.
-    Deadline {
-        count: u32,
-        hours: f64,
-    },
-    Engine {
-        message: crate::model::Note,
-    },
+    Deadline { count: u32, hours: f64 },
+    Engine { message: crate::model::Note },
 }
 
 /// A popular card that is not among the options, and why.
@@ -244,9 +167,5 @@ pub enum RecNote {
     CardsOnly { budget_usd: f64 },
     /// Money is shown in another currency than USD: at `per_usd` units per dollar, the bundled
     /// rate of its date or the user's own.
-    Currency {
-        code: &'static str,
-        per_usd: f64,
-        bundled: bool,
-    },
+    Currency { code: &'static str, per_usd: f64, bundled: bool },
 }

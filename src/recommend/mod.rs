@@ -8,12 +8,7 @@
 //! can hold the job and pass the budget, and builds strings only for the rows it shows
 //! ([`rank`] has the details). Ties are broken by card id, then count, so the output is
 //! deterministic. The cost assumptions are listed in `docs/MODEL.md` ("Cost model and recommender").
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 pub mod candidates;
 pub mod cost;
@@ -22,8 +17,8 @@ pub mod owned;
 pub mod rank;
 
 pub use cost::{
-    CostFigures, CostSettings, Currency, EnergySettings, HostEstimate, HostKind, PriceBasis,
-    PriceOverride, PriceOverrideError, PriceOverrides, Purchase, RentBasis,
+    CostFigures, CostSettings, Currency, EnergySettings, HostEstimate, HostKind, PriceBasis, PriceOverride,
+    PriceOverrideError, PriceOverrides, Purchase, RentBasis,
 };
 
 use crate::catalog::{self, Gpu};
@@ -73,22 +68,11 @@ impl Job {
                 m.steps,
                 m.batch,
                 m.fp32_math,
-                crate::model::media_preset::MediaExtras {
-                    frames: m.frames,
-                    offload_mode: m.offload_mode,
-                },
+                crate::model::media_preset::MediaExtras { frames: m.frames, offload_mode: m.offload_mode },
                 gpu,
                 gpus,
             )
-            .unwrap_or_else(|| {
-                Err(EstimateError::invalid(
-                    "model",
-                    crate::model::Note::new(
-                        "unknown preset `{id}`",
-                        vec![("id", m.model_id.as_str().into())],
-                    ),
-                ))
-            }),
+            .unwrap_or_else(|| Err(EstimateError::invalid("model", crate::model::Note::new("unknown preset `{id}`", vec![("id", m.model_id.as_str().into())])))),
         }
     }
 
@@ -128,10 +112,7 @@ impl Job {
     pub fn is_training(&self) -> bool {
         match self {
             Job::Llm(job) => job.workload.is_training(),
-            Job::Media(m) => !matches!(
-                m.workload.as_str(),
-                "image-generation" | "video-generation" | "inference"
-            ),
+            Job::Media(m) => !matches!(m.workload.as_str(), "image-generation" | "video-generation" | "inference"),
         }
     }
 
@@ -212,13 +193,8 @@ pub enum Objective {
 
 impl Objective {
     /// Every objective, in CLI order.
-    pub const ALL: [Objective; 5] = [
-        Objective::Cheapest,
-        Objective::Fastest,
-        Objective::Value,
-        Objective::CostPerToken,
-        Objective::TimeToTrain,
-    ];
+    pub const ALL: [Objective; 5] =
+        [Objective::Cheapest, Objective::Fastest, Objective::Value, Objective::CostPerToken, Objective::TimeToTrain];
 
     /// CLI / URL name.
     pub fn as_str(self) -> &'static str {
@@ -372,10 +348,7 @@ impl RateKind {
 
     /// True for token rates.
     pub fn is_tokens(self) -> bool {
-        matches!(
-            self,
-            RateKind::ServingTokens | RateKind::DecodeTokens | RateKind::TrainTokens
-        )
+        matches!(self, RateKind::ServingTokens | RateKind::DecodeTokens | RateKind::TrainTokens)
     }
 }
 
@@ -574,24 +547,14 @@ pub fn validate(input: &RecommendInput) -> Result<(), EstimateError> {
     if let Some(a) = t.spec_accept {
         check_range("spec_accept", a, 0.0, 1.0)?;
     }
-    for (field, v) in [
-        ("target_tokens_per_s_per_user", t.tokens_per_s_per_user),
-        ("max_ttft_s", t.max_ttft_s),
-        ("arrival_rate", t.arrival_rate_rps),
-    ] {
+    for (field, v) in [("target_tokens_per_s_per_user", t.tokens_per_s_per_user), ("max_ttft_s", t.max_ttft_s), ("arrival_rate", t.arrival_rate_rps)] {
         if let Some(v) = v {
             check_range(field, v, 1e-9, 1e12)?;
         }
     }
     if let Some(r) = &input.constraints.region {
         if r != "global" && r != "cn" {
-            return Err(EstimateError::invalid(
-                "region",
-                crate::model::Note::new(
-                    "unknown `{value}` (expected global or cn)",
-                    vec![("value", r.as_str().into())],
-                ),
-            ));
+            return Err(EstimateError::invalid("region", crate::model::Note::new("unknown `{value}` (expected global or cn)", vec![("value", r.as_str().into())])));
         }
     }
     Ok(())
@@ -633,11 +596,7 @@ impl Ranking {
     pub fn new(input: RecommendInput, gpus: &[Gpu]) -> Result<Ranking, EstimateError> {
         validate(&input)?;
         let partial = rank::Partial::start(&input, gpus.len())?;
-        Ok(Ranking {
-            input,
-            partial,
-            with_host: None,
-        })
+        Ok(Ranking { input, partial, with_host: None })
     }
 
     /// Evaluates the next card; once every card is done, the result.
@@ -653,9 +612,7 @@ impl Ranking {
         };
         if let Some(first) = self.with_host.take() {
             // The cards-only pass is done: its options, if any, else the first pass's answer.
-            let Budget::PurchaseUsd(budget_usd) = self.input.budget else {
-                return Some(Ok(first));
-            };
+            let Budget::PurchaseUsd(budget_usd) = self.input.budget else { return Some(Ok(first)) };
             if rec.options.is_empty() {
                 return Some(Ok(first));
             }
@@ -665,10 +622,7 @@ impl Ranking {
             return Some(Ok(alt));
         }
         let host_counted = self.input.mode == Mode::Buy && self.input.cost.include_host;
-        if rec.options.is_empty()
-            && host_counted
-            && matches!(self.input.budget, Budget::PurchaseUsd(_))
-        {
+        if rec.options.is_empty() && host_counted && matches!(self.input.budget, Budget::PurchaseUsd(_)) {
             // A purchase budget counts a host computer by default: rank again, cards alone.
             self.input.cost.include_host = false;
             match rank::Partial::start(&self.input, cards) {

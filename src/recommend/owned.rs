@@ -45,10 +45,7 @@ pub struct Addition {
 impl Addition {
     /// Decode speed of the build, tokens/s (0 without a figure).
     pub fn decode_tokens_per_s(&self) -> f64 {
-        self.estimate
-            .throughput
-            .decode_tokens_per_s
-            .map_or(0.0, |b| b.mid)
+        self.estimate.throughput.decode_tokens_per_s.map_or(0.0, |b| b.mid)
     }
 }
 
@@ -56,10 +53,7 @@ impl Addition {
 fn inference_job(input: &RecommendInput) -> Result<&LlmJob, EstimateError> {
     match &input.job {
         Job::Llm(j) if !j.workload.is_training() => Ok(j),
-        _ => Err(EstimateError::invalid(
-            "owned",
-            "cards you own are sized for LLM inference",
-        )),
+        _ => Err(EstimateError::invalid("owned", "cards you own are sized for LLM inference")),
     }
 }
 
@@ -74,71 +68,34 @@ fn with_added<'a>(owned: &[(&'a Gpu, u32)], gpu: &'a Gpu, count: u32) -> Vec<(&'
 }
 
 /// The smallest addition of `gpu` that holds the job, if any.
-fn smallest_fit(
-    job: &LlmJob,
-    owned: &[(&Gpu, u32)],
-    gpu: &Gpu,
-    room: u32,
-    input: &RecommendInput,
-) -> Option<Addition> {
+fn smallest_fit(job: &LlmJob, owned: &[(&Gpu, u32)], gpu: &Gpu, room: u32, input: &RecommendInput) -> Option<Addition> {
     let (unit_usd, _) = card_price_usd(gpu, input.cost.price_basis, &input.cost.overrides)?;
     let single_owned = owned.len() == 1 && owned.first().is_some_and(|(g, _)| g.id == gpu.id);
     (1..=room.min(MAX_ADDED)).find_map(|k| {
         let cards = with_added(owned, gpu, k);
         let estimate = mixed::estimate_mixed(job, &cards).ok().filter(|e| e.fits)?;
-        let pairing = if single_owned {
-            Pairing::SameCard
-        } else {
-            Pairing::LayerSplit
-        };
-        Some(Addition {
-            add_gpu: Some(gpu.id.clone()),
-            add_count: k,
-            pairing,
-            purchase_usd: unit_usd * f64::from(k),
-            estimate,
-        })
+        let pairing = if single_owned { Pairing::SameCard } else { Pairing::LayerSplit };
+        Some(Addition { add_gpu: Some(gpu.id.clone()), add_count: k, pairing, purchase_usd: unit_usd * f64::from(k), estimate })
     })
 }
 
 /// Ranks what to add to `owned` for `input` over the cards `gpus`, best first (at most
 /// `input.top`). Errors name the field: `owned` for a job that is not LLM inference or an empty
 /// list, the engine's field for a job it rejects.
-pub fn what_to_add(
-    input: &RecommendInput,
-    owned: &[(&Gpu, u32)],
-    gpus: &[Gpu],
-) -> Result<Vec<Addition>, EstimateError> {
+pub fn what_to_add(input: &RecommendInput, owned: &[(&Gpu, u32)], gpus: &[Gpu]) -> Result<Vec<Addition>, EstimateError> {
     super::validate(input)?;
     let job = inference_job(input)?;
     if owned.is_empty() || owned.iter().any(|(_, n)| *n == 0) {
-        return Err(EstimateError::invalid(
-            "owned",
-            "give the cards you own as ID:COUNT",
-        ));
+        return Err(EstimateError::invalid("owned", "give the cards you own as ID:COUNT"));
     }
     let owned_total: u32 = owned.iter().map(|(_, n)| *n).sum();
-    let room = input
-        .constraints
-        .max_gpus
-        .unwrap_or(mixed::MAX_MIX_GPUS)
-        .min(mixed::MAX_MIX_GPUS)
-        .saturating_sub(owned_total);
+    let room = input.constraints.max_gpus.unwrap_or(mixed::MAX_MIX_GPUS).min(mixed::MAX_MIX_GPUS).saturating_sub(owned_total);
     let mut out = Vec::new();
     let alone = mixed::estimate_mixed(job, owned)?;
     if alone.fits {
-        out.push(Addition {
-            add_gpu: None,
-            add_count: 0,
-            pairing: Pairing::OwnedOnly,
-            purchase_usd: 0.0,
-            estimate: alone,
-        });
+        out.push(Addition { add_gpu: None, add_count: 0, pairing: Pairing::OwnedOnly, purchase_usd: 0.0, estimate: alone });
     }
-    for gpu in gpus
-        .iter()
-        .filter(|g| allowed(input, g) && fits_machine(owned, g))
-    {
+    for gpu in gpus.iter().filter(|g| allowed(input, g) && fits_machine(owned, g)) {
         out.extend(smallest_fit(job, owned, gpu, room, input));
     }
     if let Budget::PurchaseUsd(b) = input.budget {
@@ -152,18 +109,13 @@ pub fn what_to_add(
 /// The region and licence constraints (the others need a count or a link the mix does not have).
 fn allowed(input: &RecommendInput, gpu: &Gpu) -> bool {
     let c = &input.constraints;
-    c.region.as_ref().is_none_or(|r| gpu.available_in(r))
-        && (!c.datacenter_only || gpu.datacenter_licence())
+    c.region.as_ref().is_none_or(|r| gpu.available_in(r)) && (!c.datacenter_only || gpu.datacenter_licence())
 }
 
 /// True when `gpu` goes in the machine the owned cards are in: more of an owned card, or a PCIe
 /// card beside PCIe cards (catalog `form_factor`); an SXM module or a whole system does not.
 fn fits_machine(owned: &[(&Gpu, u32)], gpu: &Gpu) -> bool {
-    let pcie = |g: &Gpu| {
-        g.form_factor
-            .as_deref()
-            .is_some_and(|f| f.starts_with("PCIe"))
-    };
+    let pcie = |g: &Gpu| g.form_factor.as_deref().is_some_and(|f| f.starts_with("PCIe"));
     owned.iter().any(|(g, _)| g.id == gpu.id) || (pcie(gpu) && owned.iter().all(|(g, _)| pcie(g)))
 }
 

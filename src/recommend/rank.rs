@@ -52,85 +52,42 @@ impl Partial {
         let obj = effective_objective(input);
         let mut notes = Vec::new();
         if obj != input.objective {
-            notes.push(RecNote::ObjectiveFallback {
-                objective: input.objective.as_str(),
-            });
+            notes.push(RecNote::ObjectiveFallback { objective: input.objective.as_str() });
         }
         let c = &input.cost;
         if c.currency != cost::Currency::Usd {
-            let per_usd = c
-                .rate_per_usd
-                .unwrap_or_else(|| c.currency.default_per_usd());
-            notes.push(RecNote::Currency {
-                code: c.currency.as_str(),
-                per_usd,
-                bundled: c.rate_per_usd.is_none(),
-            });
+            let per_usd = c.rate_per_usd.unwrap_or_else(|| c.currency.default_per_usd());
+            notes.push(RecNote::Currency { code: c.currency.as_str(), per_usd, bundled: c.rate_per_usd.is_none() });
         }
         if let Job::Llm(job) = &input.job {
             job.validate()?;
         }
-        Ok(Partial {
-            obj,
-            notes,
-            cands: Vec::with_capacity(cards * 4),
-            exclusions: Vec::with_capacity(cards),
-            estimates: 0,
-        })
+        Ok(Partial { obj, notes, cands: Vec::with_capacity(cards * 4), exclusions: Vec::with_capacity(cards), estimates: 0 })
     }
 
     /// A finished ranking's place holder (nothing evaluated, nothing to rank).
     pub(crate) fn empty() -> Partial {
-        Partial {
-            obj: super::Objective::default(),
-            notes: Vec::new(),
-            cands: Vec::new(),
-            exclusions: Vec::new(),
-            estimates: 0,
-        }
+        Partial { obj: super::Objective::default(), notes: Vec::new(), cands: Vec::new(), exclusions: Vec::new(), estimates: 0 }
     }
 
     /// Evaluates the next card of `gpus` (every count of it); false once every card is done.
     pub(crate) fn step(&mut self, input: &RecommendInput, gpus: &[Gpu]) -> bool {
         let gi = self.exclusions.len();
-        let Some(gpu) = gpus.get(gi) else {
-            return false;
-        };
-        let x = candidates::eval_card(
-            input,
-            self.obj,
-            gi,
-            gpu,
-            &mut self.cands,
-            &mut self.estimates,
-        );
+        let Some(gpu) = gpus.get(gi) else { return false };
+        let x = candidates::eval_card(input, self.obj, gi, gpu, &mut self.cands, &mut self.estimates);
         self.exclusions.push(x);
         true
     }
 
     /// Ranks what the evaluated cards gave.
-    pub(crate) fn finish(
-        self,
-        input: &RecommendInput,
-        gpus: &[Gpu],
-    ) -> Result<Recommendation, EstimateError> {
+    pub(crate) fn finish(self, input: &RecommendInput, gpus: &[Gpu]) -> Result<Recommendation, EstimateError> {
         finish(input, gpus, self)
     }
 }
 
 /// Sorts the candidates, picks the options and explains the cards left out.
-fn finish(
-    input: &RecommendInput,
-    gpus: &[Gpu],
-    partial: Partial,
-) -> Result<Recommendation, EstimateError> {
-    let Partial {
-        notes,
-        mut cands,
-        exclusions,
-        estimates,
-        ..
-    } = partial;
+fn finish(input: &RecommendInput, gpus: &[Gpu], partial: Partial) -> Result<Recommendation, EstimateError> {
+    let Partial { notes, mut cands, exclusions, estimates, .. } = partial;
     // A job the engine rejects on every card it tried is an input error, not "nothing fits".
     if cands.is_empty() {
         let mut engine_msg = None;
@@ -138,14 +95,7 @@ fn finish(
         for x in &exclusions {
             match x {
                 Some(Exclusion::Engine { message }) => engine_msg = engine_msg.or(Some(message)),
-                Some(
-                    Exclusion::Region
-                    | Exclusion::Licence
-                    | Exclusion::NoScaleUpFabric
-                    | Exclusion::OtherFabric { .. }
-                    | Exclusion::NoPrice
-                    | Exclusion::NoTdp,
-                ) => {}
+                Some(Exclusion::Region | Exclusion::Licence | Exclusion::NoScaleUpFabric | Exclusion::OtherFabric { .. } | Exclusion::NoPrice | Exclusion::NoTdp) => {}
                 _ => other_failure = true,
             }
         }
@@ -344,41 +294,20 @@ fn serving_facts(input: &RecommendInput, c: &Cand, facts: &mut Vec<Fact>) {
 
 /// The cost per million units of the rate and the break-even against an API's price, and what a
 /// training run takes.
-fn unit_cost_facts(
-    input: &RecommendInput,
-    c: &Cand,
-    monthly: f64,
-    usd_per_training_run: Option<f64>,
-    facts: &mut Vec<Fact>,
-) {
+fn unit_cost_facts(input: &RecommendInput, c: &Cand, monthly: f64, usd_per_training_run: Option<f64>, facts: &mut Vec<Fact>) {
     let s = &input.cost;
     if let (Some((band, kind)), Some(per_m)) = (c.rate, c.usd_per_million) {
-        facts.push(Fact::UnitCost {
-            usd_per_million: per_m,
-            rate: band.mid,
-            rate_kind: kind,
-        });
-        if let (Some(api), true) = (
-            s.api_usd_per_million,
-            kind.is_tokens() && !input.job.is_training(),
-        ) {
+        facts.push(Fact::UnitCost { usd_per_million: per_m, rate: band.mid, rate_kind: kind });
+        if let (Some(api), true) = (s.api_usd_per_million, kind.is_tokens() && !input.job.is_training()) {
             facts.push(Fact::ApiBreakEven {
                 api_usd_per_million: api,
-                break_even_m_tokens_per_month: if api > 0.0 {
-                    monthly / api
-                } else {
-                    f64::INFINITY
-                },
+                break_even_m_tokens_per_month: if api > 0.0 { monthly / api } else { f64::INFINITY },
                 capacity_m_tokens_per_month: band.mid * 3600.0 * s.hours_per_month() / 1e6,
             });
         }
     }
     if let (Some(h), Some(tokens)) = (c.training_hours, input.job.train_tokens()) {
-        facts.push(Fact::TrainingRun {
-            tokens,
-            hours: h,
-            usd: usd_per_training_run,
-        });
+        facts.push(Fact::TrainingRun { tokens, hours: h, usd: usd_per_training_run });
     }
 }
 
@@ -386,42 +315,25 @@ fn unit_cost_facts(
 fn build_row(input: &RecommendInput, gpu: &Gpu, mut c: Cand) -> OptionRow {
     analyse_in_full(input, gpu, &mut c);
     let months = input.cost.months.max(0.0);
-    let monthly = if months > 0.0 {
-        c.tco_usd / months
-    } else {
-        c.tco_usd
-    };
+    let monthly = if months > 0.0 { c.tco_usd / months } else { c.tco_usd };
     let usd_per_training_run = match (c.training_hours, c.effective_hourly_usd) {
         (Some(h), Some(r)) => Some(h * r),
         _ => None,
     };
     let nodes = c.count.div_ceil(GPUS_PER_NODE);
     let mut facts = Vec::with_capacity(12);
-    facts.push(Fact::Fit {
-        headroom: c.headroom,
-        per_gpu_gib: c.est.per_gpu_gib,
-        usable_gib: c.capacity_gib,
-        asked_headroom: input.headroom,
-    });
+    facts.push(Fact::Fit { headroom: c.headroom, per_gpu_gib: c.est.per_gpu_gib, usable_gib: c.capacity_gib, asked_headroom: input.headroom });
     serving_facts(input, &c, &mut facts);
     if c.count > 1 {
         facts.push(link_fact(input, gpu, &c));
     }
     if nodes > 1 {
-        facts.push(Fact::Nodes {
-            nodes,
-            gpus_per_node: GPUS_PER_NODE,
-            network_usd_per_node: cost::MULTI_NODE_NETWORK_PER_NODE_USD,
-        });
+        facts.push(Fact::Nodes { nodes, gpus_per_node: GPUS_PER_NODE, network_usd_per_node: cost::MULTI_NODE_NETWORK_PER_NODE_USD });
     }
     power_facts(input, gpu, &c, nodes, &mut facts);
     cost_facts(input, gpu, &c, monthly, &mut facts);
     unit_cost_facts(input, &c, monthly, usd_per_training_run, &mut facts);
-    let serving = c.serving.map(|d| ServingFigures {
-        replicas: d.replicas,
-        gpus_per_replica: d.gpus_per_replica,
-        report: d.report,
-    });
+    let serving = c.serving.map(|d| ServingFigures { replicas: d.replicas, gpus_per_replica: d.gpus_per_replica, report: d.report });
     OptionRow {
         gpu: gpu.id.clone(),
         gpu_name: gpu.name.clone(),
@@ -447,22 +359,14 @@ fn build_row(input: &RecommendInput, gpu: &Gpu, mut c: Cand) -> OptionRow {
 /// Power draw and what it needs, the TDP gap, and the GeForce licence.
 fn power_facts(input: &RecommendInput, gpu: &Gpu, c: &Cand, nodes: u32, facts: &mut Vec<Fact>) {
     if let Some(w) = c.cost.watts {
-        let host = c
-            .cost
-            .purchase
-            .map_or_else(|| cost::host_estimate(gpu, c.count), |p| p.host);
+        let host = c.cost.purchase.map_or_else(|| cost::host_estimate(gpu, c.count), |p| p.host);
         let need = match input.mode {
             Mode::Buy if host.is_server() => PowerNeed::Rack,
             Mode::Buy if host.kind != HostKind::Integrated => PowerNeed::Psu,
             _ => PowerNeed::None,
         };
         let psu_w = (need == PowerNeed::Psu).then(|| psu_watts(w));
-        facts.push(Fact::Power {
-            gpu_watts: w,
-            need,
-            psu_w,
-            nodes,
-        });
+        facts.push(Fact::Power { gpu_watts: w, need, psu_w, nodes });
     } else {
         facts.push(Fact::NoTdp);
     }
@@ -483,9 +387,7 @@ fn cost_facts(input: &RecommendInput, gpu: &Gpu, c: &Cand, monthly: f64, facts: 
             count: c.count,
             unit_usd: p.unit_usd,
             source: p.source.label(),
-            price_date: (p.source == PriceSource::Street)
-                .then(|| gpu.street_price_date.clone())
-                .flatten(),
+            price_date: (p.source == PriceSource::Street).then(|| gpu.street_price_date.clone()).flatten(),
             host_usd: host.then_some(p.host.usd),
             host: (host || whole).then(|| p.host.label()),
             total_usd: p.total_usd,
@@ -498,36 +400,18 @@ fn cost_facts(input: &RecommendInput, gpu: &Gpu, c: &Cand, monthly: f64, facts: 
             count: c.count,
             usd_per_gpu_hour: c.cost.rent_per_gpu_hour_usd.unwrap_or(0.0),
             provider: hp.as_ref().map(|hp| hp.provider.to_string()),
-            price_date: hp
-                .as_ref()
-                .map(|hp| hp.date.to_string())
-                .filter(|d| !d.is_empty()),
+            price_date: hp.as_ref().map(|hp| hp.date.to_string()).filter(|d| !d.is_empty()),
             usd_per_hour: h,
             chosen: input.mode == Mode::Rent,
         });
     }
     if input.mode == Mode::Buy && c.cost.watts.is_some() {
-        facts.push(Fact::Energy {
-            usd_per_month: c.cost.energy_usd_per_month,
-            hours_per_day: s.hours_per_day,
-        });
+        facts.push(Fact::Energy { usd_per_month: c.cost.energy_usd_per_month, hours_per_day: s.hours_per_day });
     }
-    facts.push(Fact::Tco {
-        months,
-        tco_usd: c.tco_usd,
-        monthly_usd: monthly,
-    });
+    facts.push(Fact::Tco { months, tco_usd: c.tco_usd, monthly_usd: monthly });
     match c.cost.break_even_month {
-        Some(m) if c.cost.purchase.is_some() => facts.push(Fact::BreakEven {
-            months: m,
-            period_months: months,
-        }),
-        None if c.cost.purchase.is_some()
-            && c.cost.rent_hourly_usd.is_some()
-            && s.hours_per_day > 0.0 =>
-        {
-            facts.push(Fact::NeverPaysOff)
-        }
+        Some(m) if c.cost.purchase.is_some() => facts.push(Fact::BreakEven { months: m, period_months: months }),
+        None if c.cost.purchase.is_some() && c.cost.rent_hourly_usd.is_some() && s.hours_per_day > 0.0 => facts.push(Fact::NeverPaysOff),
         _ => {}
     }
 }
@@ -538,18 +422,11 @@ fn link_fact(input: &RecommendInput, gpu: &Gpu, c: &Cand) -> Fact {
     let link = if gpu.nvlink && baseboard {
         Link::NvlinkNode
     } else if baseboard {
-        Link::BoardFabric {
-            fabric: gpu
-                .scale_up_fabric
-                .clone()
-                .or_else(|| gpu.interconnect.clone()),
-        }
+        Link::BoardFabric { fabric: gpu.scale_up_fabric.clone().or_else(|| gpu.interconnect.clone()) }
     } else if gpu.nvlink && c.count <= nvlink_bridge_size(gpu) {
         Link::Bridge { cards: c.count }
     } else if gpu.nvlink {
-        Link::PartialBridge {
-            cards: nvlink_bridge_size(gpu),
-        }
+        Link::PartialBridge { cards: nvlink_bridge_size(gpu) }
     } else if gpu.vendor == Vendor::Nvidia && gpu.segment == Segment::Consumer {
         Link::PcieViaHost
     } else {
@@ -561,29 +438,13 @@ fn link_fact(input: &RecommendInput, gpu: &Gpu, c: &Cand) -> Fact {
             let per_replica = c.serving.as_ref().map_or(c.count, |d| d.gpus_per_replica);
             let terms = llm::memory::terms(job, gpu, engine);
             let layout = llm::layout_for(job, gpu, engine, &terms, per_replica);
-            let eff = job
-                .workload
-                .is_training()
-                .then(|| scaling_efficiency(job, gpu, &terms, &layout, c.count));
-            let split =
-                !job.workload.is_training() && matches!(layout, parallel::Layout::LayerSplit(_));
-            (
-                Some(LayoutFact(layout)),
-                eff,
-                split,
-                split && engine.pipelines_requests(),
-            )
+            let eff = job.workload.is_training().then(|| scaling_efficiency(job, gpu, &terms, &layout, c.count));
+            let split = !job.workload.is_training() && matches!(layout, parallel::Layout::LayerSplit(_));
+            (Some(LayoutFact(layout)), eff, split, split && engine.pipelines_requests())
         }
         Job::Media(_) => (None, None, false, false),
     };
-    Fact::Link {
-        link,
-        layout,
-        scaling_efficiency,
-        layer_split,
-        pipelined,
-        data_parallel_media: matches!(input.job, Job::Media(_)),
-    }
+    Fact::Link { link, layout, scaling_efficiency, layer_split, pipelined, data_parallel_media: matches!(input.job, Job::Media(_)) }
 }
 
 /// Cards a buyer is shown why not beside the popular ones: the cheapest that miss.
@@ -591,65 +452,34 @@ const CHEAPEST_MISSES: usize = 3;
 
 /// The why-not facts of the cheapest cards that miss (when buying) and of the popular cards, of
 /// those that are not among the options.
-fn why_not(
-    input: &RecommendInput,
-    gpus: &[Gpu],
-    exclusions: Vec<Option<Exclusion>>,
-    rank_of_card: &[Option<usize>],
-    options: &[OptionRow],
-) -> Vec<WhyNot> {
+fn why_not(input: &RecommendInput, gpus: &[Gpu], exclusions: Vec<Option<Exclusion>>, rank_of_card: &[Option<usize>], options: &[OptionRow]) -> Vec<WhyNot> {
     let cn = input.constraints.region.as_deref() == Some("cn");
     let mut out = Vec::new();
-    let popular = POPULAR_GPUS
-        .iter()
-        .filter(|id| cn || !matches!(**id, "rtx-4090d" | "h20"))
-        .filter_map(|id| gpus.iter().position(|g| g.id == *id));
-    for gi in cheapest_misses(input, gpus, &exclusions)
-        .into_iter()
-        .chain(popular)
-    {
+    let popular = POPULAR_GPUS.iter().filter(|id| cn || !matches!(**id, "rtx-4090d" | "h20")).filter_map(|id| gpus.iter().position(|g| g.id == *id));
+    for gi in cheapest_misses(input, gpus, &exclusions).into_iter().chain(popular) {
         let id = gpu_id(gpus, gi);
         if options.iter().any(|o| o.gpu == id) || out.iter().any(|w: &WhyNot| w.gpu == id) {
             continue;
         }
-        let (Some(gpu), Some(x)) = (gpus.get(gi), exclusions.get(gi)) else {
-            continue;
-        };
+        let (Some(gpu), Some(x)) = (gpus.get(gi), exclusions.get(gi)) else { continue };
         let rank = rank_of_card.get(gi).copied().flatten();
         if x.is_none() && rank.is_none() {
             continue;
         }
         let exclusion = match x.clone() {
-            Some(Exclusion::TooMany {
-                needed,
-                limit,
-                bridge: false,
-                ..
-            }) => Some(Exclusion::TooMany {
-                needed,
-                limit,
-                bridge: false,
-                at_limit: at_limit(input, gpu, limit),
-            }),
+            Some(Exclusion::TooMany { needed, limit, bridge: false, .. }) => {
+                Some(Exclusion::TooMany { needed, limit, bridge: false, at_limit: at_limit(input, gpu, limit) })
+            }
             other => other,
         };
-        out.push(WhyNot {
-            gpu: gpu.id.clone(),
-            gpu_name: short_name(gpu).to_string(),
-            rank,
-            exclusion,
-        });
+        out.push(WhyNot { gpu: gpu.id.clone(), gpu_name: short_name(gpu).to_string(), rank, exclusion });
     }
     out
 }
 
 /// Indices of the [`CHEAPEST_MISSES`] cheapest cards (by card price) that some check excluded,
 /// when buying; none when renting.
-fn cheapest_misses(
-    input: &RecommendInput,
-    gpus: &[Gpu],
-    exclusions: &[Option<Exclusion>],
-) -> Vec<usize> {
+fn cheapest_misses(input: &RecommendInput, gpus: &[Gpu], exclusions: &[Option<Exclusion>]) -> Vec<usize> {
     if input.mode != super::Mode::Buy {
         return Vec::new();
     }
@@ -657,13 +487,10 @@ fn cheapest_misses(
     // The few cheapest, kept in order as the cards go by (no sort of the whole catalog).
     let mut cheapest = [(f64::INFINITY, usize::MAX); CHEAPEST_MISSES];
     for (gi, gpu) in gpus.iter().enumerate() {
-        if !matches!(exclusions.get(gi), Some(Some(x)) if !matches!(x, Exclusion::Region | Exclusion::NoPrice))
-        {
+        if !matches!(exclusions.get(gi), Some(Some(x)) if !matches!(x, Exclusion::Region | Exclusion::NoPrice)) {
             continue;
         }
-        let Some((usd, _)) = cost::card_price_usd(gpu, s.price_basis, &s.overrides) else {
-            continue;
-        };
+        let Some((usd, _)) = cost::card_price_usd(gpu, s.price_basis, &s.overrides) else { continue };
         if let Some(at) = cheapest.iter().position(|c| usd < c.0) {
             cheapest.copy_within(at..CHEAPEST_MISSES - 1, at + 1);
             if let Some(slot) = cheapest.get_mut(at) {
@@ -671,22 +498,14 @@ fn cheapest_misses(
             }
         }
     }
-    cheapest
-        .iter()
-        .filter(|c| c.1 != usize::MAX)
-        .map(|c| c.1)
-        .collect()
+    cheapest.iter().filter(|c| c.1 != usize::MAX).map(|c| c.1).collect()
 }
 
 /// Per-card memory at the count limit: (count, GiB needed, GiB usable — the card's memory at ×1).
 fn at_limit(input: &RecommendInput, gpu: &Gpu, limit: u32) -> Option<(u32, f64, f64)> {
     let at = limit.clamp(1, llm::MAX_GPUS);
     let e = input.job.estimate(gpu, at).ok()?;
-    let has = if at == 1 {
-        gpu.memory_gib
-    } else {
-        input.job.capacity_gib(gpu)
-    };
+    let has = if at == 1 { gpu.memory_gib } else { input.job.capacity_gib(gpu) };
     Some((at, e.per_gpu_gib, has))
 }
 
@@ -697,17 +516,8 @@ pub fn short_name(gpu: &Gpu) -> &str {
 
 /// [`short_name`] of a name.
 pub fn short_name_of(n: &str) -> &str {
-    [
-        "NVIDIA GeForce ",
-        "GeForce ",
-        "NVIDIA ",
-        "AMD Instinct ",
-        "AMD Radeon ",
-        "AMD ",
-        "Intel ",
-        "Apple ",
-    ]
-    .iter()
-    .find_map(|p| n.strip_prefix(p))
-    .unwrap_or(n)
+    ["NVIDIA GeForce ", "GeForce ", "NVIDIA ", "AMD Instinct ", "AMD Radeon ", "AMD ", "Intel ", "Apple "]
+        .iter()
+        .find_map(|p| n.strip_prefix(p))
+        .unwrap_or(n)
 }

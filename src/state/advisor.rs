@@ -5,13 +5,13 @@
 //! either a [`Job`] or one [`FieldError`] per bad field, each naming the field, so the UI can show
 //! the message beside it and keep the last good result on screen.
 
-use crate::catalog::{self, ModelKind};
 use crate::i18n::Lang;
-use crate::model::llm::engines::Engine;
-use crate::model::llm::{self, custom, Checkpointing, LlmJob, Optimizer, Workload};
-use crate::model::precision::{KvPrecision, Precision};
 use crate::model::{Arg, Note};
 use crate::present::InLang;
+use crate::catalog::{self, ModelKind};
+use crate::model::llm::{self, custom, Checkpointing, LlmJob, Optimizer, Workload};
+use crate::model::precision::{KvPrecision, Precision};
+use crate::model::llm::engines::Engine;
 pub use crate::recommend::{Job, MediaJob};
 
 /// Every advisor input, by its URL key. The order is the URL's order.
@@ -80,64 +80,14 @@ pub enum Field {
 impl Field {
     /// Every field, in URL order.
     pub const ALL: [Field; 58] = [
-        Field::Model,
-        Field::Params,
-        Field::Workload,
-        Field::Precision,
-        Field::KvPrecision,
-        Field::Engine,
-        Field::Context,
-        Field::PromptTokens,
-        Field::OutputTokens,
-        Field::Batch,
-        Field::SeqLen,
-        Field::Optimizer,
-        Field::GradCkpt,
-        Field::LoraRank,
-        Field::Zero,
-        Field::Resolution,
-        Field::Steps,
-        Field::TrainTokens,
-        Field::HoursPerDay,
-        Field::Months,
-        Field::Budget,
-        Field::Mode,
-        Field::Currency,
-        Field::Rate,
-        Field::Objective,
-        Field::MaxGpus,
-        Field::MaxWatts,
-        Field::Region,
-        Field::Headroom,
-        Field::KwhPrice,
-        Field::Prices,
-        Field::PriceBasis,
-        Field::RentBasis,
-        Field::Utilisation,
-        Field::Pue,
-        Field::Host,
-        Field::Fp32Math,
-        Field::Users,
-        Field::TpsUser,
-        Field::Ttft,
-        Field::RateRps,
-        Field::PrefixHit,
-        Field::Spec,
-        Field::SpecAccept,
-        Field::ApiPrice,
-        Field::Ram,
-        Field::RamBw,
-        Field::Offload,
-        Field::GpuShare,
-        Field::Frames,
-        Field::OffloadMode,
-        Field::Images,
-        Field::ImageRes,
-        Field::Backend,
-        Field::Mix,
-        Field::Owned,
-        Field::Framework,
-        Field::DeadlineDays,
+        Field::Model, Field::Params, Field::Workload, Field::Precision, Field::KvPrecision, Field::Engine, Field::Context,
+        Field::PromptTokens, Field::OutputTokens, Field::Batch, Field::SeqLen, Field::Optimizer, Field::GradCkpt,
+        Field::LoraRank, Field::Zero, Field::Resolution, Field::Steps, Field::TrainTokens, Field::HoursPerDay,
+        Field::Months, Field::Budget, Field::Mode, Field::Currency, Field::Rate, Field::Objective, Field::MaxGpus,
+        Field::MaxWatts, Field::Region, Field::Headroom, Field::KwhPrice, Field::Prices, Field::PriceBasis,
+        Field::RentBasis, Field::Utilisation, Field::Pue, Field::Host, Field::Fp32Math, Field::Users, Field::TpsUser,
+        Field::Ttft, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::ApiPrice, Field::Ram,
+        Field::RamBw, Field::Offload, Field::GpuShare, Field::Frames, Field::OffloadMode, Field::Images, Field::ImageRes, Field::Backend, Field::Mix, Field::Owned, Field::Framework, Field::DeadlineDays,
     ];
 
     /// The URL key (a contract: links in blog posts depend on it).
@@ -313,29 +263,13 @@ pub struct FieldError {
 impl FieldError {
     /// An error whose message is `template` (an entry of `data/i18n.toml`) with its placeholders
     /// filled from `args`.
-    pub fn new(
-        field: Field,
-        template: &'static str,
-        args: &[(&'static str, String)],
-    ) -> FieldError {
-        FieldError::from_note(
-            field,
-            Note::new(
-                template,
-                args.iter()
-                    .map(|(k, v)| (*k, Arg::from(v.clone())))
-                    .collect(),
-            ),
-        )
+    pub fn new(field: Field, template: &'static str, args: &[(&'static str, String)]) -> FieldError {
+        FieldError::from_note(field, Note::new(template, args.iter().map(|(k, v)| (*k, Arg::from(v.clone()))).collect()))
     }
 
     /// An error whose message is `note`.
     pub fn from_note(field: Field, note: Note) -> FieldError {
-        FieldError {
-            field,
-            message: note.to_string(),
-            note,
-        }
+        FieldError { field, message: note.to_string(), note }
     }
 
     /// The message in `lang`.
@@ -355,13 +289,7 @@ pub fn model_kind(id: &str) -> Option<ModelKind> {
     }
 }
 
-fn parse_u32(
-    field: Field,
-    text: &str,
-    lo: u32,
-    hi: u32,
-    errors: &mut Vec<FieldError>,
-) -> Option<u32> {
+fn parse_u32(field: Field, text: &str, lo: u32, hi: u32, errors: &mut Vec<FieldError>) -> Option<u32> {
     let t = text.trim().replace(['_', ','], "");
     let value = if let Some(k) = t.strip_suffix(['k', 'K']) {
         k.parse::<f64>().ok().map(|v| v * 1024.0)
@@ -369,57 +297,28 @@ fn parse_u32(
         t.parse::<f64>().ok()
     };
     match value {
-        Some(v)
-            if v.is_finite() && v.fract() == 0.0 && v >= f64::from(lo) && v <= f64::from(hi) =>
-        {
-            Some(v as u32)
-        }
+        Some(v) if v.is_finite() && v.fract() == 0.0 && v >= f64::from(lo) && v <= f64::from(hi) => Some(v as u32),
         Some(v) if v.is_finite() => {
-            errors.push(FieldError::new(
-                field,
-                "must be a whole number from {lo} to {hi}",
-                &[("lo", lo.to_string()), ("hi", hi.to_string())],
-            ));
+            errors.push(FieldError::new(field, "must be a whole number from {lo} to {hi}", &[("lo", lo.to_string()), ("hi", hi.to_string())]));
             None
         }
         _ => {
-            errors.push(FieldError::new(
-                field,
-                "`{text}` is not a number",
-                &[("text", short(text))],
-            ));
+            errors.push(FieldError::new(field, "`{text}` is not a number", &[("text", short(text))]));
             None
         }
     }
 }
 
 /// Parses a positive number within `lo..=hi`.
-pub fn parse_f64(
-    field: Field,
-    text: &str,
-    lo: f64,
-    hi: f64,
-    errors: &mut Vec<FieldError>,
-) -> Option<f64> {
+pub fn parse_f64(field: Field, text: &str, lo: f64, hi: f64, errors: &mut Vec<FieldError>) -> Option<f64> {
     match text.trim().replace(['_', ','], "").parse::<f64>() {
         Ok(v) if v.is_finite() && v >= lo && v <= hi => Some(v),
         Ok(v) if v.is_finite() => {
-            errors.push(FieldError::new(
-                field,
-                "must be between {lo} and {hi}",
-                &[
-                    ("lo", crate::decimal::plain(lo)),
-                    ("hi", crate::decimal::plain(hi)),
-                ],
-            ));
+            errors.push(FieldError::new(field, "must be between {lo} and {hi}", &[("lo", crate::decimal::plain(lo)), ("hi", crate::decimal::plain(hi))]));
             None
         }
         _ => {
-            errors.push(FieldError::new(
-                field,
-                "`{text}` is not a number",
-                &[("text", short(text))],
-            ));
+            errors.push(FieldError::new(field, "`{text}` is not a number", &[("text", short(text))]));
             None
         }
     }
@@ -479,11 +378,7 @@ impl AdvisorInputs {
         let mut errors = Vec::new();
         let model = self.get(Field::Model).trim().to_string();
         let workload = self.workload().trim().to_string();
-        let kind = if model == "custom" {
-            Some(ModelKind::Llm)
-        } else {
-            model_kind(&model)
-        };
+        let kind = if model == "custom" { Some(ModelKind::Llm) } else { model_kind(&model) };
         let Some(kind) = kind else {
             let near = catalog::nearest(&model, catalog::model_ids());
             errors.push(FieldError::new(
@@ -497,69 +392,38 @@ impl AdvisorInputs {
         let precision_text = self.get(Field::Precision);
         let precision = Precision::parse(precision_text);
         if precision.is_none() {
-            errors.push(FieldError::new(
-                Field::Precision,
-                "unknown precision `{text}`",
-                &[("text", short(precision_text))],
-            ));
+            errors.push(FieldError::new(Field::Precision, "unknown precision `{text}`", &[("text", short(precision_text))]));
         }
-        if matches!(kind, ModelKind::Llm)
-            || (kind == ModelKind::Nlp && catalog::llm(&model).is_some())
-        {
+        if matches!(kind, ModelKind::Llm) || (kind == ModelKind::Nlp && catalog::llm(&model).is_some()) {
             return self.llm_job(&model, &workload, batch, precision, errors);
         }
         self.media_job(model, kind, &workload, batch, precision, errors)
     }
 
     /// A language-model job (inference, training or fine-tuning) from the inputs.
-    fn llm_job(
-        &self,
-        model: &str,
-        workload: &str,
-        batch: Option<u32>,
-        precision: Option<Precision>,
-        mut errors: Vec<FieldError>,
-    ) -> Result<Job, Vec<FieldError>> {
+    fn llm_job(&self, model: &str, workload: &str, batch: Option<u32>, precision: Option<Precision>, mut errors: Vec<FieldError>) -> Result<Job, Vec<FieldError>> {
         let mut job = self.llm_model(model, &mut errors);
         match Workload::parse(workload) {
             Some(w) => job.workload = w,
-            None => errors.push(FieldError::new(
-                Field::Workload,
-                "for a language model choose inference, training, finetune-full, lora or qlora",
-                &[],
-            )),
+            None => errors.push(FieldError::new(Field::Workload, "for a language model choose inference, training, finetune-full, lora or qlora", &[])),
         }
         if let Some(p) = precision {
             job.precision = p;
         }
         match KvPrecision::parse(self.get(Field::KvPrecision)) {
             Some(k) => job.kv_precision = k,
-            None => errors.push(FieldError::new(
-                Field::KvPrecision,
-                "choose fp16, fp8, q8_0 or q4_0",
-                &[],
-            )),
+            None => errors.push(FieldError::new(Field::KvPrecision, "choose fp16, fp8, q8_0 or q4_0", &[])),
         }
         let engine = self.get(Field::Engine).trim();
         if !engine.is_empty() && engine != "auto" {
             match Engine::parse(engine) {
                 Some(e) => job.engine = Some(e),
-                None => errors.push(FieldError::new(
-                    Field::Engine,
-                    "unknown engine `{text}`",
-                    &[("text", short(engine))],
-                )),
+                None => errors.push(FieldError::new(Field::Engine, "unknown engine `{text}`", &[("text", short(engine))])),
             }
         }
         self.llm_lengths(&mut job, batch, &mut errors);
         self.numerics(&mut job, &mut errors);
-        if let Some(r) = parse_u32(
-            Field::LoraRank,
-            self.get(Field::LoraRank),
-            1,
-            4096,
-            &mut errors,
-        ) {
+        if let Some(r) = parse_u32(Field::LoraRank, self.get(Field::LoraRank), 1, 4096, &mut errors) {
             job.lora_rank = r;
         }
         // "auto" (the default): the engine picks the fastest sharding that fits.
@@ -571,11 +435,7 @@ impl AdvisorInputs {
         }
         match parse_count(self.get(Field::TrainTokens)) {
             Some(t) if (1e3..=1e15).contains(&t) => job.train_tokens = t,
-            _ => errors.push(FieldError::new(
-                Field::TrainTokens,
-                "training tokens like 1b, 300m or 2t",
-                &[],
-            )),
+            _ => errors.push(FieldError::new(Field::TrainTokens, "training tokens like 1b, 300m or 2t", &[])),
         }
         job.host = self.offload_host(&mut errors);
         if !job.workload.is_training() {
@@ -585,22 +445,14 @@ impl AdvisorInputs {
             "" | "auto" => {}
             b => match llm::engines::Backend::parse(b) {
                 Some(b) => job.backend = Some(b),
-                None => errors.push(FieldError::new(
-                    Field::Backend,
-                    "choose cuda, rocm, vulkan, metal, sycl or mlx",
-                    &[],
-                )),
+                None => errors.push(FieldError::new(Field::Backend, "choose cuda, rocm, vulkan, metal, sycl or mlx", &[])),
             },
         }
         if let Err(e) = job.validate() {
             let field = Field::from_key(e.field()).unwrap_or(Field::Params);
             errors.push(FieldError::from_note(field, e.message()));
         }
-        if errors.is_empty() {
-            Ok(Job::Llm(Box::new(job)))
-        } else {
-            Err(errors)
-        }
+        if errors.is_empty() { Ok(Job::Llm(Box::new(job))) } else { Err(errors) }
     }
 
     /// The language model of a preset, a parameter count or a pasted `config.json` (`custom`),
@@ -617,9 +469,7 @@ impl AdvisorInputs {
                     )),
                 }
             } else {
-                match custom::parse_param_count(self.get(Field::Params))
-                    .and_then(custom::arch_from_params)
-                {
+                match custom::parse_param_count(self.get(Field::Params)).and_then(custom::arch_from_params) {
                     Ok(a) => job.model = a,
                     Err(e) => errors.push(FieldError::from_note(Field::Params, e.message())),
                 }
@@ -633,31 +483,13 @@ impl AdvisorInputs {
     /// The lengths and the concurrency: context, prompt and output tokens, the users in flight
     /// (inference) or the micro-batch per GPU (training), and the training sequence length.
     fn llm_lengths(&self, job: &mut LlmJob, batch: Option<u32>, errors: &mut Vec<FieldError>) {
-        if let Some(c) = parse_u32(
-            Field::Context,
-            self.get(Field::Context),
-            1,
-            10_485_760,
-            errors,
-        ) {
+        if let Some(c) = parse_u32(Field::Context, self.get(Field::Context), 1, 10_485_760, errors) {
             job.context_tokens = c;
         }
-        if let Some(p) = parse_u32(
-            Field::PromptTokens,
-            self.get(Field::PromptTokens),
-            1,
-            10_485_760,
-            errors,
-        ) {
+        if let Some(p) = parse_u32(Field::PromptTokens, self.get(Field::PromptTokens), 1, 10_485_760, errors) {
             job.prompt_tokens = p;
         }
-        if let Some(o) = parse_u32(
-            Field::OutputTokens,
-            self.get(Field::OutputTokens),
-            1,
-            1_048_576,
-            errors,
-        ) {
+        if let Some(o) = parse_u32(Field::OutputTokens, self.get(Field::OutputTokens), 1, 1_048_576, errors) {
             job.output_tokens = o;
         }
         // Inference: the users in flight; training: the micro-batch per GPU.
@@ -674,25 +506,13 @@ impl AdvisorInputs {
     }
 
     /// A diffusion (image or video) or classic job from the inputs.
-    fn media_job(
-        &self,
-        model: String,
-        kind: ModelKind,
-        workload: &str,
-        batch: Option<u32>,
-        precision: Option<Precision>,
-        mut errors: Vec<FieldError>,
-    ) -> Result<Job, Vec<FieldError>> {
+    fn media_job(&self, model: String, kind: ModelKind, workload: &str, batch: Option<u32>, precision: Option<Precision>, mut errors: Vec<FieldError>) -> Result<Job, Vec<FieldError>> {
         let resolution = match self.get(Field::Resolution).trim() {
             "" => None,
             t => match parse_resolution(t) {
                 Some(r) => Some(r),
                 None => {
-                    errors.push(FieldError::new(
-                        Field::Resolution,
-                        "width×height from 64 to 8192, e.g. 1024x1024",
-                        &[],
-                    ));
+                    errors.push(FieldError::new(Field::Resolution, "width×height from 64 to 8192, e.g. 1024x1024", &[]));
                     None
                 }
             },
@@ -707,64 +527,33 @@ impl AdvisorInputs {
             t if video => parse_u32(Field::Frames, t, 1, 1025, &mut errors),
             _ => None,
         };
-        let offload_mode =
-            match crate::model::media::OffloadMode::parse(self.get(Field::OffloadMode)) {
-                Some(m) if kind == ModelKind::Diffusion => Some(m),
-                Some(_) => None,
-                None => {
-                    errors.push(FieldError::new(
-                        Field::OffloadMode,
-                        "choose none, model or sequential",
-                        &[],
-                    ));
-                    None
-                }
-            };
+        let offload_mode = match crate::model::media::OffloadMode::parse(self.get(Field::OffloadMode)) {
+            Some(m) if kind == ModelKind::Diffusion => Some(m),
+            Some(_) => None,
+            None => {
+                errors.push(FieldError::new(Field::OffloadMode, "choose none, model or sequential", &[]));
+                None
+            }
+        };
         let media_workload = match (kind, workload) {
             (ModelKind::Diffusion, _) if video => "video-generation",
-            (ModelKind::Diffusion, "inference" | "image-generation" | "video-generation") => {
-                "image-generation"
-            }
+            (ModelKind::Diffusion, "inference" | "image-generation" | "video-generation") => "image-generation",
             (ModelKind::Diffusion, "finetune-full" | "training") => "finetune-full",
             (ModelKind::Diffusion, "lora" | "qlora") => "lora",
             (_, "inference" | "image-generation") => "inference",
             (_, _) => "training",
         };
-        let precision = precision.filter(|p| {
-            matches!(
-                p,
-                Precision::Fp32
-                    | Precision::Tf32
-                    | Precision::Fp16
-                    | Precision::Bf16
-                    | Precision::Fp8
-            )
-        });
+        let precision = precision.filter(|p| matches!(p, Precision::Fp32 | Precision::Tf32 | Precision::Fp16 | Precision::Bf16 | Precision::Fp8));
         let fp32_math = match crate::model::numeric::Fp32Math::parse(self.get(Field::Fp32Math)) {
             Some(m) => m,
             None => {
-                errors.push(FieldError::new(
-                    Field::Fp32Math,
-                    "choose pytorch, tf32 or strict",
-                    &[],
-                ));
+                errors.push(FieldError::new(Field::Fp32Math, "choose pytorch, tf32 or strict", &[]));
                 crate::model::numeric::Fp32Math::PytorchDefault
             }
         };
         if errors.is_empty() {
-            let offload_mode = offload_mode
-                .filter(|_| matches!(media_workload, "image-generation" | "video-generation"));
-            Ok(Job::Media(MediaJob {
-                model_id: model,
-                workload: media_workload.into(),
-                precision,
-                resolution,
-                steps,
-                batch,
-                fp32_math,
-                frames,
-                offload_mode,
-            }))
+            let offload_mode = offload_mode.filter(|_| matches!(media_workload, "image-generation" | "video-generation"));
+            Ok(Job::Media(MediaJob { model_id: model, workload: media_workload.into(), precision, resolution, steps, batch, fp32_math, frames, offload_mode }))
         } else {
             Err(errors)
         }
@@ -775,34 +564,18 @@ impl AdvisorInputs {
     /// Vision-language inference: images per request (0 is fine) and their `WxH`, each side 1 to
     /// 16384 px; images on a model without a vision tower are an error on the images field.
     fn images(&self, job: &mut LlmJob, errors: &mut Vec<FieldError>) {
-        let Some(n) = parse_u32(Field::Images, self.get(Field::Images), 0, 1024, errors) else {
-            return;
-        };
+        let Some(n) = parse_u32(Field::Images, self.get(Field::Images), 0, 1024, errors) else { return };
         if n == 0 {
             return;
         }
         if job.model.vision.is_none() {
-            errors.push(FieldError::new(
-                Field::Images,
-                "this model takes no images; choose a vision-language model",
-                &[],
-            ));
+            errors.push(FieldError::new(Field::Images, "this model takes no images; choose a vision-language model", &[]));
             return;
         }
-        let size = self
-            .get(Field::ImageRes)
-            .trim()
-            .split_once(['x', 'X', '×'])
-            .and_then(|(w, h)| {
-                Some((w.trim().parse::<u32>().ok()?, h.trim().parse::<u32>().ok()?))
-            });
+        let size = self.get(Field::ImageRes).trim().split_once(['x', 'X', '×']).and_then(|(w, h)| Some((w.trim().parse::<u32>().ok()?, h.trim().parse::<u32>().ok()?)));
         match size.filter(|(w, h)| (1..=16_384).contains(w) && (1..=16_384).contains(h)) {
             Some((w, h)) => (job.images, job.image_width_px, job.image_height_px) = (n, w, h),
-            None => errors.push(FieldError::new(
-                Field::ImageRes,
-                "width×height from 1 to 16384, e.g. 1024x1024",
-                &[],
-            )),
+            None => errors.push(FieldError::new(Field::ImageRes, "width×height from 1 to 16384, e.g. 1024x1024", &[])),
         }
     }
 
@@ -817,35 +590,19 @@ impl AdvisorInputs {
             errors.push(FieldError::new(Field::Mode, "choose buy or rent", &[]));
         }
         let cost = self.cost_settings(&mut errors);
-        let per_usd = cost
-            .as_ref()
-            .map_or(1.0, crate::recommend::cost::CostSettings::rate);
+        let per_usd = cost.as_ref().map_or(1.0, crate::recommend::cost::CostSettings::rate);
         let budget_amount = match self.get(Field::Budget).trim() {
             "" => None,
-            t => parse_f64(
-                Field::Budget,
-                &t.replace(['$', '¥', '₽', '€', ' '], ""),
-                0.0,
-                1e12,
-                &mut errors,
-            ),
+            t => parse_f64(Field::Budget, &t.replace(['$', '¥', '₽', '€', ' '], ""), 0.0, 1e12, &mut errors),
         };
         let objective = Objective::parse(self.get(Field::Objective));
         if objective.is_none() {
             errors.push(FieldError::new(Field::Objective, "unknown ranking", &[]));
         }
-        let headroom = parse_f64(
-            Field::Headroom,
-            self.get(Field::Headroom),
-            0.0,
-            90.0,
-            &mut errors,
-        );
+        let headroom = parse_f64(Field::Headroom, self.get(Field::Headroom), 0.0, 90.0, &mut errors);
         let constraints = self.constraints(&mut errors);
         let serving = self.serving_targets(&mut errors);
-        let (Ok(job), Some(mode), Some(cost), Some(objective), Some(headroom)) =
-            (job, mode, cost, objective, headroom)
-        else {
+        let (Ok(job), Some(mode), Some(cost), Some(objective), Some(headroom)) = (job, mode, cost, objective, headroom) else {
             return Err(errors);
         };
         if !errors.is_empty() {
@@ -871,10 +628,7 @@ impl AdvisorInputs {
     /// The constraints: most GPUs, most watts, a training deadline, NVLink, datacenter cards
     /// only and the region.
     fn constraints(&self, errors: &mut Vec<FieldError>) -> crate::recommend::Constraints {
-        let optional = |field: Field, lo: f64, hi: f64, errors: &mut Vec<FieldError>| match self
-            .get(field)
-            .trim()
-        {
+        let optional = |field: Field, lo: f64, hi: f64, errors: &mut Vec<FieldError>| match self.get(field).trim() {
             "" => None,
             t => parse_f64(field, t, lo, hi, errors),
         };
@@ -902,53 +656,26 @@ impl AdvisorInputs {
     /// The cost settings: currency and rate, hours, months, energy, price and rent bases, the
     /// host, the API price (typed in the chosen currency) and the price overrides; `None` when a
     /// setting the costs need is bad (its error is in `errors`).
-    fn cost_settings(
-        &self,
-        errors: &mut Vec<FieldError>,
-    ) -> Option<crate::recommend::cost::CostSettings> {
-        use crate::recommend::cost::{
-            CostSettings, Currency, PriceBasis, PriceOverrides, RentBasis,
-        };
+    fn cost_settings(&self, errors: &mut Vec<FieldError>) -> Option<crate::recommend::cost::CostSettings> {
+        use crate::recommend::cost::{CostSettings, Currency, PriceBasis, PriceOverrides, RentBasis};
         let currency = match self.get(Field::Currency).trim() {
             "" | "auto" => Some(crate::present::currency_for_lang(self.reader_lang)),
             c => Currency::parse(c),
         };
         if currency.is_none() {
-            errors.push(FieldError::new(
-                Field::Currency,
-                "choose auto, usd, cny, rub or eur",
-                &[],
-            ));
+            errors.push(FieldError::new(Field::Currency, "choose auto, usd, cny, rub or eur", &[]));
         }
         let rate = match self.get(Field::Rate).trim() {
             "" => None,
             t => parse_f64(Field::Rate, t, 1e-6, 1e6, errors),
         };
-        let per_usd = rate
-            .or_else(|| currency.map(Currency::default_per_usd))
-            .unwrap_or(1.0);
-        let hours = parse_f64(
-            Field::HoursPerDay,
-            self.get(Field::HoursPerDay),
-            0.0,
-            24.0,
-            errors,
-        );
+        let per_usd = rate.or_else(|| currency.map(Currency::default_per_usd)).unwrap_or(1.0);
+        let hours = parse_f64(Field::HoursPerDay, self.get(Field::HoursPerDay), 0.0, 24.0, errors);
         let months = parse_f64(Field::Months, self.get(Field::Months), 1.0, 120.0, errors);
-        let kwh = parse_f64(
-            Field::KwhPrice,
-            self.get(Field::KwhPrice),
-            0.0,
-            10.0,
-            errors,
-        );
+        let kwh = parse_f64(Field::KwhPrice, self.get(Field::KwhPrice), 0.0, 10.0, errors);
         let price_basis = PriceBasis::parse(self.get(Field::PriceBasis));
         if price_basis.is_none() {
-            errors.push(FieldError::new(
-                Field::PriceBasis,
-                "choose street or launch",
-                &[],
-            ));
+            errors.push(FieldError::new(Field::PriceBasis, "choose street or launch", &[]));
         }
         let include_host = match self.get(Field::Host).trim() {
             "include" | "" => true,
@@ -958,61 +685,25 @@ impl AdvisorInputs {
                 true
             }
         };
-        let rent_basis = match self
-            .get(Field::RentBasis)
-            .trim()
-            .to_ascii_lowercase()
-            .as_str()
-        {
+        let rent_basis = match self.get(Field::RentBasis).trim().to_ascii_lowercase().as_str() {
             "" | "cheapest" => RentBasis::Cheapest,
             "median" => RentBasis::Median,
-            provider => RentBasis::Provider(
-                provider
-                    .chars()
-                    .filter(|c| !c.is_control())
-                    .take(40)
-                    .collect(),
-            ),
+            provider => RentBasis::Provider(provider.chars().filter(|c| !c.is_control()).take(40).collect()),
         };
-        let utilisation = parse_f64(
-            Field::Utilisation,
-            self.get(Field::Utilisation),
-            1.0,
-            100.0,
-            errors,
-        );
+        let utilisation = parse_f64(Field::Utilisation, self.get(Field::Utilisation), 1.0, 100.0, errors);
         let pue = match self.get(Field::Pue).trim() {
             "" => None,
             t => parse_f64(Field::Pue, t, 1.0, 3.0, errors),
         };
         let api_price = match self.get(Field::ApiPrice).trim() {
             "" => None,
-            t => parse_f64(
-                Field::ApiPrice,
-                &t.replace(['$', '¥', '₽', '€', ' '], ""),
-                0.0001,
-                1e6,
-                errors,
-            ),
+            t => parse_f64(Field::ApiPrice, &t.replace(['$', '¥', '₽', '€', ' '], ""), 0.0001, 1e6, errors),
         };
-        let overrides = PriceOverrides::parse(self.get(Field::Prices))
-            .map_err(|e| errors.push(FieldError::from_note(Field::Prices, e.note())))
-            .ok();
-        let (Some(currency), Some(hours), Some(months), Some(kwh), Some(overrides)) =
-            (currency, hours, months, kwh, overrides)
-        else {
+        let overrides = PriceOverrides::parse(self.get(Field::Prices)).map_err(|e| errors.push(FieldError::from_note(Field::Prices, e.note()))).ok();
+        let (Some(currency), Some(hours), Some(months), Some(kwh), Some(overrides)) = (currency, hours, months, kwh, overrides) else {
             return None;
         };
-        let mut cost = CostSettings {
-            currency,
-            rate_per_usd: rate,
-            hours_per_day: hours,
-            months,
-            overrides,
-            rent_basis,
-            include_host,
-            ..CostSettings::default()
-        };
+        let mut cost = CostSettings { currency, rate_per_usd: rate, hours_per_day: hours, months, overrides, rent_basis, include_host, ..CostSettings::default() };
         cost.energy.usd_per_kwh = kwh;
         cost.price_basis = price_basis.unwrap_or(cost.price_basis);
         cost.api_usd_per_million = api_price.map(|p| p / per_usd);
@@ -1032,28 +723,17 @@ impl AdvisorInputs {
         let inference = matches!(&input.job, Job::Llm(j) if !j.workload.is_training());
         for (field, cards) in [(Field::Owned, &owned), (Field::Mix, &mix)] {
             if !cards.is_empty() && !inference {
-                errors.push(FieldError::new(
-                    field,
-                    "cards you own or mix are sized for LLM inference",
-                    &[],
-                ));
+                errors.push(FieldError::new(field, "cards you own or mix are sized for LLM inference", &[]));
             }
         }
         if let (Job::Llm(job), true, true) = (&input.job, inference, mix.len() > 1) {
-            let gpus: Vec<(&catalog::Gpu, u32)> = mix
-                .iter()
-                .filter_map(|(id, n)| catalog::gpu(id).map(|g| (g, *n)))
-                .collect();
+            let gpus: Vec<(&catalog::Gpu, u32)> = mix.iter().filter_map(|(id, n)| catalog::gpu(id).map(|g| (g, *n))).collect();
             if let Err(e) = llm::mixed::split(job, &gpus) {
                 errors.push(FieldError::from_note(Field::Mix, e.message()));
             }
         }
         (input.owned, input.mix) = (owned, mix);
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(errors)
-        }
+        if errors.is_empty() { Ok(()) } else { Err(errors) }
     }
 }
 
@@ -1062,9 +742,7 @@ impl AdvisorInputs {
 fn parse_cards(field: Field, text: &str, errors: &mut Vec<FieldError>) -> Vec<(String, u32)> {
     let mut out: Vec<(String, u32)> = Vec::new();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let (id, count) = part
-            .split_once(':')
-            .map_or((part, "1"), |(i, c)| (i.trim(), c.trim()));
+        let (id, count) = part.split_once(':').map_or((part, "1"), |(i, c)| (i.trim(), c.trim()));
         if catalog::gpu(id).is_none() {
             let near = catalog::nearest(id, catalog::gpus().iter().map(|g| g.id.as_str()));
             errors.push(FieldError::new(
@@ -1076,14 +754,8 @@ fn parse_cards(field: Field, text: &str, errors: &mut Vec<FieldError>) -> Vec<(S
             return out;
         }
         match count.parse::<u32>() {
-            Ok(n) if (1..=64).contains(&n) && !out.iter().any(|(x, _)| x == id) => {
-                out.push((id.to_string(), n))
-            }
-            _ => errors.push(FieldError::new(
-                field,
-                "cards as ID:COUNT, e.g. rtx-3090:1,rtx-4090:1",
-                &[],
-            )),
+            Ok(n) if (1..=64).contains(&n) && !out.iter().any(|(x, _)| x == id) => out.push((id.to_string(), n)),
+            _ => errors.push(FieldError::new(field, "cards as ID:COUNT, e.g. rtx-3090:1,rtx-4090:1", &[])),
         }
     }
     out
@@ -1108,11 +780,7 @@ impl AdvisorInputs {
         if !auto(Field::GradCkpt) {
             match Checkpointing::parse(self.get(Field::GradCkpt)) {
                 Some(c) => chosen.checkpointing = Some(c),
-                None => errors.push(FieldError::new(
-                    Field::GradCkpt,
-                    "choose none, selective or full",
-                    &[],
-                )),
+                None => errors.push(FieldError::new(Field::GradCkpt, "choose none, selective or full", &[])),
             }
         }
         let framework = if auto(Field::Framework) {
@@ -1121,11 +789,7 @@ impl AdvisorInputs {
             match Framework::parse(self.get(Field::Framework)) {
                 Some(f) => f,
                 None => {
-                    errors.push(FieldError::new(
-                        Field::Framework,
-                        "choose transformers, torchtune or megatron",
-                        &[],
-                    ));
+                    errors.push(FieldError::new(Field::Framework, "choose transformers, torchtune or megatron", &[]));
                     Framework::Transformers
                 }
             }
@@ -1137,10 +801,7 @@ impl AdvisorInputs {
     /// empty RAM is no offload; every number must be positive.
     fn offload_host(&self, errors: &mut Vec<FieldError>) -> crate::model::llm::host::Host {
         use crate::model::llm::host::{Host, OffloadMode};
-        let optional = |field: Field, lo: f64, hi: f64, errors: &mut Vec<FieldError>| match self
-            .get(field)
-            .trim()
-        {
+        let optional = |field: Field, lo: f64, hi: f64, errors: &mut Vec<FieldError>| match self.get(field).trim() {
             "" => None,
             t => parse_f64(field, t, lo, hi, errors),
         };
@@ -1148,26 +809,13 @@ impl AdvisorInputs {
         let ram_gb_s = optional(Field::RamBw, 1.0, 100_000.0, errors);
         let unified_gpu_gib = optional(Field::GpuShare, 1.0, 65_536.0, errors);
         let mode = OffloadMode::parse(self.get(Field::Offload)).unwrap_or_else(|| {
-            errors.push(FieldError::new(
-                Field::Offload,
-                "choose auto, none, layers or experts",
-                &[],
-            ));
+            errors.push(FieldError::new(Field::Offload, "choose auto, none, layers or experts", &[]));
             OffloadMode::Auto
         });
-        Host {
-            ram_gib,
-            ram_gb_s,
-            mode,
-            unified_gpu_gib,
-            ..Host::default()
-        }
+        Host { ram_gib, ram_gb_s, mode, unified_gpu_gib, ..Host::default() }
     }
 
-    fn serving_targets(
-        &self,
-        errors: &mut Vec<FieldError>,
-    ) -> crate::model::llm::serving::ServingTargets {
+    fn serving_targets(&self, errors: &mut Vec<FieldError>) -> crate::model::llm::serving::ServingTargets {
         use crate::model::llm::serving::{ServingTargets, SpecDecode};
         let positive = |f: Field, errors: &mut Vec<FieldError>| match self.get(f).trim() {
             "" => None,
@@ -1178,11 +826,7 @@ impl AdvisorInputs {
                     None
                 }
                 _ => {
-                    errors.push(FieldError::new(
-                        f,
-                        "`{text}` is not a number",
-                        &[("text", short(t))],
-                    ));
+                    errors.push(FieldError::new(f, "`{text}` is not a number", &[("text", short(t))]));
                     None
                 }
             },
@@ -1195,25 +839,13 @@ impl AdvisorInputs {
             t => parse_f64(Field::PrefixHit, t, 0.0, 1.0, errors),
         };
         let spec = SpecDecode::parse(self.get(Field::Spec)).unwrap_or_else(|| {
-            errors.push(FieldError::new(
-                Field::Spec,
-                "choose off, draft, eagle or mtp",
-                &[],
-            ));
+            errors.push(FieldError::new(Field::Spec, "choose off, draft, eagle or mtp", &[]));
             SpecDecode::Off
         });
         let spec_accept = match self.get(Field::SpecAccept).trim() {
             "" => None,
             t => parse_f64(Field::SpecAccept, t, 0.0, 1.0, errors),
         };
-        ServingTargets {
-            tokens_per_s_per_user,
-            max_ttft_s,
-            arrival_rate_rps,
-            prefix_hit: prefix_hit.unwrap_or(0.0),
-            spec,
-            spec_accept,
-            arrivals: Default::default(),
-        }
+        ServingTargets { tokens_per_s_per_user, max_ttft_s, arrival_rate_rps, prefix_hit: prefix_hit.unwrap_or(0.0), spec, spec_accept, arrivals: Default::default() }
     }
 }

@@ -9,30 +9,14 @@ fn opt(v: Option<f64>, d: usize) -> String {
 
 fn speed(o: &OptionRow) -> (String, String, String, String) {
     match &o.rate {
-        Some((b, kind)) => (
-            crate::decimal::fixed(b.low, 2),
-            crate::decimal::fixed(b.mid, 2),
-            crate::decimal::fixed(b.high, 2),
-            kind.unit().to_string(),
-        ),
+        Some((b, kind)) => (crate::decimal::fixed(b.low, 2), crate::decimal::fixed(b.mid, 2), crate::decimal::fixed(b.high, 2), kind.unit().to_string()),
         None => Default::default(),
     }
 }
 
 const HEADER: [&str; 13] = [
-    "gpu",
-    "count",
-    "fits",
-    "per_gpu_gib",
-    "capacity_gib",
-    "speed_low",
-    "speed_mid",
-    "speed_high",
-    "speed_unit",
-    "purchase_usd",
-    "hourly_usd",
-    "tco_usd",
-    "usd_per_million",
+    "gpu", "count", "fits", "per_gpu_gib", "capacity_gib", "speed_low", "speed_mid", "speed_high", "speed_unit",
+    "purchase_usd", "hourly_usd", "tco_usd", "usd_per_million",
 ];
 
 fn row(o: &OptionRow) -> [String; 13] {
@@ -56,11 +40,7 @@ fn row(o: &OptionRow) -> [String; 13] {
 
 fn csv_cell(s: &str) -> String {
     // RFC 4180 quoting, and a leading quote mark against spreadsheet formula injection.
-    let s = if s.starts_with(['=', '+', '-', '@']) && s.parse::<f64>().is_err() {
-        format!("'{s}")
-    } else {
-        s.to_string()
-    };
+    let s = if s.starts_with(['=', '+', '-', '@']) && s.parse::<f64>().is_err() { format!("'{s}") } else { s.to_string() };
     if s.contains([',', '"', '\n']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
@@ -73,13 +53,7 @@ pub fn csv(r: &Recommendation) -> String {
     let mut out = HEADER.join(",");
     out.push('\n');
     for o in &r.options {
-        out.push_str(
-            &row(o)
-                .iter()
-                .map(|c| csv_cell(c))
-                .collect::<Vec<_>>()
-                .join(","),
-        );
+        out.push_str(&row(o).iter().map(|c| csv_cell(c)).collect::<Vec<_>>().join(","));
         out.push('\n');
     }
     out
@@ -94,11 +68,7 @@ pub fn markdown(r: &Recommendation) -> String {
             o.gpu_name.replace('|', "/"),
             o.count.to_string(),
             crate::decimal::fixed(o.estimate.per_gpu_gib, 1),
-            if mid.is_empty() {
-                String::new()
-            } else {
-                format!("{mid} ({lo}–{hi}) {unit}")
-            },
+            if mid.is_empty() { String::new() } else { format!("{mid} ({lo}–{hi}) {unit}") },
             opt(o.cost.purchase.as_ref().map(|p| p.total_usd), 0),
             opt(o.cost.rent_hourly_usd, 2),
             crate::decimal::fixed(o.tco_usd, 0),
@@ -131,16 +101,12 @@ mod tests {
         let job = crate::recommend::Job::Llm(Box::new(crate::model::llm::LlmJob::for_preset(
             crate::catalog::llm("llama-3.1-8b").expect("preset"),
         )));
-        let rec = crate::recommend::recommend(&crate::recommend::RecommendInput::new(job))
-            .expect("recommend");
+        let rec = crate::recommend::recommend(&crate::recommend::RecommendInput::new(job)).expect("recommend");
         let text = csv(&rec);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.first().copied(), Some("gpu,count,fits,per_gpu_gib,capacity_gib,speed_low,speed_mid,speed_high,speed_unit,purchase_usd,hourly_usd,tco_usd,usd_per_million"));
         assert_eq!(lines.len(), rec.options.len() + 1);
-        assert!(
-            lines.iter().skip(1).all(|l| l.split(',').count() == 13),
-            "{text}"
-        );
+        assert!(lines.iter().skip(1).all(|l| l.split(',').count() == 13), "{text}");
         assert_eq!(markdown(&rec).lines().count(), rec.options.len() + 2);
     }
 }

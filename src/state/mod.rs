@@ -4,16 +4,11 @@
 //! wraps it in a Yew `Reducible` and does side effects in effects. Results are never stored here;
 //! the UI derives them from these inputs.
 
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 pub mod advisor;
-pub mod export;
 pub mod fields;
+pub mod export;
 pub mod sizing;
 pub mod stored;
 pub mod url;
@@ -74,9 +69,7 @@ impl CatalogFilter {
         let q = self.query.trim().to_ascii_lowercase();
         let text_ok = q.is_empty()
             || q.split_whitespace().all(|w| {
-                gpu.name.to_ascii_lowercase().contains(w)
-                    || gpu.id.contains(w)
-                    || gpu.architecture.to_ascii_lowercase().contains(w)
+                gpu.name.to_ascii_lowercase().contains(w) || gpu.id.contains(w) || gpu.architecture.to_ascii_lowercase().contains(w)
             });
         text_ok
             && self.vendor.is_none_or(|v| gpu.vendor == v)
@@ -96,10 +89,7 @@ pub struct Sort {
 
 impl Default for Sort {
     fn default() -> Self {
-        Sort {
-            key: "memory".into(),
-            descending: true,
-        }
+        Sort { key: "memory".into(), descending: true }
     }
 }
 
@@ -159,18 +149,13 @@ impl AppState {
             Action::SetQuery(q) => self.filter.query = q,
             Action::SetVendor(v) => self.filter.vendor = v,
             Action::SetSegment(s) => self.filter.segment = s,
-            Action::SetMinMemory(m) => {
-                self.filter.min_memory_gib = m.filter(|m| m.is_finite() && *m > 0.0)
-            }
+            Action::SetMinMemory(m) => self.filter.min_memory_gib = m.filter(|m| m.is_finite() && *m > 0.0),
             Action::SetNvlinkOnly(b) => self.filter.nvlink_only = b,
             Action::SortBy(key) => {
                 if self.sort.key == key {
                     self.sort.descending = !self.sort.descending;
                 } else {
-                    self.sort = Sort {
-                        descending: key != "name",
-                        key,
-                    };
+                    self.sort = Sort { descending: key != "name", key };
                 }
             }
             Action::ToggleCompare(id) => {
@@ -183,8 +168,7 @@ impl AppState {
             Action::SetCompare(ids) => {
                 let mut out: Vec<String> = Vec::new();
                 for id in ids {
-                    if catalog::gpu(&id).is_some() && !out.contains(&id) && out.len() < MAX_COMPARE
-                    {
+                    if catalog::gpu(&id).is_some() && !out.contains(&id) && out.len() < MAX_COMPARE {
                         out.push(id);
                     }
                 }
@@ -205,9 +189,7 @@ impl AppState {
             }
             Action::SetNeedNvlink(b) => self.advisor.need_nvlink = b,
             Action::SetDatacenterOnly(b) => self.advisor.datacenter_only = b,
-            Action::SetLang(l) => {
-                self.lang = Some(l).filter(|l| ["en", "zh", "ru"].contains(&l.as_str()))
-            }
+            Action::SetLang(l) => self.lang = Some(l).filter(|l| ["en", "zh", "ru"].contains(&l.as_str())),
             Action::Replace(s) => return *s,
         }
         self
@@ -217,35 +199,16 @@ impl AppState {
     /// natural one (image or video generation for diffusion, training for classic, inference for LLMs).
     fn adjust_workload_to_model(&mut self, model: &str) {
         use crate::catalog::ModelKind;
-        let kind = if model == "custom" {
-            Some(ModelKind::Llm)
-        } else {
-            advisor::model_kind(model)
-        };
+        let kind = if model == "custom" { Some(ModelKind::Llm) } else { advisor::model_kind(model) };
         let current = self.advisor.get(advisor::Field::Workload).to_string();
         let llm_like = crate::catalog::llm(model).is_some() || model == "custom";
         let video = crate::catalog::diffusion(model).is_some_and(|d| d.video.is_some());
         let workload = match kind {
-            Some(ModelKind::Diffusion) if video && current != "video-generation" => {
-                "video-generation"
-            }
-            Some(ModelKind::Diffusion)
-                if !video
-                    && !["image-generation", "finetune-full", "lora"]
-                        .contains(&current.as_str()) =>
-            {
-                "image-generation"
-            }
+            Some(ModelKind::Diffusion) if video && current != "video-generation" => "video-generation",
+            Some(ModelKind::Diffusion) if !video && !["image-generation", "finetune-full", "lora"].contains(&current.as_str()) => "image-generation",
             Some(ModelKind::Diffusion) => return,
-            Some(_)
-                if llm_like
-                    && ["image-generation", "video-generation"].contains(&current.as_str()) =>
-            {
-                "inference"
-            }
-            Some(_) if !llm_like && !["training", "inference"].contains(&current.as_str()) => {
-                "training"
-            }
+            Some(_) if llm_like && ["image-generation", "video-generation"].contains(&current.as_str()) => "inference",
+            Some(_) if !llm_like && !["training", "inference"].contains(&current.as_str()) => "training",
             _ => return,
         };
         self.advisor.set(advisor::Field::Workload, workload.into());
@@ -253,36 +216,22 @@ impl AppState {
 
     /// The catalog rows to show: filtered, then sorted (missing values last, ties by id).
     pub fn visible_gpus(&self) -> Vec<&'static Gpu> {
-        let mut rows: Vec<&'static Gpu> = catalog::gpus()
-            .iter()
-            .filter(|g| self.filter.matches(g))
-            .collect();
+        let mut rows: Vec<&'static Gpu> = catalog::gpus().iter().filter(|g| self.filter.matches(g)).collect();
         let field = fields::field(&self.sort.key);
         crate::sort::sort_by(&mut rows, |a, b| {
             let ord = match field {
                 Some(f) => match ((f.get)(a), (f.get)(b)) {
                     (Some(x), Some(y)) => {
                         let o = x.total_cmp(&y);
-                        if self.sort.descending {
-                            o.reverse()
-                        } else {
-                            o
-                        }
+                        if self.sort.descending { o.reverse() } else { o }
                     }
                     (Some(_), None) => std::cmp::Ordering::Less,
                     (None, Some(_)) => std::cmp::Ordering::Greater,
                     (None, None) => std::cmp::Ordering::Equal,
                 },
                 None => {
-                    let o = a
-                        .name
-                        .to_ascii_lowercase()
-                        .cmp(&b.name.to_ascii_lowercase());
-                    if self.sort.descending {
-                        o.reverse()
-                    } else {
-                        o
-                    }
+                    let o = a.name.to_ascii_lowercase().cmp(&b.name.to_ascii_lowercase());
+                    if self.sort.descending { o.reverse() } else { o }
                 }
             };
             ord.then_with(|| a.id.cmp(&b.id))
@@ -292,9 +241,6 @@ impl AppState {
 
     /// The cards being compared, resolved.
     pub fn compared_gpus(&self) -> Vec<&'static Gpu> {
-        self.compare
-            .iter()
-            .filter_map(|id| catalog::gpu(id))
-            .collect()
+        self.compare.iter().filter_map(|id| catalog::gpu(id)).collect()
     }
 }

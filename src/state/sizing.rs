@@ -30,67 +30,30 @@ pub struct Headline {
 pub fn headline(e: &Estimate) -> Headline {
     let t = &e.throughput;
     if let Some(b) = t.seconds_per_video {
-        Headline {
-            label: "per video",
-            unit: "s",
-            band: Some(b),
-            lower_is_better: true,
-        }
+        Headline { label: "per video", unit: "s", band: Some(b), lower_is_better: true }
     } else if let Some(b) = t.seconds_per_image {
-        Headline {
-            label: "per image",
-            unit: "s",
-            band: Some(b),
-            lower_is_better: true,
-        }
+        Headline { label: "per image", unit: "s", band: Some(b), lower_is_better: true }
     } else if let Some(b) = t.train_samples_per_s {
-        Headline {
-            label: "training",
-            unit: "samples/s",
-            band: Some(b),
-            lower_is_better: false,
-        }
+        Headline { label: "training", unit: "samples/s", band: Some(b), lower_is_better: false }
     } else if let Some(b) = t.train_tokens_per_s {
-        Headline {
-            label: "training",
-            unit: "tokens/s",
-            band: Some(b),
-            lower_is_better: false,
-        }
+        Headline { label: "training", unit: "tokens/s", band: Some(b), lower_is_better: false }
     } else if let Some(b) = t.decode_tokens_per_s {
-        Headline {
-            label: "decode",
-            unit: "tokens/s",
-            band: Some(b),
-            lower_is_better: false,
-        }
+        Headline { label: "decode", unit: "tokens/s", band: Some(b), lower_is_better: false }
     } else {
-        Headline {
-            label: "",
-            unit: "",
-            band: None,
-            lower_is_better: false,
-        }
+        Headline { label: "", unit: "", band: None, lower_is_better: false }
     }
 }
 
 /// Sizes `job` on every card of the catalog, in catalog order.
 pub fn size_all(job: &Job) -> Vec<SizingRow> {
-    catalog::gpus()
-        .iter()
-        .map(|gpu| size_one(job, gpu))
-        .collect()
+    catalog::gpus().iter().map(|gpu| size_one(job, gpu)).collect()
 }
 
 /// One card's row of [`size_all`] (the web app sizes a card per step, between frames).
 pub fn size_one(job: &Job, gpu: &'static Gpu) -> SizingRow {
     let needed = job.gpus_needed(gpu).unwrap_or(0);
     let estimate = job.estimate(gpu, needed.max(1)).map_err(|e| e.note());
-    SizingRow {
-        gpu,
-        needed,
-        estimate,
-    }
+    SizingRow { gpu, needed, estimate }
 }
 
 /// Rows sorted for display: cards that hold the job on fewer cards first, then by headline
@@ -99,17 +62,14 @@ pub fn sorted(mut rows: Vec<SizingRow>) -> Vec<SizingRow> {
     let key = |r: &SizingRow| -> (u32, f64) {
         let n = if r.needed == 0 { u32::MAX } else { r.needed };
         let speed = r.estimate.as_ref().ok().map(headline).and_then(|h| {
-            h.band
-                .map(|b| if h.lower_is_better { b.mid } else { -b.mid })
+            h.band.map(|b| if h.lower_is_better { b.mid } else { -b.mid })
         });
         (n, speed.unwrap_or(f64::INFINITY))
     };
     crate::sort::sort_by(&mut rows, |a, b| {
         let (na, sa) = key(a);
         let (nb, sb) = key(b);
-        na.cmp(&nb)
-            .then(sa.total_cmp(&sb))
-            .then_with(|| a.gpu.id.cmp(&b.gpu.id))
+        na.cmp(&nb).then(sa.total_cmp(&sb)).then_with(|| a.gpu.id.cmp(&b.gpu.id))
     });
     rows
 }

@@ -14,10 +14,7 @@ pub const MAX_CHARS: usize = 64 * 1024;
 
 /// The text to store for `state`.
 pub fn encode(state: &super::AppState) -> String {
-    format!(
-        "{{\"v\":{VERSION},\"q\":{}}}",
-        crate::json::quote(&url::render(state))
-    )
+    format!("{{\"v\":{VERSION},\"q\":{}}}", crate::json::quote(&url::render(state)))
 }
 
 /// Reads stored text: the state it holds (with any notes from reading its query), or a note
@@ -33,16 +30,9 @@ pub fn decode_in(text: &str, lang: Lang) -> Result<url::Parsed, String> {
     }
     let envelope = crate::json::read(text).ok();
     let field = |key: &str| envelope.as_ref().and_then(|e| e.get(key));
-    match (
-        field("v").and_then(serde_json::Value::as_u64),
-        field("q").and_then(serde_json::Value::as_str),
-    ) {
+    match (field("v").and_then(serde_json::Value::as_u64), field("q").and_then(serde_json::Value::as_str)) {
         (Some(v), Some(q)) if v == u64::from(VERSION) => Ok(url::parse_in(q, lang)),
-        (Some(v), Some(_)) => Err(tf(
-            lang,
-            "Saved settings from an older version (v{version}) were reset.",
-            &[("version", &v.to_string())],
-        )),
+        (Some(v), Some(_)) => Err(tf(lang, "Saved settings from an older version (v{version}) were reset.", &[("version", &v.to_string())])),
         _ => Err(t(lang, "Saved settings could not be read and were reset.").into()),
     }
 }

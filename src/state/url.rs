@@ -45,22 +45,12 @@ fn segment_str(s: Segment) -> &'static str {
 
 /// Parses a vendor name as written in the URL.
 pub fn parse_vendor(s: &str) -> Option<Vendor> {
-    [
-        Vendor::Nvidia,
-        Vendor::Amd,
-        Vendor::Intel,
-        Vendor::Apple,
-        Vendor::Huawei,
-    ]
-    .into_iter()
-    .find(|v| vendor_str(*v) == s)
+    [Vendor::Nvidia, Vendor::Amd, Vendor::Intel, Vendor::Apple, Vendor::Huawei].into_iter().find(|v| vendor_str(*v) == s)
 }
 
 /// Parses a segment name as written in the URL.
 pub fn parse_segment(s: &str) -> Option<Segment> {
-    [Segment::Consumer, Segment::Workstation, Segment::Datacenter]
-        .into_iter()
-        .find(|v| segment_str(*v) == s)
+    [Segment::Consumer, Segment::Workstation, Segment::Datacenter].into_iter().find(|v| segment_str(*v) == s)
 }
 
 /// Reads a query string (with or without the leading `?`); the notes are in English.
@@ -76,42 +66,23 @@ pub fn parse_in(query: &str, fallback: Lang) -> Parsed {
     let pairs: Vec<(String, String)> = match crate::query::decode(query) {
         Some(p) => p,
         None => {
-            out.notes.push(
-                t(
-                    fallback,
-                    "The link's parameters could not be read; showing defaults.",
-                )
-                .into(),
-            );
+            out.notes.push(t(fallback, "The link's parameters could not be read; showing defaults.").into());
             return out;
         }
     };
-    let lang = pairs
-        .iter()
-        .find(|(k, _)| k == "lang")
-        .and_then(|(_, v)| Lang::parse(v))
-        .unwrap_or(fallback);
+    let lang = pairs.iter().find(|(k, _)| k == "lang").and_then(|(_, v)| Lang::parse(v)).unwrap_or(fallback);
     // `batch` is the older key for `users` (the serving concurrency): links that carry it still work.
     let has_users = pairs.iter().any(|(k, _)| k == "users");
     for (key, value) in pairs {
         if value.chars().count() > MAX_VALUE_CHARS {
-            out.notes.push(tf(
-                lang,
-                "Ignored `{key}`: the value is too long.",
-                &[("key", &short(&key))],
-            ));
+            out.notes.push(tf(lang, "Ignored `{key}`: the value is too long.", &[("key", &short(&key))]));
             continue;
         }
         let st = &mut out.state;
-        let read = read_catalog_key(st, &key, &value, lang, &mut out.notes)
-            .or_else(|| read_app_key(st, &key, &value));
+        let read = read_catalog_key(st, &key, &value, lang, &mut out.notes).or_else(|| read_app_key(st, &key, &value));
         match read {
             Some(true) => {}
-            Some(false) => out.notes.push(tf(
-                lang,
-                "Ignored `{key}={value}`: not a valid value.",
-                &[("key", &short(&key)), ("value", &short(&value))],
-            )),
+            Some(false) => out.notes.push(tf(lang, "Ignored `{key}={value}`: not a valid value.", &[("key", &short(&key)), ("value", &short(&value))])),
             None => match advisor::Field::from_key(&key) {
                 Some(field) => {
                     let v: String = value.chars().filter(|c| !c.is_control()).collect();
@@ -120,11 +91,7 @@ pub fn parse_in(query: &str, fallback: Lang) -> Parsed {
                     }
                     st.advisor.set(field, v)
                 }
-                None => out.notes.push(tf(
-                    lang,
-                    "Ignored unknown parameter `{key}`.",
-                    &[("key", &short(&key))],
-                )),
+                None => out.notes.push(tf(lang, "Ignored unknown parameter `{key}`.", &[("key", &short(&key))])),
             },
         }
     }
@@ -134,13 +101,7 @@ pub fn parse_in(query: &str, fallback: Lang) -> Parsed {
 
 /// Reads a key of the catalog and compare views into `st`: `None` when `key` is not one,
 /// `Some(false)` when its value is not valid. Unknown cards get their own note.
-fn read_catalog_key(
-    st: &mut AppState,
-    key: &str,
-    value: &str,
-    lang: Lang,
-    notes: &mut Vec<String>,
-) -> Option<bool> {
+fn read_catalog_key(st: &mut AppState, key: &str, value: &str, lang: Lang, notes: &mut Vec<String>) -> Option<bool> {
     let ok = match key {
         "view" => View::parse(value).map(|v| st.view = v).is_some(),
         "gpus" => {
@@ -151,12 +112,8 @@ fn read_catalog_key(
             st.filter.query = value.chars().filter(|c| !c.is_control()).collect();
             true
         }
-        "vendor" => parse_vendor(value)
-            .map(|v| st.filter.vendor = Some(v))
-            .is_some(),
-        "segment" => parse_segment(value)
-            .map(|s| st.filter.segment = Some(s))
-            .is_some(),
+        "vendor" => parse_vendor(value).map(|v| st.filter.vendor = Some(v)).is_some(),
+        "segment" => parse_segment(value).map(|s| st.filter.segment = Some(s)).is_some(),
         "min_mem" => match value.parse::<f64>() {
             Ok(m) if m.is_finite() && m > 0.0 && m <= 4096.0 => {
                 st.filter.min_memory_gib = Some(m);
@@ -180,11 +137,7 @@ fn read_catalog_key(
         "gpu" => {
             match catalog::gpu(value) {
                 Some(_) => st.detail = Some(value.to_string()),
-                None => notes.push(tf(
-                    lang,
-                    "Ignored unknown GPU `{id}`.",
-                    &[("id", &short(value))],
-                )),
+                None => notes.push(tf(lang, "Ignored unknown GPU `{id}`.", &[("id", &short(value))])),
             }
             true
         }
@@ -198,17 +151,9 @@ fn compare_ids(value: &str, lang: Lang, notes: &mut Vec<String>) -> Vec<String> 
     let mut ids = Vec::new();
     for id in value.split(',').filter(|s| !s.is_empty()) {
         if catalog::gpu(id).is_none() {
-            notes.push(tf(
-                lang,
-                "Ignored unknown GPU `{id}`.",
-                &[("id", &short(id))],
-            ));
+            notes.push(tf(lang, "Ignored unknown GPU `{id}`.", &[("id", &short(id))]));
         } else if ids.len() >= MAX_COMPARE {
-            notes.push(tf(
-                lang,
-                "Compare shows at most {max} cards; ignored `{id}`.",
-                &[("max", &MAX_COMPARE.to_string()), ("id", &short(id))],
-            ));
+            notes.push(tf(lang, "Compare shows at most {max} cards; ignored `{id}`.", &[("max", &MAX_COMPARE.to_string()), ("id", &short(id))]));
         } else if !ids.iter().any(|x: &String| x == id) {
             ids.push(id.to_string());
         }
@@ -230,14 +175,11 @@ fn flag(value: &str) -> Option<bool> {
 fn read_app_key(st: &mut AppState, key: &str, value: &str) -> Option<bool> {
     let ok = match key {
         "need_nvlink" => flag(value).map(|on| st.advisor.need_nvlink = on).is_some(),
-        "dc_only" => flag(value)
-            .map(|on| st.advisor.datacenter_only = on)
-            .is_some(),
+        "dc_only" => flag(value).map(|on| st.advisor.datacenter_only = on).is_some(),
         "embed" => flag(value).map(|on| st.embed = on).is_some(),
         "accent" => {
             let hex = value.trim_start_matches('#');
-            let ok =
-                (hex.len() == 6 || hex.len() == 3) && hex.chars().all(|c| c.is_ascii_hexdigit());
+            let ok = (hex.len() == 6 || hex.len() == 3) && hex.chars().all(|c| c.is_ascii_hexdigit());
             if ok {
                 st.accent = Some(hex.to_ascii_lowercase());
             }
@@ -259,34 +201,19 @@ fn read_app_key(st: &mut AppState, key: &str, value: &str) -> Option<bool> {
 /// reset to its default, with a note (errors can hide behind an unknown model, so repeat).
 fn reset_rejected(out: &mut Parsed, lang: Lang) {
     for _ in 0..4 {
-        let Err(errors) = out.state.advisor.recommend_input() else {
-            break;
-        };
+        let Err(errors) = out.state.advisor.recommend_input() else { break };
         for e in errors {
             let value = out.state.advisor.get(e.field).to_string();
-            let field = if value == e.field.default_value() {
-                advisor::Field::Model
-            } else {
-                e.field
-            };
+            let field = if value == e.field.default_value() { advisor::Field::Model } else { e.field };
             let shown = out.state.advisor.get(field).to_string();
             out.notes.push(tf(
                 lang,
                 "Ignored `{key}={value}`: {reason}.",
-                &[
-                    ("key", field.key()),
-                    ("value", &short(&shown)),
-                    ("reason", &e.message_in(lang)),
-                ],
+                &[("key", field.key()), ("value", &short(&shown)), ("reason", &e.message_in(lang))],
             ));
-            out.state
-                .advisor
-                .set(field, field.default_value().to_string());
+            out.state.advisor.set(field, field.default_value().to_string());
             if field == advisor::Field::Model {
-                out.state.advisor.set(
-                    advisor::Field::Workload,
-                    advisor::Field::Workload.default_value().to_string(),
-                );
+                out.state.advisor.set(advisor::Field::Workload, advisor::Field::Workload.default_value().to_string());
             }
         }
     }
@@ -323,10 +250,7 @@ pub fn render(state: &AppState) -> String {
         pairs.push(("sort", state.sort.key.clone()));
     }
     if state.sort.descending != ds.descending || state.sort.key != ds.key {
-        pairs.push((
-            "dir",
-            if state.sort.descending { "desc" } else { "asc" }.into(),
-        ));
+        pairs.push(("dir", if state.sort.descending { "desc" } else { "asc" }.into()));
     }
     if let Some(id) = &state.detail {
         pairs.push(("gpu", id.clone()));
@@ -335,8 +259,7 @@ pub fn render(state: &AppState) -> String {
         let v = state.advisor.get(field);
         // `users` goes with every `batch`: a link with `batch` alone is an older one, whose batch
         // was the number of users (see `parse_in`).
-        let users_for_batch = field == advisor::Field::Users
-            && state.advisor.get(advisor::Field::Batch) != advisor::Field::Batch.default_value();
+        let users_for_batch = field == advisor::Field::Users && state.advisor.get(advisor::Field::Batch) != advisor::Field::Batch.default_value();
         if v != field.default_value() || users_for_batch {
             pairs.push((field.key(), v.to_string()));
         }

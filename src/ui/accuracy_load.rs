@@ -41,10 +41,7 @@ pub fn page(lang: Lang) -> Option<&'static str> {
 /// Installs the page if it is not yet; true when it can be shown, false when the file is missing
 /// or is not one.
 pub async fn load() -> bool {
-    let ok = PAGE.get().is_some()
-        || bytes(FILE, INLINE_ID)
-            .await
-            .is_some_and(|b| crate::packed::install(&PAGE, &b));
+    let ok = PAGE.get().is_some() || bytes(FILE, INLINE_ID).await.is_some_and(|b| crate::packed::install(&PAGE, &b));
     FAILED.store(!ok, Ordering::Relaxed);
     ok
 }

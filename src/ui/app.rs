@@ -2,16 +2,15 @@
 //! writes it back to the URL after every change (a side effect, never inside the reducer), and
 //! to localStorage once the inputs rest (or the page is left).
 
-use crate::i18n::{tf, Lang};
 use crate::state::advisor::AdvisorInputs;
 use crate::state::{stored, url, Action, AppState, View};
-use crate::ui::components::{
-    accuracy_view::accuracy_view, advisor_view::AdvisorView, after_start::AfterStart,
-    catalog_filters::CatalogFilters, catalog_table::CatalogTable, compare_view::CompareView,
-    embed_dialog::EmbedDialog, gpu_detail::GpuDetail, header::Header, url_notes::UrlNotes,
-};
-use crate::ui::dom;
 use gloo::storage::Storage as _;
+use crate::ui::components::{
+    accuracy_view::accuracy_view, advisor_view::AdvisorView, after_start::AfterStart, embed_dialog::EmbedDialog, catalog_filters::CatalogFilters, catalog_table::CatalogTable, compare_view::CompareView, gpu_detail::GpuDetail,
+    header::Header, url_notes::UrlNotes,
+};
+use crate::i18n::{tf, Lang};
+use crate::ui::dom;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -41,12 +40,7 @@ fn initial() -> url::Parsed {
     // Notes come out in the link's language, else the browser's.
     let fallback = crate::ui::lang::browser_lang().unwrap_or_default();
     let from_link = url::parse_in(&query, fallback);
-    let note_lang = from_link
-        .state
-        .lang
-        .as_deref()
-        .and_then(Lang::parse)
-        .unwrap_or(fallback);
+    let note_lang = from_link.state.lang.as_deref().and_then(Lang::parse).unwrap_or(fallback);
     let explicit = query.trim_start_matches('?').split('&').any(|kv| {
         let key = kv.split('=').next().unwrap_or("");
         !key.is_empty() && !matches!(key, "embed" | "accent" | "lang")
@@ -54,11 +48,7 @@ fn initial() -> url::Parsed {
     if explicit || from_link.state.embed {
         return from_link;
     }
-    match gloo::storage::LocalStorage::raw()
-        .get_item(stored::KEY)
-        .ok()
-        .flatten()
-    {
+    match gloo::storage::LocalStorage::raw().get_item(stored::KEY).ok().flatten() {
         None => from_link,
         Some(text) => match stored::decode_in(&text, note_lang) {
             Ok(mut saved) => {
@@ -108,11 +98,10 @@ fn use_saved(state: AppState, initial: AppState) {
         // Leaving the page (or reloading it) saves what a pending timer had not yet.
         let unsaved = unsaved.clone();
         use_effect_with((), move |_| {
-            let listener =
-                gloo::events::EventListener::new(&gloo::utils::window(), "pagehide", move |_| {
-                    dom::flush_query();
-                    save(&unsaved);
-                });
+            let listener = gloo::events::EventListener::new(&gloo::utils::window(), "pagehide", move |_| {
+                dom::flush_query();
+                save(&unsaved);
+            });
             move || drop(listener)
         });
     }
@@ -154,12 +143,7 @@ fn use_loads(requested: Lang, accuracy: bool) {
 }
 
 /// The open view.
-fn body(
-    state: &AppState,
-    advisor: Rc<AdvisorInputs>,
-    lang: Lang,
-    dispatch: &Callback<Action>,
-) -> Html {
+fn body(state: &AppState, advisor: Rc<AdvisorInputs>, lang: Lang, dispatch: &Callback<Action>) -> Html {
     match state.view {
         View::Advisor => html! { <AdvisorView inputs={advisor} dispatch={dispatch.clone()} /> },
         View::Catalog => html! {
@@ -168,9 +152,7 @@ fn body(
                 <CatalogTable state={Rc::new(state.clone())} dispatch={dispatch.clone()} />
             </>
         },
-        View::Compare => {
-            html! { <CompareView ids={state.compare.clone()} {advisor} dispatch={dispatch.clone()} /> }
-        }
+        View::Compare => html! { <CompareView ids={state.compare.clone()} {advisor} dispatch={dispatch.clone()} /> },
         View::Accuracy => accuracy_view(lang, dispatch),
     }
 }
@@ -215,20 +197,11 @@ pub fn app() -> Html {
 
     let detail = state.detail.as_ref().and_then(|id| crate::catalog::gpu(id));
     let browser = use_memo((), |_| crate::ui::lang::browser_lang());
-    let requested = state
-        .lang
-        .as_deref()
-        .and_then(Lang::parse)
-        .or(*browser)
-        .unwrap_or_default();
+    let requested = state.lang.as_deref().and_then(Lang::parse).or(*browser).unwrap_or_default();
     // Switching to Chinese or Russian loads their table first, then paints again. Until it is
     // there the page is English: the language then changes once the table arrives, and every
     // component reading it renders again (their other props may be unchanged).
-    let lang = if requested == Lang::En || crate::i18n::installed() {
-        requested
-    } else {
-        Lang::En
-    };
+    let lang = if requested == Lang::En || crate::i18n::installed() { requested } else { Lang::En };
     use_loads(requested, state.view == View::Accuracy);
     // Money is shown in the reader's currency while the currency is left on `auto`.
     let mut advisor = state.advisor.clone();
@@ -236,14 +209,7 @@ pub fn app() -> Html {
     let body = body(&state, Rc::new(advisor), lang, &dispatch);
     use_effect_with(lang, |lang| {
         if let Some(el) = gloo::utils::document().document_element() {
-            let _ = el.set_attribute(
-                "lang",
-                match lang {
-                    Lang::En => "en",
-                    Lang::Zh => "zh-CN",
-                    Lang::Ru => "ru",
-                },
-            );
+            let _ = el.set_attribute("lang", match lang { Lang::En => "en", Lang::Zh => "zh-CN", Lang::Ru => "ru" });
         }
     });
     html! {

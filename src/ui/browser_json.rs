@@ -15,30 +15,20 @@ pub fn install() {
 
 fn read(text: &str) -> Result<Value, crate::json::Syntax> {
     let parsed = JSON::parse(text).map_err(|e| syntax(text, &e))?;
-    convert(&parsed, 0).ok_or(crate::json::Syntax {
-        eof: false,
-        at: None,
-    })
+    convert(&parsed, 0).ok_or(crate::json::Syntax { eof: false, at: None })
 }
 
 /// Where `JSON.parse` stopped: V8 says "… in JSON at position N …" or "Unexpected end of JSON
 /// input"; other engines may say neither, and then no position is given.
 fn syntax(text: &str, error: &JsValue) -> crate::json::Syntax {
-    let message = Reflect::get(error, &JsValue::from_str("message"))
-        .ok()
-        .and_then(|m| m.as_string())
-        .unwrap_or_default();
+    let message = Reflect::get(error, &JsValue::from_str("message")).ok().and_then(|m| m.as_string()).unwrap_or_default();
     let position = message.split("position ").nth(1).and_then(|rest| {
         let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
         digits.parse::<usize>().ok()
     });
-    let eof = message.contains("end of JSON")
-        || position.is_some_and(|p| p >= text.encode_utf16().count());
+    let eof = message.contains("end of JSON") || position.is_some_and(|p| p >= text.encode_utf16().count());
     // V8's position counts UTF-16 units; config files are ASCII, where that is the character index.
-    crate::json::Syntax {
-        eof,
-        at: position.map(|p| crate::json::line_column(text, p)),
-    }
+    crate::json::Syntax { eof, at: position.map(|p| crate::json::line_column(text, p)) }
 }
 
 fn convert(v: &JsValue, depth: usize) -> Option<Value> {
@@ -58,11 +48,7 @@ fn convert(v: &JsValue, depth: usize) -> Option<Value> {
         return Some(Value::String(String::from(s)));
     }
     if let Some(a) = v.dyn_ref::<Array>() {
-        return a
-            .iter()
-            .map(|item| convert(&item, depth + 1))
-            .collect::<Option<Vec<_>>>()
-            .map(Value::Array);
+        return a.iter().map(|item| convert(&item, depth + 1)).collect::<Option<Vec<_>>>().map(Value::Array);
     }
     let mut map = Map::new();
     for entry in Object::entries(v.dyn_ref::<Object>()?).iter() {

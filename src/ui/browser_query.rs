@@ -20,9 +20,7 @@ fn decode(query: &str) -> Option<Vec<(String, String)>> {
 }
 
 fn encode(pairs: &[(&str, &str)]) -> String {
-    let Ok(params) = UrlSearchParams::new() else {
-        return String::new();
-    };
+    let Ok(params) = UrlSearchParams::new() else { return String::new() };
     for (k, v) in pairs {
         params.append(k, v);
     }

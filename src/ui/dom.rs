@@ -4,22 +4,14 @@
 
 /// The current `location.search` (with the leading `?`), or empty.
 pub fn query_string() -> String {
-    web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .unwrap_or_default()
+    web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
 }
 
 /// Replaces the URL's query string without adding a history entry.
 pub fn replace_query(query: &str) {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
+    let Some(window) = web_sys::window() else { return };
     let path = window.location().pathname().unwrap_or_default();
-    let url = if query.is_empty() {
-        path
-    } else {
-        format!("{path}?{query}")
-    };
+    let url = if query.is_empty() { path } else { format!("{path}?{query}") };
     if let Ok(history) = window.history() {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
@@ -137,15 +129,11 @@ pub fn reveal_app() {
     // Offline support is set up once the app is on screen, in a task of its own.
     crate::ui::later(crate::ui::embed::register_service_worker);
     let Some(root) = app_root() else { return };
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
     // Without a shell (a page without one), the app goes at the end of <body>.
     let _ = match document.get_element_by_id("shell") {
         Some(shell) => shell.replace_with_with_node_1(&root),
-        None => document
-            .body()
-            .map_or(Ok(()), |b| b.append_child(&root).map(|_| ())),
+        None => document.body().map_or(Ok(()), |b| b.append_child(&root).map(|_| ())),
     };
 }
 

@@ -11,18 +11,13 @@ pub const HEIGHT_MESSAGE_TYPE: &str = "gpu-advisor:height";
 
 /// Whether a query string (with or without its `?`) asks for embed mode: `embed=1` or `embed=true`.
 pub fn embed_requested(query: &str) -> bool {
-    query_pairs(query)
-        .iter()
-        .any(|(k, v)| k == "embed" && (v == "1" || v == "true"))
+    query_pairs(query).iter().any(|(k, v)| k == "embed" && (v == "1" || v == "true"))
 }
 
 /// The accent colour a query string asks for (`accent=1f6feb`, `accent=%231f6feb` or the short
 /// `accent=f60`) as a CSS colour `#rrggbb`; see [`hex_colour`].
 pub fn accent_requested(query: &str) -> Option<String> {
-    let (_, value) = query_pairs(query)
-        .into_iter()
-        .rev()
-        .find(|(k, _)| k == "accent")?;
+    let (_, value) = query_pairs(query).into_iter().rev().find(|(k, _)| k == "accent")?;
     hex_colour(&value)
 }
 
@@ -49,10 +44,7 @@ pub fn hex_colour(value: &str) -> Option<String> {
 /// higher contrast ratio (WCAG 2.1, "relative luminance" and "contrast ratio" definitions).
 pub fn contrast_text_for(accent: &str) -> &'static str {
     let channel = |i: usize| {
-        let c = accent
-            .get(i..i + 2)
-            .and_then(|h| u8::from_str_radix(h, 16).ok())
-            .unwrap_or(0);
+        let c = accent.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok()).unwrap_or(0);
         let c = f64::from(c) / 255.0;
         if c <= 0.04045 {
             c / 12.92
@@ -74,9 +66,7 @@ fn query_pairs(query: &str) -> Vec<(String, String)> {
 }
 
 fn query() -> String {
-    web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .unwrap_or_default()
+    web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
 }
 
 /// Whether the page was opened with `?embed=1` (compact layout, no site chrome).
@@ -101,9 +91,7 @@ pub fn apply_accent_from_url() {
 /// through CSSOM (`style.setProperty`), which the page's `style-src 'self'` allows, unlike a
 /// `style` attribute.
 pub fn apply_accent(colour: &str) {
-    let Some(accent) = hex_colour(colour) else {
-        return;
-    };
+    let Some(accent) = hex_colour(colour) else { return };
     let Some(root) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element())
@@ -126,18 +114,12 @@ pub fn start_height_reporter() {
     if STARTED.with(|s| s.replace(true)) {
         return;
     }
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let Ok(Some(parent)) = window.parent() else {
-        return;
-    };
+    let Some(window) = web_sys::window() else { return };
+    let Ok(Some(parent)) = window.parent() else { return };
     if JsValue::from(&parent) == JsValue::from(&window) {
         return;
     }
-    let Some(root) = window.document().and_then(|d| d.document_element()) else {
-        return;
-    };
+    let Some(root) = window.document().and_then(|d| d.document_element()) else { return };
     let measured = root.clone();
     let mut last_height = -1.0_f64;
     let mut report = move || {
@@ -164,29 +146,20 @@ pub fn start_height_reporter() {
 /// from `file://`, in the one-file download, and where the browser has no service workers
 /// (insecure origins); a failed registration is a console warning, never an error.
 pub fn register_service_worker() {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
+    let Some(window) = web_sys::window() else { return };
     if window.location().protocol().map_or(true, |p| p == "file:") {
         return;
     }
     let single_file = window
         .document()
-        .and_then(|d| {
-            d.query_selector("meta[name='gpu-advisor:single-file']")
-                .ok()
-                .flatten()
-        })
+        .and_then(|d| d.query_selector("meta[name='gpu-advisor:single-file']").ok().flatten())
         .is_some();
     let navigator = window.navigator();
     if single_file || !js_sys::Reflect::has(&navigator, &"serviceWorker".into()).unwrap_or(false) {
         return;
     }
     let warn = Closure::<dyn FnMut(JsValue)>::new(|e: JsValue| {
-        web_sys::console::warn_2(
-            &"gpu-advisor: no offline support, the service worker did not register:".into(),
-            &e,
-        );
+        web_sys::console::warn_2(&"gpu-advisor: no offline support, the service worker did not register:".into(), &e);
     });
     let _ = navigator.service_worker().register("./sw.js").catch(&warn);
     warn.forget();
@@ -213,24 +186,10 @@ mod tests {
 
     #[test]
     fn accent_only_takes_hex_colours() {
-        assert_eq!(
-            accent_requested("?accent=1F6FEB").as_deref(),
-            Some("#1f6feb")
-        );
-        assert_eq!(
-            accent_requested("?accent=%231f6feb").as_deref(),
-            Some("#1f6feb")
-        );
+        assert_eq!(accent_requested("?accent=1F6FEB").as_deref(), Some("#1f6feb"));
+        assert_eq!(accent_requested("?accent=%231f6feb").as_deref(), Some("#1f6feb"));
         assert_eq!(accent_requested("?accent=f60").as_deref(), Some("#ff6600"));
-        for bad in [
-            "red",
-            "1f6feb;}body{display:none",
-            "12345",
-            "1f6febff",
-            "",
-            "%3Cscript%3E",
-            "ｆｆｆ",
-        ] {
+        for bad in ["red", "1f6feb;}body{display:none", "12345", "1f6febff", "", "%3Cscript%3E", "ｆｆｆ"] {
             assert_eq!(accent_requested(&format!("?accent={bad}")), None, "{bad}");
         }
         assert_eq!(accent_requested("?embed=1"), None);

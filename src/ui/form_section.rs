@@ -33,11 +33,7 @@ impl Applies {
         let custom = model == "custom";
         let llm = custom || catalog::llm(model).is_some();
         Applies {
-            kind: if custom {
-                Some(ModelKind::Llm)
-            } else {
-                model_kind(model)
-            },
+            kind: if custom { Some(ModelKind::Llm) } else { model_kind(model) },
             llm,
             serving: llm && inputs.workload() == "inference",
             video: catalog::diffusion(model).is_some_and(|d| d.video.is_some()),
@@ -57,51 +53,28 @@ pub struct SectionProps {
 impl SectionProps {
     /// The message of `f`'s error in `lang`, if it has one.
     pub fn error(&self, lang: Lang, f: Field) -> Option<AttrValue> {
-        self.errors
-            .iter()
-            .find(|e| e.field == f)
-            .map(|e| AttrValue::from(e.message_in(lang)))
+        self.errors.iter().find(|e| e.field == f).map(|e| AttrValue::from(e.message_in(lang)))
     }
 
     /// The text input of `f`, with its `inputmode` `mode` (numeric, decimal, text). Each field is a
     /// component of plain props: the unchanged ones skip their render.
-    pub fn text(
-        &self,
-        lang: Lang,
-        f: Field,
-        label: &'static str,
-        hint: &'static str,
-        mode: &'static str,
-    ) -> Html {
+    pub fn text(&self, lang: Lang, f: Field, label: &'static str, hint: &'static str, mode: &'static str) -> Html {
         html! { <TextField field={f} {label} {hint} value={AttrValue::from(self.inputs.get(f).to_string())} error={self.error(lang, f)} {mode} dispatch={self.dispatch.clone()} /> }
     }
 
     /// The select of `f` with its (value, label) `options`.
-    pub fn select(
-        &self,
-        lang: Lang,
-        f: Field,
-        label: &'static str,
-        hint: &'static str,
-        options: Vec<(String, String)>,
-    ) -> Html {
+    pub fn select(&self, lang: Lang, f: Field, label: &'static str, hint: &'static str, options: Vec<(String, String)>) -> Html {
         html! { <SelectField field={f} {label} {hint} value={AttrValue::from(self.inputs.get(f).to_string())} {options} error={self.error(lang, f)} dispatch={self.dispatch.clone()} /> }
     }
 }
 
 /// A select's options from (value, label) pairs.
 pub fn options(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-    pairs
-        .iter()
-        .map(|(v, l)| (v.to_string(), l.to_string()))
-        .collect()
+    pairs.iter().map(|(v, l)| (v.to_string(), l.to_string())).collect()
 }
 
 /// A select's options labelled with their values, after an `auto` of empty value when `auto`.
 pub fn named(auto: bool, values: &[&str]) -> Vec<(String, String)> {
     let first = auto.then(|| (String::new(), "auto".to_string()));
-    first
-        .into_iter()
-        .chain(values.iter().map(|v| (v.to_string(), v.to_string())))
-        .collect()
+    first.into_iter().chain(values.iter().map(|v| (v.to_string(), v.to_string()))).collect()
 }

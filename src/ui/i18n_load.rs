@@ -13,10 +13,7 @@ pub const INLINE_ID: &str = "gpu-advisor-i18n";
 
 /// Installs the table if it is not yet; true when Chinese and Russian can be shown.
 pub async fn load() -> bool {
-    crate::i18n::installed()
-        || bytes(FILE, INLINE_ID)
-            .await
-            .is_some_and(|b| crate::i18n::install(&b))
+    crate::i18n::installed() || bytes(FILE, INLINE_ID).await.is_some_and(|b| crate::i18n::install(&b))
 }
 
 /// The bytes of a file loaded after start-up (this table, the source links, the accuracy page):
@@ -41,17 +38,10 @@ pub(crate) fn inline(id: &str) -> Option<Vec<u8>> {
 /// The bytes of `url` (relative to the page), or None on any failure.
 pub(crate) async fn fetch(url: &str) -> Option<Vec<u8>> {
     let window = web_sys::window()?;
-    let response: web_sys::Response =
-        wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url))
-            .await
-            .ok()?
-            .dyn_into()
-            .ok()?;
+    let response: web_sys::Response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url)).await.ok()?.dyn_into().ok()?;
     if !response.ok() {
         return None;
     }
-    let buffer = wasm_bindgen_futures::JsFuture::from(response.array_buffer().ok()?)
-        .await
-        .ok()?;
+    let buffer = wasm_bindgen_futures::JsFuture::from(response.array_buffer().ok()?).await.ok()?;
     Some(js_sys::Uint8Array::new(&buffer).to_vec())
 }

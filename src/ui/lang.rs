@@ -26,12 +26,7 @@ pub fn browser_lang() -> Option<Lang> {
 /// browser ask for one of them.
 pub fn may_need_table() -> bool {
     use crate::state::{stored, url};
-    let wants = |l: Option<String>| {
-        matches!(
-            l.as_deref().and_then(Lang::parse),
-            Some(Lang::Zh | Lang::Ru)
-        )
-    };
+    let wants = |l: Option<String>| matches!(l.as_deref().and_then(Lang::parse), Some(Lang::Zh | Lang::Ru));
     // The link's language wins over the saved one (as in `App`); without one, the saved settings
     // or the browser decide. The same parsers as `App`'s.
     let from_link = url::parse(&crate::ui::dom::query_string()).state.lang;

@@ -26,9 +26,7 @@ fn show_panel(message: &str) -> Option<()> {
     detail.set_text_content(Some(message));
     let reload = document.create_element("a").ok()?;
     reload.set_class_name("panic-panel__reload");
-    reload
-        .set_attribute("href", &web_sys::window()?.location().href().ok()?)
-        .ok()?;
+    reload.set_attribute("href", &web_sys::window()?.location().href().ok()?).ok()?;
     reload.set_text_content(Some("Reload"));
     for child in [&title, &body, &detail, &reload] {
         panel.append_child(child).ok()?;

@@ -13,8 +13,5 @@ pub const INLINE_ID: &str = "gpu-advisor-sources";
 
 /// Installs the links if they are not yet; true when they can be shown.
 pub async fn load() -> bool {
-    crate::catalog::sources::installed()
-        || bytes(FILE, INLINE_ID)
-            .await
-            .is_some_and(|b| crate::catalog::sources::install(&b))
+    crate::catalog::sources::installed() || bytes(FILE, INLINE_ID).await.is_some_and(|b| crate::catalog::sources::install(&b))
 }

@@ -97,9 +97,7 @@ impl ModelArch {
             layers: s.layers,
             encoder_layers: s.encoder_layers.unwrap_or(0),
             hidden_size: s.hidden_size,
-            intermediate_size: s
-                .intermediate_size
-                .unwrap_or(s.hidden_size.saturating_mul(4)),
+            intermediate_size: s.intermediate_size.unwrap_or(s.hidden_size.saturating_mul(4)),
             attention_heads: s.attention_heads,
             kv_heads: s.kv_heads,
             head_dim: s.head_dim,
@@ -126,11 +124,7 @@ impl ModelArch {
             fp8_weight_block: s.fp8_weight_block.unwrap_or(0),
             hidden_gemms: hidden_gemm_calls(&GemmShape {
                 layers: s.layers,
-                moe_layers: if s.experts_total.unwrap_or(0) > 1 {
-                    s.layers.saturating_sub(s.dense_layers.unwrap_or(0))
-                } else {
-                    0
-                },
+                moe_layers: if s.experts_total.unwrap_or(0) > 1 { s.layers.saturating_sub(s.dense_layers.unwrap_or(0)) } else { 0 },
                 mla: s.attention == Attention::Mla,
                 shared_experts: s.shared_experts.unwrap_or(0) > 0,
             }),
@@ -160,11 +154,7 @@ impl ModelArch {
     /// with the LM head. A tied head is still a vocab × hidden matrix multiply for every token
     /// (it shares its storage with the embedding, not its work), so tied models count it too.
     pub fn active_compute_params(&self) -> f64 {
-        let head = if self.tied_embeddings {
-            self.embedding_params()
-        } else {
-            0.0
-        };
+        let head = if self.tied_embeddings { self.embedding_params() } else { 0.0 };
         (self.params_active - self.embedding_params() + head).max(self.params_active * 0.05)
     }
 
@@ -185,8 +175,7 @@ impl ModelArch {
             return 0.0;
         }
         let moe_layers = f64::from(self.layers.saturating_sub(self.dense_layers));
-        (self.params_per_expert() * f64::from(self.experts_total) * moe_layers)
-            .min(self.body_params())
+        (self.params_per_expert() * f64::from(self.experts_total) * moe_layers).min(self.body_params())
     }
 
     /// Transformer layers that hold a KV cache growing with the context (decoder layers without
@@ -200,9 +189,7 @@ impl ModelArch {
     /// compressed latent plus the decoupled RoPE key).
     pub fn kv_elements_per_token_layer(&self) -> f64 {
         match self.attention {
-            Attention::Mla if self.kv_lora_rank > 0 => {
-                f64::from(self.kv_lora_rank) + f64::from(self.qk_rope_head_dim)
-            }
+            Attention::Mla if self.kv_lora_rank > 0 => f64::from(self.kv_lora_rank) + f64::from(self.qk_rope_head_dim),
             _ => 2.0 * f64::from(self.kv_heads) * f64::from(self.head_dim),
         }
     }
@@ -214,14 +201,13 @@ impl ModelArch {
         let per = self.kv_elements_per_token_layer();
         let layers = f64::from(self.kv_layers());
         let fixed = f64::from(self.fixed_state_layers) * self.fixed_state_elements_per_layer;
-        fixed
-            + match self.sliding_window {
-                Some(w) if self.sliding_window_layers_fraction > 0.0 => {
-                    let f = self.sliding_window_layers_fraction.clamp(0.0, 1.0);
-                    per * layers * ((1.0 - f) * tokens + f * tokens.min(f64::from(w)))
-                }
-                _ => per * layers * tokens,
+        fixed + match self.sliding_window {
+            Some(w) if self.sliding_window_layers_fraction > 0.0 => {
+                let f = self.sliding_window_layers_fraction.clamp(0.0, 1.0);
+                per * layers * ((1.0 - f) * tokens + f * tokens.min(f64::from(w)))
             }
+            _ => per * layers * tokens,
+        }
     }
 
     /// Width of the attention output (heads × head_dim), for attention FLOPs.

@@ -23,9 +23,7 @@ pub fn backend_for(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Option<Backend> {
         return Some(b);
     }
     let listed = || gpu.backends.iter().filter_map(|s| Backend::parse(s));
-    listed()
-        .find(|b| b.runs(engine))
-        .or_else(|| listed().next())
+    listed().find(|b| b.runs(engine)).or_else(|| listed().next())
 }
 
 /// Checks the job's back-end against the card and the engine, naming the `backend` field.
@@ -36,23 +34,13 @@ pub fn validate(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Result<(), EstimateE
             "backend",
             Note::new(
                 "{gpu} runs on {backends}, not {backend}",
-                vec![
-                    ("gpu", gpu.name.as_str().into()),
-                    ("backends", gpu.backends.join(", ").into()),
-                    ("backend", b.as_str().into()),
-                ],
+                vec![("gpu", gpu.name.as_str().into()), ("backends", gpu.backends.join(", ").into()), ("backend", b.as_str().into())],
             ),
         ));
     }
     if !b.runs(engine) {
-        let args = vec![
-            ("engine", engine.as_str().into()),
-            ("backend", b.as_str().into()),
-        ];
-        return Err(EstimateError::invalid(
-            "backend",
-            Note::new("{engine} does not run on {backend}", args),
-        ));
+        let args = vec![("engine", engine.as_str().into()), ("backend", b.as_str().into())];
+        return Err(EstimateError::invalid("backend", Note::new("{engine} does not run on {backend}", args)));
     }
     Ok(())
 }
@@ -64,11 +52,7 @@ pub fn validate(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Result<(), EstimateE
 /// same-machine comparisons put Vulkan's decode on an RX 7900 XTX 1.26× (ggml-org/llama.cpp#20934)
 /// and 1.30× (llama.cpp#10439) ROCm's, and 1.20× on an RX 9070 XT (lmstudio-bug-tracker#574).
 /// MLX figures are read as Metal's. `None` for other engines.
-pub fn llama_cpp_decode(
-    job: &LlmJob,
-    gpu: &Gpu,
-    engine: Engine,
-) -> Option<super::fit::BackendDecode> {
+pub fn llama_cpp_decode(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Option<super::fit::BackendDecode> {
     if engine != Engine::LlamaCpp {
         return None;
     }
@@ -83,11 +67,6 @@ pub fn llama_cpp_decode(
 
 /// The assumption note naming the back-end.
 pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, out: &mut Vec<Note>) {
-    let Some(b) = backend_for(job, gpu, engine) else {
-        return;
-    };
-    out.push(Note::new(
-        "back-end: {backend}",
-        vec![("backend", b.as_str().into())],
-    ));
+    let Some(b) = backend_for(job, gpu, engine) else { return };
+    out.push(Note::new("back-end: {backend}", vec![("backend", b.as_str().into())]));
 }

@@ -32,15 +32,10 @@ pub fn parse_param_count(s: &str) -> Result<f64, EstimateError> {
     } else {
         (t.as_str(), 1.0)
     };
-    let v: f64 = num.trim().parse().map_err(|_| {
-        EstimateError::invalid(
-            "params",
-            Note::new(
-                "`{value}` is not a parameter count (try 13b, 350m)",
-                vec![("value", s.into())],
-            ),
-        )
-    })?;
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| EstimateError::invalid("params", Note::new("`{value}` is not a parameter count (try 13b, 350m)", vec![("value", s.into())])))?;
     check_range("params", v * mult, 1e6, 1e13)
 }
 
@@ -75,11 +70,7 @@ pub fn arch_from_params(params: f64) -> Result<ModelArch, EstimateError> {
         vocab_size: CUSTOM_VOCAB,
         max_context: CUSTOM_CONTEXT,
         tied_embeddings: false,
-        attention: if kv_heads < heads {
-            Attention::Gqa
-        } else {
-            Attention::Mha
-        },
+        attention: if kv_heads < heads { Attention::Gqa } else { Attention::Mha },
         sliding_window: None,
         sliding_window_layers_fraction: 0.0,
         kv_lora_rank: 0,

@@ -15,10 +15,10 @@
 //! spread whole over each replica's cards, with tensor-parallel or data-parallel attention
 //! ([`super::job::MoeLayout`]), unless the job fixes its layout.
 
-use super::job::LlmJob;
+use super::serving::{analyze_opts, CurvePoint, ServingReport, ServingTargets};
 use super::job::MoeLayout;
 use super::parallel::expert_parallel_applies;
-use super::serving::{analyze_opts, CurvePoint, ServingReport, ServingTargets};
+use super::job::LlmJob;
 use super::{estimate_llm, per_gpu_fit};
 use crate::catalog::Gpu;
 use crate::model::types::{Estimate, EstimateError};
@@ -45,9 +45,7 @@ pub struct Deployment {
 /// Replica sizes to try for `gpus` cards when one replica needs at least `needed`.
 fn replica_sizes(gpus: u32, needed: u32) -> Vec<u32> {
     let needed = needed.max(1);
-    let mut sizes: Vec<u32> = (needed..=gpus.min(NODE_GPUS))
-        .filter(|m| gpus.is_multiple_of(*m))
-        .collect();
+    let mut sizes: Vec<u32> = (needed..=gpus.min(NODE_GPUS)).filter(|m| gpus.is_multiple_of(*m)).collect();
     if sizes.is_empty() || needed > NODE_GPUS {
         sizes.push(gpus);
     }
@@ -60,16 +58,8 @@ fn replica_sizes(gpus: u32, needed: u32) -> Vec<u32> {
 /// arrival rate, where every replica takes its share of the requests.
 fn scale(r: ServingReport, users: f64, replicas: u32, by_rate: bool) -> ServingReport {
     let k = f64::from(replicas);
-    let in_flight = if by_rate {
-        k * r.users
-    } else {
-        users.min(k * r.users)
-    };
-    let factor = if r.users > 0.0 {
-        in_flight / r.users
-    } else {
-        k
-    };
+    let in_flight = if by_rate { k * r.users } else { users.min(k * r.users) };
+    let factor = if r.users > 0.0 { in_flight / r.users } else { k };
     ServingReport {
         users: in_flight,
         per_user_tokens_per_s: r.per_user_tokens_per_s,
@@ -106,22 +96,14 @@ fn better(a: &ServingReport, b: &ServingReport, targets: &ServingTargets) -> boo
 /// One replica's targets: its share of the arrivals.
 fn replica_targets(targets: &ServingTargets, replicas: u32) -> ServingTargets {
     let mut t = *targets;
-    t.arrival_rate_rps = targets
-        .arrival_rate_rps
-        .map(|r| r / f64::from(replicas.max(1)));
+    t.arrival_rate_rps = targets.arrival_rate_rps.map(|r| r / f64::from(replicas.max(1)));
     t
 }
 
 /// The best deployment of `job` (its `batch` = the users in flight) on `gpus` of `gpu` whose
 /// replicas fit with at most `allowed_gib` per card, with its frontier; `None` when no replica
 /// size fits.
-pub fn plan(
-    job: &LlmJob,
-    gpu: &Gpu,
-    gpus: u32,
-    targets: &ServingTargets,
-    allowed_gib: f64,
-) -> Result<Option<Deployment>, EstimateError> {
+pub fn plan(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowed_gib: f64) -> Result<Option<Deployment>, EstimateError> {
     let mut d = plan_inner(job, gpu, gpus, targets, allowed_gib, true)?;
     if let Some(d) = d.as_mut() {
         d.report = full_report(job, gpu, d, targets)?;
@@ -131,49 +113,20 @@ pub fn plan(
 
 /// The full serving report of a deployment (with its TTFT and its frontier: one replica's from
 /// one user to its capacity, with users and totals times the replicas).
-pub fn full_report(
-    job: &LlmJob,
-    gpu: &Gpu,
-    d: &Deployment,
-    targets: &ServingTargets,
-) -> Result<ServingReport, EstimateError> {
+pub fn full_report(job: &LlmJob, gpu: &Gpu, d: &Deployment, targets: &ServingTargets) -> Result<ServingReport, EstimateError> {
     let share = share_of(&with_layout(job, d.moe_layout), d.replicas);
-    let r = analyze_opts(
-        &share,
-        gpu,
-        d.gpus_per_replica,
-        &replica_targets(targets, d.replicas),
-        true,
-    )?;
-    Ok(scale(
-        r,
-        f64::from(job.batch.max(1)),
-        d.replicas,
-        targets.arrival_rate_rps.is_some(),
-    ))
+    let r = analyze_opts(&share, gpu, d.gpus_per_replica, &replica_targets(targets, d.replicas), true)?;
+    Ok(scale(r, f64::from(job.batch.max(1)), d.replicas, targets.arrival_rate_rps.is_some()))
 }
 
 /// [`plan`] without the frontier and the TTFT (unless a target needs it), and without the estimate
 /// of a build that is one replica: the recommender ranks every candidate this way and analyses the
 /// options it shows in full, with [`full_report`].
-pub fn plan_opts(
-    job: &LlmJob,
-    gpu: &Gpu,
-    gpus: u32,
-    targets: &ServingTargets,
-    allowed_gib: f64,
-) -> Result<Option<Deployment>, EstimateError> {
+pub fn plan_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowed_gib: f64) -> Result<Option<Deployment>, EstimateError> {
     plan_inner(job, gpu, gpus, targets, allowed_gib, false)
 }
 
-fn plan_inner(
-    job: &LlmJob,
-    gpu: &Gpu,
-    gpus: u32,
-    targets: &ServingTargets,
-    allowed_gib: f64,
-    with_estimate: bool,
-) -> Result<Option<Deployment>, EstimateError> {
+fn plan_inner(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowed_gib: f64, with_estimate: bool) -> Result<Option<Deployment>, EstimateError> {
     let job = &*super::vision::with_images(job)?;
     let users = f64::from(job.batch.max(1));
     // A replica holds only its share of the users' cache: the smallest replica is the one that
@@ -193,38 +146,17 @@ fn plan_inner(
             if !fits || per_gpu_gib > allowed_gib {
                 continue;
             }
-            let report = scale(
-                analyze_opts(&share, gpu, m, &replica_targets(targets, k), false)?,
-                users,
-                k,
-                targets.arrival_rate_rps.is_some(),
-            );
-            if best
-                .as_ref()
-                .is_none_or(|b| better(&report, &b.report, targets))
-            {
-                best = Some(Deployment {
-                    replicas: k,
-                    gpus_per_replica: m,
-                    moe_layout: mode,
-                    report,
-                    estimate: None,
-                });
+            let report = scale(analyze_opts(&share, gpu, m, &replica_targets(targets, k), false)?, users, k, targets.arrival_rate_rps.is_some());
+            if best.as_ref().is_none_or(|b| better(&report, &b.report, targets)) {
+                best = Some(Deployment { replicas: k, gpus_per_replica: m, moe_layout: mode, report, estimate: None });
             }
         }
     }
     // The memory estimate of a split build's replica, or of a layout other than the caller's
     // (the full estimate is dear; the other sizes needed only their fit, and one replica over
     // every card is the caller's own estimate).
-    if let Some(d) = best
-        .as_mut()
-        .filter(|d| d.replicas > 1 || with_estimate || d.moe_layout != job.moe_layout)
-    {
-        d.estimate = Some(estimate_llm(
-            &share_of(&with_layout(job, d.moe_layout), d.replicas),
-            gpu,
-            d.gpus_per_replica,
-        )?);
+    if let Some(d) = best.as_mut().filter(|d| d.replicas > 1 || with_estimate || d.moe_layout != job.moe_layout) {
+        d.estimate = Some(estimate_llm(&share_of(&with_layout(job, d.moe_layout), d.replicas), gpu, d.gpus_per_replica)?);
     }
     Ok(best)
 }
@@ -245,18 +177,12 @@ fn moe_modes<'a>(job: &'a LlmJob, gpu: &Gpu, m: u32) -> &'a [MoeLayout] {
 
 /// `job` with its MoE layout fixed to `mode`.
 fn with_layout(job: &LlmJob, mode: MoeLayout) -> LlmJob {
-    LlmJob {
-        moe_layout: mode,
-        ..job.clone()
-    }
+    LlmJob { moe_layout: mode, ..job.clone() }
 }
 
 /// The job one of `replicas` replicas serves: its share of the users.
 fn share_of(job: &LlmJob, replicas: u32) -> LlmJob {
-    LlmJob {
-        batch: job.batch.max(1).div_ceil(replicas.max(1)),
-        ..job.clone()
-    }
+    LlmJob { batch: job.batch.max(1).div_ceil(replicas.max(1)), ..job.clone() }
 }
 
 #[cfg(test)]

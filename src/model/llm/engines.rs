@@ -72,10 +72,7 @@ impl Engine {
     /// True when the engine splits each layer across GPUs (tensor parallelism) by default;
     /// false when it assigns whole layers to GPUs (layer split / pipeline).
     pub fn tensor_parallel(self) -> bool {
-        matches!(
-            self,
-            Engine::Vllm | Engine::TrtLlm | Engine::Mlc | Engine::Sglang
-        )
+        matches!(self, Engine::Vllm | Engine::TrtLlm | Engine::Mlc | Engine::Sglang)
     }
 
     /// True for the engines that batch many requests continuously (paged KV pool, a scheduler):
@@ -157,11 +154,7 @@ impl Engine {
     pub fn prefill_chunk_tokens(self, gpu: &Gpu) -> Option<f64> {
         match self {
             Engine::LlamaCpp => Some(512.0),
-            Engine::Vllm | Engine::Sglang => Some(if large_vllm_class(gpu) {
-                8192.0
-            } else {
-                2048.0
-            }),
+            Engine::Vllm | Engine::Sglang => Some(if large_vllm_class(gpu) { 8192.0 } else { 2048.0 }),
             Engine::Mlc | Engine::Exllamav2 => Some(2048.0),
             Engine::TrtLlm => Some(8192.0),
             Engine::Transformers => None,
@@ -249,9 +242,7 @@ impl Engine {
 /// chip that regression was measured on. vLLM's name test itself does not match "A800", so
 /// vLLM gives an 80 GB A800 the large defaults; this rule keeps it with the A100.
 fn large_vllm_class(gpu: &Gpu) -> bool {
-    let ga100 = gpu.vendor == crate::catalog::Vendor::Nvidia
-        && gpu.architecture == "Ampere"
-        && gpu.has_hbm();
+    let ga100 = gpu.vendor == crate::catalog::Vendor::Nvidia && gpu.architecture == "Ampere" && gpu.has_hbm();
     gpu.memory_gib >= 70.0 && !ga100
 }
 
@@ -279,11 +270,7 @@ impl GpuFamily {
             Vendor::Intel | Vendor::Huawei => GpuFamily::Other,
             Vendor::Nvidia => {
                 // Case-insensitive, without allocating: this runs for every card the ranking times.
-                let hbm = gpu.memory_type.as_deref().is_some_and(|t| {
-                    t.as_bytes()
-                        .windows(3)
-                        .any(|w| w.eq_ignore_ascii_case(b"HBM"))
-                });
+                let hbm = gpu.memory_type.as_deref().is_some_and(|t| t.as_bytes().windows(3).any(|w| w.eq_ignore_ascii_case(b"HBM")));
                 if hbm || (gpu.memory_type.is_none() && gpu.segment == Segment::Datacenter) {
                     GpuFamily::NvidiaHbm
                 } else {
@@ -396,9 +383,7 @@ pub fn standing(engine: Engine, family: GpuFamily) -> Standing {
 /// A100's (Shah et al. 2024, "FlashAttention-3", §1). 1 elsewhere.
 pub fn sync_mma_share(gpu: &Gpu, engine: Engine) -> f64 {
     let async_mma = gpu.vendor == crate::catalog::Vendor::Nvidia
-        && (gpu.architecture.starts_with("Hopper")
-            || (gpu.architecture.starts_with("Blackwell")
-                && gpu.segment == crate::catalog::Segment::Datacenter));
+        && (gpu.architecture.starts_with("Hopper") || (gpu.architecture.starts_with("Blackwell") && gpu.segment == crate::catalog::Segment::Datacenter));
     if async_mma && engine == Engine::LlamaCpp {
         0.5
     } else {
@@ -430,18 +415,13 @@ pub fn inference_peak_tflops(gpu: &Gpu, engine: Engine, fp8: bool) -> f64 {
     } else {
         fp16
     };
-    base.or(gpu.fp32_tflops)
-        .filter(|v| v.is_finite() && *v > 0.0)
-        .unwrap_or(1.0)
+    base.or(gpu.fp32_tflops).filter(|v| v.is_finite() && *v > 0.0).unwrap_or(1.0)
 }
 
 /// True for NVIDIA cards older than Volta (compute capability below 7.0), which vLLM,
 /// TensorRT-LLM and ExLlamaV2 do not support.
 pub fn pre_volta(gpu: &Gpu) -> bool {
-    gpu.vendor == Vendor::Nvidia
-        && ["Pascal", "Maxwell", "Kepler"]
-            .iter()
-            .any(|a| gpu.architecture.starts_with(a))
+    gpu.vendor == Vendor::Nvidia && ["Pascal", "Maxwell", "Kepler"].iter().any(|a| gpu.architecture.starts_with(a))
 }
 
 /// A compute back-end.
@@ -457,14 +437,7 @@ pub enum Backend {
 
 impl Backend {
     /// Every back-end the `--backend` flag takes, in CLI order.
-    pub const ALL: [Backend; 6] = [
-        Backend::Cuda,
-        Backend::Rocm,
-        Backend::Vulkan,
-        Backend::Metal,
-        Backend::Sycl,
-        Backend::Mlx,
-    ];
+    pub const ALL: [Backend; 6] = [Backend::Cuda, Backend::Rocm, Backend::Vulkan, Backend::Metal, Backend::Sycl, Backend::Mlx];
 
     /// CLI and catalog name.
     pub fn as_str(self) -> &'static str {
@@ -481,11 +454,7 @@ impl Backend {
     /// Parses a name (`hip` is ROCm).
     pub fn parse(s: &str) -> Option<Backend> {
         let lower = s.trim().to_ascii_lowercase();
-        let name = if lower == "hip" {
-            "rocm"
-        } else {
-            lower.as_str()
-        };
+        let name = if lower == "hip" { "rocm" } else { lower.as_str() };
         Backend::ALL.into_iter().find(|b| b.as_str() == name)
     }
 

@@ -41,11 +41,7 @@ pub struct Chosen {
 
 impl Framework {
     /// Every framework, in CLI order.
-    pub const ALL: [Framework; 3] = [
-        Framework::Transformers,
-        Framework::Torchtune,
-        Framework::Megatron,
-    ];
+    pub const ALL: [Framework; 3] = [Framework::Transformers, Framework::Torchtune, Framework::Megatron];
 
     /// CLI and URL name.
     pub fn as_str(self) -> &'static str {
@@ -70,15 +66,10 @@ impl Framework {
     /// Puts this framework's defaults on `job` for what `chosen` leaves open, for a run on
     /// `gpus` GPUs (torchtune's single-device and distributed recipes differ).
     pub fn apply(self, job: &mut LlmJob, chosen: Chosen, gpus: u32) {
-        let full_single =
-            self == Framework::Torchtune && job.workload == Workload::FinetuneFull && gpus <= 1;
+        let full_single = self == Framework::Torchtune && job.workload == Workload::FinetuneFull && gpus <= 1;
         let (optimizer, checkpointing, master, in_backward) = match self {
-            Framework::Transformers | Framework::Megatron => {
-                (Optimizer::AdamW, Checkpointing::None, true, false)
-            }
-            Framework::Torchtune if full_single => {
-                (Optimizer::PagedAdamW8bit, Checkpointing::Full, false, true)
-            }
+            Framework::Transformers | Framework::Megatron => (Optimizer::AdamW, Checkpointing::None, true, false),
+            Framework::Torchtune if full_single => (Optimizer::PagedAdamW8bit, Checkpointing::Full, false, true),
             Framework::Torchtune => (Optimizer::AdamW, Checkpointing::Full, false, false),
         };
         job.optimizer = chosen.optimizer.unwrap_or(optimizer);

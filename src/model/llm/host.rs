@@ -26,12 +26,7 @@ pub enum OffloadMode {
 
 impl OffloadMode {
     /// Every mode, in CLI order.
-    pub const ALL: [OffloadMode; 4] = [
-        OffloadMode::Auto,
-        OffloadMode::None,
-        OffloadMode::Layers,
-        OffloadMode::Experts,
-    ];
+    pub const ALL: [OffloadMode; 4] = [OffloadMode::Auto, OffloadMode::None, OffloadMode::Layers, OffloadMode::Experts];
 
     /// CLI and URL name.
     pub fn as_str(self) -> &'static str {

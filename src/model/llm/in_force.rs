@@ -11,9 +11,7 @@
 //! held-out errors in `docs/ACCURACY.md`.
 
 use super::calibrated::CALIBRATED;
-use super::engines::{
-    dp4a_tops, has_matrix_units, standing, Efficiency, Engine, GpuFamily, Standing,
-};
+use super::engines::{dp4a_tops, has_matrix_units, standing, Efficiency, Engine, GpuFamily, Standing};
 use super::fit::LlmFit;
 use crate::catalog::Gpu;
 use crate::model::precision::Precision;
@@ -58,18 +56,10 @@ pub fn simt_gemm_mfu() -> f64 {
 /// every token of the tile (32–64), so its few ALU operations per weight are a few per cent of
 /// the FMAs on the same lanes (llama.cpp Metal q4_0/q8_0 prefill equals F16 prefill to 3% on
 /// M3 Max, M3 Ultra and M4 Max, `llm_inference_more.csv`).
-pub fn prefill_gemm_shares(
-    gpu: &Gpu,
-    engine: Engine,
-    quantized: bool,
-    eff: &Efficiency,
-) -> (f64, f64) {
+pub fn prefill_gemm_shares(gpu: &Gpu, engine: Engine, quantized: bool, eff: &Efficiency) -> (f64, f64) {
     let fast_multiply = has_matrix_units(gpu) || (quantized && dp4a_tops(gpu, engine).is_some());
     if fast_multiply {
-        (
-            eff.prefill_mfu,
-            if quantized { eff.quant_prefill } else { 1.0 },
-        )
+        (eff.prefill_mfu, if quantized { eff.quant_prefill } else { 1.0 })
     } else {
         (simt_gemm_mfu(), 1.0)
     }
@@ -117,19 +107,14 @@ pub fn inflight_bw_cap_gb_s(gpu: &Gpu, engine: Engine) -> Option<f64> {
     if engine != Engine::LlamaCpp {
         return None;
     }
-    gpu.sm_count
-        .map(|n| f64::from(n) * llama_cpp_sm_read_gb_s())
-        .filter(|c| c.is_finite())
+    gpu.sm_count.map(|n| f64::from(n) * llama_cpp_sm_read_gb_s()).filter(|c| c.is_finite())
 }
 
 /// The factors `engine` gets on a GPU family that has no calibration rows of its own: what the
 /// app shows for such a pair. Every engine has one set of factors for every family (the family
 /// differences are physics on catalog properties), so these are that set, not marked measured.
 pub fn carried_over(engine: Engine) -> Efficiency {
-    Efficiency {
-        measured: false,
-        ..efficiency(engine, GpuFamily::Other)
-    }
+    Efficiency { measured: false, ..efficiency(engine, GpuFamily::Other) }
 }
 
 /// [`carried_over`] for a family held out: every engine has one set of factors for every family
@@ -144,8 +129,5 @@ pub fn carried_over_without(engine: Engine, _held_out: Option<GpuFamily>) -> Eff
 /// `measured` is true only for the fitted pairs ([`standing`] is [`Standing::Fitted`]).
 pub fn efficiency(engine: Engine, family: GpuFamily) -> Efficiency {
     let base = with(|f| *f.engine(engine));
-    Efficiency {
-        measured: standing(engine, family) == Standing::Fitted,
-        ..base
-    }
+    Efficiency { measured: standing(engine, family) == Standing::Fitted, ..base }
 }

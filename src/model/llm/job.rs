@@ -28,13 +28,8 @@ pub enum Workload {
 
 impl Workload {
     /// Every workload, in CLI order.
-    pub const ALL: [Workload; 5] = [
-        Workload::Inference,
-        Workload::Training,
-        Workload::FinetuneFull,
-        Workload::Lora,
-        Workload::Qlora,
-    ];
+    pub const ALL: [Workload; 5] =
+        [Workload::Inference, Workload::Training, Workload::FinetuneFull, Workload::Lora, Workload::Qlora];
 
     /// CLI name.
     pub fn as_str(self) -> &'static str {
@@ -81,13 +76,8 @@ pub enum Optimizer {
 
 impl Optimizer {
     /// Every optimizer, in CLI order.
-    pub const ALL: [Optimizer; 5] = [
-        Optimizer::AdamW,
-        Optimizer::AdamW8bit,
-        Optimizer::PagedAdamW8bit,
-        Optimizer::Sgd,
-        Optimizer::Adafactor,
-    ];
+    pub const ALL: [Optimizer; 5] =
+        [Optimizer::AdamW, Optimizer::AdamW8bit, Optimizer::PagedAdamW8bit, Optimizer::Sgd, Optimizer::Adafactor];
 
     /// CLI name.
     pub fn as_str(self) -> &'static str {
@@ -126,11 +116,7 @@ pub enum Checkpointing {
 
 impl Checkpointing {
     /// Every mode, in CLI order.
-    pub const ALL: [Checkpointing; 3] = [
-        Checkpointing::None,
-        Checkpointing::Selective,
-        Checkpointing::Full,
-    ];
+    pub const ALL: [Checkpointing; 3] = [Checkpointing::None, Checkpointing::Selective, Checkpointing::Full];
 
     /// CLI name.
     pub fn as_str(self) -> &'static str {
@@ -357,10 +343,7 @@ pub const MAX_GPUS: u32 = 16_384;
 impl LlmJob {
     /// A job for a catalog preset with every other setting at its default.
     pub fn for_preset(spec: &crate::catalog::LlmSpec) -> LlmJob {
-        LlmJob {
-            model: ModelArch::from_spec(spec),
-            ..LlmJob::default()
-        }
+        LlmJob { model: ModelArch::from_spec(spec), ..LlmJob::default() }
     }
 
     /// The weight format actually stored (QLoRA forces NF4).
@@ -386,16 +369,11 @@ impl LlmJob {
     pub fn engine_for(&self, gpu: &Gpu) -> Engine {
         match self.engine {
             Some(e) => e,
-            None if self.effective_precision().is_gguf()
-                || GpuFamily::of(gpu) == GpuFamily::Apple
-                || pre_volta(gpu) =>
-            {
+            None if self.effective_precision().is_gguf() || GpuFamily::of(gpu) == GpuFamily::Apple || pre_volta(gpu) => {
                 Engine::LlamaCpp
             }
             // System RAM given for offload: the llama.cpp setup (`-ngl`, `--n-cpu-moe`).
-            None if self.host.ram_gib > 0.0 && self.workload == Workload::Inference => {
-                Engine::LlamaCpp
-            }
+            None if self.host.ram_gib > 0.0 && self.workload == Workload::Inference => Engine::LlamaCpp,
             None => Engine::Vllm,
         }
     }
@@ -404,42 +382,17 @@ impl LlmJob {
     pub fn validate(&self) -> Result<(), EstimateError> {
         let m = &self.model;
         check_range("params", m.params_total, 1e6, 1e13)?;
-        check_range(
-            "params_active",
-            m.params_active,
-            1e5,
-            m.params_total.max(1e5) * 1.0001,
-        )?;
+        check_range("params_active", m.params_active, 1e5, m.params_total.max(1e5) * 1.0001)?;
         check_range("layers", f64::from(m.layers), 1.0, 1000.0)?;
         check_range("hidden_size", f64::from(m.hidden_size), 16.0, 131_072.0)?;
         check_range("attention_heads", f64::from(m.attention_heads), 1.0, 4096.0)?;
-        check_range(
-            "kv_heads",
-            f64::from(m.kv_heads),
-            1.0,
-            f64::from(m.attention_heads.max(1)),
-        )?;
+        check_range("kv_heads", f64::from(m.kv_heads), 1.0, f64::from(m.attention_heads.max(1)))?;
         check_range("head_dim", f64::from(m.head_dim), 1.0, 4096.0)?;
         check_range("vocab_size", f64::from(m.vocab_size), 1.0, 10_000_000.0)?;
-        check_range(
-            "intermediate_size",
-            f64::from(m.intermediate_size),
-            1.0,
-            1_000_000.0,
-        )?;
+        check_range("intermediate_size", f64::from(m.intermediate_size), 1.0, 1_000_000.0)?;
         check_range("context", f64::from(self.context_tokens), 1.0, 10_485_760.0)?;
-        check_range(
-            "prompt_tokens",
-            f64::from(self.prompt_tokens),
-            1.0,
-            10_485_760.0,
-        )?;
-        check_range(
-            "output_tokens",
-            f64::from(self.output_tokens),
-            1.0,
-            10_485_760.0,
-        )?;
+        check_range("prompt_tokens", f64::from(self.prompt_tokens), 1.0, 10_485_760.0)?;
+        check_range("output_tokens", f64::from(self.output_tokens), 1.0, 10_485_760.0)?;
         check_range("batch", f64::from(self.batch), 1.0, 65_536.0)?;
         check_range("seq_len", f64::from(self.seq_len), 1.0, 10_485_760.0)?;
         check_range("zero", f64::from(self.zero), 0.0, 3.0)?;
@@ -452,12 +405,7 @@ impl LlmJob {
             check_range("nic_gbit_s", g, 1.0, 100_000.0)?;
         }
         if let Some(m) = self.mesh {
-            for (name, v) in [
-                ("tp", m.tp),
-                ("pp", m.pp),
-                ("cp", m.cp),
-                ("vp", m.interleave),
-            ] {
+            for (name, v) in [("tp", m.tp), ("pp", m.pp), ("cp", m.cp), ("vp", m.interleave)] {
                 check_range(name, f64::from(v), 1.0, f64::from(MAX_GPUS))?;
             }
         }
@@ -478,11 +426,7 @@ impl LlmJob {
             check_range("mfu", mfu, 0.01, 1.0)?;
         }
         let fp8_training = self.precision == Precision::Fp8 && !self.workload.is_adapter();
-        if self.workload.is_training()
-            && self.workload != Workload::Qlora
-            && !self.precision.is_trainable()
-            && !fp8_training
-        {
+        if self.workload.is_training() && self.workload != Workload::Qlora && !self.precision.is_trainable() && !fp8_training {
             return Err(EstimateError::invalid(
                 "precision",
                 Note::new(
@@ -511,12 +455,7 @@ pub enum MoeLayout {
 }
 
 impl MoeLayout {
-    pub const ALL: [MoeLayout; 4] = [
-        MoeLayout::Auto,
-        MoeLayout::Tensor,
-        MoeLayout::Expert,
-        MoeLayout::DpAttention,
-    ];
+    pub const ALL: [MoeLayout; 4] = [MoeLayout::Auto, MoeLayout::Tensor, MoeLayout::Expert, MoeLayout::DpAttention];
 
     /// The CLI/URL value.
     pub fn as_str(self) -> &'static str {
@@ -529,9 +468,7 @@ impl MoeLayout {
     }
 
     pub fn parse(s: &str) -> Option<MoeLayout> {
-        MoeLayout::ALL
-            .into_iter()
-            .find(|m| m.as_str().eq_ignore_ascii_case(s.trim()))
+        MoeLayout::ALL.into_iter().find(|m| m.as_str().eq_ignore_ascii_case(s.trim()))
     }
 }
 

@@ -55,37 +55,22 @@ pub fn weight_bytes(job: &LlmJob) -> (f64, f64, f64) {
         // other tensor in Q8_0, 34 bytes per 32 weights. llama-bench prints gpt-oss 20B (20.91B
         // parameters, 19.11B of them in experts) at 11.27 GiB = 12.10 GB: 19.11e9 × 4.25/8 =
         // 10.15 GB of experts leaves 1.95 GB for the other 1.80B, 8.7 bits each.
-        None if p == crate::model::precision::Precision::Mxfp4
-            && m.is_moe()
-            && job.engine == Some(Engine::LlamaCpp) =>
-        {
+        None if p == crate::model::precision::Precision::Mxfp4 && m.is_moe() && job.engine == Some(Engine::LlamaCpp) => {
             let experts = m.routed_expert_params();
             let q8 = crate::model::precision::Precision::Q80.bytes_per_weight();
-            (
-                experts * p.bytes_per_weight() + (body - experts) * q8,
-                embed * q8,
-                head * q8,
-            )
+            (experts * p.bytes_per_weight() + (body - experts) * q8, embed * q8, head * q8)
         }
         // MXFP4 as gpt-oss ships it: the routed experts in MXFP4, attention and router in BF16
         // (`quantization_config.modules_to_not_convert` of openai/gpt-oss-120b).
         None if p == crate::model::precision::Precision::Mxfp4 && m.is_moe() => {
             let experts = m.routed_expert_params();
-            (
-                experts * p.bytes_per_weight() + (body - experts) * KEEP_BYTES,
-                embed * KEEP_BYTES,
-                head * KEEP_BYTES,
-            )
+            (experts * p.bytes_per_weight() + (body - experts) * KEEP_BYTES, embed * KEEP_BYTES, head * KEEP_BYTES)
         }
         None if p.quantizes_embeddings() => {
             let b = p.bytes_per_weight();
             (body * b, embed * b, head * b)
         }
-        None => (
-            body * p.bytes_per_weight(),
-            embed * KEEP_BYTES,
-            head * KEEP_BYTES,
-        ),
+        None => (body * p.bytes_per_weight(), embed * KEEP_BYTES, head * KEEP_BYTES),
     }
 }
 
@@ -101,9 +86,7 @@ pub fn routed_expert_bytes(job: &LlmJob) -> f64 {
     let m = &job.model;
     let experts = m.routed_expert_params();
     let (body, _, _) = weight_bytes(job);
-    if job.effective_precision() == crate::model::precision::Precision::Mxfp4
-        && job.bits_per_weight_override.is_none()
-    {
+    if job.effective_precision() == crate::model::precision::Precision::Mxfp4 && job.bits_per_weight_override.is_none() {
         experts * job.effective_precision().bytes_per_weight()
     } else if m.body_params() > 0.0 {
         experts * body / m.body_params()
@@ -155,11 +138,7 @@ fn widths(m: &ModelArch) -> Widths {
         h: f64::from(m.hidden_size),
         hq: m.attention_width(),
         kvd: f64::from(m.kv_heads) * f64::from(m.head_dim),
-        ffn: if m.is_moe() {
-            f64::from(m.moe_intermediate_size) * f64::from(m.experts_active)
-        } else {
-            f64::from(m.intermediate_size)
-        },
+        ffn: if m.is_moe() { f64::from(m.moe_intermediate_size) * f64::from(m.experts_active) } else { f64::from(m.intermediate_size) },
     }
 }
 
@@ -174,12 +153,7 @@ fn widths(m: &ModelArch) -> Widths {
 /// 4·heads·s per token.
 pub fn activation_bytes_per_token_layer(job: &LlmJob, seq: f64, keep_scores: bool) -> f64 {
     let m = &job.model;
-    let Widths {
-        h,
-        hq,
-        kvd,
-        ffn: ffn_width,
-    } = widths(m);
+    let Widths { h, hq, kvd, ffn: ffn_width } = widths(m);
     let base = 8.0 * h + 4.0 * hq + 4.0 * kvd + ffn_saved_bytes(job, ffn_width);
     if keep_scores {
         base + 4.0 * f64::from(m.attention_heads) * seq
@@ -231,20 +205,9 @@ pub fn ffn_saved_bytes(job: &LlmJob, width: f64) -> f64 {
 ///   already share.
 pub fn adapter_activation_bytes_per_token_layer(job: &LlmJob, seq: f64, keep_scores: bool) -> f64 {
     let m = &job.model;
-    let Widths {
-        h,
-        hq,
-        kvd,
-        ffn: ffn_width,
-    } = widths(m);
+    let Widths { h, hq, kvd, ffn: ffn_width } = widths(m);
     let norms = 2.0 * h * if job.torch_compile { 2.0 } else { 4.0 };
-    let attention = 4.0 * hq
-        + 4.0 * kvd
-        + if keep_scores {
-            4.0 * f64::from(m.attention_heads) * seq
-        } else {
-            0.0
-        };
+    let attention = 4.0 * hq + 4.0 * kvd + if keep_scores { 4.0 * f64::from(m.attention_heads) * seq } else { 0.0 };
     let ffn = match (m.gated_ffn, job.torch_compile) {
         (true, false) => 6.0,
         (true, true) => 4.0,
@@ -272,12 +235,7 @@ pub fn adapter_activation_bytes_per_token_layer(job: &LlmJob, seq: f64, keep_sco
             2.0 * width
         };
         let shared_by_adapters = mats > 0.0 && !own_copies;
-        let bnb = if job.workload == Workload::Qlora && job.nf4_keeps_inputs && !shared_by_adapters
-        {
-            2.0 * width
-        } else {
-            0.0
-        };
+        let bnb = if job.workload == Workload::Qlora && job.nf4_keeps_inputs && !shared_by_adapters { 2.0 * width } else { 0.0 };
         kept += adapters + bnb;
     }
     let mats: f64 = inputs.iter().map(|(_, n)| n).sum();
@@ -295,11 +253,7 @@ pub fn nf4_dequant_buffer_bytes(job: &LlmJob) -> f64 {
     }
     let m = &job.model;
     let h = f64::from(m.hidden_size);
-    let widest = if m.is_moe() {
-        f64::from(m.moe_intermediate_size)
-    } else {
-        f64::from(m.intermediate_size)
-    };
+    let widest = if m.is_moe() { f64::from(m.moe_intermediate_size) } else { f64::from(m.intermediate_size) };
     h * widest.max(m.attention_width()) * KEEP_BYTES
 }
 
@@ -327,9 +281,7 @@ pub fn training_activation_bytes(job: &LlmJob) -> f64 {
     let body = match job.grad_checkpointing {
         Checkpointing::None | Checkpointing::Selective => per_layer * layers,
         // Layer inputs (2·s·b·h each) plus one layer recomputed in full during backward.
-        Checkpointing::Full => {
-            2.0 * h * tokens * layers + per_token_layer(!job.flash_attention) * tokens
-        }
+        Checkpointing::Full => 2.0 * h * tokens * layers + per_token_layer(!job.flash_attention) * tokens,
     };
     // Bytes per logit at the loss's peak. A chunked loss (torchtune's `CEWithChunkedOutputLoss`,
     // `num_output_chunks = 8`) keeps the 16-bit logits of every chunk and upcasts one chunk at a
@@ -337,10 +289,7 @@ pub fn training_activation_bytes(job: &LlmJob) -> f64 {
     // logits, an fp32 copy, fp32 log-softmax saved for backward and, in backward, the fp32
     // gradient overlap at about 2 + 4 + 4 + 2 = 12 B; fp32 training holds fp32 logits,
     // log-softmax and gradient: 12 B too.
-    let wide = matches!(
-        job.precision,
-        crate::model::precision::Precision::Fp32 | crate::model::precision::Precision::Tf32
-    );
+    let wide = matches!(job.precision, crate::model::precision::Precision::Fp32 | crate::model::precision::Precision::Tf32);
     let logit_bytes = if wide || job.fp32_logits { 12.0 } else { 2.5 };
     let logits = tokens * f64::from(m.vocab_size) * logit_bytes;
     body + logits + nf4_dequant_buffer_bytes(job)
@@ -362,33 +311,19 @@ pub fn inference_buffer_bytes(job: &LlmJob, gpu: &Gpu, engine: Engine) -> f64 {
     let ctx = f64::from(job.context_tokens);
     match engine {
         Engine::LlamaCpp => {
-            let ub = job
-                .prefill_chunk(gpu, engine)
-                .unwrap_or(512.0)
-                .min(f64::from(job.prompt_tokens).max(1.0) * b)
-                .max(1.0);
-            let kq = if job.flash_attention {
-                0.0
-            } else {
-                f64::from(m.attention_heads) * ctx
-            };
+            let ub = job.prefill_chunk(gpu, engine).unwrap_or(512.0).min(f64::from(job.prompt_tokens).max(1.0) * b).max(1.0);
+            let kq = if job.flash_attention { 0.0 } else { f64::from(m.attention_heads) * ctx };
             ub * 4.0 * (v + kq) + ub * h * 4.0 * 4.0
         }
         _ => {
             let prompt = f64::from(job.prompt_tokens) * b;
-            let chunk = job
-                .prefill_chunk(gpu, engine)
-                .map_or(prompt, |c| c.min(prompt.max(1.0)));
+            let chunk = job.prefill_chunk(gpu, engine).map_or(prompt, |c| c.min(prompt.max(1.0)));
             let ffn_width = if m.is_moe() {
                 f64::from(m.moe_intermediate_size) * f64::from(m.experts_active)
             } else {
                 f64::from(m.intermediate_size)
             };
-            let logit_rows = if engine == Engine::Transformers {
-                chunk
-            } else {
-                b
-            };
+            let logit_rows = if engine == Engine::Transformers { chunk } else { b };
             chunk * (4.0 * h + 3.0 * ffn_width) * 2.0 + logit_rows * v * 4.0
         }
     }
@@ -399,13 +334,7 @@ pub fn optimizer_bytes_per_param(job: &LlmJob) -> f64 {
     match job.optimizer {
         // PyTorch's AdamW creates its moments with `torch.zeros_like(param)`: fp32 beside an fp32
         // master copy, but bf16 (2 + 2 B) when pure-bf16 training has no master copy.
-        Optimizer::AdamW
-            if !job.master_weights
-                && !job.workload.is_adapter()
-                && job.precision.bits_per_weight() <= 16.0 =>
-        {
-            4.0
-        }
+        Optimizer::AdamW if !job.master_weights && !job.workload.is_adapter() && job.precision.bits_per_weight() <= 16.0 => 4.0,
         Optimizer::AdamW => 8.0,
         // Block-wise 8-bit moments (Dettmers et al. 2022, "8-bit Optimizers via Block-wise
         // Quantization"): 1 B each plus one fp32 absmax per block of 2048.
@@ -425,9 +354,7 @@ pub const TRAINING_MEMORY_BAND: (f64, f64) = crate::model::bands::MEMORY.fitted;
 /// `gib` as the band measured peaks fall in: training and fine-tuning only; `None` for
 /// inference, whose held-out rows are weight files only (no measured peaks to set a spread).
 pub fn peak_band(job: &LlmJob, gib: f64) -> Option<crate::model::types::Band> {
-    job.workload.is_training().then(|| {
-        crate::model::types::Band::around(gib, TRAINING_MEMORY_BAND.0, TRAINING_MEMORY_BAND.1)
-    })
+    job.workload.is_training().then(|| crate::model::types::Band::around(gib, TRAINING_MEMORY_BAND.0, TRAINING_MEMORY_BAND.1))
 }
 
 /// Every memory term of `job` on `gpu` with `engine`.
@@ -436,11 +363,7 @@ pub fn terms(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Terms {
     let apple = GpuFamily::of(gpu) == GpuFamily::Apple;
     let (body, embed, head) = weight_bytes(job);
     let weights = body + embed + head;
-    let body_bpp = if m.body_params() > 0.0 {
-        body / m.body_params()
-    } else {
-        2.0
-    };
+    let body_bpp = if m.body_params() > 0.0 { body / m.body_params() } else { 2.0 };
     if job.workload == Workload::Inference {
         let kv = kv_bytes(job, f64::from(job.context_tokens), f64::from(job.batch));
         let act = inference_buffer_bytes(job, gpu, engine);
@@ -461,10 +384,7 @@ pub fn terms(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Terms {
 
     // Training: weights in the job's precision (QLoRA: NF4 base), trainable parameters in
     // 16 or 32 bits.
-    let wide = matches!(
-        job.precision,
-        crate::model::precision::Precision::Fp32 | crate::model::precision::Precision::Tf32
-    );
+    let wide = matches!(job.precision, crate::model::precision::Precision::Fp32 | crate::model::precision::Precision::Tf32);
     let param_bytes = if wide { 4.0 } else { 2.0 };
     let (trainable, adapter_weights) = if job.workload.is_adapter() {
         let p = lora_params(job);
@@ -472,44 +392,25 @@ pub fn terms(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Terms {
     } else {
         (m.params_total, 0.0)
     };
-    let grad_bytes = if job.workload.is_adapter() && job.master_weights {
-        4.0
-    } else {
-        param_bytes
-    };
+    let grad_bytes = if job.workload.is_adapter() && job.master_weights { 4.0 } else { param_bytes };
     let gradients = if job.optimizer_in_backward {
         // One parameter's gradient at a time: the largest tensor.
-        let largest = m
-            .embedding_params()
-            .max(f64::from(m.hidden_size) * f64::from(m.intermediate_size));
+        let largest = m.embedding_params().max(f64::from(m.hidden_size) * f64::from(m.intermediate_size));
         largest.min(trainable) * grad_bytes
     } else {
         trainable * grad_bytes
     };
-    let master = if job.master_weights && !wide && !job.workload.is_adapter() {
-        4.0 * trainable
-    } else {
-        0.0
-    };
+    let master = if job.master_weights && !wide && !job.workload.is_adapter() { 4.0 * trainable } else { 0.0 };
     let states = optimizer_bytes_per_param(job) * trainable;
     let optimizer = master + states;
-    let pageable = if job.optimizer == Optimizer::PagedAdamW8bit {
-        states
-    } else {
-        0.0
-    };
+    let pageable = if job.optimizer == Optimizer::PagedAdamW8bit { states } else { 0.0 };
     let act = training_activation_bytes(job);
     // FP8 training keeps the 16-bit parameters and, beside them, the FP8 casts of the linear
     // layers' weights that Transformer Engine caches across a step's micro-batches
     // (`is_first_microbatch`): 2 B + 1 B per body parameter (`weights` above holds the casts).
-    let fp8_params = if job.precision == crate::model::precision::Precision::Fp8 {
-        m.body_params() * 2.0
-    } else {
-        0.0
-    };
+    let fp8_params = if job.precision == crate::model::precision::Precision::Fp8 { m.body_params() * 2.0 } else { 0.0 };
     let all_weights = weights + adapter_weights + fp8_params;
-    let slack = Engine::Transformers.allocator_slack()
-        * (all_weights + gradients + optimizer - pageable + act);
+    let slack = Engine::Transformers.allocator_slack() * (all_weights + gradients + optimizer - pageable + act);
     Terms {
         weights_gib: all_weights / GIB,
         kv_gib: 0.0,
@@ -547,16 +448,11 @@ pub fn describe(job: &LlmJob, _gpu: &Gpu, engine: Engine, t: &Terms, out: &mut V
 fn describe_weights(job: &LlmJob, out: &mut Vec<Note>) {
     let m = &job.model;
     let p = job.effective_precision();
-    let bpw = job
-        .bits_per_weight_override
-        .unwrap_or_else(|| p.bits_per_weight());
+    let bpw = job.bits_per_weight_override.unwrap_or_else(|| p.bits_per_weight());
     out.push(Note::new(
         "weights: {params}B parameters at {precision} ({bpw} bits/weight{embeddings}){moe}",
         vec![
-            (
-                "params",
-                crate::decimal::fixed(m.params_total / 1e9, 2).into(),
-            ),
+            ("params", crate::decimal::fixed(m.params_total / 1e9, 2).into()),
             ("precision", p.to_string().into()),
             ("bpw", crate::decimal::fixed(bpw, 3).into()),
             (
@@ -566,10 +462,7 @@ fn describe_weights(job: &LlmJob, out: &mut Vec<Note>) {
                     Note::plain("; embeddings and LM head in 16 bits"),
                 ),
             ),
-            (
-                "moe",
-                fragment(m.is_moe(), Note::plain("; every expert resident (MoE)")),
-            ),
+            ("moe", fragment(m.is_moe(), Note::plain("; every expert resident (MoE)"))),
         ],
     ));
 }
@@ -580,29 +473,17 @@ fn describe_inference(job: &LlmJob, engine: Engine, t: &Terms, out: &mut Vec<Not
     let kind = match m.attention {
         crate::catalog::Attention::Mla => Note::new(
             "MLA latent {rank} + RoPE {rope} per token per layer",
-            vec![
-                ("rank", m.kv_lora_rank.to_string().into()),
-                ("rope", m.qk_rope_head_dim.to_string().into()),
-            ],
+            vec![("rank", m.kv_lora_rank.to_string().into()), ("rope", m.qk_rope_head_dim.to_string().into())],
         ),
         _ => Note::new(
             "{kv} KV heads × head_dim {dim}",
-            vec![
-                ("kv", m.kv_heads.to_string().into()),
-                ("dim", m.head_dim.to_string().into()),
-            ],
+            vec![("kv", m.kv_heads.to_string().into()), ("dim", m.head_dim.to_string().into())],
         ),
     };
     let window = match m.sliding_window {
         Some(w) if m.sliding_window_layers_fraction > 0.0 => Note::new(
             "; {pct}% of layers capped at a {w}-token window",
-            vec![
-                (
-                    "pct",
-                    crate::decimal::fixed(m.sliding_window_layers_fraction * 100.0, 0).into(),
-                ),
-                ("w", w.to_string().into()),
-            ],
+            vec![("pct", crate::decimal::fixed(m.sliding_window_layers_fraction * 100.0, 0).into()), ("w", w.to_string().into())],
         )
         .into(),
         _ => Arg::from(""),
@@ -678,10 +559,7 @@ fn describe_training(job: &LlmJob, t: &Terms, out: &mut Vec<Note>) {
         };
         out.push(Note::new(
             "ZeRO stage {stage} shards {what} over the data-parallel GPUs",
-            vec![
-                ("stage", job.zero.to_string().into()),
-                ("what", what.into()),
-            ],
+            vec![("stage", job.zero.to_string().into()), ("what", what.into())],
         ));
     }
 }

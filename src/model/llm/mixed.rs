@@ -50,10 +50,7 @@ pub struct MixedSplit {
 impl MixedSplit {
     /// The busiest device's GiB (the `per_gpu_gib` of the estimate).
     pub fn busiest_gib(&self) -> f64 {
-        self.devices
-            .iter()
-            .map(|d| d.per_gpu_gib)
-            .fold(0.0, f64::max)
+        self.devices.iter().map(|d| d.per_gpu_gib).fold(0.0, f64::max)
     }
 
     /// True when every device holds its share.
@@ -75,10 +72,7 @@ pub fn layers_by_memory(layers: u32, memory_gib: &[f64]) -> Vec<u32> {
     let mut out = vec![0u32; memory_gib.len()];
     for i in 0..layers {
         let x = f64::from(i) / f64::from(layers.max(1));
-        let d = cumulative
-            .iter()
-            .position(|c| x < *c)
-            .unwrap_or(memory_gib.len().saturating_sub(1));
+        let d = cumulative.iter().position(|c| x < *c).unwrap_or(memory_gib.len().saturating_sub(1));
         if let Some(slot) = out.get_mut(d) {
             *slot += 1;
         }
@@ -87,10 +81,7 @@ pub fn layers_by_memory(layers: u32, memory_gib: &[f64]) -> Vec<u32> {
 }
 
 /// The engine and back-end for a mix of different cards, or the error naming what cannot run.
-fn engine_and_backend(
-    job: &LlmJob,
-    cards: &[(&Gpu, u32)],
-) -> Result<(Engine, Backend), EstimateError> {
+fn engine_and_backend(job: &LlmJob, cards: &[(&Gpu, u32)]) -> Result<(Engine, Backend), EstimateError> {
     let engine = job.engine.unwrap_or(Engine::LlamaCpp);
     if engine.tensor_parallel() {
         return Err(EstimateError::invalid(
@@ -108,62 +99,28 @@ fn engine_and_backend(
         } else {
             Err(EstimateError::invalid(
                 "backend",
-                Note::new(
-                    "{backend} does not run on every card of the mix with {engine}",
-                    vec![
-                        ("backend", b.as_str().into()),
-                        ("engine", engine.as_str().into()),
-                    ],
-                ),
+                Note::new("{backend} does not run on every card of the mix with {engine}", vec![("backend", b.as_str().into()), ("engine", engine.as_str().into())]),
             ))
         };
     }
     let first = cards.first().map(|(g, _)| *g);
-    let preferred = first
-        .into_iter()
-        .flat_map(|g| g.backends.iter())
-        .filter_map(|s| Backend::parse(s));
-    preferred
-        .into_iter()
-        .find(|b| on_all(*b))
-        .map(|b| (engine, b))
-        .ok_or_else(|| {
-            let listed: Vec<String> = cards
-                .iter()
-                .map(|(g, _)| format!("{}: {}", g.id, g.backends.join("/")))
-                .collect();
-            let args = vec![
-                ("engine", engine.as_str().into()),
-                ("cards", listed.join("; ").into()),
-            ];
-            EstimateError::invalid(
-                "mix",
-                Note::new(
-                    "no back-end that {engine} runs on is common to these cards ({cards})",
-                    args,
-                ),
-            )
-        })
+    let preferred = first.into_iter().flat_map(|g| g.backends.iter()).filter_map(|s| Backend::parse(s));
+    preferred.into_iter().find(|b| on_all(*b)).map(|b| (engine, b)).ok_or_else(|| {
+        let listed: Vec<String> = cards.iter().map(|(g, _)| format!("{}: {}", g.id, g.backends.join("/"))).collect();
+        let args = vec![("engine", engine.as_str().into()), ("cards", listed.join("; ").into())];
+        EstimateError::invalid("mix", Note::new("no back-end that {engine} runs on is common to these cards ({cards})", args))
+    })
 }
 
 /// Checks the mix itself: at least one card, counts of 1 and more, at most [`MAX_MIX_GPUS`].
 fn check_cards(cards: &[(&Gpu, u32)]) -> Result<u32, EstimateError> {
     let total: u32 = cards.iter().map(|(_, n)| *n).sum();
     if cards.is_empty() || cards.iter().any(|(_, n)| *n == 0) {
-        return Err(EstimateError::invalid(
-            "mix",
-            "give each card as ID:COUNT with a count of 1 or more",
-        ));
+        return Err(EstimateError::invalid("mix", "give each card as ID:COUNT with a count of 1 or more"));
     }
     if total > MAX_MIX_GPUS {
-        let args = vec![
-            ("max", MAX_MIX_GPUS.to_string().into()),
-            ("count", total.to_string().into()),
-        ];
-        return Err(EstimateError::invalid(
-            "mix",
-            Note::new("at most {max} cards, got {count}", args),
-        ));
+        let args = vec![("max", MAX_MIX_GPUS.to_string().into()), ("count", total.to_string().into())];
+        return Err(EstimateError::invalid("mix", Note::new("at most {max} cards, got {count}", args)));
     }
     Ok(total)
 }
@@ -173,56 +130,28 @@ pub fn split(job: &LlmJob, cards: &[(&Gpu, u32)]) -> Result<MixedSplit, Estimate
     let job = &*vision::with_images(job)?;
     job.validate()?;
     if job.workload.is_training() {
-        return Err(EstimateError::invalid(
-            "mix",
-            "mixed cards are sized for inference only",
-        ));
+        return Err(EstimateError::invalid("mix", "mixed cards are sized for inference only"));
     }
     let n = check_cards(cards)?;
     let (engine, backend) = engine_and_backend(job, cards)?;
-    let job = &LlmJob {
-        backend: Some(backend),
-        engine: Some(engine),
-        ..job.clone()
-    };
-    let devices: Vec<&Gpu> = cards
-        .iter()
-        .flat_map(|(g, c)| std::iter::repeat_n(*g, *c as usize))
-        .collect();
+    let job = &LlmJob { backend: Some(backend), engine: Some(engine), ..job.clone() };
+    let devices: Vec<&Gpu> = cards.iter().flat_map(|(g, c)| std::iter::repeat_n(*g, *c as usize)).collect();
     let memory: Vec<f64> = devices.iter().map(|g| g.memory_gib).collect();
     let layers = layers_by_memory(job.model.layers, &memory);
     let l_total = f64::from(job.model.layers.max(1));
     let (prompt, out) = (f64::from(job.prompt_tokens), f64::from(job.output_tokens));
     let ctx = (prompt + out / 2.0).min(f64::from(job.context_tokens));
-    let mut split = MixedSplit {
-        engine,
-        backend,
-        devices: Vec::with_capacity(devices.len()),
-        decode_step_s: 0.0,
-        prefill_s: 0.0,
-    };
+    let mut split = MixedSplit { engine, backend, devices: Vec::with_capacity(devices.len()), decode_step_s: 0.0, prefill_s: 0.0 };
     for (g, l) in devices.iter().zip(&layers) {
         let t = memory::terms(job, g, engine);
         let share = f64::from(*l) / l_total;
-        let gib = (t.weights_gib + t.kv_gib) * share
-            + t.activations_gib
-            + t.context_gib
-            + t.slack_gib / f64::from(n);
+        let gib = (t.weights_gib + t.kv_gib) * share + t.activations_gib + t.context_gib + t.slack_gib / f64::from(n);
         let usable = super::parallel::usable_gib(g, engine, job);
-        split.devices.push(Device {
-            gpu_id: g.id.clone(),
-            layers: *l,
-            per_gpu_gib: gib,
-            usable_gib: usable,
-        });
-        split.decode_step_s += share
-            * throughput::decode_step_s(job, g, engine, &Layout::Single, f64::from(job.batch), ctx);
-        split.prefill_s +=
-            share * throughput::prefill_s(job, g, engine, &Layout::Single, prompt, true);
+        split.devices.push(Device { gpu_id: g.id.clone(), layers: *l, per_gpu_gib: gib, usable_gib: usable });
+        split.decode_step_s += share * throughput::decode_step_s(job, g, engine, &Layout::Single, f64::from(job.batch), ctx);
+        split.prefill_s += share * throughput::prefill_s(job, g, engine, &Layout::Single, prompt, true);
     }
-    let hop_s = devices.first().map_or(0.0, |g| {
-        throughput::job_efficiency(job, engine, g).hop_ms * 1e-3
-    });
+    let hop_s = devices.first().map_or(0.0, |g| throughput::job_efficiency(job, engine, g).hop_ms * 1e-3);
     split.decode_step_s += f64::from(n - 1) * hop_s;
     split.prefill_s += f64::from(n - 1) * hop_s;
     Ok(split)
@@ -237,32 +166,19 @@ pub fn estimate_mixed(job: &LlmJob, cards: &[(&Gpu, u32)]) -> Result<Estimate, E
     }
     let s = split(job, cards)?;
     let expanded = vision::with_images(job)?;
-    let job = &LlmJob {
-        backend: Some(s.backend),
-        engine: Some(s.engine),
-        ..(*expanded).clone()
-    };
+    let job = &LlmJob { backend: Some(s.backend), engine: Some(s.engine), ..(*expanded).clone() };
     let mut terms = Vec::with_capacity(cards.len());
     for (g, c) in cards {
         terms.push((memory::terms(job, g, s.engine), f64::from(*c)));
     }
-    let first = terms
-        .first()
-        .map(|(t, _)| *t)
-        .ok_or_else(|| EstimateError::invalid("mix", "no cards"))?;
+    let first = terms.first().map(|(t, _)| *t).ok_or_else(|| EstimateError::invalid("mix", "no cards"))?;
     let activations: f64 = terms.iter().map(|(t, c)| t.activations_gib * c).sum();
     let overhead: f64 = terms.iter().map(|(t, c)| t.context_gib * c).sum::<f64>() + first.slack_gib;
     let total = first.weights_gib + first.kv_gib + activations + overhead;
-    let measured = cards
-        .iter()
-        .all(|(g, _)| throughput::job_efficiency(job, s.engine, g).measured);
+    let measured = cards.iter().all(|(g, _)| throughput::job_efficiency(job, s.engine, g).measured);
     Ok(Estimate {
         model: job.model.id.clone(),
-        gpu: cards
-            .iter()
-            .map(|(g, c)| format!("{}:{c}", g.id))
-            .collect::<Vec<_>>()
-            .join(","),
+        gpu: cards.iter().map(|(g, c)| format!("{}:{c}", g.id)).collect::<Vec<_>>().join(","),
         gpus: s.devices.len() as u32,
         memory: MemoryBreakdown {
             weights_gib: first.weights_gib,
@@ -281,16 +197,8 @@ pub fn estimate_mixed(job: &LlmJob, cards: &[(&Gpu, u32)]) -> Result<Estimate, E
         gpus_needed: if s.fits() { s.devices.len() as u32 } else { 0 },
         fits: s.fits(),
         throughput: Throughput {
-            decode_tokens_per_s: Some(throughput::band(
-                1.0 / s.decode_step_s.max(1e-12),
-                measured,
-                &crate::model::bands::DECODE,
-            )),
-            prefill_tokens_per_s: Some(throughput::band(
-                f64::from(job.prompt_tokens) / s.prefill_s.max(1e-12),
-                measured,
-                &crate::model::bands::PREFILL,
-            )),
+            decode_tokens_per_s: Some(throughput::band(1.0 / s.decode_step_s.max(1e-12), measured, &crate::model::bands::DECODE)),
+            prefill_tokens_per_s: Some(throughput::band(f64::from(job.prompt_tokens) / s.prefill_s.max(1e-12), measured, &crate::model::bands::PREFILL)),
             ..Throughput::default()
         },
         assumptions: describe(job, cards, &s),
@@ -305,16 +213,7 @@ fn describe(job: &LlmJob, cards: &[(&Gpu, u32)], s: &MixedSplit) -> Vec<Note> {
         backend::describe(job, g, s.engine, &mut out);
     }
     vision::describe(job, &mut out);
-    let split: Vec<String> = s
-        .devices
-        .iter()
-        .map(|d| {
-            crate::decimal::fixed(
-                crate::catalog::gpu(&d.gpu_id).map_or(0.0, |g| g.memory_gib),
-                0,
-            )
-        })
-        .collect();
+    let split: Vec<String> = s.devices.iter().map(|d| crate::decimal::fixed(crate::catalog::gpu(&d.gpu_id).map_or(0.0, |g| g.memory_gib), 0)).collect();
     out.push(Note::new(
         "mixed cards on {engine}: layers split in proportion to memory (--tensor-split {split}); the cards run one after another, so each adds its share of the time per token",
         vec![("engine", s.engine.as_str().into()), ("split", split.join(",").into())],

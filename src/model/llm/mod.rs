@@ -11,19 +11,13 @@
 //! values), [`in_force`] (the fitted figures in force), [`memory`] (memory terms), [`parallel`]
 //! (multi-GPU layout and GPUs needed), [`throughput`] (speed and its bands), [`host`] (system RAM;
 //! unified-memory GPU share), [`offload`] (weights in system RAM).
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
 pub mod arch;
 pub mod backend;
 pub mod calibrated;
 pub mod config_json;
 pub mod custom;
-pub mod deploy;
 pub mod engines;
 pub mod fit;
 pub mod framework;
@@ -31,9 +25,10 @@ pub mod host;
 pub mod in_force;
 pub mod job;
 pub mod memory;
-pub mod mixed;
 pub mod offload;
+pub mod mixed;
 pub mod parallel;
+pub mod deploy;
 pub mod serving;
 pub mod throughput;
 pub mod vision;
@@ -43,20 +38,13 @@ pub use engines::{Efficiency, Engine, GpuFamily};
 pub use job::{Checkpointing, LlmJob, LoraTargets, Optimizer, Workload, MAX_GPUS};
 
 use crate::catalog::Gpu;
-use crate::model::types::{
-    check_range, Estimate, EstimateError, MemoryBreakdown, Note, OffloadPlan, Throughput,
-};
+use crate::model::types::{check_range, Estimate, EstimateError, MemoryBreakdown, Note, OffloadPlan, Throughput};
 
 /// Checks the card's figures the engine divides by.
 fn validate_gpu(gpu: &Gpu, gpus: u32) -> Result<(), EstimateError> {
     check_range("gpus", f64::from(gpus), 1.0, f64::from(MAX_GPUS))?;
     check_range("gpu.memory_gib", gpu.memory_gib, 0.5, 100_000.0)?;
-    check_range(
-        "gpu.memory_bandwidth_gb_s",
-        gpu.memory_bandwidth_gb_s,
-        1.0,
-        1e6,
-    )?;
+    check_range("gpu.memory_bandwidth_gb_s", gpu.memory_bandwidth_gb_s, 1.0, 1e6)?;
     Ok(())
 }
 
@@ -109,12 +97,7 @@ struct Sized {
     offload: Option<OffloadPlan>,
 }
 
-fn estimate_llm_with(
-    job: &LlmJob,
-    gpu: &Gpu,
-    gpus: u32,
-    with_notes: bool,
-) -> Result<Estimate, EstimateError> {
+fn estimate_llm_with(job: &LlmJob, gpu: &Gpu, gpus: u32, with_notes: bool) -> Result<Estimate, EstimateError> {
     let job = &*vision::with_images(job)?;
     job.validate()?;
     validate_gpu(gpu, gpus)?;
@@ -130,11 +113,7 @@ fn estimate_llm_with(
     let mut per_gpu = per_gpu;
     let mut needed = needed;
     // RAM offload (llama.cpp) when the GPUs alone cannot hold the job.
-    let offload = if fits {
-        None
-    } else {
-        offload::plan(job, gpu, engine, &terms, gpus)
-    };
+    let offload = if fits { None } else { offload::plan(job, gpu, engine, &terms, gpus) };
     if let Some(p) = offload.filter(|p| p.fits) {
         fits = true;
         per_gpu = p.gpu_gib / f64::from(gpus);
@@ -145,9 +124,7 @@ fn estimate_llm_with(
 
     let n_f = f64::from(gpus);
     let overhead = terms.context_gib * n_f + terms.slack_gib;
-    let total = terms.weights_gib
-        + terms.kv_gib
-        + terms.activations_gib * layout.activation_copies(gpus)
+    let total = terms.weights_gib + terms.kv_gib + terms.activations_gib * layout.activation_copies(gpus)
         + terms.gradients_gib
         + terms.optimizer_gib
         + overhead;
@@ -165,38 +142,16 @@ fn estimate_llm_with(
     };
 
     // Throughput at the requested count if it fits, else at the count that holds the job.
-    let speed_gpus = if fits || needed == 0 {
-        gpus
-    } else {
-        needed.max(gpus)
-    };
+    let speed_gpus = if fits || needed == 0 { gpus } else { needed.max(gpus) };
     // The layout is chosen once per count (for training, each candidate is timed).
-    let speed_layout = if speed_gpus == gpus {
-        layout
-    } else {
-        layout_for(job, gpu, engine, &terms, speed_gpus)
-    };
-    let mut throughput =
-        throughput::throughput(job, gpu, engine, &terms, &speed_layout, speed_gpus);
+    let speed_layout = if speed_gpus == gpus { layout } else { layout_for(job, gpu, engine, &terms, speed_gpus) };
+    let mut throughput = throughput::throughput(job, gpu, engine, &terms, &speed_layout, speed_gpus);
     if let Some(p) = offload.as_ref().filter(|p| p.fits) {
         throughput = offloaded_throughput(job, gpu, engine, &layout, p);
     }
 
-    let sized = Sized {
-        engine,
-        terms,
-        layout,
-        speed_layout,
-        speed_gpus,
-        needed,
-        capacity,
-        offload,
-    };
-    let assumptions = if with_notes {
-        notes(job, gpu, gpus, &sized)
-    } else {
-        Vec::new()
-    };
+    let sized = Sized { engine, terms, layout, speed_layout, speed_gpus, needed, capacity, offload };
+    let assumptions = if with_notes { notes(job, gpu, gpus, &sized) } else { Vec::new() };
     Ok(Estimate {
         model: job.model.id.clone(),
         gpu: gpu.id.clone(),
@@ -257,10 +212,7 @@ fn notes(job: &LlmJob, gpu: &Gpu, gpus: u32, s: &Sized) -> Vec<Note> {
         };
         assumptions.push(Note::new(
             "needs {n} GPU(s) ({layout})",
-            vec![
-                ("n", s.needed.to_string().into()),
-                ("layout", nl.describe().into()),
-            ],
+            vec![("n", s.needed.to_string().into()), ("layout", nl.describe().into())],
         ));
     }
     if s.speed_gpus != gpus {
@@ -269,43 +221,22 @@ fn notes(job: &LlmJob, gpu: &Gpu, gpus: u32, s: &Sized) -> Vec<Note> {
             vec![("n", s.speed_gpus.to_string().into())],
         ));
     }
-    throughput::describe(
-        job,
-        gpu,
-        engine,
-        &s.terms,
-        &s.speed_layout,
-        &mut assumptions,
-    );
+    throughput::describe(job, gpu, engine, &s.terms, &s.speed_layout, &mut assumptions);
     offload::describe(job, gpu, engine, s.offload.as_ref(), &mut assumptions);
     assumptions
 }
 
 /// Decode and prefill with part of the weights in RAM (see [`offload`]); no serving figure:
 /// llama.cpp's offload path is a single-user setup and its batching is not modelled.
-fn offloaded_throughput(
-    job: &LlmJob,
-    gpu: &Gpu,
-    engine: Engine,
-    layout: &parallel::Layout,
-    p: &OffloadPlan,
-) -> Throughput {
+fn offloaded_throughput(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &parallel::Layout, p: &OffloadPlan) -> Throughput {
     let (b, ctx) = offload::decode_point(job);
     // Tokens per second per sequence: one token per sequence per step.
     let decode = 1.0 / offload::decode_step_s(job, gpu, engine, layout, p, b, ctx);
     let prompt = f64::from(job.prompt_tokens);
     let prefill = prompt / offload::prefill_s(job, gpu, engine, layout, p, prompt);
     Throughput {
-        decode_tokens_per_s: Some(crate::model::types::Band::around(
-            decode,
-            1.0 - OFFLOAD_BAND,
-            1.0 + OFFLOAD_BAND,
-        )),
-        prefill_tokens_per_s: Some(throughput::band(
-            prefill,
-            false,
-            &crate::model::bands::PREFILL,
-        )),
+        decode_tokens_per_s: Some(crate::model::types::Band::around(decode, 1.0 - OFFLOAD_BAND, 1.0 + OFFLOAD_BAND)),
+        prefill_tokens_per_s: Some(throughput::band(prefill, false, &crate::model::bands::PREFILL)),
         ..Throughput::default()
     }
 }
@@ -318,13 +249,7 @@ pub const OFFLOAD_BAND: f64 = 0.35;
 /// parallel with ZeRO-0/1/2/3 (FSDP) and every Megatron mesh, and keeps the
 /// fastest that fits (the simplest on a tie; the smallest footprint when none fits); otherwise
 /// the engine's or the job's fixed layout.
-pub fn layout_for(
-    job: &LlmJob,
-    gpu: &Gpu,
-    engine: Engine,
-    terms: &memory::Terms,
-    gpus: u32,
-) -> parallel::Layout {
+pub fn layout_for(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &memory::Terms, gpus: u32) -> parallel::Layout {
     if !(job.workload.is_training() && job.auto_layout) || gpus <= 1 {
         return parallel::layout(job, gpu, engine, gpus);
     }
@@ -355,8 +280,7 @@ pub fn layout_for(
         });
         small
     };
-    best.or_else(smallest)
-        .map_or_else(|| parallel::layout(job, gpu, engine, gpus), |(l, _)| l)
+    best.or_else(smallest).map_or_else(|| parallel::layout(job, gpu, engine, gpus), |(l, _)| l)
 }
 
 /// The most requests `job` can have in flight on `gpus` of `gpu`: as many as the engine's KV
@@ -377,8 +301,7 @@ pub fn max_concurrency(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<u32, Estima
         let layout = layout_for(&j, gpu, engine, &terms, gpus);
         let mut offered = j.clone();
         offered.batch = 65_536;
-        n = throughput::serving_batch(&offered, gpu, engine, &terms, &layout, gpus)
-            .clamp(0.0, 65_536.0);
+        n = throughput::serving_batch(&offered, gpu, engine, &terms, &layout, gpus).clamp(0.0, 65_536.0);
         let next = (n as u32).max(1);
         if next == j.batch {
             break;

@@ -20,8 +20,8 @@
 
 use super::engines::Engine;
 use super::host::{ram_gb_s, unified_gpu_gib, OffloadMode, OS_RESERVE_GIB};
-use super::job::{LlmJob, Workload};
 use super::memory::{kv_bytes, routed_expert_bytes, weight_bytes, Terms};
+use super::job::{LlmJob, Workload};
 use crate::catalog::Gpu;
 use crate::model::types::{Note, OffloadPlan, Placement, GIB};
 
@@ -37,9 +37,7 @@ pub struct OffloadFit {
 impl OffloadFit {
     /// Fitted once to the published runs of `tests/data/calibration/llm_offload.csv` (no per-row
     /// or per-model factor); its held-out error is in `docs/ACCURACY.md`.
-    pub const CALIBRATED: OffloadFit = OffloadFit {
-        ram_stream_fraction: 0.48,
-    };
+    pub const CALIBRATED: OffloadFit = OffloadFit { ram_stream_fraction: 0.48 };
 
     /// `job` with this fit in force ([`super::host::Host::ram_stream_fraction`]).
     pub fn apply(&self, job: &LlmJob) -> LlmJob {
@@ -84,13 +82,7 @@ fn parts_gib(job: &LlmJob) -> (f64, f64, f64) {
 
 /// The placement with the most on the GPU that `capacity_gib` (all GPUs) holds, or `None`.
 /// `fixed_gib` is what every placement keeps on the GPUs (buffers, context, slack).
-pub fn place(
-    job: &LlmJob,
-    placement: Placement,
-    terms: &Terms,
-    fixed_gib: f64,
-    capacity_gib: f64,
-) -> Option<OffloadPlan> {
+pub fn place(job: &LlmJob, placement: Placement, terms: &Terms, fixed_gib: f64, capacity_gib: f64) -> Option<OffloadPlan> {
     let m = &job.model;
     let l = m.layers.max(1);
     let (body, embed, head) = parts_gib(job);
@@ -135,17 +127,9 @@ fn ram_reads(job: &LlmJob, plan: &OffloadPlan, batch: f64, ctx: f64) -> (f64, f6
             let (_, embed, head) = weight_bytes(job);
             let head = if m.tied_embeddings { embed } else { head };
             let body_read = (super::throughput::decode_weight_bytes(job, batch) - head).max(0.0);
-            let head_ram = if plan.layers_on_gpu < plan.layers_total {
-                head
-            } else {
-                0.0
-            };
+            let head_ram = if plan.layers_on_gpu < plan.layers_total { head } else { 0.0 };
             let hops = if off > 0.0 { 2.0 } else { 0.0 };
-            (
-                off * body_read + head_ram,
-                off * kv_bytes(job, ctx, batch),
-                hops,
-            )
+            (off * body_read + head_ram, off * kv_bytes(job, ctx, batch), hops)
         }
         Placement::Experts => {
             let moe_layers = f64::from(m.layers.saturating_sub(m.dense_layers).max(1));
@@ -160,15 +144,7 @@ fn ram_reads(job: &LlmJob, plan: &OffloadPlan, batch: f64, ctx: f64) -> (f64, f6
 
 /// Seconds of one decode step with `plan`: the all-on-GPU step with the RAM-resident bytes moved
 /// from the GPU's stream rate to the effective RAM rate, plus the hand-overs.
-pub fn decode_step_s(
-    job: &LlmJob,
-    gpu: &Gpu,
-    engine: Engine,
-    layout: &super::parallel::Layout,
-    plan: &OffloadPlan,
-    batch: f64,
-    ctx: f64,
-) -> f64 {
+pub fn decode_step_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &super::parallel::Layout, plan: &OffloadPlan, batch: f64, ctx: f64) -> f64 {
     let on_gpu = super::throughput::decode_step_s(job, gpu, engine, layout, batch, ctx);
     let (gpu_weight_bw, gpu_kv_bw) = super::throughput::gpu_stream_bw(job, gpu, engine);
     let ram_bw = ram_gb_s(&job.host, gpu) * 1e9 * ram_stream_fraction(job);
@@ -178,14 +154,7 @@ pub fn decode_step_s(
 
 /// Seconds to prefill `tokens` with `plan`: the all-on-GPU prefill plus one PCIe copy of the
 /// RAM-resident weights per [`UBATCH_TOKENS`] micro-batch (llama.cpp PR #6083).
-pub fn prefill_s(
-    job: &LlmJob,
-    gpu: &Gpu,
-    engine: Engine,
-    layout: &super::parallel::Layout,
-    plan: &OffloadPlan,
-    tokens: f64,
-) -> f64 {
+pub fn prefill_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &super::parallel::Layout, plan: &OffloadPlan, tokens: f64) -> f64 {
     let on_gpu = super::throughput::prefill_s(job, gpu, engine, layout, tokens, true);
     let (_, embed, _) = parts_gib(job);
     let weights_in_ram = (plan.ram_gib_used - embed).max(0.0) * GIB;
@@ -195,13 +164,7 @@ pub fn prefill_s(
 
 /// The placement the job runs with when its GPUs cannot hold it: the one asked for, or (auto)
 /// the faster of the two that fit. `None` when offload does not apply or nothing fits.
-pub fn plan(
-    job: &LlmJob,
-    gpu: &Gpu,
-    engine: Engine,
-    terms: &Terms,
-    gpus: u32,
-) -> Option<OffloadPlan> {
+pub fn plan(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, gpus: u32) -> Option<OffloadPlan> {
     if !applies(job, gpu, engine) {
         return None;
     }
@@ -212,16 +175,9 @@ pub fn plan(
     let (b, ctx) = decode_point(job);
     let speed = |p: &OffloadPlan| decode_step_s(job, gpu, engine, &layout, p, b, ctx);
     let candidates: Vec<OffloadPlan> = match job.host.mode {
-        OffloadMode::Layers => place(job, Placement::Layers, terms, fixed, capacity)
-            .into_iter()
-            .collect(),
-        OffloadMode::Experts => place(job, Placement::Experts, terms, fixed, capacity)
-            .into_iter()
-            .collect(),
-        _ => [Placement::Experts, Placement::Layers]
-            .into_iter()
-            .filter_map(|p| place(job, p, terms, fixed, capacity))
-            .collect(),
+        OffloadMode::Layers => place(job, Placement::Layers, terms, fixed, capacity).into_iter().collect(),
+        OffloadMode::Experts => place(job, Placement::Experts, terms, fixed, capacity).into_iter().collect(),
+        _ => [Placement::Experts, Placement::Layers].into_iter().filter_map(|p| place(job, p, terms, fixed, capacity)).collect(),
     };
     let mut best: Option<(OffloadPlan, f64)> = None;
     for p in candidates {
@@ -241,20 +197,11 @@ pub fn plan(
 pub fn decode_point(job: &LlmJob) -> (f64, f64) {
     let prompt = f64::from(job.prompt_tokens);
     let out = f64::from(job.output_tokens);
-    (
-        f64::from(job.batch),
-        (prompt + out / 2.0).min(f64::from(job.context_tokens)),
-    )
+    (f64::from(job.batch), (prompt + out / 2.0).min(f64::from(job.context_tokens)))
 }
 
 /// The assumption lines of an offload plan, or of why none was made.
-pub fn describe(
-    job: &LlmJob,
-    gpu: &Gpu,
-    engine: Engine,
-    plan: Option<&OffloadPlan>,
-    out: &mut Vec<Note>,
-) {
+pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, plan: Option<&OffloadPlan>, out: &mut Vec<Note>) {
     let fixed = |v: f64, d: usize| crate::decimal::fixed(v, d);
     if let Some(share) = unified_gpu_gib(gpu, &job.host) {
         out.push(Note::new(
@@ -278,17 +225,11 @@ pub fn describe(
     let what = match p.placement {
         Placement::Layers => Note::new(
             "layers (-ngl {on}): {on} of {total} layers on the GPU",
-            vec![
-                ("on", p.layers_on_gpu.to_string().into()),
-                ("total", p.layers_total.to_string().into()),
-            ],
+            vec![("on", p.layers_on_gpu.to_string().into()), ("total", p.layers_total.to_string().into())],
         ),
         Placement::Experts => Note::new(
             "experts (--n-cpu-moe {n}): routed experts of {n} of {total} layers in RAM",
-            vec![
-                ("n", (p.layers_total - p.layers_on_gpu).to_string().into()),
-                ("total", p.layers_total.to_string().into()),
-            ],
+            vec![("n", (p.layers_total - p.layers_on_gpu).to_string().into()), ("total", p.layers_total.to_string().into())],
         ),
     };
     out.push(Note::new(

@@ -22,8 +22,8 @@
 //! experts and back in two all-to-alls per MoE layer ([`crate::model::fabric::all_to_all_s`]).
 
 use super::engines::Engine;
-use super::job::{LlmJob, MeshSpec, MoeLayout, MAX_GPUS};
 use super::memory::Terms;
+use super::job::{LlmJob, MeshSpec, MoeLayout, MAX_GPUS};
 use crate::catalog::Gpu;
 use crate::model::types::{Arg, Note};
 
@@ -49,9 +49,7 @@ pub enum Layout {
 /// Whether `job` on `engine` can spread its experts: an MoE model on an engine with expert
 /// parallelism (vLLM `--enable-expert-parallel`, SGLang `--ep-size`, TensorRT-LLM `moe_expert_parallel_size`).
 pub fn expert_parallel_applies(job: &LlmJob, engine: Engine) -> bool {
-    job.model.is_moe()
-        && !job.workload.is_training()
-        && matches!(engine, Engine::Vllm | Engine::Sglang | Engine::TrtLlm)
+    job.model.is_moe() && !job.workload.is_training() && matches!(engine, Engine::Vllm | Engine::Sglang | Engine::TrtLlm)
 }
 
 /// The expert-parallel layout `mode` makes of `gpus` GPUs (None for `Auto` and `Tensor`, and
@@ -105,10 +103,7 @@ pub fn micro_batches(job: &LlmJob, gpus: u32, replicas: u32) -> u32 {
     let replicas = replicas.max(1);
     match job.global_batch {
         Some(g) => g.div_ceil(b.saturating_mul(replicas)).max(1),
-        None => job
-            .grad_accum
-            .max(1)
-            .saturating_mul((gpus / replicas).max(1)),
+        None => job.grad_accum.max(1).saturating_mul((gpus / replicas).max(1)),
     }
 }
 
@@ -120,28 +115,16 @@ impl Layout {
             Layout::Single => Note::plain("single GPU"),
             Layout::Tensor(g) => Note::new("tensor parallel ×{n}", n(g)),
             Layout::LayerSplit(g) => Note::new("layer split (pipeline) over {n} GPUs", n(g)),
-            Layout::DataParallel { gpus, zero: 0 } => {
-                Note::new("data parallel ×{n}, full replica per GPU", n(gpus))
-            }
+            Layout::DataParallel { gpus, zero: 0 } => Note::new("data parallel ×{n}, full replica per GPU", n(gpus)),
             Layout::DataParallel { gpus, zero } => Note::new(
                 "data parallel ×{n} with ZeRO-{zero}",
-                vec![
-                    ("n", gpus.to_string().into()),
-                    ("zero", zero.to_string().into()),
-                ],
+                vec![("n", gpus.to_string().into()), ("zero", zero.to_string().into())],
             ),
             Layout::Mesh(m) => mesh_note(&m),
-            Layout::Expert { gpus, attn_tp: 1 } => Note::new(
-                "expert parallel ×{n}, attention data parallel on every GPU",
-                n(gpus),
-            ),
+            Layout::Expert { gpus, attn_tp: 1 } => Note::new("expert parallel ×{n}, attention data parallel on every GPU", n(gpus)),
             Layout::Expert { gpus, attn_tp } => Note::new(
                 "expert parallel ×{n}, attention tensor parallel ×{tp} in {groups} groups",
-                vec![
-                    ("n", gpus.to_string().into()),
-                    ("tp", attn_tp.to_string().into()),
-                    ("groups", (gpus / attn_tp.max(1)).to_string().into()),
-                ],
+                vec![("n", gpus.to_string().into()), ("tp", attn_tp.to_string().into()), ("groups", (gpus / attn_tp.max(1)).to_string().into())],
             ),
         }
     }
@@ -166,25 +149,10 @@ pub fn layout(job: &LlmJob, gpu: &Gpu, engine: Engine, gpus: u32) -> Layout {
             return Layout::Mesh(mesh_of(job, spec, gpus));
         }
         return if job.zero == 0 && !job.workload.is_adapter() {
-            let tp = (1..=gpus.min(tp_domain(gpu)))
-                .rev()
-                .find(|t| gpus.is_multiple_of(*t) && tp_divides(job, *t))
-                .unwrap_or(1);
-            Layout::Mesh(mesh_of(
-                job,
-                MeshSpec {
-                    tp,
-                    cp: 1,
-                    pp: gpus / tp,
-                    interleave: 1,
-                },
-                gpus,
-            ))
+            let tp = (1..=gpus.min(tp_domain(gpu))).rev().find(|t| gpus.is_multiple_of(*t) && tp_divides(job, *t)).unwrap_or(1);
+            Layout::Mesh(mesh_of(job, MeshSpec { tp, cp: 1, pp: gpus / tp, interleave: 1 }, gpus))
         } else {
-            Layout::DataParallel {
-                gpus,
-                zero: job.zero,
-            }
+            Layout::DataParallel { gpus, zero: job.zero }
         };
     }
     if expert_parallel_applies(job, engine) {
@@ -201,9 +169,7 @@ pub fn layout(job: &LlmJob, gpu: &Gpu, engine: Engine, gpus: u32) -> Layout {
 
 /// The mesh `spec` makes of `gpus` GPUs: its data-parallel size is what is left over (at least 1).
 pub fn mesh_of(job: &LlmJob, spec: MeshSpec, gpus: u32) -> Mesh {
-    let dp = u32::try_from(u64::from(gpus) / spec.replica())
-        .unwrap_or(1)
-        .max(1);
+    let dp = u32::try_from(u64::from(gpus) / spec.replica()).unwrap_or(1).max(1);
     Mesh {
         tp: spec.tp.max(1),
         cp: spec.cp.max(1),
@@ -222,16 +188,13 @@ pub fn spec_divides(spec: MeshSpec, gpus: u32) -> bool {
 
 /// The GPUs tensor parallelism may span: the card's scale-up domain, else a node of eight.
 fn tp_domain(gpu: &Gpu) -> u32 {
-    gpu.scale_up_max_gpus
-        .unwrap_or(crate::model::fabric::NODE_GPUS)
-        .max(1)
+    gpu.scale_up_max_gpus.unwrap_or(crate::model::fabric::NODE_GPUS).max(1)
 }
 
 /// Whether tensor parallelism of `t` splits the model's heads: Megatron needs the attention
 /// heads and the KV groups to divide by it (`num_query_groups % tensor_model_parallel_size`).
 fn tp_divides(job: &LlmJob, t: u32) -> bool {
-    job.model.attention_heads.is_multiple_of(t)
-        && (job.model.kv_heads.is_multiple_of(t) || t.is_multiple_of(job.model.kv_heads.max(1)))
+    job.model.attention_heads.is_multiple_of(t) && (job.model.kv_heads.is_multiple_of(t) || t.is_multiple_of(job.model.kv_heads.max(1)))
 }
 
 /// The training layouts worth trying at `gpus` GPUs, simplest first: data parallel with a full
@@ -255,13 +218,7 @@ pub fn training_candidates(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Vec<Layout> {
 /// of each pipeline, which hold no less memory than plain 1F1B: `mesh_activation_share`) until
 /// it returns true; true when one did. No list is built: the recommender runs this for every
 /// count of every card.
-pub fn for_each_candidate(
-    job: &LlmJob,
-    gpu: &Gpu,
-    gpus: u32,
-    interleaved: bool,
-    visit: &mut dyn FnMut(Layout) -> bool,
-) -> bool {
+pub fn for_each_candidate(job: &LlmJob, gpu: &Gpu, gpus: u32, interleaved: bool, visit: &mut dyn FnMut(Layout) -> bool) -> bool {
     if gpus <= 1 {
         return visit(Layout::Single);
     }
@@ -276,30 +233,14 @@ pub fn for_each_candidate(
     }
     let layers = job.model.layers.max(1);
     let powers = |max: u32| (0..15).map(|k| 1u32 << k).take_while(move |v| *v <= max);
-    for tp in
-        powers(gpus.min(tp_domain(gpu))).filter(|t| gpus.is_multiple_of(*t) && tp_divides(job, *t))
-    {
+    for tp in powers(gpus.min(tp_domain(gpu))).filter(|t| gpus.is_multiple_of(*t) && tp_divides(job, *t)) {
         let cp_max = (job.seq_len / MIN_CP_CHUNK_TOKENS).max(1);
-        for cp in powers(cp_max)
-            .filter(|c| (gpus / tp).is_multiple_of(*c) && job.seq_len.is_multiple_of(2 * c))
-        {
+        for cp in powers(cp_max).filter(|c| (gpus / tp).is_multiple_of(*c) && job.seq_len.is_multiple_of(2 * c)) {
             let rest = gpus / (tp * cp);
-            for pp in (1..=rest.min(layers)).filter(|p| rest.is_multiple_of(*p) && tp * cp * p > 1)
-            {
+            for pp in (1..=rest.min(layers)).filter(|p| rest.is_multiple_of(*p) && tp * cp * p > 1) {
                 let per_stage = layers / pp;
-                for v in (1..=per_stage.max(1))
-                    .filter(|v| *v == 1 || (interleaved && pp > 1 && layers.is_multiple_of(pp * v)))
-                {
-                    if visit(Layout::Mesh(mesh_of(
-                        job,
-                        MeshSpec {
-                            tp,
-                            cp,
-                            pp,
-                            interleave: v,
-                        },
-                        gpus,
-                    ))) {
+                for v in (1..=per_stage.max(1)).filter(|v| *v == 1 || (interleaved && pp > 1 && layers.is_multiple_of(pp * v))) {
+                    if visit(Layout::Mesh(mesh_of(job, MeshSpec { tp, cp, pp, interleave: v }, gpus))) {
                         return true;
                     }
                 }
@@ -323,26 +264,14 @@ pub const MIN_CP_CHUNK_TOKENS: u32 = 4096;
 pub fn mesh_activation_share(m: Mesh) -> f64 {
     let pp = f64::from(m.pp.max(1));
     let in_flight = f64::from(m.micro_batches.max(1)).min(pp);
-    let interleave = if m.interleave > 1 {
-        1.0 + (pp - 1.0) / (pp * f64::from(m.interleave))
-    } else {
-        1.0
-    };
+    let interleave = if m.interleave > 1 { 1.0 + (pp - 1.0) / (pp * f64::from(m.interleave)) } else { 1.0 };
     in_flight / pp * interleave / f64::from((m.tp * m.cp).max(1))
 }
 
 /// The mesh in words: "TP 8 × PP 4 × DP 16, ZeRO-1, 8 micro-batches".
 fn mesh_note(m: &Mesh) -> Note {
     let a = |k: &'static str, v: u32| (k, Arg::from(v.to_string()));
-    let args = vec![
-        a("tp", m.tp),
-        a("cp", m.cp),
-        a("pp", m.pp),
-        a("dp", m.dp),
-        a("zero", u32::from(m.zero)),
-        a("m", m.micro_batches),
-        a("v", m.interleave),
-    ];
+    let args = vec![a("tp", m.tp), a("cp", m.cp), a("pp", m.pp), a("dp", m.dp), a("zero", u32::from(m.zero)), a("m", m.micro_batches), a("v", m.interleave)];
     match (m.cp > 1, m.interleave > 1) {
         (false, false) => Note::new("TP {tp} × PP {pp} × DP {dp}, ZeRO-{zero}, {m} micro-batches", args),
         (false, true) => Note::new("TP {tp} × PP {pp} (interleaved ×{v}) × DP {dp}, ZeRO-{zero}, {m} micro-batches", args),
@@ -361,13 +290,8 @@ pub fn fits(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, layout: &Layout)
 /// in PyTorch without that cap. A unified-memory machine's GPU gets its platform's share of the
 /// RAM, or the share the user set ([`super::host::unified_gpu_gib`]).
 pub fn usable_gib(gpu: &Gpu, engine: Engine, job: &LlmJob) -> f64 {
-    let memory =
-        super::host::unified_gpu_gib(gpu, &job.host).unwrap_or_else(|| gpu.usable_memory_gib());
-    let cap = if job.workload.is_training() {
-        1.0
-    } else {
-        engine.memory_utilization()
-    };
+    let memory = super::host::unified_gpu_gib(gpu, &job.host).unwrap_or_else(|| gpu.usable_memory_gib());
+    let cap = if job.workload.is_training() { 1.0 } else { engine.memory_utilization() };
     memory * cap
 }
 
@@ -387,9 +311,7 @@ pub fn tensor_kv_share(job: &LlmJob, g: u32) -> f64 {
 fn shard_fraction(job: &LlmJob, layout: &Layout) -> f64 {
     match *layout {
         Layout::Single => 1.0,
-        Layout::Tensor(n)
-        | Layout::DataParallel { gpus: n, .. }
-        | Layout::Expert { gpus: n, .. } => 1.0 / f64::from(n.max(1)),
+        Layout::Tensor(n) | Layout::DataParallel { gpus: n, .. } | Layout::Expert { gpus: n, .. } => 1.0 / f64::from(n.max(1)),
         Layout::Mesh(m) => {
             let l = job.model.layers.max(1);
             f64::from(l.div_ceil(m.pp.max(1))) / f64::from(l) / f64::from(m.tp.max(1))
@@ -409,10 +331,7 @@ pub fn expert_shares(job: &LlmJob, gpus: u32, attn_tp: u32) -> (f64, f64) {
     let total = super::memory::weight_bytes_total(job).max(1.0);
     let routed = (super::memory::routed_expert_bytes(job) / total).clamp(0.0, 1.0);
     let weights = routed / gpus + (1.0 - routed) / f64::from(attn_tp);
-    (
-        weights,
-        tensor_kv_share(job, attn_tp) * f64::from(attn_tp) / gpus,
-    )
+    (weights, tensor_kv_share(job, attn_tp) * f64::from(attn_tp) / gpus)
 }
 
 /// Transformer blocks whose full (unsharded) weights a ZeRO-3 / FSDP rank holds at its peak: the
@@ -430,68 +349,34 @@ fn per_gpu_parts(job: &LlmJob, engine: Engine, t: &Terms, layout: &Layout) -> (f
     let f = shard_fraction(job, layout);
     let n = match *layout {
         Layout::Single => 1.0,
-        Layout::Tensor(n)
-        | Layout::LayerSplit(n)
-        | Layout::DataParallel { gpus: n, .. }
-        | Layout::Expert { gpus: n, .. } => f64::from(n.max(1)),
+        Layout::Tensor(n) | Layout::LayerSplit(n) | Layout::DataParallel { gpus: n, .. } | Layout::Expert { gpus: n, .. } => f64::from(n.max(1)),
         Layout::Mesh(m) => f64::from(m.gpus().max(1)),
     };
     let fixed = t.context_gib + t.slack_gib / n;
     match *layout {
-        Layout::Single => (
-            t.weights_gib + t.kv_gib + t.activations_gib + t.gradients_gib + t.optimizer_gib
-                - t.pageable_gib
-                + fixed,
-            t.pageable_gib,
-        ),
+        Layout::Single => (t.weights_gib + t.kv_gib + t.activations_gib + t.gradients_gib + t.optimizer_gib - t.pageable_gib + fixed, t.pageable_gib),
         Layout::Tensor(g) => {
             let kv_f = tensor_kv_share(job, g);
             let _ = engine;
-            (
-                t.weights_gib * f + t.kv_gib * kv_f + t.activations_gib + fixed,
-                0.0,
-            )
+            (t.weights_gib * f + t.kv_gib * kv_f + t.activations_gib + fixed, 0.0)
         }
-        Layout::LayerSplit(_) => (
-            t.weights_gib * f + t.kv_gib * f + t.activations_gib + fixed,
-            0.0,
-        ),
+        Layout::LayerSplit(_) => (t.weights_gib * f + t.kv_gib * f + t.activations_gib + fixed, 0.0),
         Layout::Expert { gpus, attn_tp } => {
             let (weights, kv) = expert_shares(job, gpus, attn_tp);
-            (
-                t.weights_gib * weights + t.kv_gib * kv + t.activations_gib + fixed,
-                0.0,
-            )
+            (t.weights_gib * weights + t.kv_gib * kv + t.activations_gib + fixed, 0.0)
         }
         Layout::Mesh(m) => {
             // Weights and gradients split over tensor and pipeline ranks; the distributed
             // optimizer also splits the states over the data and context ranks.
             let o = f / f64::from((m.dp * m.cp).max(1));
-            (
-                (t.weights_gib + t.gradients_gib) * f
-                    + (t.optimizer_gib - t.pageable_gib) * o
-                    + t.activations_gib * mesh_activation_share(m)
-                    + fixed,
-                t.pageable_gib * o,
-            )
+            ((t.weights_gib + t.gradients_gib) * f + (t.optimizer_gib - t.pageable_gib) * o + t.activations_gib * mesh_activation_share(m) + fixed, t.pageable_gib * o)
         }
         Layout::DataParallel { zero, .. } => {
             let block = t.weights_gib / f64::from(job.model.layers.max(1));
-            let w = if zero >= 3 {
-                t.weights_gib * f + FSDP_LIVE_BLOCKS * block
-            } else {
-                t.weights_gib
-            };
-            let g = if zero >= 2 {
-                t.gradients_gib * f
-            } else {
-                t.gradients_gib
-            };
+            let w = if zero >= 3 { t.weights_gib * f + FSDP_LIVE_BLOCKS * block } else { t.weights_gib };
+            let g = if zero >= 2 { t.gradients_gib * f } else { t.gradients_gib };
             let o_shard = if zero >= 1 { f } else { 1.0 };
-            (
-                (w + g + (t.optimizer_gib - t.pageable_gib) * o_shard + t.activations_gib + fixed),
-                t.pageable_gib * o_shard,
-            )
+            ((w + g + (t.optimizer_gib - t.pageable_gib) * o_shard + t.activations_gib + fixed), t.pageable_gib * o_shard)
         }
     }
 }
@@ -538,7 +423,5 @@ pub fn gpus_needed_for(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms) -> u3
             lo = mid;
         }
     }
-    ((hi - 1) * node + 1..=hi * node)
-        .find(|&n| holds(n))
-        .unwrap_or(hi * node)
+    ((hi - 1) * node + 1..=hi * node).find(|&n| holds(n)).unwrap_or(hi * node)
 }

@@ -39,12 +39,9 @@
 
 use super::arch::{is_mla_moe, ModelArch};
 use super::engines::Engine;
-use super::job::LlmJob;
 use super::parallel::Layout;
-use super::throughput::{
-    band, decode_step_s, job_efficiency, prefill_batch_s, prefill_s, prefill_share_s, serving_band,
-    verify_step_s,
-};
+use super::throughput::{band, decode_step_s, job_efficiency, prefill_batch_s, prefill_s, prefill_share_s, serving_band, verify_step_s};
+use super::job::LlmJob;
 use super::{layout_for, max_concurrency, memory};
 use crate::catalog::Gpu;
 use crate::model::types::{Band, EstimateError};
@@ -64,12 +61,7 @@ pub enum SpecDecode {
 
 impl SpecDecode {
     /// Every mode, in CLI order.
-    pub const ALL: [SpecDecode; 4] = [
-        SpecDecode::Off,
-        SpecDecode::Draft,
-        SpecDecode::Eagle,
-        SpecDecode::Mtp,
-    ];
+    pub const ALL: [SpecDecode; 4] = [SpecDecode::Off, SpecDecode::Draft, SpecDecode::Eagle, SpecDecode::Mtp];
 
     /// CLI / URL name.
     pub fn as_str(self) -> &'static str {
@@ -205,14 +197,7 @@ impl Build<'_> {
     /// vLLM docs, "Distributed inference and serving"). llama.cpp, ExLlamaV2, MLC and transformers
     /// run the split one card after another.
     fn step(&self, users: f64) -> f64 {
-        decode_step_s(
-            self.job,
-            self.gpu,
-            self.engine,
-            &self.layout,
-            self.in_step(users),
-            self.ctx,
-        )
+        decode_step_s(self.job, self.gpu, self.engine, &self.layout, self.in_step(users), self.ctx)
     }
 
     /// Sequences in one decode pass with `users` in flight: a micro-batch's share under
@@ -224,9 +209,7 @@ impl Build<'_> {
     /// Micro-batches in flight at once under pipeline parallelism (1 without it).
     fn pipeline(&self, users: f64) -> f64 {
         match self.layout {
-            Layout::LayerSplit(p) if self.engine.pipelines_requests() => {
-                f64::from(p).min(users.max(1.0))
-            }
+            Layout::LayerSplit(p) if self.engine.pipelines_requests() => f64::from(p).min(users.max(1.0)),
             _ => 1.0,
         }
     }
@@ -234,26 +217,12 @@ impl Build<'_> {
     /// Seconds per output token for one user with `users` in flight.
     fn tpot(&self, users: f64) -> f64 {
         let (k, alpha, draft) = self.spec;
-        let others = (users - 1.0).max(0.0) / self.output.max(1.0)
-            * self.prefill_share(self.prompt, users)
-            / self.pipeline(users);
+        let others = (users - 1.0).max(0.0) / self.output.max(1.0) * self.prefill_share(self.prompt, users) / self.pipeline(users);
         if k <= 0.0 {
             return self.step(users) + others;
         }
-        let tokens = if alpha >= 1.0 {
-            k + 1.0
-        } else {
-            (1.0 - alpha.powf(k + 1.0)) / (1.0 - alpha)
-        };
-        let verify = verify_step_s(
-            self.job,
-            self.gpu,
-            self.engine,
-            &self.layout,
-            self.in_step(users),
-            k + 1.0,
-            self.ctx,
-        );
+        let tokens = if alpha >= 1.0 { k + 1.0 } else { (1.0 - alpha.powf(k + 1.0)) / (1.0 - alpha) };
+        let verify = verify_step_s(self.job, self.gpu, self.engine, &self.layout, self.in_step(users), k + 1.0, self.ctx);
         (verify + k * draft * self.step(users) + others) / tokens
     }
 
@@ -277,8 +246,7 @@ impl Build<'_> {
         if tokens <= 0.0 {
             return 0.0;
         }
-        prefill_share_s(self.job, self.gpu, self.engine, &self.layout, tokens, users)
-            + (self.chunks(tokens) - 1.0) * self.prefill_fixed(1.0)
+        prefill_share_s(self.job, self.gpu, self.engine, &self.layout, tokens, users) + (self.chunks(tokens) - 1.0) * self.prefill_fixed(1.0)
     }
 
     /// The per-pass part of a prefill of `tokens`: the per-layer fixed time and the layout's
@@ -290,11 +258,7 @@ impl Build<'_> {
 
     /// Chunks a prompt of `tokens` is prefilled in.
     fn chunks(&self, tokens: f64) -> f64 {
-        let chunk = self
-            .job
-            .prefill_chunk(self.gpu, self.engine)
-            .unwrap_or(tokens)
-            .max(1.0);
+        let chunk = self.job.prefill_chunk(self.gpu, self.engine).unwrap_or(tokens).max(1.0);
         (tokens / chunk).ceil().max(1.0)
     }
 
@@ -308,11 +272,7 @@ impl Build<'_> {
         let own = self.ttft_alone(users);
         let t_pf = self.prefill_share(self.prompt, users);
         let busy = users * t_pf + self.output * self.step(users);
-        let rho = if busy > 0.0 {
-            (users * t_pf / busy).clamp(0.0, 0.95)
-        } else {
-            0.0
-        };
+        let rho = if busy > 0.0 { (users * t_pf / busy).clamp(0.0, 0.95) } else { 0.0 };
         own + rho * t_pf / (2.0 * (1.0 - rho))
     }
 
@@ -338,11 +298,7 @@ impl Build<'_> {
             Arrivals::InStep => (wait + self.ttft_in_step(users), bands::TTFT_IN_STEP),
             Arrivals::Random => (wait + self.ttft(users), bands::TTFT),
         };
-        let set = if is_mla_moe(&self.job.model) {
-            bands::TTFT_MLA_MOE
-        } else {
-            set
-        };
+        let set = if is_mla_moe(&self.job.model) { bands::TTFT_MLA_MOE } else { set };
         band(mid, measured, &set)
     }
     /// Mean TTFT of `users` whose prompts arrive together, as a closed loop of fixed-length
@@ -361,14 +317,9 @@ impl Build<'_> {
         let prompt = self.prompt.max(1.0);
         let users = users.max(1.0);
         let all = users * prompt;
-        let budget = self
-            .job
-            .prefill_chunk(self.gpu, self.engine)
-            .unwrap_or(all)
-            .max(prompt);
+        let budget = self.job.prefill_chunk(self.gpu, self.engine).unwrap_or(all).max(prompt);
         let first = all.min(budget);
-        (self.prefill_batch(first / prompt) + self.prefill_batch(users)) / 2.0
-            + self.request_overhead()
+        (self.prefill_batch(first / prompt) + self.prefill_batch(users)) / 2.0 + self.request_overhead()
     }
 
     /// Seconds every request spends outside the GPU's forward passes before its first token:
@@ -383,15 +334,7 @@ impl Build<'_> {
     /// iteration of the engine's token budget, the per-layer fixed time and all-reduce latencies
     /// paid per iteration (as [`Build::prefill`] for one prompt).
     fn prefill_batch(&self, seqs: f64) -> f64 {
-        let whole = prefill_batch_s(
-            self.job,
-            self.gpu,
-            self.engine,
-            &self.layout,
-            seqs,
-            self.prompt.max(1.0),
-            true,
-        );
+        let whole = prefill_batch_s(self.job, self.gpu, self.engine, &self.layout, seqs, self.prompt.max(1.0), true);
         whole + (self.chunks(seqs * self.prompt.max(1.0)) - 1.0) * self.prefill_fixed(1.0)
     }
 
@@ -404,11 +347,7 @@ impl Build<'_> {
     /// chunk sharing its iteration with a decode step of the other `users − 1` requests.
     fn ttft_alone(&self, users: f64) -> f64 {
         let prompt = self.prompt.max(1.0);
-        let others = if users > 1.0 {
-            self.step(users - 1.0)
-        } else {
-            0.0
-        };
+        let others = if users > 1.0 { self.step(users - 1.0) } else { 0.0 };
         self.prefill(prompt) + self.chunks(prompt) * others + self.request_overhead()
     }
 }
@@ -425,11 +364,7 @@ pub fn request_overhead_s(engine: Engine) -> f64 {
 
 /// The band of one user's speed `mid` at a concurrency above 1.
 fn per_user_band(model: &ModelArch, mid: f64) -> Band {
-    let b = if is_mla_moe(model) {
-        crate::model::bands::PER_USER_MLA_MOE
-    } else {
-        crate::model::bands::PER_USER
-    };
+    let b = if is_mla_moe(model) { crate::model::bands::PER_USER_MLA_MOE } else { crate::model::bands::PER_USER };
     Band::around(mid, b.fitted.0, b.fitted.1)
 }
 
@@ -451,12 +386,7 @@ pub fn erlang_c(c: u32, a: f64) -> f64 {
 }
 
 /// The serving analysis of `job` (its `batch` is the users in flight) on `gpus` of `gpu`.
-pub fn analyze(
-    job: &LlmJob,
-    gpu: &Gpu,
-    gpus: u32,
-    targets: &ServingTargets,
-) -> Result<ServingReport, EstimateError> {
+pub fn analyze(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets) -> Result<ServingReport, EstimateError> {
     analyze_opts(job, gpu, gpus, targets, true)
 }
 
@@ -464,27 +394,14 @@ pub fn analyze(
 /// candidate without it and draws it for the options it shows). Without it the TTFT is computed
 /// only when a TTFT target or an arrival rate needs it; otherwise it is NaN (not `None`, which
 /// means arrivals outpace the build).
-pub fn analyze_opts(
-    job: &LlmJob,
-    gpu: &Gpu,
-    gpus: u32,
-    targets: &ServingTargets,
-    with_curve: bool,
-) -> Result<ServingReport, EstimateError> {
+pub fn analyze_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, with_curve: bool) -> Result<ServingReport, EstimateError> {
     let job = &*super::vision::with_images(job)?;
     job.validate()?;
     crate::model::types::check_range("prefix_hit", targets.prefix_hit, 0.0, 1.0)?;
     if let Some(a) = targets.spec_accept {
         crate::model::types::check_range("spec_accept", a, 0.0, 1.0)?;
     }
-    for (field, v) in [
-        (
-            "target_tokens_per_s_per_user",
-            targets.tokens_per_s_per_user,
-        ),
-        ("max_ttft_s", targets.max_ttft_s),
-        ("arrival_rate", targets.arrival_rate_rps),
-    ] {
+    for (field, v) in [("target_tokens_per_s_per_user", targets.tokens_per_s_per_user), ("max_ttft_s", targets.max_ttft_s), ("arrival_rate", targets.arrival_rate_rps)] {
         if let Some(v) = v {
             crate::model::types::check_range(field, v, 1e-9, 1e12)?;
         }
@@ -515,10 +432,7 @@ pub fn analyze_opts(
         // More users than the build holds: the rest wait for a slot. A closed loop of N users on
         // c slots completes c / T_request(c) requests a second, so by Little's law each request
         // waits (N − c) · T_request(c) / c for its slot.
-        None if f64::from(job.batch) > cap => (
-            cap,
-            Some((f64::from(job.batch) - cap) * b.request(cap) / cap),
-        ),
+        None if f64::from(job.batch) > cap => (cap, Some((f64::from(job.batch) - cap) * b.request(cap) / cap)),
         None => (f64::from(job.batch), Some(0.0)),
         Some(rate) => queue(&b, rate, capacity),
     };
@@ -526,25 +440,16 @@ pub fn analyze_opts(
     let tpot = b.tpot(users);
     let measured = job_efficiency(job, engine, gpu).measured;
     let per_user = 1.0 / tpot;
-    let curve = if with_curve {
-        curve(&b, capacity)
-    } else {
-        Vec::new()
-    };
+    let curve = if with_curve { curve(&b, capacity) } else { Vec::new() };
     let max_users = max_users(&b, capacity, targets);
     Ok(ServingReport {
         users,
         // One user: the decode figure and its band; more: a loaded server's figure.
-        per_user_tokens_per_s: if users > 1.0 {
-            per_user_band(&job.model, per_user)
-        } else {
-            band(per_user, measured, &crate::model::bands::DECODE)
-        },
+        per_user_tokens_per_s: if users > 1.0 { per_user_band(&job.model, per_user) } else { band(per_user, measured, &crate::model::bands::DECODE) },
         aggregate_tokens_per_s: serving_band(&job.model, users * per_user),
         // Ranking alone (no curve) needs the TTFT only to test a TTFT target or an arrival rate;
         // the options shown are analysed again in full.
-        ttft_s: if with_curve || targets.max_ttft_s.is_some() || targets.arrival_rate_rps.is_some()
-        {
+        ttft_s: if with_curve || targets.max_ttft_s.is_some() || targets.arrival_rate_rps.is_some() {
             wait.map(|w| b.ttft_band(users, w, measured))
         } else {
             wait.map(|_| Band::around(f64::NAN, 1.0, 1.0))
@@ -561,19 +466,13 @@ pub fn analyze_opts(
 /// weights, that share of the target's, come out of the KV pool, and every request keeps the
 /// drafter's cache beside the target's, the same share of it.
 pub fn capacity_with_drafter(job: &LlmJob, capacity: u32, draft: f64) -> u32 {
-    let per_request = memory::kv_bytes(
-        job,
-        f64::from(job.prompt_tokens.saturating_add(job.output_tokens)),
-        1.0,
-    );
+    let per_request = memory::kv_bytes(job, f64::from(job.prompt_tokens.saturating_add(job.output_tokens)), 1.0);
     if draft <= 0.0 || per_request <= 0.0 || !per_request.is_finite() {
         return capacity;
     }
     let (body, embed, head) = memory::weight_bytes(job);
     let pool = f64::from(capacity) * per_request;
-    ((pool - draft * (body + embed + head)) / (per_request * (1.0 + draft)))
-        .floor()
-        .clamp(0.0, f64::from(capacity)) as u32
+    ((pool - draft * (body + embed + head)) / (per_request * (1.0 + draft))).floor().clamp(0.0, f64::from(capacity)) as u32
 }
 
 /// Users in flight and the mean wait for a slot under `rate` requests/s (M/M/c, Erlang C), solved
@@ -614,18 +513,10 @@ fn curve(b: &Build, capacity: u32) -> Vec<CurvePoint> {
         .map(|u| {
             let f = f64::from(u);
             let per_user = 1.0 / b.tpot(f);
-            CurvePoint {
-                users: u,
-                per_user_tokens_per_s: per_user,
-                aggregate_tokens_per_s: f * per_user,
-                ttft_s: b.ttft_mid(f),
-            }
+            CurvePoint { users: u, per_user_tokens_per_s: per_user, aggregate_tokens_per_s: f * per_user, ttft_s: b.ttft_mid(f) }
         })
         .fold(Vec::new(), |mut front: Vec<CurvePoint>, p| {
-            if front
-                .last()
-                .is_none_or(|last| p.aggregate_tokens_per_s > last.aggregate_tokens_per_s)
-            {
+            if front.last().is_none_or(|last| p.aggregate_tokens_per_s > last.aggregate_tokens_per_s) {
                 front.push(p);
             }
             front
@@ -640,8 +531,7 @@ fn max_users(b: &Build, capacity: u32, t: &ServingTargets) -> Option<u32> {
     }
     let ok = |u: u32| {
         let f = f64::from(u);
-        t.tokens_per_s_per_user.is_none_or(|x| 1.0 / b.tpot(f) >= x)
-            && t.max_ttft_s.is_none_or(|x| b.ttft_mid(f) <= x)
+        t.tokens_per_s_per_user.is_none_or(|x| 1.0 / b.tpot(f) >= x) && t.max_ttft_s.is_none_or(|x| b.ttft_mid(f) <= x)
     };
     if !ok(1) {
         return Some(0);

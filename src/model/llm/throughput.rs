@@ -12,9 +12,9 @@
 use super::arch::{is_mla_moe, ModelArch};
 use super::engines::{inference_peak_tflops, Efficiency, Engine, GpuFamily};
 use super::in_force::{efficiency, inflight_bw_cap_gb_s, prefill_gemm_shares, quant_stream_factor};
-use super::job::{Checkpointing, LlmJob};
 use super::memory::{kv_bytes, weight_bytes, Terms};
 use super::parallel::{tensor_kv_share, usable_gib, Layout, Mesh};
+use super::job::{Checkpointing, LlmJob};
 use crate::catalog::Gpu;
 use crate::model::fabric::{self, Link};
 use crate::model::precision::Precision;
@@ -94,11 +94,7 @@ impl Ctx<'_> {
     /// ([`crate::model::numeric::sustained_tensor_factor`], the rule the image and classic
     /// engines use too).
     fn peak_flops(&self) -> f64 {
-        let dp4a = if self.quantized() {
-            super::engines::dp4a_tops(self.gpu, self.engine)
-        } else {
-            None
-        };
+        let dp4a = if self.quantized() { super::engines::dp4a_tops(self.gpu, self.engine) } else { None };
         // MXFP4/NVFP4 run on FP4 tensor cores where the card has them (Blackwell) in the serving
         // engines (TensorRT-LLM, vLLM and SGLang's FP4 GEMMs); elsewhere they dequantize to 16 bits
         // (vLLM's Marlin MXFP4 kernel on Hopper and Ada). llama.cpp multiplies an MXFP4 GGUF's
@@ -107,13 +103,8 @@ impl Ctx<'_> {
         // its peak is the 16-bit one, with its quantized-weight share.
         let fp4_gemm = self.job.effective_precision().is_fp4() && self.engine.continuous_batching();
         let fp4 = if fp4_gemm { self.gpu.fp4_tflops } else { None };
-        dp4a.or(fp4).unwrap_or_else(|| {
-            inference_peak_tflops(
-                self.gpu,
-                self.engine,
-                self.job.effective_precision() == Precision::Fp8,
-            )
-        }) * crate::model::numeric::sustained_tensor_factor(self.gpu)
+        dp4a.or(fp4).unwrap_or_else(|| inference_peak_tflops(self.gpu, self.engine, self.job.effective_precision() == Precision::Fp8))
+            * crate::model::numeric::sustained_tensor_factor(self.gpu)
             * super::engines::sync_mma_share(self.gpu, self.engine)
             * 1e12
     }
@@ -131,8 +122,7 @@ impl Ctx<'_> {
     /// attention FLOPs at the 16-bit rate (half the FP8 rate on Hopper and Ada); an FP8 cache keeps
     /// the FP8 rate (TensorRT-LLM's FP8 context and XQA kernels).
     fn attention_rate_share(&self) -> f64 {
-        let fp8_weights =
-            self.job.effective_precision() == Precision::Fp8 && self.gpu.fp8_tflops.is_some();
+        let fp8_weights = self.job.effective_precision() == Precision::Fp8 && self.gpu.fp8_tflops.is_some();
         if !fp8_weights || self.job.kv_precision == crate::model::precision::KvPrecision::Fp8 {
             return 1.0;
         }
@@ -149,24 +139,14 @@ impl Ctx<'_> {
     /// How one GPU's share of a forward pass divides the build's work ([`Split`]).
     fn split(&self) -> Split {
         match self.layout {
-            Layout::Tensor(g) => Split {
-                experts: f64::from(g),
-                dense: f64::from(g),
-                kv: tensor_kv_share(self.job, g),
-                group: 1.0,
-            },
+            Layout::Tensor(g) => Split { experts: f64::from(g), dense: f64::from(g), kv: tensor_kv_share(self.job, g), group: 1.0 },
             Layout::Expert { gpus, attn_tp } => Split {
                 experts: f64::from(gpus.max(1)),
                 dense: f64::from(attn_tp.max(1)),
                 kv: tensor_kv_share(self.job, attn_tp),
                 group: f64::from(attn_tp.max(1)) / f64::from(gpus.max(1)),
             },
-            _ => Split {
-                experts: 1.0,
-                dense: 1.0,
-                kv: 1.0,
-                group: 1.0,
-            },
+            _ => Split { experts: 1.0, dense: 1.0, kv: 1.0, group: 1.0 },
         }
     }
 
@@ -180,19 +160,11 @@ impl Ctx<'_> {
         let tp_allreduce = |g: u32| {
             let link = fabric::group_link(self.gpu, g);
             let bytes = tokens * f64::from(m.hidden_size) * 2.0;
-            if g > 1 {
-                2.0 * f64::from(m.layers) * (link.latency_s + fabric::allreduce_s(bytes, g, &link))
-            } else {
-                0.0
-            }
+            if g > 1 { 2.0 * f64::from(m.layers) * (link.latency_s + fabric::allreduce_s(bytes, g, &link)) } else { 0.0 }
         };
         match self.layout {
             Layout::Tensor(g) => tp_allreduce(g),
-            Layout::Expert { gpus, attn_tp } => {
-                tp_allreduce(attn_tp)
-                    + f64::from(m.layers.saturating_sub(m.dense_layers))
-                        * self.expert_all_to_all_s(tokens / f64::from(attn_tp.max(1)), gpus)
-            }
+            Layout::Expert { gpus, attn_tp } => tp_allreduce(attn_tp) + f64::from(m.layers.saturating_sub(m.dense_layers)) * self.expert_all_to_all_s(tokens / f64::from(attn_tp.max(1)), gpus),
             Layout::LayerSplit(g) => f64::from(g - 1) * self.eff.hop_ms * 1e-3,
             _ => 0.0,
         }
@@ -202,16 +174,9 @@ impl Ctx<'_> {
     fn expert_all_to_all_s(&self, tokens: f64, gpus: u32) -> f64 {
         let m = &self.job.model;
         let elements = tokens * f64::from(m.experts_active) * f64::from(m.hidden_size);
-        let dispatch = if matches!(self.job.effective_precision(), Precision::Fp8)
-            || self.job.effective_precision().is_fp4()
-        {
-            1.0 + 4.0 / 128.0
-        } else {
-            2.0
-        };
+        let dispatch = if matches!(self.job.effective_precision(), Precision::Fp8) || self.job.effective_precision().is_fp4() { 1.0 + 4.0 / 128.0 } else { 2.0 };
         let port = node_port(self.job, self.gpu);
-        fabric::all_to_all_s(self.gpu, elements * dispatch, gpus, port)
-            + fabric::all_to_all_s(self.gpu, elements * 2.0, gpus, port)
+        fabric::all_to_all_s(self.gpu, elements * dispatch, gpus, port) + fabric::all_to_all_s(self.gpu, elements * 2.0, gpus, port)
     }
 
     /// Seconds per decode step for `batch` sequences at average context `ctx`.
@@ -236,14 +201,10 @@ impl Ctx<'_> {
         // The routed experts stream in the fused MoE kernel; the other GEMMs take no less than
         // their block-scaled FP8 calls' floor (0 for other weights).
         let (rest, routed) = decode_weight_split(self.job, batch);
-        let t_weights = routed / s.experts / self.weight_bw()
-            + (rest / s.dense / self.weight_bw()).max(block_fp8_floor_s(self.job, self.engine));
+        let t_weights = routed / s.experts / self.weight_bw() + (rest / s.dense / self.weight_bw()).max(block_fp8_floor_s(self.job, self.engine));
         let t_kv = kv_bytes(self.job, ctx, group_seqs) * s.kv / (self.bw() * self.eff.attention_bw);
         let routed_active = routed_active_params(m);
-        let dense_flops = (2.0 * (m.active_compute_params() - routed_active)
-            + decode_attention_flops(m, ctx) / self.attention_rate_share())
-            * group_tokens
-            / s.dense;
+        let dense_flops = (2.0 * (m.active_compute_params() - routed_active) + decode_attention_flops(m, ctx) / self.attention_rate_share()) * group_tokens / s.dense;
         let flops = dense_flops + 2.0 * routed_active * batch / s.experts;
         // A continuous-batching engine multiplies a decode batch of B tokens with the same GEMM
         // kernels as a prefill chunk of B tokens — under chunked prefill in the very same GEMM, the
@@ -258,10 +219,7 @@ impl Ctx<'_> {
             self.eff.decode_mfu
         };
         let t_compute = flops / (self.peak_flops() * mfu);
-        let t_fixed = f64::from(m.layers)
-            * (self.eff.layer_ms + self.engine.launch_layer_ms(self.job.cuda_graphs))
-            * 1e-3
-            + self.moe_fixed();
+        let t_fixed = f64::from(m.layers) * (self.eff.layer_ms + self.engine.launch_layer_ms(self.job.cuda_graphs)) * 1e-3 + self.moe_fixed();
         t_weights + t_kv + t_compute + t_fixed + self.comm(group_tokens)
     }
 
@@ -282,31 +240,14 @@ impl Ctx<'_> {
         let group_tokens = tokens * s.group.max(1.0 / seqs.max(1.0)).min(1.0);
         let routed_active = routed_active_params(m);
         let dense = (m.active_compute_params() - routed_active) * group_tokens / s.dense;
-        let gemm = 2.0
-            * (dense + (routed_active + self.expert_tile_loss(tokens)) * tokens / s.experts)
-            / (peak * q);
+        let gemm = 2.0 * (dense + (routed_active + self.expert_tile_loss(tokens)) * tokens / s.experts) / (peak * q);
         // A prompt, however short, reads every weight at least once per prefill chunk: the GEMMs
         // take no less than the weight stream (the decode roofline's memory term).
-        let chunks = self
-            .job
-            .prefill_chunk(self.gpu, self.engine)
-            .map_or(1.0, |c| (tokens / c).ceil().max(1.0));
+        let chunks = self.job.prefill_chunk(self.gpu, self.engine).map_or(1.0, |c| (tokens / c).ceil().max(1.0));
         let (rest, routed) = decode_weight_split(self.job, tokens);
         let stream = chunks * (rest / s.dense + routed / s.experts) / self.weight_bw();
-        let attn = 2.0
-            * f64::from(m.layers)
-            * group_tokens
-            * (tokens / seqs.max(1.0))
-            * m.attention_width()
-            / s.dense
-            / (peak * self.eff.attention_flops * self.attention_rate_share());
-        let fixed = if with_fixed {
-            f64::from(m.layers) * self.eff.prefill_layer_ms * 1e-3
-                + self.moe_fixed()
-                + self.comm(group_tokens)
-        } else {
-            0.0
-        };
+        let attn = 2.0 * f64::from(m.layers) * group_tokens * (tokens / seqs.max(1.0)) * m.attention_width() / s.dense / (peak * self.eff.attention_flops * self.attention_rate_share());
+        let fixed = if with_fixed { f64::from(m.layers) * self.eff.prefill_layer_ms * 1e-3 + self.moe_fixed() + self.comm(group_tokens) } else { 0.0 };
         gemm.max(stream) + attn + fixed + self.vision_time(group_tokens, peak * q * s.dense)
     }
 
@@ -322,11 +263,7 @@ impl Ctx<'_> {
             return 0.0;
         }
         let h = super::in_force::with(|f| f.llama_cpp_expert_half_tokens);
-        let chunk = self
-            .job
-            .prefill_chunk(self.gpu, self.engine)
-            .map_or(tokens, |c| c.min(tokens))
-            .max(1.0);
+        let chunk = self.job.prefill_chunk(self.gpu, self.engine).map_or(tokens, |c| c.min(tokens)).max(1.0);
         let share = f64::from(m.experts_active) / f64::from(m.experts_total.max(1));
         let per_expert = (chunk * share).max(1e-9);
         m.routed_expert_params() * share * h / per_expert
@@ -356,75 +293,26 @@ pub fn weight_stream_fraction(gpu: &Gpu, engine: Engine, eff: &Efficiency) -> f6
 /// dequantization), and the bandwidth the KV-cache reads reach: what a byte read on the GPU costs
 /// (the RAM-offload model moves bytes between this and system RAM).
 pub fn gpu_stream_bw(job: &LlmJob, gpu: &Gpu, engine: Engine) -> (f64, f64) {
-    let c = Ctx {
-        job,
-        gpu,
-        engine,
-        eff: job_efficiency(job, engine, gpu),
-        layout: Layout::Single,
-    };
+    let c = Ctx { job, gpu, engine, eff: job_efficiency(job, engine, gpu), layout: Layout::Single };
     (c.weight_bw(), c.bw() * c.eff.attention_bw)
 }
 
 /// Seconds of one decode step of `batch` sequences at average context `ctx` on `layout` (weights,
 /// KV cache, FLOPs, the fixed per-layer time and the layout's communication).
-pub fn decode_step_s(
-    job: &LlmJob,
-    gpu: &Gpu,
-    engine: Engine,
-    layout: &Layout,
-    batch: f64,
-    ctx: f64,
-) -> f64 {
-    Ctx {
-        job,
-        gpu,
-        engine,
-        eff: job_efficiency(job, engine, gpu),
-        layout: *layout,
-    }
-    .decode_step(batch, ctx)
+pub fn decode_step_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, batch: f64, ctx: f64) -> f64 {
+    Ctx { job, gpu, engine, eff: job_efficiency(job, engine, gpu), layout: *layout }.decode_step(batch, ctx)
 }
 
 /// Seconds of a speculative verification pass: `seqs` sequences of `queries` tokens each, each
 /// sequence's KV cache read once (see `Ctx::decode_tokens`).
-pub fn verify_step_s(
-    job: &LlmJob,
-    gpu: &Gpu,
-    engine: Engine,
-    layout: &Layout,
-    seqs: f64,
-    queries: f64,
-    ctx: f64,
-) -> f64 {
-    Ctx {
-        job,
-        gpu,
-        engine,
-        eff: job_efficiency(job, engine, gpu),
-        layout: *layout,
-    }
-    .decode_tokens(seqs, queries, ctx)
+pub fn verify_step_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, seqs: f64, queries: f64, ctx: f64) -> f64 {
+    Ctx { job, gpu, engine, eff: job_efficiency(job, engine, gpu), layout: *layout }.decode_tokens(seqs, queries, ctx)
 }
 
 /// Seconds to prefill `tokens` prompt tokens on `layout`; `with_fixed` adds the per-layer fixed
 /// time and the layout's communication of a standalone prefill.
-pub fn prefill_s(
-    job: &LlmJob,
-    gpu: &Gpu,
-    engine: Engine,
-    layout: &Layout,
-    tokens: f64,
-    with_fixed: bool,
-) -> f64 {
-    Ctx {
-        job,
-        gpu,
-        engine,
-        eff: job_efficiency(job, engine, gpu),
-        layout: *layout,
-    }
-    .prefill_time(tokens, with_fixed)
+pub fn prefill_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, tokens: f64, with_fixed: bool) -> f64 {
+    Ctx { job, gpu, engine, eff: job_efficiency(job, engine, gpu), layout: *layout }.prefill_time(tokens, with_fixed)
 }
 
 /// Seconds of the build's time one prompt of `tokens` takes when `users` keep sending prompts:
@@ -432,20 +320,12 @@ pub fn prefill_s(
 /// prefills its own users' prompts in the same forward passes: the work of one prompt in each of
 /// as many groups as there are users, over those groups, and the pass's fixed time and
 /// communication in full, as one prompt pays them on the other layouts.
-pub fn prefill_share_s(
-    job: &LlmJob,
-    gpu: &Gpu,
-    engine: Engine,
-    layout: &Layout,
-    tokens: f64,
-    users: f64,
-) -> f64 {
+pub fn prefill_share_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, tokens: f64, users: f64) -> f64 {
     match *layout {
         Layout::Expert { gpus, attn_tp } if gpus > attn_tp.max(1) && users >= 2.0 => {
             let groups = f64::from(gpus / attn_tp.max(1)).min(users.floor());
             let work = prefill_batch_s(job, gpu, engine, layout, groups, tokens, false);
-            work / groups
-                + (prefill_batch_s(job, gpu, engine, layout, groups, tokens, true) - work).max(0.0)
+            work / groups + (prefill_batch_s(job, gpu, engine, layout, groups, tokens, true) - work).max(0.0)
         }
         _ => prefill_s(job, gpu, engine, layout, tokens, true),
     }
@@ -454,24 +334,9 @@ pub fn prefill_share_s(
 /// Seconds to prefill `seqs` prompts of `tokens_each` tokens batched together (prompts that
 /// arrive at once share the engine's forward passes: one weight stream per chunk, GEMMs over
 /// all their tokens, attention within each prompt); `with_fixed` as in [`prefill_s`].
-pub fn prefill_batch_s(
-    job: &LlmJob,
-    gpu: &Gpu,
-    engine: Engine,
-    layout: &Layout,
-    seqs: f64,
-    tokens_each: f64,
-    with_fixed: bool,
-) -> f64 {
+pub fn prefill_batch_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, seqs: f64, tokens_each: f64, with_fixed: bool) -> f64 {
     let seqs = seqs.max(1.0);
-    Ctx {
-        job,
-        gpu,
-        engine,
-        eff: job_efficiency(job, engine, gpu),
-        layout: *layout,
-    }
-    .prefill_seqs(seqs * tokens_each, seqs, with_fixed)
+    Ctx { job, gpu, engine, eff: job_efficiency(job, engine, gpu), layout: *layout }.prefill_seqs(seqs * tokens_each, seqs, with_fixed)
 }
 
 /// Seconds of fixed time one forward pass spends in the fused expert kernels of `job`'s MoE
@@ -516,10 +381,7 @@ fn decode_weight_split(job: &LlmJob, tokens: f64) -> (f64, f64) {
 /// such checkpoints (vLLM, SGLang, TensorRT-LLM); 0 otherwise.
 pub fn block_fp8_floor_s(job: &LlmJob, engine: Engine) -> f64 {
     let m = &job.model;
-    if m.fp8_weight_block == 0
-        || job.effective_precision() != Precision::Fp8
-        || !engine.continuous_batching()
-    {
+    if m.fp8_weight_block == 0 || job.effective_precision() != Precision::Fp8 || !engine.continuous_batching() {
         return 0.0;
     }
     f64::from(m.hidden_gemms) * super::engines::BLOCK_FP8_HIDDEN_GEMM_S
@@ -552,32 +414,16 @@ pub fn decode_attention_flops(m: &ModelArch, ctx: f64) -> f64 {
 /// by the KV pool left after weights, buffers and context (TensorRT-LLM: its free-memory fraction
 /// of that) divided by one request's KV cache, counted as often as tensor parallelism replicates
 /// it, and by the engine's scheduler limit.
-pub fn serving_batch(
-    job: &LlmJob,
-    gpu: &Gpu,
-    engine: Engine,
-    terms: &Terms,
-    layout: &Layout,
-    n: u32,
-) -> f64 {
+pub fn serving_batch(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: &Layout, n: u32) -> f64 {
     let nf = f64::from(n);
     let usable = usable_gib(gpu, engine, job) * nf;
-    let fixed =
-        terms.weights_gib + (terms.activations_gib + terms.context_gib) * nf + terms.slack_gib;
+    let fixed = terms.weights_gib + (terms.activations_gib + terms.context_gib) * nf + terms.slack_gib;
     let pool = (usable - fixed).max(0.0) * engine.kv_free_fraction() * GIB;
     let replicas = match *layout {
-        Layout::Tensor(g) | Layout::Expert { attn_tp: g, .. } => {
-            tensor_kv_share(job, g) * f64::from(g)
-        }
+        Layout::Tensor(g) | Layout::Expert { attn_tp: g, .. } => tensor_kv_share(job, g) * f64::from(g),
         _ => 1.0,
     };
-    let per_seq = kv_bytes(
-        job,
-        f64::from(job.prompt_tokens) + f64::from(job.output_tokens),
-        1.0,
-    )
-    .max(1.0)
-        * replicas.max(1.0);
+    let per_seq = kv_bytes(job, f64::from(job.prompt_tokens) + f64::from(job.output_tokens), 1.0).max(1.0) * replicas.max(1.0);
     let max_fit = (pool / per_seq).floor();
     // The requests actually in flight: the job's concurrency, no more than the pool holds and
     // the scheduler admits. A full pool is the throughput of a server the user did not ask for.
@@ -590,44 +436,20 @@ pub fn job_efficiency(job: &LlmJob, engine: Engine, gpu: &Gpu) -> Efficiency {
     job.efficiency.unwrap_or_else(|| {
         let e = efficiency(engine, GpuFamily::of(gpu));
         match super::backend::llama_cpp_decode(job, gpu, engine) {
-            Some(b) => Efficiency {
-                weight_bw: b.weight_bw,
-                layer_ms: b.layer_ms,
-                ..e
-            },
+            Some(b) => Efficiency { weight_bw: b.weight_bw, layer_ms: b.layer_ms, ..e },
             None => e,
         }
     })
 }
 
 /// All throughput figures of `job` on `n` GPUs laid out as `layout`.
-pub fn throughput(
-    job: &LlmJob,
-    gpu: &Gpu,
-    engine: Engine,
-    terms: &Terms,
-    layout: &Layout,
-    n: u32,
-) -> Throughput {
+pub fn throughput(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: &Layout, n: u32) -> Throughput {
     if job.workload.is_training() {
         let step = train_step(job, gpu, terms, layout, n);
         let measured = GpuFamily::of(gpu) == GpuFamily::NvidiaHbm;
-        return Throughput {
-            train_tokens_per_s: Some(band(
-                step.tokens_per_s,
-                measured,
-                &crate::model::bands::TRAINING,
-            )),
-            ..Throughput::default()
-        };
+        return Throughput { train_tokens_per_s: Some(band(step.tokens_per_s, measured, &crate::model::bands::TRAINING)), ..Throughput::default() };
     }
-    let c = Ctx {
-        job,
-        gpu,
-        engine,
-        eff: job_efficiency(job, engine, gpu),
-        layout: *layout,
-    };
+    let c = Ctx { job, gpu, engine, eff: job_efficiency(job, engine, gpu), layout: *layout };
     let measured = c.eff.measured;
     let b = f64::from(job.batch);
     let prompt = f64::from(job.prompt_tokens);
@@ -641,10 +463,7 @@ pub fn throughput(
     let serving = if batch >= 1.0 {
         let t_step = c.decode_step(batch, prompt + out / 2.0);
         let t_prefill = prefill_share_s(job, gpu, engine, layout, prompt, batch);
-        Some(serving_band(
-            &job.model,
-            batch * out / (out * t_step + batch * t_prefill),
-        ))
+        Some(serving_band(&job.model, batch * out / (out * t_step + batch * t_prefill)))
     } else {
         None
     };
@@ -703,13 +522,10 @@ pub fn train_peak_tflops(job: &LlmJob, gpu: &Gpu) -> f64 {
     let peak = match job.effective_precision() {
         Precision::Fp32 => fp32_path_tflops(gpu, Fp32Math::PytorchDefault, 0.0),
         Precision::Tf32 => fp32_path_tflops(gpu, Fp32Math::Tf32, 0.0),
-        Precision::Fp8 => gpu
-            .train_16bit_tflops()
-            .map(|bf16| fp8_training_peak(job, gpu, bf16)),
+        Precision::Fp8 => gpu.train_16bit_tflops().map(|bf16| fp8_training_peak(job, gpu, bf16)),
         _ => gpu.train_16bit_tflops(),
     };
-    peak.filter(|v| v.is_finite() && *v > 0.0)
-        .map_or(1.0, |p| p * sustained_tensor_factor(gpu))
+    peak.filter(|v| v.is_finite() && *v > 0.0).map_or(1.0, |p| p * sustained_tensor_factor(gpu))
 }
 
 /// The dense peak an FP8 training step computes at, TFLOPS, from the card's 16-bit rate `bf16`:
@@ -720,9 +536,7 @@ pub fn train_peak_tflops(job: &LlmJob, gpu: &Gpu) -> f64 {
 /// 16-bit speed-up; the step's FLOPs then run at their time-weighted rate. A card without FP8
 /// tensor cores stays at its 16-bit rate.
 pub fn fp8_training_peak(job: &LlmJob, gpu: &Gpu, bf16: f64) -> f64 {
-    let Some(fp8) = gpu.fp8_tflops.filter(|v| v.is_finite() && *v > bf16) else {
-        return bf16;
-    };
+    let Some(fp8) = gpu.fp8_tflops.filter(|v| v.is_finite() && *v > bf16) else { return bf16 };
     let gain = super::in_force::with(|f| f.train_fp8_gain);
     let gemm_rate = bf16 * (1.0 + (fp8 / bf16 - 1.0) * gain);
     let total = train_flops_per_token(job);
@@ -733,15 +547,9 @@ pub fn fp8_training_peak(job: &LlmJob, gpu: &Gpu, bf16: f64) -> f64 {
 
 /// The MFU a training job reaches on one GPU (model FLOPs over peak).
 pub fn train_mfu(job: &LlmJob, gpu: &Gpu) -> f64 {
-    let base = job
-        .train_mfu
-        .unwrap_or_else(|| default_train_mfu(GpuFamily::of(gpu)));
+    let base = job.train_mfu.unwrap_or_else(|| default_train_mfu(GpuFamily::of(gpu)));
     if job.grad_checkpointing == Checkpointing::Full {
-        let extra = if job.workload.is_adapter() {
-            2.0 / 4.0
-        } else {
-            2.0 / 6.0
-        };
+        let extra = if job.workload.is_adapter() { 2.0 / 4.0 } else { 2.0 / 6.0 };
         base / (1.0 + recompute_flop_cost() * extra)
     } else {
         base
@@ -780,9 +588,7 @@ pub fn train_step(job: &LlmJob, gpu: &Gpu, terms: &Terms, layout: &Layout, n: u3
     let link = fabric::spread_link(gpu, n, n.min(fabric::node_gpus(gpu)), port);
     let nf = f64::from(n.max(1));
     let (tokens_per_s, comm_s, exposed_s) = match *layout {
-        Layout::Single | Layout::Tensor(_) | Layout::LayerSplit(_) | Layout::Expert { .. } => {
-            (single, 0.0, 0.0)
-        }
+        Layout::Single | Layout::Tensor(_) | Layout::LayerSplit(_) | Layout::Expert { .. } => (single, 0.0, 0.0),
         Layout::DataParallel { gpus, zero } => {
             let grad_bytes = train_grad_bytes(job);
             if zero >= 3 {
@@ -791,38 +597,20 @@ pub fn train_step(job: &LlmJob, gpu: &Gpu, terms: &Terms, layout: &Layout, n: u3
                 // its bytes: half an all-reduce of (2·W + G).
                 let per_micro = fabric::allreduce_s(weights + grad_bytes / 2.0, gpus, &link);
                 let exposed = (per_micro - t_micro).max(0.0) * accum;
-                (
-                    nf * micro_tokens * accum / (t_micro * accum + exposed),
-                    per_micro * accum,
-                    exposed,
-                )
+                (nf * micro_tokens * accum / (t_micro * accum + exposed), per_micro * accum, exposed)
             } else {
                 let comm = fabric::allreduce_s(grad_bytes, gpus, &link);
                 let exposed = (comm - backward_share(job) * t_micro).max(0.0);
-                (
-                    nf * micro_tokens * accum / (t_micro * accum + exposed),
-                    comm,
-                    exposed,
-                )
+                (nf * micro_tokens * accum / (t_micro * accum + exposed), comm, exposed)
             }
         }
         Layout::Mesh(m) => {
             let s = mesh_step(job, gpu, &m, t_micro);
-            return TrainStep {
-                scaling: (s.tokens_per_s / (nf * single)).clamp(0.0, 1.0),
-                ..s
-            };
+            return TrainStep { scaling: (s.tokens_per_s / (nf * single)).clamp(0.0, 1.0), ..s };
         }
     };
     let scaling = (tokens_per_s / (nf * single)).clamp(0.0, 1.0);
-    TrainStep {
-        tokens_per_s,
-        scaling,
-        comm_s,
-        exposed_s,
-        link,
-        bubble: 0.0,
-    }
+    TrainStep { tokens_per_s, scaling, comm_s, exposed_s, link, bubble: 0.0 }
 }
 
 /// The most tokens/s `layout` could reach on `n` GPUs if its communication were free: `n` × one
@@ -846,9 +634,7 @@ pub fn train_single_tokens_per_s(job: &LlmJob, gpu: &Gpu) -> f64 {
 
 /// Each GPU's node port, GB/s per direction: the job's own (`nic_gbit_s`) or the catalog's.
 fn node_port(job: &LlmJob, gpu: &Gpu) -> f64 {
-    job.nic_gbit_s
-        .filter(|g| g.is_finite() && *g > 0.0)
-        .map_or_else(|| fabric::node_port_gb_s(gpu), |g| g / 8.0)
+    job.nic_gbit_s.filter(|g| g.is_finite() && *g > 0.0).map_or_else(|| fabric::node_port_gb_s(gpu), |g| g / 8.0)
 }
 
 /// One optimizer step of a Megatron mesh (Narayanan et al. 2021, SC21), where `t_micro` is one
@@ -877,24 +663,13 @@ fn mesh_step(job: &LlmJob, gpu: &Gpu, m: &Mesh, t_micro: f64) -> TrainStep {
     let h = f64::from(job.model.hidden_size);
     let shard_tokens = micro_tokens / f64::from(cp);
     let t_tp = if tp > 1 {
-        let passes = if job.grad_checkpointing == Checkpointing::Full {
-            6.0
-        } else {
-            4.0
-        };
-        passes
-            * layers
-            * fabric::allreduce_s(shard_tokens * h * 2.0, tp, &fabric::group_link(gpu, tp))
+        let passes = if job.grad_checkpointing == Checkpointing::Full { 6.0 } else { 4.0 };
+        passes * layers * fabric::allreduce_s(shard_tokens * h * 2.0, tp, &fabric::group_link(gpu, tp))
     } else {
         0.0
     };
     let t_cp = if cp > 1 {
-        let kv_bytes = shard_tokens
-            * 2.0
-            * f64::from(job.model.kv_heads)
-            * f64::from(job.model.head_dim)
-            * 2.0
-            / f64::from(tp);
+        let kv_bytes = shard_tokens * 2.0 * f64::from(job.model.kv_heads) * f64::from(job.model.head_dim) * 2.0 / f64::from(tp);
         let link = fabric::spread_link(gpu, cp, (node / tp).clamp(1, cp), port);
         let ring = 3.0 * f64::from(cp - 1) * layers * kv_bytes / (link.gb_s * 1e9);
         (ring - t_c * train_attention_flops_per_token(job) / train_flops_per_token(job)).max(0.0)
@@ -904,11 +679,7 @@ fn mesh_step(job: &LlmJob, gpu: &Gpu, m: &Mesh, t_micro: f64) -> TrainStep {
     let t_p2p = if pp > 1 {
         let bytes = shard_tokens * h * 2.0 / f64::from(tp);
         let across = tp * cp * dp >= node;
-        let gb_s = if across {
-            port * fabric::NODE_LINK_EFFICIENCY
-        } else {
-            fabric::group_link(gpu, 2).gb_s
-        };
+        let gb_s = if across { port * fabric::NODE_LINK_EFFICIENCY } else { fabric::group_link(gpu, 2).gb_s };
         2.0 * v * bytes / (gb_s.max(1e-9) * 1e9)
     } else {
         0.0
@@ -919,11 +690,7 @@ fn mesh_step(job: &LlmJob, gpu: &Gpu, m: &Mesh, t_micro: f64) -> TrainStep {
     let t_pipe = (mb + bubble_stages) * t_stage;
     let shard_group = dp * cp;
     let link = fabric::spread_link(gpu, shard_group, (node / tp).clamp(1, shard_group), port);
-    let t_dp = fabric::allreduce_s(
-        train_grad_bytes(job) / f64::from(tp * pp),
-        shard_group,
-        &link,
-    );
+    let t_dp = fabric::allreduce_s(train_grad_bytes(job) / f64::from(tp * pp), shard_group, &link);
     let exposed_dp = (t_dp - backward_share(job) * t_c).max(0.0);
     let t_step = t_pipe + exposed_dp;
     let comm = mb * (t_tp + t_cp + t_p2p) + t_dp;
@@ -940,29 +707,16 @@ fn mesh_step(job: &LlmJob, gpu: &Gpu, m: &Mesh, t_micro: f64) -> TrainStep {
 /// Gradient bytes a data-parallel step reduces: 16-bit gradients of the trainable parameters
 /// (fp32 for fp32 training, and for adapters kept in fp32 under mixed precision).
 fn train_grad_bytes(job: &LlmJob) -> f64 {
-    let trainable = if job.workload.is_adapter() {
-        super::memory::lora_params(job)
-    } else {
-        job.model.params_total
-    };
-    let wide = matches!(job.precision, Precision::Fp32 | Precision::Tf32)
-        || (job.workload.is_adapter() && job.master_weights);
+    let trainable = if job.workload.is_adapter() { super::memory::lora_params(job) } else { job.model.params_total };
+    let wide = matches!(job.precision, Precision::Fp32 | Precision::Tf32) || (job.workload.is_adapter() && job.master_weights);
     trainable * if wide { 4.0 } else { 2.0 }
 }
 
 /// Share of a micro-batch's compute that is backward (and so can hide the gradient
 /// all-reduce): 4 of 6·N (2 of 4·N for LoRA), plus the recomputed forward with checkpointing.
 fn backward_share(job: &LlmJob) -> f64 {
-    let (fwd, bwd) = if job.workload.is_adapter() {
-        (2.0, 2.0)
-    } else {
-        (2.0, 4.0)
-    };
-    let re = if job.grad_checkpointing == Checkpointing::Full {
-        fwd
-    } else {
-        0.0
-    };
+    let (fwd, bwd) = if job.workload.is_adapter() { (2.0, 2.0) } else { (2.0, 4.0) };
+    let re = if job.grad_checkpointing == Checkpointing::Full { fwd } else { 0.0 };
     (bwd + re) / (fwd + bwd + re)
 }
 
@@ -972,14 +726,7 @@ pub fn scaling_efficiency(job: &LlmJob, gpu: &Gpu, terms: &Terms, layout: &Layou
 }
 
 /// Adds the throughput assumptions to `out`.
-pub fn describe(
-    job: &LlmJob,
-    gpu: &Gpu,
-    engine: Engine,
-    terms: &Terms,
-    layout: &Layout,
-    out: &mut Vec<Note>,
-) {
+pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: &Layout, out: &mut Vec<Note>) {
     let family = GpuFamily::of(gpu);
     if job.workload.is_training() {
         describe_training(job, gpu, terms, layout, out);
@@ -1003,11 +750,7 @@ pub fn describe(
         super::engines::Standing::CarriedOver => "{engine} on {family} GPUs has no calibration rows: factors carried over; decode band {low}–{high} × the mid, as for a GPU family held out",
     };
     let set = crate::model::bands::DECODE;
-    let (low, high) = if eff.measured {
-        set.fitted
-    } else {
-        set.new_family
-    };
+    let (low, high) = if eff.measured { set.fitted } else { set.new_family };
     if job.efficiency.is_none() {
         out.push(Note::new(
             note,
@@ -1042,10 +785,7 @@ fn describe_serving_band(job: &LlmJob, engine: Engine, out: &mut Vec<Note>) {
     // One band per estimate: a DeepSeek-style MoE names its widened band and why, instead of the
     // dense band it does not use.
     let (low, high) = serving_band_factors(&job.model);
-    let args = vec![
-        ("low", crate::decimal::fixed(low, 2).into()),
-        ("high", crate::decimal::fixed(high, 2).into()),
-    ];
+    let args = vec![("low", crate::decimal::fixed(low, 2).into()), ("high", crate::decimal::fixed(high, 2).into())];
     out.push(if is_mla_moe(&job.model) {
         Note::new(
             "DeepSeek-style MoE with latent attention: published serving sweeps of other sources measure {low}–{high} × this estimate (the 10th–90th percentile of held-out rows); the model does not capture that gap yet",
@@ -1070,10 +810,7 @@ fn describe_serving_band(job: &LlmJob, engine: Engine, out: &mut Vec<Note>) {
 fn n_of(layout: &Layout) -> u32 {
     match *layout {
         Layout::Single => 1,
-        Layout::Tensor(g)
-        | Layout::LayerSplit(g)
-        | Layout::DataParallel { gpus: g, .. }
-        | Layout::Expert { gpus: g, .. } => g,
+        Layout::Tensor(g) | Layout::LayerSplit(g) | Layout::DataParallel { gpus: g, .. } | Layout::Expert { gpus: g, .. } => g,
         Layout::Mesh(m) => m.gpus(),
     }
 }

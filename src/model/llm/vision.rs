@@ -60,11 +60,7 @@ fn smart_resize(w: f64, h: f64, f: f64, min: f64, max: f64) -> (f64, f64) {
 /// longest edge is at most `edge` (floor), then pad each side up to whole `patch`-px patches.
 fn pixtral_resize(w: f64, h: f64, patch: f64, edge: f64) -> (f64, f64) {
     let ratio = (w / edge).max(h / edge);
-    let (w, h) = if ratio > 1.0 {
-        ((w / ratio).floor(), (h / ratio).floor())
-    } else {
-        (w, h)
-    };
+    let (w, h) = if ratio > 1.0 { ((w / ratio).floor(), (h / ratio).floor()) } else { (w, h) };
     ((w / patch).ceil() * patch, (h / patch).ceil() * patch)
 }
 
@@ -76,12 +72,7 @@ pub fn tokens_per_image(v: &VisionSpec, width_px: u32, height_px: u32) -> ImageT
         let f = f64::from(px.max(1));
         let (wr, hr) = match (v.min_pixels, v.max_pixels, v.max_edge_px) {
             (Some(min), Some(max), _) => smart_resize(w, h, f, min as f64, max as f64),
-            (_, _, Some(edge)) => pixtral_resize(
-                w,
-                h,
-                f64::from(v.patch_px.unwrap_or(px).max(1)),
-                f64::from(edge),
-            ),
+            (_, _, Some(edge)) => pixtral_resize(w, h, f64::from(v.patch_px.unwrap_or(px).max(1)), f64::from(edge)),
             _ => (w, h),
         };
         let (cols, rows) = ((wr / f).floor(), (hr / f).floor());
@@ -97,11 +88,7 @@ pub fn tokens_per_image(v: &VisionSpec, width_px: u32, height_px: u32) -> ImageT
     }
     if let (Some(tiles), Some(per_tile)) = (v.max_tiles, v.tokens_per_tile) {
         let cross = tiles.saturating_mul(per_tile);
-        let (prompt, cross) = if v.cross_attention {
-            (1, cross)
-        } else {
-            (cross, 0)
-        };
+        let (prompt, cross) = if v.cross_attention { (1, cross) } else { (cross, 0) };
         return ImageTokens {
             resized_width_px: width_px,
             resized_height_px: height_px,
@@ -137,17 +124,11 @@ pub fn validate(job: &LlmJob) -> Result<(), EstimateError> {
     if job.model.vision.is_none() {
         return Err(EstimateError::invalid(
             "images",
-            Note::new(
-                "{model} has no vision tower; images need a vision-language model",
-                vec![("model", job.model.id.as_str().into())],
-            ),
+            Note::new("{model} has no vision tower; images need a vision-language model", vec![("model", job.model.id.as_str().into())]),
         ));
     }
     if job.workload.is_training() {
-        return Err(EstimateError::invalid(
-            "images",
-            "images apply to inference only",
-        ));
+        return Err(EstimateError::invalid("images", "images apply to inference only"));
     }
     let side_ok = |s: u32| (1..=16_384).contains(&s);
     if !side_ok(job.image_width_px) || !side_ok(job.image_height_px) {
@@ -155,10 +136,7 @@ pub fn validate(job: &LlmJob) -> Result<(), EstimateError> {
             "image_resolution",
             Note::new(
                 "{width}x{height} is out of range (1..=16384 px per side)",
-                vec![
-                    ("width", job.image_width_px.to_string().into()),
-                    ("height", job.image_height_px.to_string().into()),
-                ],
+                vec![("width", job.image_width_px.to_string().into()), ("height", job.image_height_px.to_string().into())],
             ),
         ));
     }
@@ -170,9 +148,7 @@ pub fn validate(job: &LlmJob) -> Result<(), EstimateError> {
 /// K and V instead of the preset's default (one image at its largest).
 pub fn with_images(job: &LlmJob) -> Result<Cow<'_, LlmJob>, EstimateError> {
     validate(job)?;
-    let Some(t) = job_image_tokens(job).filter(|_| !job.images_in_prompt) else {
-        return Ok(Cow::Borrowed(job));
-    };
+    let Some(t) = job_image_tokens(job).filter(|_| !job.images_in_prompt) else { return Ok(Cow::Borrowed(job)) };
     let mut j = job.clone();
     j.images_in_prompt = true;
     let added = job.images.saturating_mul(t.prompt_tokens);
@@ -180,8 +156,7 @@ pub fn with_images(job: &LlmJob) -> Result<Cow<'_, LlmJob>, EstimateError> {
     j.context_tokens = j.context_tokens.saturating_add(added);
     if t.cross_tokens > 0 && j.model.fixed_state_layers > 0 {
         let per_token = j.model.kv_elements_per_token_layer();
-        j.model.fixed_state_elements_per_layer =
-            f64::from(job.images) * f64::from(t.cross_tokens) * per_token;
+        j.model.fixed_state_elements_per_layer = f64::from(job.images) * f64::from(t.cross_tokens) * per_token;
     }
     Ok(Cow::Owned(j))
 }
@@ -190,18 +165,14 @@ pub fn with_images(job: &LlmJob) -> Result<Cow<'_, LlmJob>, EstimateError> {
 /// (attention inside the tower is left out: Qwen2.5-VL's is mostly windowed).
 pub fn encoder_flops(job: &LlmJob) -> f64 {
     match (job.model.vision.as_ref(), job_image_tokens(job)) {
-        (Some(v), Some(t)) => {
-            2.0 * v.tower_params_b * 1e9 * t.encoder_patches * f64::from(job.images)
-        }
+        (Some(v), Some(t)) => 2.0 * v.tower_params_b * 1e9 * t.encoder_patches * f64::from(job.images),
         _ => 0.0,
     }
 }
 
 /// The assumption note for a job with images (none without).
 pub fn describe(job: &LlmJob, out: &mut Vec<Note>) {
-    let Some(t) = job_image_tokens(job) else {
-        return;
-    };
+    let Some(t) = job_image_tokens(job) else { return };
     let (template, tokens) = if t.cross_tokens > 0 {
         ("images: {n} at {w}x{h} px, {tokens} tokens each in the cross-attention layers' KV cache (tiles padded to the maximum)", t.cross_tokens)
     } else {
@@ -224,21 +195,11 @@ pub fn describe(job: &LlmJob, out: &mut Vec<Note>) {
 /// vision tower without a rule here). Qwen2-VL/2.5-VL: `patch_size` × `spatial_merge_size`,
 /// with qwen-vl-utils' pixel bounds; Pixtral (`mistral3`): longest edge `image_size`; mllama:
 /// `image_size` tiles of (image_size / patch_size)² + 1 tokens; Gemma 3: `mm_tokens_per_image`.
-pub fn from_config(
-    top: &serde_json::Map<String, serde_json::Value>,
-    family: &str,
-    tower_params: f64,
-) -> Option<VisionSpec> {
+pub fn from_config(top: &serde_json::Map<String, serde_json::Value>, family: &str, tower_params: f64) -> Option<VisionSpec> {
     let v = top.get("vision_config")?.as_object()?;
-    let num = |o: &serde_json::Map<String, serde_json::Value>, k: &str| {
-        o.get(k)
-            .and_then(serde_json::Value::as_u64)
-            .and_then(|x| u32::try_from(x).ok())
-    };
+    let num = |o: &serde_json::Map<String, serde_json::Value>, k: &str| o.get(k).and_then(serde_json::Value::as_u64).and_then(|x| u32::try_from(x).ok());
     let patch = num(v, "patch_size")?;
-    let merge = num(v, "spatial_merge_size")
-        .or_else(|| num(top, "spatial_merge_size"))
-        .unwrap_or(2);
+    let merge = num(v, "spatial_merge_size").or_else(|| num(top, "spatial_merge_size")).unwrap_or(2);
     let mut s = VisionSpec {
         tower_params_b: tower_params / 1e9,
         encoder_patches_per_token: f64::from(merge * merge),
@@ -257,32 +218,22 @@ pub fn from_config(
     };
     match family {
         "qwen2_5_vl" | "qwen2_vl" => {
-            (s.token_px, s.min_pixels, s.max_pixels) = (
-                Some(patch * merge),
-                Some(4 * 28 * 28),
-                Some(16_384 * 28 * 28),
-            );
+            (s.token_px, s.min_pixels, s.max_pixels) = (Some(patch * merge), Some(4 * 28 * 28), Some(16_384 * 28 * 28));
         }
         "mistral3" => {
-            (s.token_px, s.patch_px, s.max_edge_px, s.row_break_token) =
-                (Some(patch * merge), Some(patch), num(v, "image_size"), true);
+            (s.token_px, s.patch_px, s.max_edge_px, s.row_break_token) = (Some(patch * merge), Some(patch), num(v, "image_size"), true);
         }
         "mllama" => {
             let side = num(v, "image_size")?;
             let per_side = side / patch.max(1);
-            (s.tile_px, s.max_tiles, s.tokens_per_tile) = (
-                Some(side),
-                Some(num(v, "max_num_tiles").unwrap_or(4)),
-                Some(per_side * per_side + 1),
-            );
+            (s.tile_px, s.max_tiles, s.tokens_per_tile) = (Some(side), Some(num(v, "max_num_tiles").unwrap_or(4)), Some(per_side * per_side + 1));
             (s.cross_attention, s.encoder_patches_per_token) = (true, 1.0);
         }
         "gemma3" => {
             let side = num(v, "image_size")?;
             let n = num(top, "mm_tokens_per_image").unwrap_or(256);
             let patches = f64::from((side / patch.max(1)).pow(2));
-            (s.image_px, s.tokens_per_image, s.encoder_patches_per_token) =
-                (Some(side), Some(n), patches / f64::from(n.max(1)));
+            (s.image_px, s.tokens_per_image, s.encoder_patches_per_token) = (Some(side), Some(n), patches / f64::from(n.max(1)));
         }
         _ => return None,
     }

@@ -38,15 +38,7 @@ pub fn accuracy_view(lang: Lang, dispatch: &Callback<Action>) -> Html {
 pub fn packed() -> Vec<u8> {
     let sets = crate::catalog::accuracy::sets();
     // No sets (no data/accuracy.toml): no page, which the app refuses and says so.
-    let page = if sets.is_empty() {
-        Vec::new()
-    } else {
-        vec![(
-            render(Lang::En, sets),
-            render(Lang::Zh, sets),
-            render(Lang::Ru, sets),
-        )]
-    };
+    let page = if sets.is_empty() { Vec::new() } else { vec![(render(Lang::En, sets), render(Lang::Zh, sets), render(Lang::Ru, sets))] };
     let mut out = postcard::to_allocvec(&page).unwrap_or_default();
     out.extend(postcard::to_allocvec(sets).unwrap_or_default());
     out
@@ -59,20 +51,13 @@ const IN_BAND_GOAL: f64 = 0.80;
 /// `s` escaped for HTML text and attribute values.
 #[cfg(not(target_arch = "wasm32"))]
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// A share as a percentage with one decimal; "—" for a figure the file marks as not available.
 #[cfg(not(target_arch = "wasm32"))]
 fn pct(lang: Lang, x: f64) -> String {
-    if x.is_finite() && x >= 0.0 {
-        format!("{}%", crate::i18n::num(lang, x * 100.0, 1))
-    } else {
-        "—".into()
-    }
+    if x.is_finite() && x >= 0.0 { format!("{}%", crate::i18n::num(lang, x * 100.0, 1)) } else { "—".into() }
 }
 
 /// Whether `x` is a figure at most (`at_most`) or at least `goal`.
@@ -90,15 +75,7 @@ fn goal(lang: Lang, x: f64) -> String {
 /// A share and whether it meets its goal.
 #[cfg(not(target_arch = "wasm32"))]
 fn checked(lang: Lang, x: f64, goal: f64, at_most: bool) -> String {
-    format!(
-        "{} {}",
-        pct(lang, x),
-        if meets(x, goal, at_most) {
-            "✓"
-        } else {
-            "✗"
-        }
-    )
+    format!("{} {}", pct(lang, x), if meets(x, goal, at_most) { "✓" } else { "✗" })
 }
 
 /// A table row; `open` is its opening tag, `head` its row header.
@@ -130,10 +107,7 @@ fn head(out: &mut String, columns: &[&str]) {
 #[cfg(not(target_arch = "wasm32"))]
 fn summary_row(lang: Lang, out: &mut String, s: &crate::catalog::accuracy_schema::SetAccuracy) {
     use crate::i18n::tf;
-    let logo_goal = s
-        .goal_logo
-        .map(|g| format!(" (LOGO ≤ {})", goal(lang, g)))
-        .unwrap_or_default();
+    let logo_goal = s.goal_logo.map(|g| format!(" (LOGO ≤ {})", goal(lang, g))).unwrap_or_default();
     let met = meets(s.lofo, s.goal, true)
         && meets(s.loso, s.goal, true)
         && s.goal_logo.is_none_or(|g| meets(s.logo, g, true))
@@ -144,35 +118,17 @@ fn summary_row(lang: Lang, out: &mut String, s: &crate::catalog::accuracy_schema
         pct(lang, s.in_sample),
         checked(lang, s.lofo, s.goal, true),
         checked(lang, s.loso, s.goal, true),
-        s.goal_logo
-            .map_or_else(|| pct(lang, s.logo), |g| checked(lang, s.logo, g, true)),
+        s.goal_logo.map_or_else(|| pct(lang, s.logo), |g| checked(lang, s.logo, g, true)),
         checked(lang, s.in_band, IN_BAND_GOAL, false),
-        esc(&tf(
-            lang,
-            "≤ {goal}{logo}, ≥ {band} in band",
-            &[
-                ("goal", &goal(lang, s.goal)),
-                ("logo", &logo_goal),
-                ("band", &goal(lang, IN_BAND_GOAL)),
-            ],
-        )),
+        esc(&tf(lang, "≤ {goal}{logo}, ≥ {band} in band", &[("goal", &goal(lang, s.goal)), ("logo", &logo_goal), ("band", &goal(lang, IN_BAND_GOAL))])),
         format!(
             "<span class=\"accuracy-view__met{}\">{}</span>",
             if met { "" } else { " accuracy-view__met--no" },
-            esc(if met {
-                t(lang, "✓ met")
-            } else {
-                t(lang, "✗ not met")
-            })
+            esc(if met { t(lang, "✓ met") } else { t(lang, "✗ not met") })
         ),
     ];
     // The row names its set for tests and styles.
-    row(
-        out,
-        &format!("<tr data-set=\"{}\">", esc(&s.id)),
-        Some(crate::present::set_name(lang, &s.id)),
-        &cells,
-    );
+    row(out, &format!("<tr data-set=\"{}\">", esc(&s.id)), Some(crate::present::set_name(lang, &s.id)), &cells);
 }
 
 /// Set `s`'s five worst held-out rows, with their sources linked.
@@ -187,47 +143,15 @@ fn worst_rows(lang: Lang, out: &mut String, s: &crate::catalog::accuracy_schema:
         esc(&s.id),
         esc(crate::present::set_name(lang, &s.id))
     );
-    head(
-        out,
-        &[
-            t(lang, "Row"),
-            t(lang, "Source"),
-            t(lang, "Measured"),
-            t(lang, "Held-out estimate"),
-            t(lang, "Error"),
-        ],
-    );
+    head(out, &[t(lang, "Row"), t(lang, "Source"), t(lang, "Measured"), t(lang, "Held-out estimate"), t(lang, "Error")]);
     for w in &s.worst {
         let error = w.model / w.measured - 1.0;
-        let error = if error.is_finite() {
-            format!(
-                "{}{}%",
-                if error > 0.0 { "+" } else { "−" },
-                num(lang, error.abs() * 100.0, 0)
-            )
-        } else {
-            "—".into()
-        };
+        let error = if error.is_finite() { format!("{}{}%", if error > 0.0 { "+" } else { "−" }, num(lang, error.abs() * 100.0, 0)) } else { "—".into() };
         let source = match source_href(&w.source) {
-            Some(href) => format!(
-                "<a href=\"{}\" target=\"_blank\" rel=\"noopener noreferrer\">{}</a>",
-                esc(&href),
-                esc(&w.source)
-            ),
+            Some(href) => format!("<a href=\"{}\" target=\"_blank\" rel=\"noopener noreferrer\">{}</a>", esc(&href), esc(&w.source)),
             None => esc(&w.source),
         };
-        row(
-            out,
-            "<tr>",
-            None,
-            &[
-                esc(&w.label),
-                source,
-                value(w.measured),
-                value(w.model),
-                error,
-            ],
-        );
+        row(out, "<tr>", None, &[esc(&w.label), source, value(w.measured), value(w.model), error]);
     }
     out.push_str("</tbody></table></div></section>");
 }
@@ -261,11 +185,7 @@ pub fn render(lang: Lang, sets: &[crate::catalog::accuracy_schema::SetAccuracy])
         summary_row(lang, &mut out, s);
     }
     out.push_str("</tbody></table></div>");
-    let _ = write!(
-        out,
-        "<h3 class=\"accuracy-view__sub\">{}</h3>",
-        esc(t(lang, "The five worst held-out rows of each set"))
-    );
+    let _ = write!(out, "<h3 class=\"accuracy-view__sub\">{}</h3>", esc(t(lang, "The five worst held-out rows of each set")));
     for s in sets {
         worst_rows(lang, &mut out, s);
     }
@@ -279,19 +199,11 @@ pub fn source_href(source: &str) -> Option<String> {
     let mut words = source.split_whitespace();
     let first = words.next()?;
     if first != "github" {
-        return (first.starts_with("https://") || first.starts_with("http://"))
-            .then(|| first.to_string());
+        return (first.starts_with("https://") || first.starts_with("http://")).then(|| first.to_string());
     }
-    let repo = words.next().filter(|r| {
-        r.split('/').count() == 2
-            && r.chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c) || c == '/')
-    })?;
+    let repo = words.next().filter(|r| r.split('/').count() == 2 && r.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c) || c == '/'))?;
     let path = words.next().filter(|p| !p.starts_with(['@', '(']));
-    let commit = source
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix('@'))
-        .filter(|c| !c.is_empty() && c.chars().all(|c| c.is_ascii_hexdigit()));
+    let commit = source.split_whitespace().find_map(|w| w.strip_prefix('@')).filter(|c| !c.is_empty() && c.chars().all(|c| c.is_ascii_hexdigit()));
     Some(match (path, commit) {
         (Some(p), Some(c)) => format!("https://github.com/{repo}/blob/{c}/{p}"),
         _ => format!("https://github.com/{repo}"),

@@ -67,30 +67,15 @@ pub fn advisor_form(props: &AdvisorFormProps) -> Html {
         })
     };
     let open = |i: usize, fields: &[Field]| {
-        let has_error = fields
-            .iter()
-            .any(|f| props.errors.iter().any(|e| e.field == *f));
+        let has_error = fields.iter().any(|f| props.errors.iter().any(|e| e.field == *f));
         let mut o = opened.borrow_mut();
         o[i] |= has_error;
         o[i]
     };
-    let section = SectionProps {
-        inputs: props.inputs.clone(),
-        errors: props.errors.clone(),
-        applies: Applies::of(&props.inputs),
-        dispatch: props.dispatch.clone(),
-    };
+    let section = SectionProps { inputs: props.inputs.clone(), errors: props.errors.clone(), applies: Applies::of(&props.inputs), dispatch: props.dispatch.clone() };
     let shape_fields = form_shape::fields(&section);
-    let (shape, costs, constraints) = (
-        open(0, shape_fields),
-        open(1, &form_costs::FIELDS),
-        open(2, &form_constraints::FIELDS),
-    );
-    let shape_title = if section.applies.serving {
-        t(lang, "Prompt, output, engine and serving")
-    } else {
-        t(lang, "Shape")
-    };
+    let (shape, costs, constraints) = (open(0, shape_fields), open(1, &form_costs::FIELDS), open(2, &form_constraints::FIELDS));
+    let shape_title = if section.applies.serving { t(lang, "Prompt, output, engine and serving") } else { t(lang, "Shape") };
     html! {
         <form class="advisor-form" aria-label={t(lang, "Advisor inputs")} onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <FormModel ..section.clone() />

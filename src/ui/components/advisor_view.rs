@@ -11,15 +11,17 @@
 //! burst of keystrokes ranks only the last one. A phone paints each keystroke within a frame
 //! while the engine catches up.
 
+use crate::present::InLang;
 use crate::i18n::{t, Lang};
 use crate::model::EstimateError;
-use crate::present::InLang;
 use crate::recommend::{recommend, Ranking, RecommendInput, Recommendation};
 use crate::state::advisor::{AdvisorInputs, FieldError};
 use crate::state::sizing::{size_one, sorted, SizingRow};
 use crate::state::Action;
 use crate::ui::components::advisor_form::AdvisorForm;
 use crate::ui::components::after_start::AfterStart;
+use crate::ui::dom::after_paint;
+use crate::ui::later;
 use crate::ui::components::frontier_chart::FrontierChart;
 use crate::ui::components::owned_list::OwnedList;
 use crate::ui::components::pareto_chart::ParetoChart;
@@ -27,9 +29,7 @@ use crate::ui::components::pick_strip::pick_strip;
 use crate::ui::components::recommend_list::RecommendList;
 use crate::ui::components::share_bar::ShareBar;
 use crate::ui::components::sizing_table::SizingTable;
-use crate::ui::dom::after_paint;
 use crate::ui::lang::use_lang;
-use crate::ui::later;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -57,16 +57,8 @@ struct Shown {
 /// What one input's ranking shows.
 fn computed(input: RecommendInput, result: Result<Recommendation, EstimateError>) -> Computed {
     match result {
-        Ok(r) => Computed {
-            input: Rc::new(input),
-            rec: Some(Rc::new(r)),
-            engine_error: None,
-        },
-        Err(e) => Computed {
-            input: Rc::new(input),
-            rec: None,
-            engine_error: Some(e.note()),
-        },
+        Ok(r) => Computed { input: Rc::new(input), rec: Some(Rc::new(r)), engine_error: None },
+        Err(e) => Computed { input: Rc::new(input), rec: None, engine_error: Some(e.note()) },
     }
 }
 
@@ -81,9 +73,7 @@ fn compute(input: Option<RecommendInput>) -> Shown {
 const SLICE_MS: f64 = 6.0;
 
 fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
 /// Whether the work for an input is still wanted (false once a newer input is on its way).
@@ -176,10 +166,7 @@ fn rank_in_slices(
             let step = move || {
                 let result = ranking.step(crate::catalog::gpus())?;
                 let i = i.take()?;
-                Some(Shown {
-                    input: Some(i.clone()),
-                    computed: Some(computed(i, result)),
-                })
+                Some(Shown { input: Some(i.clone()), computed: Some(computed(i, result)) })
             };
             in_slices(first_ms, step, still, done);
         }
@@ -187,14 +174,8 @@ fn rank_in_slices(
 }
 
 /// Sizes every card for `input` a card at a time (see [`in_slices`]): the table below the ranking.
-fn size_in_slices(
-    input: Option<RecommendInput>,
-    still: Still,
-    done: impl FnOnce(Rc<Vec<SizingRow>>) + 'static,
-) {
-    let Some(input) = input else {
-        return later(move || done(Rc::default()));
-    };
+fn size_in_slices(input: Option<RecommendInput>, still: Still, done: impl FnOnce(Rc<Vec<SizingRow>>) + 'static) {
+    let Some(input) = input else { return later(move || done(Rc::default())) };
     let gpus = crate::catalog::gpus();
     let mut rows = Vec::with_capacity(gpus.len());
     let step = move || match gpus.get(rows.len()) {
@@ -224,12 +205,7 @@ struct Results {
 /// frame; during the start, behind the shell, in short slices after a paint), then sets the
 /// charts and the sizing in tasks of their own.
 fn show(input: Option<RecommendInput>, still: Still, results: Results) {
-    let Results {
-        shown,
-        frontier,
-        pareto,
-        rows,
-    } = results;
+    let Results { shown, frontier, pareto, rows } = results;
     let size = {
         let (still, input) = (still.clone(), input.clone());
         move || size_in_slices(input, still, move |sized| rows.set(sized))
@@ -277,16 +253,7 @@ fn show(input: Option<RecommendInput>, still: Still, results: Results) {
 fn use_results(input: Option<RecommendInput>) -> Results {
     let shown = use_state({
         let input = input.clone();
-        move || {
-            if crate::ui::dom::revealed() {
-                compute(input)
-            } else {
-                Shown {
-                    input: None,
-                    computed: None,
-                }
-            }
-        }
+        move || if crate::ui::dom::revealed() { compute(input) } else { Shown { input: None, computed: None } }
     });
     {
         let whole = shown.computed.is_some() || input.is_none();
@@ -300,12 +267,7 @@ fn use_results(input: Option<RecommendInput>) -> Results {
     let frontier = use_state(|| (*shown).clone());
     let pareto = use_state(|| (*shown).clone());
     let rows = use_state(|| Rc::new(Vec::<SizingRow>::new()));
-    let results = Results {
-        shown,
-        frontier,
-        pareto,
-        rows,
-    };
+    let results = Results { shown, frontier, pareto, rows };
     let generation = use_mut_ref(|| 0_u64);
     {
         let results = results.clone();
@@ -322,12 +284,7 @@ fn use_results(input: Option<RecommendInput>) -> Results {
 
 /// The results' column: the stale-result note, the ranked options, the charts and every card's
 /// sizing.
-fn results_column(
-    lang: Lang,
-    errors: &[FieldError],
-    results: &Results,
-    dispatch: &Callback<Action>,
-) -> Html {
+fn results_column(lang: Lang, errors: &[FieldError], results: &Results, dispatch: &Callback<Action>) -> Html {
     let rows = &*results.rows;
     html! {
         <section class="advisor-view__results" aria-live="polite">
@@ -364,9 +321,7 @@ fn results_column(
 #[function_component(AdvisorView)]
 pub fn advisor_view(props: &AdvisorViewProps) -> Html {
     let lang = use_lang();
-    let parsed = use_memo(props.inputs.clone(), |i| {
-        i.recommend_input().map_err(Rc::new)
-    });
+    let parsed = use_memo(props.inputs.clone(), |i| i.recommend_input().map_err(Rc::new));
     let last_good = use_mut_ref(|| None::<RecommendInput>);
     let (input, errors) = match &*parsed {
         Ok(i) => {

@@ -1,10 +1,10 @@
 //! The catalog's search box and filters (vendor, segment, minimum memory, NVLink).
 
 use crate::catalog::{Segment, Vendor};
-use crate::i18n::t;
 use crate::state::{url, Action, CatalogFilter};
-use crate::ui::lang::use_lang;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
+use crate::i18n::t;
+use crate::ui::lang::use_lang;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -18,28 +18,14 @@ pub struct CatalogFiltersProps {
 pub fn catalog_filters(props: &CatalogFiltersProps) -> Html {
     let lang = use_lang();
     let d = props.dispatch.clone();
-    let on_query = d.reform(|e: InputEvent| {
-        Action::SetQuery(e.target_unchecked_into::<HtmlInputElement>().value())
-    });
-    let on_vendor = d.reform(|e: Event| {
-        Action::SetVendor(url::parse_vendor(
-            &e.target_unchecked_into::<HtmlSelectElement>().value(),
-        ))
-    });
-    let on_segment = d.reform(|e: Event| {
-        Action::SetSegment(url::parse_segment(
-            &e.target_unchecked_into::<HtmlSelectElement>().value(),
-        ))
-    });
+    let on_query = d.reform(|e: InputEvent| Action::SetQuery(e.target_unchecked_into::<HtmlInputElement>().value()));
+    let on_vendor = d.reform(|e: Event| Action::SetVendor(url::parse_vendor(&e.target_unchecked_into::<HtmlSelectElement>().value())));
+    let on_segment = d.reform(|e: Event| Action::SetSegment(url::parse_segment(&e.target_unchecked_into::<HtmlSelectElement>().value())));
     let on_mem = d.reform(|e: InputEvent| {
-        let v = e
-            .target_unchecked_into::<HtmlInputElement>()
-            .value_as_number();
+        let v = e.target_unchecked_into::<HtmlInputElement>().value_as_number();
         Action::SetMinMemory((v.is_finite() && v > 0.0).then_some(v))
     });
-    let on_nvlink = d.reform(|e: Event| {
-        Action::SetNvlinkOnly(e.target_unchecked_into::<HtmlInputElement>().checked())
-    });
+    let on_nvlink = d.reform(|e: Event| Action::SetNvlinkOnly(e.target_unchecked_into::<HtmlInputElement>().checked()));
     let f = &props.filter;
     let vendor_opt = |v: Option<Vendor>, value: &str, label: &str| {
         html! { <option value={value.to_string()} selected={f.vendor == v}>{ label }</option> }

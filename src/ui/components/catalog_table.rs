@@ -1,11 +1,11 @@
 //! The catalog table: every card that passes the filters, with units, sortable columns, a
 //! compare checkbox per row and a button that opens the card's detail panel.
 
-use crate::i18n::{t, tf};
 use crate::state::fields::{Field, FIELDS};
 use crate::state::{Action, AppState, MAX_COMPARE};
-use crate::ui::lang::use_lang;
 use std::rc::Rc;
+use crate::i18n::{t, tf};
+use crate::ui::lang::use_lang;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -31,27 +31,9 @@ pub fn catalog_table(props: &CatalogTableProps) -> Html {
     let columns: Vec<&'static Field> = FIELDS.iter().filter(|f| f.in_table).collect();
     let sort_header = |key: &'static str, label: Html| {
         let active = state.sort.key == key;
-        let aria = if active {
-            if state.sort.descending {
-                "descending"
-            } else {
-                "ascending"
-            }
-        } else {
-            "none"
-        };
-        let arrow = if active {
-            if state.sort.descending {
-                " ▼"
-            } else {
-                " ▲"
-            }
-        } else {
-            ""
-        };
-        let onclick = props
-            .dispatch
-            .reform(move |_| Action::SortBy(key.to_string()));
+        let aria = if active { if state.sort.descending { "descending" } else { "ascending" } } else { "none" };
+        let arrow = if active { if state.sort.descending { " ▼" } else { " ▲" } } else { "" };
+        let onclick = props.dispatch.reform(move |_| Action::SortBy(key.to_string()));
         html! {
             <th scope="col" class={classes!("catalog-table__head", active.then_some("catalog-table__head--sorted"))} aria-sort={aria}>
                 <button type="button" class="catalog-table__sort" {onclick}>{ label }{ arrow }</button>

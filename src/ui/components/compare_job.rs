@@ -5,8 +5,8 @@
 use crate::catalog::Gpu;
 use crate::compare::{job_row, JobRow};
 use crate::i18n::{t, tf, Lang};
-use crate::present::{seconds, speed, Money};
 use crate::recommend::cost::CostSettings;
+use crate::present::{seconds, speed, Money};
 use crate::state::advisor::AdvisorInputs;
 use crate::ui::lang::use_lang;
 use yew::prelude::*;
@@ -31,55 +31,18 @@ fn row(key: &'static str, label: String, cells: impl Iterator<Item = String>) ->
 fn rows(lang: Lang, data: &[JobRow], cost: &CostSettings) -> Html {
     let dash = || "—".to_string();
     let mut out = vec![
-        row(
-            "fits",
-            t(lang, "Fits").into(),
-            data.iter()
-                .map(|r| t(lang, if r.gpus.is_some() { "yes" } else { "no" }).into()),
-        ),
-        row(
-            "gpus",
-            t(lang, "GPUs needed").into(),
-            data.iter()
-                .map(|r| r.gpus.map_or_else(dash, |n| n.to_string())),
-        ),
+        row("fits", t(lang, "Fits").into(), data.iter().map(|r| t(lang, if r.gpus.is_some() { "yes" } else { "no" }).into())),
+        row("gpus", t(lang, "GPUs needed").into(), data.iter().map(|r| r.gpus.map_or_else(dash, |n| n.to_string()))),
     ];
     if data.iter().any(|r| r.tokens_per_s_per_user.is_some()) {
-        let label = tf(
-            lang,
-            "Speed per user, {unit}",
-            &[("unit", t(lang, "tokens/s"))],
-        );
-        out.push(row(
-            "speed",
-            label,
-            data.iter().map(|r| {
-                r.tokens_per_s_per_user
-                    .map_or_else(dash, |v| speed(lang, v))
-            }),
-        ));
+        let label = tf(lang, "Speed per user, {unit}", &[("unit", t(lang, "tokens/s"))]);
+        out.push(row("speed", label, data.iter().map(|r| r.tokens_per_s_per_user.map_or_else(dash, |v| speed(lang, v)))));
     }
     if data.iter().any(|r| r.seconds_per_image.is_some()) {
-        out.push(row(
-            "seconds",
-            t(lang, "Seconds per image").into(),
-            data.iter()
-                .map(|r| r.seconds_per_image.map_or_else(dash, |v| seconds(lang, v))),
-        ));
+        out.push(row("seconds", t(lang, "Seconds per image").into(), data.iter().map(|r| r.seconds_per_image.map_or_else(dash, |v| seconds(lang, v)))));
     } else if let Some(k) = data.iter().find_map(|r| r.kind) {
-        let label = tf(
-            lang,
-            "Cost per million {what}",
-            &[("what", t(lang, k.noun()))],
-        );
-        out.push(row(
-            "cost",
-            label,
-            data.iter().map(|r| {
-                r.usd_per_million
-                    .map_or_else(dash, |v| cost.money_in(lang, v))
-            }),
-        ));
+        let label = tf(lang, "Cost per million {what}", &[("what", t(lang, k.noun()))]);
+        out.push(row("cost", label, data.iter().map(|r| r.usd_per_million.map_or_else(dash, |v| cost.money_in(lang, v)))));
     }
     out.into_iter().collect()
 }
@@ -89,9 +52,7 @@ fn rows(lang: Lang, data: &[JobRow], cost: &CostSettings) -> Html {
 pub fn compare_job(props: &CompareJobProps) -> Html {
     let lang = use_lang();
     let body = match props.advisor.recommend_input() {
-        Err(_) => {
-            html! { <p class="compare-job__hint">{ t(lang, "Some advisor inputs are invalid; fix them in the advisor to compare these cards on your job.") }</p> }
-        }
+        Err(_) => html! { <p class="compare-job__hint">{ t(lang, "Some advisor inputs are invalid; fix them in the advisor to compare these cards on your job.") }</p> },
         Ok(input) => {
             let data: Vec<JobRow> = props.gpus.iter().map(|g| job_row(&input, g)).collect();
             html! {

@@ -101,17 +101,8 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
     let lang = use_lang();
     let cost = use_memo(props.advisor.clone(), |a| crate::compare::cost_settings(a));
     let currency = cost.currency.as_str().to_ascii_uppercase();
-    let gpus: Vec<&'static Gpu> = props
-        .ids
-        .iter()
-        .filter_map(|id| crate::catalog::gpu(id))
-        .collect();
-    let picker = picker(
-        lang,
-        &props.ids,
-        gpus.len() >= crate::state::MAX_COMPARE,
-        &props.dispatch,
-    );
+    let gpus: Vec<&'static Gpu> = props.ids.iter().filter_map(|id| crate::catalog::gpu(id)).collect();
+    let picker = picker(lang, &props.ids, gpus.len() >= crate::state::MAX_COMPARE, &props.dispatch);
     if gpus.len() < 2 {
         return html! {
             <section class="compare-view">
@@ -126,12 +117,7 @@ pub fn compare_view(props: &CompareViewProps) -> Html {
     }
     let ratios: Vec<String> = FIELDS
         .iter()
-        .filter(|f| {
-            matches!(
-                f.key,
-                "memory" | "bandwidth" | "bf16" | "fp16" | "fp8" | "tdp" | "launch"
-            )
-        })
+        .filter(|f| matches!(f.key, "memory" | "bandwidth" | "bf16" | "fp16" | "fp8" | "tdp" | "launch"))
         .flat_map(|f| ratio_sentences(lang, f, &gpus))
         .collect();
     html! {

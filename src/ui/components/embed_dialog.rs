@@ -19,10 +19,7 @@ const SNIPPET: &str = include_str!(concat!(env!("OUT_DIR"), "/embed_snippet.html
 /// The snippet for `page_url` (the app's address without query), embedding `query`.
 pub fn snippet(page_url: &str, query: &str) -> String {
     let sep = if query.is_empty() { "" } else { "&" };
-    let src = format!("{page_url}?{query}{sep}embed=1")
-        .replace('"', "%22")
-        .replace('<', "%3C")
-        .replace('>', "%3E");
+    let src = format!("{page_url}?{query}{sep}embed=1").replace('"', "%22").replace('<', "%3C").replace('>', "%3E");
     SNIPPET.replace("src=\"./?embed=1\"", &format!("src=\"{src}\""))
 }
 
@@ -68,9 +65,7 @@ mod tests {
         let s = snippet("https://example.com/gpu-advisor/", "model=sdxl&q=\"<x>\"");
         assert!(s.starts_with("<iframe id=\"gpu-advisor\" src=\"https://example.com/gpu-advisor/?model=sdxl&q=%22%3Cx%3E%22&embed=1\""), "{s}");
         // The parent-side script of assets/embed-parent.html, with its sender check.
-        assert!(s.contains(
-            "if (event.origin !== appOrigin || event.source !== frame.contentWindow) return;"
-        ));
+        assert!(s.contains("if (event.origin !== appOrigin || event.source !== frame.contentWindow) return;"));
         assert!(s.trim_end().ends_with("</script>"));
         assert!(snippet("https://h/", "").contains("src=\"https://h/?embed=1\""));
     }

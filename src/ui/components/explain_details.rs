@@ -39,12 +39,7 @@ pub fn explain_details(props: &ExplainDetailsProps) -> Html {
     let open = use_state(|| false);
     let ontoggle = {
         let open = open.clone();
-        Callback::from(move |e: Event| {
-            open.set(
-                e.target_unchecked_into::<web_sys::HtmlDetailsElement>()
-                    .open(),
-            )
-        })
+        Callback::from(move |e: Event| open.set(e.target_unchecked_into::<web_sys::HtmlDetailsElement>().open()))
     };
     html! {
         <details class="recommend-list__explain" {ontoggle}>

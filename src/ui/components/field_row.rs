@@ -9,13 +9,7 @@ use yew::prelude::*;
 
 /// A label, the input, and below it the error when there is one, else the hint. `id` is the
 /// input's (the label points at it).
-pub fn field_row(
-    id: AttrValue,
-    label: AttrValue,
-    hint: AttrValue,
-    error: Option<AttrValue>,
-    input: Html,
-) -> Html {
+pub fn field_row(id: AttrValue, label: AttrValue, hint: AttrValue, error: Option<AttrValue>, input: Html) -> Html {
     let error_id = format!("{id}-error");
     let hint_id = format!("{id}-hint");
     html! {

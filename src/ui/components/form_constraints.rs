@@ -12,30 +12,15 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 /// The fields the section holds (its summary lists those that differ from their default).
-pub const FIELDS: [Field; 10] = [
-    Field::MaxGpus,
-    Field::Headroom,
-    Field::MaxWatts,
-    Field::Region,
-    Field::Ram,
-    Field::RamBw,
-    Field::Offload,
-    Field::GpuShare,
-    Field::Owned,
-    Field::Mix,
-];
+pub const FIELDS: [Field; 10] = [Field::MaxGpus, Field::Headroom, Field::MaxWatts, Field::Region, Field::Ram, Field::RamBw, Field::Offload, Field::GpuShare, Field::Owned, Field::Mix];
 
 /// The section's fields, shown while its disclosure is open.
 #[function_component(FormConstraints)]
 pub fn form_constraints(props: &SectionProps) -> Html {
     let lang = use_lang();
     let inputs = &props.inputs;
-    let on_nvlink = props.dispatch.reform(|e: Event| {
-        Action::SetNeedNvlink(e.target_unchecked_into::<HtmlInputElement>().checked())
-    });
-    let on_dc = props.dispatch.reform(|e: Event| {
-        Action::SetDatacenterOnly(e.target_unchecked_into::<HtmlInputElement>().checked())
-    });
+    let on_nvlink = props.dispatch.reform(|e: Event| Action::SetNeedNvlink(e.target_unchecked_into::<HtmlInputElement>().checked()));
+    let on_dc = props.dispatch.reform(|e: Event| Action::SetDatacenterOnly(e.target_unchecked_into::<HtmlInputElement>().checked()));
     html! {
         <>
             { props.text(lang, Field::MaxGpus, t(lang, "At most N cards"), t(lang, "Per node, 1–8 (datacenter cards may go multi-node)."), "numeric") }

@@ -9,21 +9,7 @@ use crate::ui::lang::use_lang;
 use yew::prelude::*;
 
 /// The fields the section holds (its summary lists those that differ from their default).
-pub const FIELDS: [Field; 13] = [
-    Field::Objective,
-    Field::Currency,
-    Field::HoursPerDay,
-    Field::Months,
-    Field::ApiPrice,
-    Field::Host,
-    Field::KwhPrice,
-    Field::Utilisation,
-    Field::Pue,
-    Field::PriceBasis,
-    Field::RentBasis,
-    Field::Rate,
-    Field::Prices,
-];
+pub const FIELDS: [Field; 13] = [Field::Objective, Field::Currency, Field::HoursPerDay, Field::Months, Field::ApiPrice, Field::Host, Field::KwhPrice, Field::Utilisation, Field::Pue, Field::PriceBasis, Field::RentBasis, Field::Rate, Field::Prices];
 
 /// The section's fields, shown while its disclosure is open.
 #[function_component(FormCosts)]

@@ -18,18 +18,13 @@ use yew::prelude::*;
 /// The workloads the model allows: (value, label).
 fn workload_options(lang: Lang, a: Applies) -> Vec<(String, String)> {
     match a.kind {
-        Some(ModelKind::Diffusion) if a.video => {
-            options(&[("video-generation", t(lang, "Video generation"))])
-        }
+        Some(ModelKind::Diffusion) if a.video => options(&[("video-generation", t(lang, "Video generation"))]),
         Some(ModelKind::Diffusion) => options(&[
             ("image-generation", t(lang, "Image generation")),
             ("finetune-full", t(lang, "Fine-tune (full / DreamBooth)")),
             ("lora", t(lang, "Fine-tune (LoRA)")),
         ]),
-        Some(_) if !a.llm => options(&[
-            ("training", t(lang, "Training")),
-            ("inference", t(lang, "Inference")),
-        ]),
+        Some(_) if !a.llm => options(&[("training", t(lang, "Training")), ("inference", t(lang, "Inference"))]),
         _ => options(&[
             ("inference", t(lang, "Inference / serving")),
             ("training", t(lang, "Pre-training")),
@@ -44,16 +39,7 @@ fn workload_options(lang: Lang, a: Applies) -> Vec<(String, String)> {
 fn precision_options(llm: bool) -> Vec<(String, String)> {
     Precision::ALL
         .into_iter()
-        .filter(|p| {
-            llm || matches!(
-                p,
-                Precision::Fp32
-                    | Precision::Tf32
-                    | Precision::Fp16
-                    | Precision::Bf16
-                    | Precision::Fp8
-            )
-        })
+        .filter(|p| llm || matches!(p, Precision::Fp32 | Precision::Tf32 | Precision::Fp16 | Precision::Bf16 | Precision::Fp8))
         .map(|p| (p.as_str().to_string(), p.as_str().to_ascii_uppercase()))
         .collect()
 }
@@ -65,18 +51,8 @@ pub fn form_model(props: &SectionProps) -> Html {
     let inputs = &props.inputs;
     let a = props.applies;
     let model = inputs.get(Field::Model);
-    let on_model = props.dispatch.reform(|e: Event| {
-        Action::SetInput(
-            Field::Model,
-            e.target_unchecked_into::<HtmlInputElement>()
-                .value()
-                .trim()
-                .to_string(),
-        )
-    });
-    let on_config = props.dispatch.reform(|e: InputEvent| {
-        Action::SetConfigJson(e.target_unchecked_into::<HtmlTextAreaElement>().value())
-    });
+    let on_model = props.dispatch.reform(|e: Event| Action::SetInput(Field::Model, e.target_unchecked_into::<HtmlInputElement>().value().trim().to_string()));
+    let on_config = props.dispatch.reform(|e: InputEvent| Action::SetConfigJson(e.target_unchecked_into::<HtmlTextAreaElement>().value()));
     let model_err = props.error(lang, Field::Model);
     let model_input = html! {
         <input class="advisor-form__input" id="in-model" type="search" list="model-presets" autocomplete="off"

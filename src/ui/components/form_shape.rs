@@ -17,41 +17,11 @@ use yew::prelude::*;
 /// default).
 pub fn fields(props: &SectionProps) -> &'static [Field] {
     if props.applies.serving {
-        &[
-            Field::Context,
-            Field::PromptTokens,
-            Field::OutputTokens,
-            Field::KvPrecision,
-            Field::Engine,
-            Field::RateRps,
-            Field::PrefixHit,
-            Field::Spec,
-            Field::SpecAccept,
-            Field::Images,
-            Field::ImageRes,
-            Field::Backend,
-        ]
+        &[Field::Context, Field::PromptTokens, Field::OutputTokens, Field::KvPrecision, Field::Engine, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::Images, Field::ImageRes, Field::Backend]
     } else if props.applies.llm {
-        &[
-            Field::SeqLen,
-            Field::Batch,
-            Field::Framework,
-            Field::Optimizer,
-            Field::GradCkpt,
-            Field::LoraRank,
-            Field::Zero,
-            Field::TrainTokens,
-            Field::DeadlineDays,
-        ]
+        &[Field::SeqLen, Field::Batch, Field::Framework, Field::Optimizer, Field::GradCkpt, Field::LoraRank, Field::Zero, Field::TrainTokens, Field::DeadlineDays]
     } else {
-        &[
-            Field::Resolution,
-            Field::Steps,
-            Field::Frames,
-            Field::OffloadMode,
-            Field::Batch,
-            Field::Fp32Math,
-        ]
+        &[Field::Resolution, Field::Steps, Field::Frames, Field::OffloadMode, Field::Batch, Field::Fp32Math]
     }
 }
 

@@ -38,23 +38,8 @@ fn series(rec: &Recommendation) -> Vec<Series> {
                 .collect();
             let r = &s.report;
             let here = (r.per_user_tokens_per_s.mid > 0.0 && r.aggregate_tokens_per_s.mid > 0.0)
-                .then(|| {
-                    (
-                        r.per_user_tokens_per_s.mid,
-                        r.aggregate_tokens_per_s.mid / per_gpu,
-                    )
-                });
-            (!pts.is_empty()).then(|| {
-                (
-                    format!(
-                        "{} × {}",
-                        crate::recommend::rank::short_name_of(&o.gpu_name),
-                        o.count
-                    ),
-                    pts,
-                    here,
-                )
-            })
+                .then(|| (r.per_user_tokens_per_s.mid, r.aggregate_tokens_per_s.mid / per_gpu));
+            (!pts.is_empty()).then(|| (format!("{} × {}", crate::recommend::rank::short_name_of(&o.gpu_name), o.count), pts, here))
         })
         .take(MAX_SERIES)
         .collect()

@@ -39,12 +39,7 @@ fn fields(lang: Lang, g: &Gpu) -> Html {
 
 /// The card's cloud prices, each with its source once `links` are loaded.
 fn cloud(lang: Lang, g: &Gpu, links: Option<&GpuSources>) -> Html {
-    let cloud_link = |i: usize| {
-        links
-            .and_then(|l| l.cloud.get(i))
-            .filter(|u| !u.is_empty())
-            .cloned()
-    };
+    let cloud_link = |i: usize| links.and_then(|l| l.cloud.get(i)).filter(|u| !u.is_empty()).cloned();
     html! {
         <ul class="gpu-detail__cloud">
             { for g.cloud.iter().enumerate().map(|(i, c)| html! {
@@ -62,9 +57,7 @@ fn cloud(lang: Lang, g: &Gpu, links: Option<&GpuSources>) -> Html {
 #[function_component(GpuDetail)]
 pub fn gpu_detail(props: &GpuDetailProps) -> Html {
     let lang = use_lang();
-    let Some(g) = crate::catalog::gpu(&props.id) else {
-        return html! {};
-    };
+    let Some(g) = crate::catalog::gpu(&props.id) else { return html! {} };
     let close = props.dispatch.reform(|_| Action::ShowDetail(None));
     let onkeydown = {
         let d = props.dispatch.clone();
@@ -74,10 +67,7 @@ pub fn gpu_detail(props: &GpuDetailProps) -> Html {
             }
         })
     };
-    let compare = props.dispatch.reform({
-        let id = g.id.clone();
-        move |_| Action::ToggleCompare(id.clone())
-    });
+    let compare = props.dispatch.reform({ let id = g.id.clone(); move |_| Action::ToggleCompare(id.clone()) });
     // The links are not in the web app's catalog: they load with the first panel, then show.
     let loaded = use_state(crate::catalog::sources::installed);
     {
@@ -92,11 +82,7 @@ pub fn gpu_detail(props: &GpuDetailProps) -> Html {
             }
         });
     }
-    let links = if *loaded {
-        crate::catalog::sources::gpu(&g.id)
-    } else {
-        None
-    };
+    let links = if *loaded { crate::catalog::sources::gpu(&g.id) } else { None };
     html! {
         <aside class="gpu-detail" role="dialog" aria-modal="false" aria-labelledby="gpu-detail-title" {onkeydown}>
             <div class="gpu-detail__head">

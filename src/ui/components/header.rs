@@ -1,7 +1,7 @@
 //! The site header: the brand and the view tabs (advisor, catalog, compare, accuracy).
 
-use crate::i18n::{t, tf};
 use crate::state::{Action, View};
+use crate::i18n::{t, tf};
 use crate::ui::lang::use_lang;
 use yew::prelude::*;
 

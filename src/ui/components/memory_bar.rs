@@ -1,8 +1,8 @@
 //! A stacked SVG bar of one card's memory by term (weights, KV cache, activations, gradients,
 //! optimizer, overhead) against its capacity.
 
-use crate::i18n::{t, tf};
 use crate::model::MemoryBreakdown;
+use crate::i18n::{t, tf};
 use crate::ui::lang::use_lang;
 use yew::prelude::*;
 
@@ -27,14 +27,7 @@ pub const TERMS: [(&str, &str); 6] = [
 ];
 
 fn values(m: &MemoryBreakdown) -> [f64; 6] {
-    [
-        m.weights_gib,
-        m.kv_cache_gib,
-        m.activations_gib,
-        m.gradients_gib,
-        m.optimizer_gib,
-        m.overhead_gib,
-    ]
+    [m.weights_gib, m.kv_cache_gib, m.activations_gib, m.gradients_gib, m.optimizer_gib, m.overhead_gib]
 }
 
 /// The bar. Per-card terms are the job's terms scaled by `per_gpu / total`.
@@ -49,14 +42,7 @@ pub fn memory_bar(props: &MemoryBarProps) -> Html {
     let over = props.per_gpu_gib > props.capacity_gib;
     let title = format!(
         "{}: {}",
-        tf(
-            lang,
-            "{used} of {capacity} GiB per card",
-            &[
-                ("used", &crate::decimal::fixed(props.per_gpu_gib, 1)),
-                ("capacity", &crate::decimal::fixed(props.capacity_gib, 0))
-            ]
-        ),
+        tf(lang, "{used} of {capacity} GiB per card", &[("used", &crate::decimal::fixed(props.per_gpu_gib, 1)), ("capacity", &crate::decimal::fixed(props.capacity_gib, 0))]),
         TERMS
             .iter()
             .zip(values(&props.memory))

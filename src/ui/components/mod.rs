@@ -2,21 +2,21 @@
 
 pub mod accuracy_view;
 pub mod advisor_form;
-pub mod advisor_view;
 pub mod after_start;
+pub mod advisor_view;
 pub mod catalog_filters;
+pub mod disclosure;
 pub mod catalog_table;
 pub mod compare_job;
 pub mod compare_view;
-pub mod disclosure;
 pub mod embed_dialog;
 pub mod explain_details;
+pub mod frontier_chart;
 pub mod field_row;
 pub mod form_constraints;
 pub mod form_costs;
 pub mod form_model;
 pub mod form_shape;
-pub mod frontier_chart;
 pub mod gpu_detail;
 pub mod header;
 pub mod memory_bar;

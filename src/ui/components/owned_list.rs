@@ -17,9 +17,7 @@ pub struct OwnedListProps {
 }
 
 fn cards(list: &[(String, u32)]) -> Vec<(&'static catalog::Gpu, u32)> {
-    list.iter()
-        .filter_map(|(id, n)| catalog::gpu(id).map(|g| (g, *n)))
-        .collect()
+    list.iter().filter_map(|(id, n)| catalog::gpu(id).map(|g| (g, *n))).collect()
 }
 
 /// The owned-cards answers and the mixed build.
@@ -28,16 +26,10 @@ pub fn owned_list(props: &OwnedListProps) -> Html {
     let lang = use_lang();
     let input = &props.input;
     let adds = use_memo(input.clone(), |i| {
-        if i.owned.is_empty() {
-            Ok(Vec::new())
-        } else {
-            crate::recommend::owned::what_to_add(i, &cards(&i.owned), catalog::gpus())
-        }
+        if i.owned.is_empty() { Ok(Vec::new()) } else { crate::recommend::owned::what_to_add(i, &cards(&i.owned), catalog::gpus()) }
     });
     let mixed = use_memo(input.clone(), |i| match &i.job {
-        Job::Llm(j) if !i.mix.is_empty() => {
-            Some(crate::model::llm::mixed::estimate_mixed(j, &cards(&i.mix)))
-        }
+        Job::Llm(j) if !i.mix.is_empty() => Some(crate::model::llm::mixed::estimate_mixed(j, &cards(&i.mix))),
         _ => None,
     });
     html! {

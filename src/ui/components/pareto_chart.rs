@@ -6,7 +6,7 @@
 use crate::i18n::{t, tf};
 use crate::present::Money;
 use crate::recommend::cost::CostSettings;
-use crate::recommend::Recommendation;
+use crate::recommend::{Point, Recommendation};
 use crate::ui::lang::use_lang;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -32,23 +32,38 @@ const PAD_B: f64 = 40.0;
 const PAD_T: f64 = 12.0;
 const PAD_R: f64 = 12.0;
 
+/// The index of the point last hovered or tapped, and the chart's one handler that sets it from
+/// the point's `data-i`.
+#[hook]
+fn use_point_namer() -> (Option<usize>, Callback<MouseEvent>) {
+    let named = use_state(|| None::<usize>);
+    let setter = named.clone();
+    let name_point = Callback::from(move |e: MouseEvent| {
+        let index = e.target_unchecked_into::<web_sys::Element>().get_attribute("data-i").and_then(|i| i.parse().ok());
+        if index.is_some() {
+            setter.set(index);
+        }
+    });
+    (*named, name_point)
+}
+
+/// A point's name beside it at (`x`, `y`): card × count, cost, throughput; toward the middle.
+fn point_name(lang: crate::i18n::Lang, p: &Point, cost: &CostSettings, unit: &'static str, x: f64, y: f64) -> Html {
+    let left = x > W / 2.0;
+    let card = crate::catalog::gpu(&p.gpu).map_or(p.gpu.as_str(), |g| crate::recommend::rank::short_name_of(&g.name));
+    html! {
+        <text class="pareto-chart__name" x={crate::decimal::fixed(x + if left { -8.0 } else { 8.0 }, 1)} y={crate::decimal::fixed(y - 8.0, 1)}
+            text-anchor={if left { "end" } else { "start" }}>
+            { format!("{} × {}: {} · {} {}", card, p.count, cost.money_in(lang, p.cost_usd), crate::decimal::fixed(p.throughput_mid, 1), t(lang, unit)) }
+        </text>
+    }
+}
+
 /// The chart.
 #[function_component(ParetoChart)]
 pub fn pareto_chart(props: &ParetoChartProps) -> Html {
     let lang = use_lang();
-    let named = use_state(|| None::<usize>);
-    let name_point = {
-        let named = named.clone();
-        Callback::from(move |e: MouseEvent| {
-            let index = e
-                .target_unchecked_into::<web_sys::Element>()
-                .get_attribute("data-i")
-                .and_then(|i| i.parse().ok());
-            if index.is_some() {
-                named.set(index);
-            }
-        })
-    };
+    let (named, name_point) = use_point_namer();
     // Every card at its smallest feasible count, plus every point on the Pareto front: the other
     // counts add hundreds of dots (and DOM nodes) without changing the picture.
     let mut smallest: std::collections::BTreeMap<&str, u32> = std::collections::BTreeMap::new();
@@ -79,17 +94,7 @@ pub fn pareto_chart(props: &ParetoChartProps) -> Html {
     let sy = |v: f64| H - PAD_B - (v.log10() - y0) / (y1 - y0).max(1e-9) * (H - PAD_B - PAD_T);
     let mut front: Vec<_> = pts.iter().filter(|p| p.pareto).collect();
     crate::sort::sort_by(&mut front, |a, b| a.cost_usd.total_cmp(&b.cost_usd));
-    let path = front
-        .iter()
-        .map(|p| {
-            format!(
-                "{},{}",
-                crate::decimal::fixed(sx(p.cost_usd), 1),
-                crate::decimal::fixed(sy(p.throughput_mid), 1)
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(" ");
+    let path = front.iter().map(|p| format!("{},{}", crate::decimal::fixed(sx(p.cost_usd), 1), crate::decimal::fixed(sy(p.throughput_mid), 1))).collect::<Vec<_>>().join(" ");
     let unit = props.rec.rate_kind.map_or("", |k| k.unit());
     html! {
         <figure class="pareto-chart">
@@ -116,11 +121,7 @@ pub fn pareto_chart(props: &ParetoChartProps) -> Html {
                         cx={crate::decimal::fixed(sx(p.cost_usd), 1)} cy={crate::decimal::fixed(sy(p.throughput_mid), 1)} r="4" />
                 }) }
                 if let Some(p) = named.and_then(|i| pts.get(i)) {
-                    <text class="pareto-chart__name" x={crate::decimal::fixed(sx(p.cost_usd) + if sx(p.cost_usd) > W / 2.0 { -8.0 } else { 8.0 }, 1)}
-                        y={crate::decimal::fixed(sy(p.throughput_mid) - 8.0, 1)} text-anchor={if sx(p.cost_usd) > W / 2.0 { "end" } else { "start" }}>
-                        { format!("{} × {}: {} · {} {}", crate::catalog::gpu(&p.gpu).map_or(p.gpu.as_str(), |g| crate::recommend::rank::short_name_of(&g.name)), p.count,
-                            props.cost.money_in(lang, p.cost_usd), crate::decimal::fixed(p.throughput_mid, 1), t(lang, unit)) }
-                    </text>
+                    { point_name(lang, p, &props.cost, unit, sx(p.cost_usd), sy(p.throughput_mid)) }
                 }
             </svg>
         </figure>

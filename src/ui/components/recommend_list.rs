@@ -13,18 +13,13 @@ use crate::ui::components::explain_details::ExplainDetails;
 use crate::ui::components::memory_bar::MemoryBar;
 use crate::ui::components::pick_strip::pick_strip;
 use crate::ui::lang::use_lang;
-use crate::ui::result_props::ResultProps;
 use std::rc::Rc;
+use crate::ui::result_props::ResultProps;
 use yew::prelude::*;
 
 /// A band as `mid (low–high)`.
 fn band_text(lang: Lang, b: Band) -> String {
-    format!(
-        "{} ({}–{})",
-        present::speed(lang, b.mid),
-        present::speed(lang, b.low),
-        present::speed(lang, b.high)
-    )
+    format!("{} ({}–{})", present::speed(lang, b.mid), present::speed(lang, b.low), present::speed(lang, b.high))
 }
 
 /// Per-user speed, total speed and time to first token of an LLM serving option.
@@ -33,15 +28,7 @@ fn serving_figures(lang: Lang, o: &OptionRow) -> Html {
     let r = &s.report;
     let users = r.users.round().max(1.0);
     let tokens = t(lang, "tokens/s");
-    let total = tf(
-        lang,
-        "{speed} {unit} · {users}",
-        &[
-            ("speed", &band_text(lang, r.aggregate_tokens_per_s)),
-            ("unit", tokens),
-            ("users", &crate::i18n::users(lang, users as u64)),
-        ],
-    );
+    let total = tf(lang, "{speed} {unit} · {users}", &[("speed", &band_text(lang, r.aggregate_tokens_per_s)), ("unit", tokens), ("users", &crate::i18n::users(lang, users as u64))]);
     html! {
         <>
             <dt>{ t(lang, "Per user") }</dt>
@@ -77,29 +64,10 @@ fn speed_text(lang: Lang, o: &OptionRow) -> Option<String> {
             // Seconds per image or video, as people time generation.
             let s = b.recip();
             let d = if s.mid >= 10.0 { 0 } else { 1 };
-            return format!(
-                "{} ({}–{}) {} {}",
-                num(lang, s.mid, d),
-                num(lang, s.low, d),
-                num(lang, s.high, d),
-                t(lang, "s"),
-                t(lang, per)
-            );
+            return format!("{} ({}–{}) {} {}", num(lang, s.mid, d), num(lang, s.low, d), num(lang, s.high, d), t(lang, "s"), t(lang, per));
         }
-        let d = if b.mid >= 100.0 {
-            0
-        } else if b.mid >= 10.0 {
-            1
-        } else {
-            2
-        };
-        format!(
-            "{} ({}–{}) {}",
-            num(lang, b.mid, d),
-            num(lang, b.low, d),
-            num(lang, b.high, d),
-            t(lang, kind.unit())
-        )
+        let d = if b.mid >= 100.0 { 0 } else if b.mid >= 10.0 { 1 } else { 2 };
+        format!("{} ({}–{}) {}", num(lang, b.mid, d), num(lang, b.low, d), num(lang, b.high, d), t(lang, kind.unit()))
     })
 }
 

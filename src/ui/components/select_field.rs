@@ -25,20 +25,12 @@ pub struct SelectFieldProps {
 #[function_component(SelectField)]
 pub fn select_field(props: &SelectFieldProps) -> Html {
     let f = props.field;
-    let onchange = props.dispatch.reform(move |e: Event| {
-        Action::SetInput(f, e.target_unchecked_into::<HtmlSelectElement>().value())
-    });
+    let onchange = props.dispatch.reform(move |e: Event| Action::SetInput(f, e.target_unchecked_into::<HtmlSelectElement>().value()));
     let id = input_id(f);
     let select = html! {
         <select class="advisor-form__input" id={id.clone()} {onchange}>
             { for props.options.iter().map(|(v, l)| html! { <option value={v.clone()} selected={*v == *props.value}>{ l.clone() }</option> }) }
         </select>
     };
-    field_row(
-        id.into(),
-        props.label.clone(),
-        props.hint.clone(),
-        props.error.clone(),
-        select,
-    )
+    field_row(id.into(), props.label.clone(), props.hint.clone(), props.error.clone(), select)
 }

@@ -30,8 +30,7 @@ fn download(name: &str, mime: &str, text: &str) -> Option<()> {
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &bag).ok()?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
     let document = gloo::utils::document();
-    let a: web_sys::HtmlAnchorElement =
-        wasm_bindgen::JsCast::dyn_into(document.create_element("a").ok()?).ok()?;
+    let a: web_sys::HtmlAnchorElement = wasm_bindgen::JsCast::dyn_into(document.create_element("a").ok()?).ok()?;
     a.set_href(&url);
     a.set_download(name);
     a.click();
@@ -48,33 +47,15 @@ pub fn share_bar(props: &ShareBarProps) -> Html {
         Callback::from(move |_| {
             // The address follows the inputs once they rest: bring it up to date first.
             crate::ui::dom::flush_query();
-            let href = web_sys::window()
-                .and_then(|w| w.location().href().ok())
-                .unwrap_or_default();
+            let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
             if let Some(w) = web_sys::window() {
                 let _ = w.navigator().clipboard().write_text(&href);
             }
             copied.set(true);
         })
     };
-    let csv = props.rec.clone().map(|r| {
-        Callback::from(move |_| {
-            let _ = download(
-                "gpu-advisor.csv",
-                "text/csv",
-                &crate::state::export::csv(&r),
-            );
-        })
-    });
-    let md = props.rec.clone().map(|r| {
-        Callback::from(move |_| {
-            let _ = download(
-                "gpu-advisor.md",
-                "text/markdown",
-                &crate::state::export::markdown(&r),
-            );
-        })
-    });
+    let csv = props.rec.clone().map(|r| Callback::from(move |_| { let _ = download("gpu-advisor.csv", "text/csv", &crate::state::export::csv(&r)); }));
+    let md = props.rec.clone().map(|r| Callback::from(move |_| { let _ = download("gpu-advisor.md", "text/markdown", &crate::state::export::markdown(&r)); }));
     html! {
         <div class="share-bar">
             <button type="button" class="share-bar__button share-bar__copy" onclick={copy}>

@@ -1,14 +1,14 @@
 //! The sizing panel: every card, whether the job fits, how many cards it takes, the headline
 //! speed band, and a stacked memory bar.
 
-use crate::i18n::{t, tf};
 use crate::present::InLang;
 use crate::state::sizing::{headline, SizingRow};
 use crate::state::Action;
 use crate::ui::components::after_start::AfterStart;
 use crate::ui::components::memory_bar::{MemoryBar, TERMS};
-use crate::ui::lang::use_lang;
 use std::rc::Rc;
+use crate::i18n::{t, tf};
+use crate::ui::lang::use_lang;
 use yew::prelude::*;
 
 #[derive(Properties)]
@@ -31,13 +31,7 @@ const FIRST_ROWS: usize = 20;
 const ROWS_PER_TASK: usize = 5;
 
 fn band_text(lang: crate::i18n::Lang, b: crate::model::Band, unit: &str) -> String {
-    let d = if b.mid >= 100.0 {
-        0
-    } else if b.mid >= 10.0 {
-        1
-    } else {
-        2
-    };
+    let d = if b.mid >= 100.0 { 0 } else if b.mid >= 10.0 { 1 } else { 2 };
     let n = |v| crate::i18n::num(lang, v, d);
     format!("{} ({}–{}) {unit}", n(b.mid), n(b.low), n(b.high))
 }
@@ -47,20 +41,13 @@ fn band_text(lang: crate::i18n::Lang, b: crate::model::Band, unit: &str) -> Stri
 pub fn sizing_table(props: &SizingTableProps) -> Html {
     let lang = use_lang();
     let show_all = use_state(|| false);
-    let limit = if *show_all {
-        props.rows.len()
-    } else {
-        FIRST_ROWS.min(props.rows.len())
-    };
+    let limit = if *show_all { props.rows.len() } else { FIRST_ROWS.min(props.rows.len()) };
     let toggle = {
         let s = show_all.clone();
         Callback::from(move |_| s.set(!*s))
     };
     let row = |r: &SizingRow| {
-        let open = props.dispatch.reform({
-            let id = r.gpu.id.clone();
-            move |_| Action::ShowDetail(Some(id.clone()))
-        });
+        let open = props.dispatch.reform({ let id = r.gpu.id.clone(); move |_| Action::ShowDetail(Some(id.clone())) });
         match &r.estimate {
             Ok(e) => {
                 let h = headline(e);

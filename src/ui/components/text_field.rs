@@ -50,11 +50,5 @@ pub fn text_field(props: &TextFieldProps) -> Html {
         <input class="advisor-form__input" id={id.clone()} type="text" inputmode={props.mode} autocomplete="off"
             value={props.value.clone()} {oninput} aria-invalid={props.error.is_some().then_some("true")} />
     };
-    field_row(
-        id.into(),
-        props.label.clone(),
-        props.hint.clone(),
-        props.error.clone(),
-        input,
-    )
+    field_row(id.into(), props.label.clone(), props.hint.clone(), props.error.clone(), input)
 }
