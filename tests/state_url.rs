@@ -373,3 +373,18 @@ fn rejected_values_are_explained_in_the_links_language() {
         }
     }
 }
+
+#[test]
+fn a_memory_filter_finer_than_a_link_writes_reads_back_the_same() {
+    // Found by the url_state fuzz target: `min_mem=03.666666666676` needs 12 decimals, a link
+    // writes at most 9 ("3.666666667"), so the link read back as another filter. The filter is
+    // kept to the thousandth of a GiB: 3.666666666676 → 3.667, which a link writes exactly.
+    let p = url::parse("min_mem=03.666666666676");
+    assert_eq!(p.state.filter.min_memory_gib, Some(3.667));
+    let rendered = url::render(&p.state);
+    assert_eq!(rendered, "min_mem=3.667");
+    assert_eq!(url::parse(&rendered).state, p.state);
+    // 0.0004 GiB rounds to 0, no filter at all; 4096.0004 to 4096, the largest kept.
+    assert_eq!(url::parse("min_mem=0.0004").state.filter.min_memory_gib, None);
+    assert_eq!(url::parse("min_mem=4096.0004").state.filter.min_memory_gib, Some(4096.0));
+}

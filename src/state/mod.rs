@@ -63,6 +63,13 @@ pub struct CatalogFilter {
     pub nvlink_only: bool,
 }
 
+/// A memory filter as the app keeps it: to the thousandth of a GiB (a link writes it with at most
+/// nine decimals, so a finer value would not read back the same), from above 0 to 4096 GiB.
+pub fn memory_filter_gib(m: f64) -> Option<f64> {
+    let thousandths = (m * 1000.0).round() / 1000.0;
+    (thousandths.is_finite() && thousandths > 0.0 && thousandths <= 4096.0).then_some(thousandths)
+}
+
 impl CatalogFilter {
     /// True when `gpu` passes every filter.
     pub fn matches(&self, gpu: &Gpu) -> bool {
@@ -149,7 +156,7 @@ impl AppState {
             Action::SetQuery(q) => self.filter.query = q,
             Action::SetVendor(v) => self.filter.vendor = v,
             Action::SetSegment(s) => self.filter.segment = s,
-            Action::SetMinMemory(m) => self.filter.min_memory_gib = m.filter(|m| m.is_finite() && *m > 0.0),
+            Action::SetMinMemory(m) => self.filter.min_memory_gib = m.and_then(memory_filter_gib),
             Action::SetNvlinkOnly(b) => self.filter.nvlink_only = b,
             Action::SortBy(key) => {
                 if self.sort.key == key {

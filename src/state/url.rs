@@ -114,12 +114,12 @@ fn read_catalog_key(st: &mut AppState, key: &str, value: &str, lang: Lang, notes
         }
         "vendor" => parse_vendor(value).map(|v| st.filter.vendor = Some(v)).is_some(),
         "segment" => parse_segment(value).map(|s| st.filter.segment = Some(s)).is_some(),
-        "min_mem" => match value.parse::<f64>() {
-            Ok(m) if m.is_finite() && m > 0.0 && m <= 4096.0 => {
+        "min_mem" => match value.parse::<f64>().ok().and_then(super::memory_filter_gib) {
+            Some(m) => {
                 st.filter.min_memory_gib = Some(m);
                 true
             }
-            _ => false,
+            None => false,
         },
         "nvlink" => flag(value).map(|on| st.filter.nvlink_only = on).is_some(),
         "sort" if value == "name" || super::fields::field(value).is_some() => {
