@@ -159,3 +159,24 @@ fn a_pasted_config_reads_the_same_rule_as_its_preset() {
         }
     }
 }
+
+#[test]
+fn an_absurd_vision_config_is_dropped_not_overflowed() {
+    // Found by the config_json fuzz target (a Gemma 3 file with garbled keys): image_size
+    // 2,222,222,897 px over patch_size 68 is 32,679,748 patches a side, and 32,679,748² ≈ 1.07e15
+    // overflows a u32. Taken in f64 it is ≈ 4.2e12 patches for each of the default 256 image tokens
+    // (`mm_tokens_per_image` 25.6 is not a whole number), far above the 64 any tower has, so the
+    // rule fails its range check and the model reads as text-only. Before the fix this panicked.
+    let text = r#"{
+      "adex": 255999, "eoi_tokn_index": 2.02, "mm_tokens_per_image": 25.6, "model_type": "gemma3",
+      "text_config": { "hidden_size": 260, "intermediate_size": 10240, "model_ty`e": "gemma3_text",
+        "num_attention_heads": 8, "num_hidden_layers": 34, "vocab_size": 262208 },
+      "torch_dtype": "bf50.0.dev0",
+      "vision_config": { "hidden_size": 1152, "image_size": 2222222897, "intttention_heads": 16,
+        "num_hidden_layers": 27, "patch_size": 68, "vision_use_head": false }
+    }"#;
+    match config_json::parse_config_json(text) {
+        Ok(m) => assert!(m.vision.is_none(), "an image rule of 4.2e12 patches per token was kept: {:?}", m.vision),
+        Err(_) => {} // rejecting the file is fine too; panicking is not
+    }
+}

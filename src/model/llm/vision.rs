@@ -195,6 +195,8 @@ pub fn describe(job: &LlmJob, out: &mut Vec<Note>) {
 /// vision tower without a rule here). Qwen2-VL/2.5-VL: `patch_size` × `spatial_merge_size`,
 /// with qwen-vl-utils' pixel bounds; Pixtral (`mistral3`): longest edge `image_size`; mllama:
 /// `image_size` tiles of (image_size / patch_size)² + 1 tokens; Gemma 3: `mm_tokens_per_image`.
+/// Products of the file's numbers saturate (or are taken in f64): a pasted file may hold any
+/// `u32`, and an absurd rule then fails `VisionSpec::problem` instead of overflowing.
 pub fn from_config(top: &serde_json::Map<String, serde_json::Value>, family: &str, tower_params: f64) -> Option<VisionSpec> {
     let v = top.get("vision_config")?.as_object()?;
     let num = |o: &serde_json::Map<String, serde_json::Value>, k: &str| o.get(k).and_then(serde_json::Value::as_u64).and_then(|x| u32::try_from(x).ok());
@@ -202,7 +204,7 @@ pub fn from_config(top: &serde_json::Map<String, serde_json::Value>, family: &st
     let merge = num(v, "spatial_merge_size").or_else(|| num(top, "spatial_merge_size")).unwrap_or(2);
     let mut s = VisionSpec {
         tower_params_b: tower_params / 1e9,
-        encoder_patches_per_token: f64::from(merge * merge),
+        encoder_patches_per_token: f64::from(merge) * f64::from(merge),
         cross_attention: false,
         token_px: None,
         min_pixels: None,
@@ -218,21 +220,22 @@ pub fn from_config(top: &serde_json::Map<String, serde_json::Value>, family: &st
     };
     match family {
         "qwen2_5_vl" | "qwen2_vl" => {
-            (s.token_px, s.min_pixels, s.max_pixels) = (Some(patch * merge), Some(4 * 28 * 28), Some(16_384 * 28 * 28));
+            (s.token_px, s.min_pixels, s.max_pixels) = (Some(patch.saturating_mul(merge)), Some(4 * 28 * 28), Some(16_384 * 28 * 28));
         }
         "mistral3" => {
-            (s.token_px, s.patch_px, s.max_edge_px, s.row_break_token) = (Some(patch * merge), Some(patch), num(v, "image_size"), true);
+            (s.token_px, s.patch_px, s.max_edge_px, s.row_break_token) = (Some(patch.saturating_mul(merge)), Some(patch), num(v, "image_size"), true);
         }
         "mllama" => {
             let side = num(v, "image_size")?;
             let per_side = side / patch.max(1);
-            (s.tile_px, s.max_tiles, s.tokens_per_tile) = (Some(side), Some(num(v, "max_num_tiles").unwrap_or(4)), Some(per_side * per_side + 1));
+            (s.tile_px, s.max_tiles, s.tokens_per_tile) = (Some(side), Some(num(v, "max_num_tiles").unwrap_or(4)), Some(per_side.saturating_mul(per_side).saturating_add(1)));
             (s.cross_attention, s.encoder_patches_per_token) = (true, 1.0);
         }
         "gemma3" => {
             let side = num(v, "image_size")?;
             let n = num(top, "mm_tokens_per_image").unwrap_or(256);
-            let patches = f64::from((side / patch.max(1)).pow(2));
+            let per_side = f64::from(side / patch.max(1));
+            let patches = per_side * per_side;
             (s.image_px, s.tokens_per_image, s.encoder_patches_per_token) = (Some(side), Some(n), patches / f64::from(n.max(1)));
         }
         _ => return None,
