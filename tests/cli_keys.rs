@@ -50,3 +50,68 @@ fn the_readme_shows_the_table() {
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README.md");
     assert!(readme.contains(&readme_table()), "README.md's flag table differs from cli::keys; paste this:\n{}", readme_table());
 }
+
+/// The lines of `job`'s pretty `Debug` that differ from `base`'s: what one input changed.
+fn changed(base: &gpu_advisor::recommend::Job, job: &gpu_advisor::recommend::Job) -> Vec<String> {
+    let (b, j) = (format!("{base:#?}"), format!("{job:#?}"));
+    let before: Vec<&str> = b.lines().collect();
+    let mut out: Vec<String> = j.lines().filter(|l| !before.contains(l)).map(str::to_string).collect();
+    out.sort();
+    out
+}
+
+/// The job `recommend --model … --workload … [--flag value]` describes.
+fn cli_job(model: &str, workload: &str, extra: Option<(&str, &str)>) -> gpu_advisor::recommend::Job {
+    let mut args: Vec<String> = ["--model", model, "--workload", workload].map(String::from).to_vec();
+    if let Some((flag, value)) = extra {
+        args.extend([format!("--{flag}"), value.to_string()]);
+    }
+    let args: Vec<OsString> = args.into_iter().map(OsString::from).collect();
+    match gpu_advisor::cli::recommend::parse_job(args) {
+        Ok(Some(job)) => job,
+        other => panic!("{model} {workload} {extra:?}: {:?}", other.map(|_| ()).map_err(|e| e.to_string())),
+    }
+}
+
+/// The job the advisor's map (a link's or the form's keys) describes.
+fn app_job(model: &str, workload: &str, extra: Option<(&str, &str)>) -> gpu_advisor::recommend::Job {
+    let mut inputs = gpu_advisor::state::advisor::AdvisorInputs::default();
+    inputs.set(Field::Model, model.into());
+    inputs.set(Field::Workload, workload.into());
+    if let Some((key, value)) = extra {
+        inputs.set(Field::from_key(key).expect("a URL key"), value.into());
+    }
+    match inputs.job() {
+        Ok(job) => job,
+        Err(e) => panic!("{model} {workload} {extra:?}: {:?}", e.iter().map(|e| e.message.clone()).collect::<Vec<_>>()),
+    }
+}
+
+/// A flag and its URL key are one input: each changes the job in the same way, whichever door it
+/// comes through (the layout a cluster planner fixes, the training numerics, the serving engine's
+/// switches). The expected change is spelled out too, so a key both doors ignore fails.
+#[test]
+fn a_flag_and_its_url_key_change_the_job_alike() {
+    let train = ("llama-3.1-70b", "training");
+    let serve = ("qwen3-30b-a3b", "inference");
+    let cases: [((&str, &str), &str, &str, &str); 11] = [
+        (train, "tp", "8", "tp: 8"),
+        (train, "cp", "2", "cp: 2"),
+        (train, "pp", "4", "pp: 4"),
+        (train, "vp", "2", "interleave: 2"),
+        (train, "grad-accum", "4", "grad_accum: 4"),
+        (train, "global-batch", "512", "512"),
+        (train, "nic-gbit-s", "400", "400.0"),
+        (train, "master-weights", "off", "master_weights: false"),
+        (train, "optimizer-in-backward", "on", "optimizer_in_backward: true"),
+        (serve, "cuda-graphs", "off", "false"),
+        (serve, "moe-layout", "ep", "moe_layout: Expert"),
+    ];
+    for ((model, workload), flag, value, expected) in cases {
+        let key = FLAG_URL_KEYS.iter().find(|(f, _)| *f == flag).and_then(|(_, k)| *k).expect("the flag has a URL key");
+        let by_flag = changed(&cli_job(model, workload, None), &cli_job(model, workload, Some((flag, value))));
+        let by_key = changed(&app_job(model, workload, None), &app_job(model, workload, Some((key, value))));
+        assert_eq!(by_flag, by_key, "--{flag} {value} and {key}={value} change different things");
+        assert!(by_key.iter().any(|l| l.contains(expected)), "{key}={value} did not set `{expected}`: {by_key:?}");
+    }
+}

@@ -388,3 +388,43 @@ fn a_memory_filter_finer_than_a_link_writes_reads_back_the_same() {
     assert_eq!(url::parse("min_mem=0.0004").state.filter.min_memory_gib, None);
     assert_eq!(url::parse("min_mem=4096.0004").state.filter.min_memory_gib, Some(4096.0));
 }
+
+/// A cluster plan in a link: the mesh, the global batch, the accumulation, the scale-out port and
+/// the training numerics reach the job and round trip; the serving switches (arrivals, CUDA
+/// graphs, the MoE layout) reach the recommender. A part of the mesh left out is 1 (Megatron's
+/// `--tensor-model-parallel-size` and the others default to 1). Bad values are reset with a note
+/// naming the key.
+#[test]
+fn cluster_plan_keys_reach_the_job_and_round_trip() {
+    use gpu_advisor::model::llm::job::{MeshSpec, MoeLayout};
+    use gpu_advisor::model::llm::serving::Arrivals;
+    let p = url::parse("?model=llama-3.1-70b&workload=training&tp=8&pp=4&global_batch=1024&grad_accum=8&nic_gbit_s=400&master_weights=off&opt_in_backward=on");
+    assert!(p.notes.is_empty(), "{:?}", p.notes);
+    let i = p.state.advisor.recommend_input().expect("a valid input");
+    let gpu_advisor::recommend::Job::Llm(job) = &i.job else { panic!("an LLM job") };
+    assert_eq!(job.mesh, Some(MeshSpec { tp: 8, cp: 1, pp: 4, interleave: 1 }));
+    assert_eq!((job.global_batch, job.grad_accum, job.nic_gbit_s), (Some(1024), 8, Some(400.0)));
+    assert_eq!((job.master_weights, job.optimizer_in_backward), (false, true));
+    assert_eq!(url::parse(&url::render(&p.state)).state, p.state);
+    // Without them: the layout search's choice, the platform's port, transformers' numerics
+    // (fp32 master weights, the optimizer after backward).
+    let plain = url::parse("?model=llama-3.1-70b&workload=training");
+    let gpu_advisor::recommend::Job::Llm(job) = plain.state.advisor.recommend_input().expect("valid").job else { panic!("LLM") };
+    assert_eq!((job.mesh, job.global_batch, job.grad_accum, job.nic_gbit_s), (None, None, 1, None));
+    assert_eq!((job.master_weights, job.optimizer_in_backward), (true, false));
+
+    let s = url::parse("?model=qwen3-30b-a3b&arrivals=in-step&cuda_graphs=off&moe_layout=dep");
+    assert!(s.notes.is_empty(), "{:?}", s.notes);
+    let i = s.state.advisor.recommend_input().expect("a valid input");
+    assert_eq!(i.serving.arrivals, Arrivals::InStep);
+    let gpu_advisor::recommend::Job::Llm(job) = &i.job else { panic!("an LLM job") };
+    assert_eq!((job.cuda_graphs, job.moe_layout), (Some(false), MoeLayout::DpAttention));
+    assert_eq!(url::parse(&url::render(&s.state)).state, s.state);
+
+    for bad in ["?tp=0", "?pp=1.5", "?cp=lots", "?global_batch=0", "?nic_gbit_s=0", "?grad_accum=0", "?master_weights=maybe", "?cuda_graphs=sometimes", "?moe_layout=zz", "?arrivals=burst"] {
+        let b = url::parse(bad);
+        let key = bad.trim_start_matches('?').split('=').next().unwrap_or("");
+        assert!(b.notes.iter().any(|n| n.contains(&format!("`{key}="))), "{bad}: {:?}", b.notes);
+        assert!(b.state.advisor.recommend_input().is_ok(), "{bad}");
+    }
+}

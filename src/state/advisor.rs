@@ -75,11 +75,23 @@ pub enum Field {
     Owned,
     Framework,
     DeadlineDays,
+    GradAccum,
+    MasterWeights,
+    OptimizerInBackward,
+    Tp,
+    Cp,
+    Pp,
+    Vp,
+    GlobalBatch,
+    NicGbitS,
+    Arrivals,
+    CudaGraphs,
+    MoeLayout,
 }
 
 impl Field {
     /// Every field, in URL order.
-    pub const ALL: [Field; 58] = [
+    pub const ALL: [Field; 70] = [
         Field::Model, Field::Params, Field::Workload, Field::Precision, Field::KvPrecision, Field::Engine, Field::Context,
         Field::PromptTokens, Field::OutputTokens, Field::Batch, Field::SeqLen, Field::Optimizer, Field::GradCkpt,
         Field::LoraRank, Field::Zero, Field::Resolution, Field::Steps, Field::TrainTokens, Field::HoursPerDay,
@@ -88,6 +100,8 @@ impl Field {
         Field::RentBasis, Field::Utilisation, Field::Pue, Field::Host, Field::Fp32Math, Field::Users, Field::TpsUser,
         Field::Ttft, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::ApiPrice, Field::Ram,
         Field::RamBw, Field::Offload, Field::GpuShare, Field::Frames, Field::OffloadMode, Field::Images, Field::ImageRes, Field::Backend, Field::Mix, Field::Owned, Field::Framework, Field::DeadlineDays,
+        Field::GradAccum, Field::MasterWeights, Field::OptimizerInBackward, Field::Tp, Field::Cp, Field::Pp, Field::Vp,
+        Field::GlobalBatch, Field::NicGbitS, Field::Arrivals, Field::CudaGraphs, Field::MoeLayout,
     ];
 
     /// The URL key (a contract: links in blog posts depend on it).
@@ -151,6 +165,18 @@ impl Field {
             Field::Owned => "owned",
             Field::Framework => "framework",
             Field::DeadlineDays => "deadline_days",
+            Field::GradAccum => "grad_accum",
+            Field::MasterWeights => "master_weights",
+            Field::OptimizerInBackward => "opt_in_backward",
+            Field::Tp => "tp",
+            Field::Cp => "cp",
+            Field::Pp => "pp",
+            Field::Vp => "vp",
+            Field::GlobalBatch => "global_batch",
+            Field::NicGbitS => "nic_gbit_s",
+            Field::Arrivals => "arrivals",
+            Field::CudaGraphs => "cuda_graphs",
+            Field::MoeLayout => "moe_layout",
         }
     }
 
@@ -216,8 +242,10 @@ impl Field {
             Field::Images => "0",
             Field::ImageRes => "1024x1024",
             Field::Backend | Field::Mix | Field::Owned => "",
-            Field::Framework => "auto",
-            Field::DeadlineDays => "",
+            Field::Framework | Field::MasterWeights | Field::OptimizerInBackward | Field::CudaGraphs | Field::MoeLayout => "auto",
+            Field::DeadlineDays | Field::Tp | Field::Cp | Field::Pp | Field::Vp | Field::GlobalBatch | Field::NicGbitS => "",
+            Field::GradAccum => "1",
+            Field::Arrivals => "random",
         }
     }
 }
@@ -423,6 +451,7 @@ impl AdvisorInputs {
         }
         self.llm_lengths(&mut job, batch, &mut errors);
         self.numerics(&mut job, &mut errors);
+        self.layout(&mut job, &mut errors);
         if let Some(r) = parse_u32(Field::LoraRank, self.get(Field::LoraRank), 1, 4096, &mut errors) {
             job.lora_rank = r;
         }
@@ -783,6 +812,8 @@ impl AdvisorInputs {
                 None => errors.push(FieldError::new(Field::GradCkpt, "choose none, selective or full", &[])),
             }
         }
+        chosen.master_weights = self.on_off(Field::MasterWeights, errors);
+        chosen.optimizer_in_backward = self.on_off(Field::OptimizerInBackward, errors);
         let framework = if auto(Field::Framework) {
             Framework::Transformers
         } else {
@@ -795,6 +826,49 @@ impl AdvisorInputs {
             }
         };
         framework.apply(job, chosen, 1);
+    }
+
+    /// `auto` (or empty): `None`, the framework's or engine's own; else `on` or `off`.
+    fn on_off(&self, field: Field, errors: &mut Vec<FieldError>) -> Option<bool> {
+        match self.get(field).trim().to_ascii_lowercase().as_str() {
+            "" | "auto" => None,
+            "on" | "true" | "yes" | "1" => Some(true),
+            "off" | "false" | "no" | "0" => Some(false),
+            _ => {
+                errors.push(FieldError::new(field, "choose auto, on or off", &[]));
+                None
+            }
+        }
+    }
+
+    /// The layout a cluster planner fixes: a mesh (`tp`, `cp`, `pp`, `vp`; all empty: the layout
+    /// search's choice, and a part left empty is 1), gradient accumulation, the global batch and
+    /// each GPU's scale-out port; and for serving, CUDA graphs and the MoE layout. The ranges are
+    /// `LlmJob::validate`'s.
+    fn layout(&self, job: &mut LlmJob, errors: &mut Vec<FieldError>) {
+        use crate::model::llm::job::{MeshSpec, MoeLayout};
+        let whole = |field: Field, hi: u32, errors: &mut Vec<FieldError>| match self.get(field).trim() {
+            "" | "auto" => None,
+            t => parse_u32(field, t, 1, hi, errors),
+        };
+        let mesh = [Field::Tp, Field::Cp, Field::Pp, Field::Vp].map(|f| whole(f, crate::model::llm::MAX_GPUS, errors));
+        if mesh.iter().any(Option::is_some) {
+            let [tp, cp, pp, interleave] = mesh.map(|x| x.unwrap_or(1));
+            job.mesh = Some(MeshSpec { tp, cp, pp, interleave });
+        }
+        if let Some(g) = whole(Field::GradAccum, 65_536, errors) {
+            job.grad_accum = g;
+        }
+        job.global_batch = whole(Field::GlobalBatch, 16_777_216, errors);
+        job.nic_gbit_s = match self.get(Field::NicGbitS).trim() {
+            "" => None,
+            t => parse_f64(Field::NicGbitS, t, 1.0, 100_000.0, errors),
+        };
+        job.cuda_graphs = self.on_off(Field::CudaGraphs, errors);
+        match MoeLayout::parse(self.get(Field::MoeLayout)) {
+            Some(m) => job.moe_layout = m,
+            None => errors.push(FieldError::new(Field::MoeLayout, "choose auto, tp, ep or dep", &[])),
+        }
     }
 
     /// System RAM for llama.cpp's offload and a unified-memory machine's GPU share:
@@ -816,7 +890,7 @@ impl AdvisorInputs {
     }
 
     fn serving_targets(&self, errors: &mut Vec<FieldError>) -> crate::model::llm::serving::ServingTargets {
-        use crate::model::llm::serving::{ServingTargets, SpecDecode};
+        use crate::model::llm::serving::{Arrivals, ServingTargets, SpecDecode};
         let positive = |f: Field, errors: &mut Vec<FieldError>| match self.get(f).trim() {
             "" => None,
             t => match t.replace(['_', ','], "").parse::<f64>() {
@@ -838,6 +912,10 @@ impl AdvisorInputs {
             "" => Some(0.0),
             t => parse_f64(Field::PrefixHit, t, 0.0, 1.0, errors),
         };
+        let arrivals = Arrivals::parse(self.get(Field::Arrivals)).unwrap_or_else(|| {
+            errors.push(FieldError::new(Field::Arrivals, "choose random or in-step", &[]));
+            Arrivals::Random
+        });
         let spec = SpecDecode::parse(self.get(Field::Spec)).unwrap_or_else(|| {
             errors.push(FieldError::new(Field::Spec, "choose off, draft, eagle or mtp", &[]));
             SpecDecode::Off
@@ -846,6 +924,6 @@ impl AdvisorInputs {
             "" => None,
             t => parse_f64(Field::SpecAccept, t, 0.0, 1.0, errors),
         };
-        ServingTargets { tokens_per_s_per_user, max_ttft_s, arrival_rate_rps, prefix_hit: prefix_hit.unwrap_or(0.0), spec, spec_accept, arrivals: Default::default() }
+        ServingTargets { tokens_per_s_per_user, max_ttft_s, arrival_rate_rps, prefix_hit: prefix_hit.unwrap_or(0.0), spec, spec_accept, arrivals }
     }
 }

@@ -6,6 +6,7 @@ use crate::catalog::{self, ModelKind};
 use crate::i18n::{t, Lang};
 use crate::model::llm::engines::Backend;
 use crate::model::llm::engines::Engine;
+use crate::model::llm::job::MoeLayout;
 use crate::model::media::OffloadMode;
 use crate::model::precision::KvPrecision;
 use crate::state::advisor::Field;
@@ -17,9 +18,10 @@ use yew::prelude::*;
 /// default).
 pub fn fields(props: &SectionProps) -> &'static [Field] {
     if props.applies.serving {
-        &[Field::Context, Field::PromptTokens, Field::OutputTokens, Field::KvPrecision, Field::Engine, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::Images, Field::ImageRes, Field::Backend]
+        &[Field::Context, Field::PromptTokens, Field::OutputTokens, Field::KvPrecision, Field::Engine, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::Images, Field::ImageRes, Field::Backend, Field::Arrivals, Field::CudaGraphs, Field::MoeLayout]
     } else if props.applies.llm {
-        &[Field::SeqLen, Field::Batch, Field::Framework, Field::Optimizer, Field::GradCkpt, Field::LoraRank, Field::Zero, Field::TrainTokens, Field::DeadlineDays]
+        &[Field::SeqLen, Field::Batch, Field::Framework, Field::Optimizer, Field::GradCkpt, Field::LoraRank, Field::Zero, Field::TrainTokens, Field::DeadlineDays,
+          Field::MasterWeights, Field::OptimizerInBackward, Field::GradAccum, Field::GlobalBatch, Field::Tp, Field::Pp, Field::Cp, Field::Vp, Field::NicGbitS]
     } else {
         &[Field::Resolution, Field::Steps, Field::Frames, Field::OffloadMode, Field::Batch, Field::Fp32Math]
     }
@@ -48,6 +50,13 @@ fn serving(props: &SectionProps, lang: Lang) -> Html {
                 { props.text(lang, Field::Images, t(lang, "Images per request"), t(lang, "Each becomes image tokens by the model's own rule."), "numeric") }
                 { props.text(lang, Field::ImageRes, t(lang, "Image size"), t(lang, "Width×height in pixels, e.g. 1024x1024."), "text") }
             }
+            { props.select(lang, Field::Arrivals, t(lang, "Arrivals"), t(lang, "random: users at their own pace; in-step: requests started together, as benchmarks run them."),
+                options(&[("random", t(lang, "random")), ("in-step", t(lang, "in step"))])) }
+            { props.select(lang, Field::CudaGraphs, t(lang, "CUDA graphs"), t(lang, "off: vLLM --enforce-eager, SGLang --disable-cuda-graph; auto: the engine's default."), auto_on_off(lang)) }
+            if catalog::llm(model).is_some_and(|m| m.experts_total.is_some()) {
+                { props.select(lang, Field::MoeLayout, t(lang, "MoE layout"), t(lang, "tp: every expert split over the GPUs; ep: whole experts per GPU; dep: EP with data-parallel attention."),
+                    named(false, &MoeLayout::ALL.map(MoeLayout::as_str))) }
+            }
         </>
     }
 }
@@ -73,8 +82,33 @@ fn training(props: &SectionProps, lang: Lang) -> Html {
                 options(&[("auto", t(lang, "auto (fastest that fits)")), ("0", t(lang, "none")), ("1", t(lang, "ZeRO-1")), ("2", t(lang, "ZeRO-2")), ("3", t(lang, "ZeRO-3 / FSDP"))])) }
             { props.text(lang, Field::TrainTokens, t(lang, "Training tokens"), t(lang, "For time to train, e.g. 1b, 300b."), "text") }
             { props.text(lang, Field::DeadlineDays, t(lang, "Deadline (days)"), t(lang, "Finish the training tokens within this time; datacenter cards add nodes. Empty = none."), "decimal") }
+            { props.select(lang, Field::MasterWeights, t(lang, "FP32 master weights"), t(lang, "auto: the framework's choice."), auto_on_off(lang)) }
+            { props.select(lang, Field::OptimizerInBackward, t(lang, "Optimizer in backward"), t(lang, "Steps each parameter as its gradient is ready, so gradients are never all held; auto: the framework's choice."), auto_on_off(lang)) }
+            { props.text(lang, Field::GradAccum, t(lang, "Gradient accumulation"), t(lang, "Micro-batches per optimizer step."), "numeric") }
+            { cluster(props, lang) }
         </>
     }
+}
+
+/// A training cluster's plan: the global batch, a fixed Megatron mesh (each empty: the layout
+/// search's choice) and each GPU's scale-out port.
+fn cluster(props: &SectionProps, lang: Lang) -> Html {
+    let searched = t(lang, "Empty = the layout search's choice.");
+    html! {
+        <>
+            { props.text(lang, Field::GlobalBatch, t(lang, "Global batch (sequences)"), t(lang, "Sequences per optimizer step over all GPUs; empty = the micro-batch × accumulation on each data-parallel GPU."), "numeric") }
+            { props.text(lang, Field::Tp, t(lang, "Tensor parallel (TP)"), searched, "numeric") }
+            { props.text(lang, Field::Pp, t(lang, "Pipeline parallel (PP)"), searched, "numeric") }
+            { props.text(lang, Field::Cp, t(lang, "Context parallel (CP)"), searched, "numeric") }
+            { props.text(lang, Field::Vp, t(lang, "Virtual pipeline stages (VP)"), t(lang, "Model chunks per pipeline stage (interleaved 1F1B)."), "numeric") }
+            { props.text(lang, Field::NicGbitS, t(lang, "Scale-out port (Gb/s per GPU)"), t(lang, "Each GPU's network port between nodes; empty = the platform's."), "decimal") }
+        </>
+    }
+}
+
+/// The options of an `auto`/`on`/`off` select.
+fn auto_on_off(lang: Lang) -> Vec<(String, String)> {
+    options(&[("auto", t(lang, "auto")), ("on", t(lang, "on")), ("off", t(lang, "off"))])
 }
 
 /// Image, video and classic models: resolution, steps, frames and offload (diffusion), the batch,
