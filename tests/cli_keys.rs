@@ -115,3 +115,40 @@ fn a_flag_and_its_url_key_change_the_job_alike() {
         assert!(by_key.iter().any(|l| l.contains(expected)), "{key}={value} did not set `{expected}`: {by_key:?}");
     }
 }
+
+/// One map, one set of defaults: a command and a link that give the same inputs describe the same
+/// job, field for field, including everything they leave out (the app's defaults: bf16, a 1,024-
+/// token prompt and 256 out, an 8,192-token cache capped at the model's window, transformers'
+/// numerics). Llama 2 7B's window is 4,096 tokens (its config.json's max_position_embeddings), so
+/// its cache is 4,096, not 8,192.
+#[test]
+fn a_command_and_a_link_with_the_same_inputs_make_the_same_job() {
+    type Case<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
+    let cases: [Case; 6] = [
+        ("llama-3.1-8b", "inference", &[]),
+        ("llama-2-7b", "inference", &[("users", "8")]),
+        ("qwen3-30b-a3b", "inference", &[("kv-precision", "fp8"), ("moe-layout", "ep"), ("ram-gib", "64")]),
+        ("llama-3.1-70b", "training", &[("tp", "8"), ("pp", "4"), ("seq-len", "8192"), ("framework", "megatron")]),
+        ("llama-3.1-8b", "finetune-full", &[("framework", "torchtune"), ("optimizer", "adamw-8bit")]),
+        ("llama-3.1-8b", "lora", &[("lora-rank", "64"), ("grad-checkpointing", "full")]),
+    ];
+    for (model, workload, extra) in cases {
+        let mut args: Vec<String> = ["--model", model, "--workload", workload].map(String::from).to_vec();
+        let mut inputs = gpu_advisor::state::advisor::AdvisorInputs::default();
+        inputs.set(Field::Model, model.into());
+        inputs.set(Field::Workload, workload.into());
+        for (flag, value) in extra {
+            args.extend([format!("--{flag}"), value.to_string()]);
+            let key = FLAG_URL_KEYS.iter().find(|(f, _)| f == flag).and_then(|(_, k)| *k).expect("a URL key");
+            inputs.set(Field::from_key(key).expect("an advisor input"), value.to_string());
+        }
+        let args: Vec<OsString> = args.into_iter().map(OsString::from).collect();
+        let by_command = gpu_advisor::cli::recommend::parse_job(args).expect("valid flags").expect("a job");
+        let by_link = inputs.job().expect("valid inputs");
+        assert_eq!(format!("{by_command:?}"), format!("{by_link:?}"), "{model} {workload} {extra:?}");
+    }
+    let plain = app_job("llama-2-7b", "inference", None);
+    let gpu_advisor::recommend::Job::Llm(job) = plain else { panic!("an LLM job") };
+    assert_eq!((job.context_tokens, job.prompt_tokens, job.output_tokens), (4096, 1024, 256));
+    assert_eq!(job.precision, gpu_advisor::model::precision::Precision::Bf16);
+}

@@ -49,11 +49,11 @@ USAGE:
 DEFAULTS:
   --gpus 1
   --workload inference
-  --precision fp16 for inference, bf16 for training and fine-tuning, nf4 for qlora
+  --precision bf16 (nf4 for qlora)
   --kv-precision fp16
   --engine llama.cpp for GGUF precisions (q*_*, iq*_*) and Apple GPUs, otherwise vllm
-  --context 4096 (capped at the model's maximum context, never below prompt + output)
-  --prompt-tokens 512, --output-tokens 256 (image tokens come on top: --images 0, --image-resolution 1024x1024)
+  --context 8192 (capped at the model's maximum context, never below prompt + output)
+  --prompt-tokens 1024, --output-tokens 256 (image tokens come on top: --images 0, --image-resolution 1024x1024)
   --batch 1 (inference: concurrent sequences; training: micro-batch per GPU); --users is its alias
   --prefix-hit 0 (share of each prompt already in the prefix cache), --spec-decode off; --spec-accept
   defaults per mode (draft 0.7, eagle 0.8, mtp 0.85); no per-user speed, TTFT or arrival-rate target;
@@ -153,12 +153,12 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
         };
         return print(&result.map_err(engine_error)?, a.json, out);
     }
-    let (model, notes) = job::model_arch(&a.s)?;
+    let (_, notes) = job::model_arch(&a.s)?;
     for n in notes {
         eprintln!("config: {n}");
     }
     let gpus = mix.as_ref().and_then(|m| m.first()).map_or(gpus, |(_, n)| *n);
-    let mut job = job::llm_job(&a.s, model, precision, Some(gpus))?;
+    let mut job = job::llm_job(&a.s, Some(gpus))?;
     if let Some(cards) = mix.as_ref().filter(|m| m.len() > 1) {
         let est = llm::mixed::estimate_mixed(&job, cards).map_err(engine_error)?;
         return print(&est, a.json, out);

@@ -13,7 +13,11 @@ pub(crate) fn value(parser: &mut lexopt::Parser, flag: &str) -> Result<String, C
 }
 
 pub(crate) fn number(parser: &mut lexopt::Parser, flag: &str) -> Result<u32, CliError> {
-    let s = value(parser, flag)?;
+    number_of(flag, &value(parser, flag)?)
+}
+
+/// `s` as the whole number of `--flag`.
+fn number_of(flag: &str, s: &str) -> Result<u32, CliError> {
     let t = s.trim().replace('_', "");
     t.parse::<u32>().or_else(|_| {
         // Accept 1e3-style integers.
@@ -64,7 +68,11 @@ pub(crate) fn engine_error(e: EstimateError) -> CliError {
 }
 
 pub(crate) fn real(parser: &mut lexopt::Parser, flag: &str, lo: f64, hi: f64) -> Result<f64, CliError> {
-    let s = value(parser, flag)?;
+    real_of(flag, &value(parser, flag)?, lo, hi)
+}
+
+/// `s` as the number of `--flag`, within `lo..=hi`.
+fn real_of(flag: &str, s: &str, lo: f64, hi: f64) -> Result<f64, CliError> {
     let v: f64 = s
         .trim()
         .replace([',', '_'], "")
@@ -168,6 +176,8 @@ pub(crate) struct SizingArgs {
     pub nic_gbit_s: Option<f64>,
     /// `--moe-layout auto|tp|ep|dep`: how a served MoE model spreads its experts.
     pub moe_layout: Option<String>,
+    /// Every sizing flag given, with its text as typed, in order.
+    pub typed: Vec<(String, String)>,
 }
 
 impl SizingArgs {
@@ -177,73 +187,85 @@ impl SizingArgs {
         "users", "target-tokens-per-s-per-user", "max-ttft-s", "arrival-rate", "prefix-hit", "spec-decode", "spec-accept",
         "fp32-math", "model", "params", "config", "workload", "precision", "kv-precision", "engine", "context", "prompt-tokens", "output-tokens", "batch", "seq-len", "optimizer", "grad-checkpointing", "lora-rank", "zero", "grad-accum", "resolution", "steps", "frames", "offload-mode"];
 
-    /// Reads the sizing flag `--flag`, taking its value from `p`; false when it is not one.
+    /// Reads the sizing flag `--flag`, taking its value from `p`; false when it is not one. The
+    /// text is kept as typed (see [`SizingArgs::typed`]) for the advisor's inputs.
     pub(crate) fn take(&mut self, flag: &str, p: &mut lexopt::Parser) -> Result<bool, CliError> {
+        if !Self::FLAGS.contains(&flag) {
+            return Ok(false);
+        }
+        let v = value(p, flag)?;
+        self.read(flag, &v)?;
+        self.typed.push((flag.to_string(), v));
+        Ok(true)
+    }
+
+    /// Reads `v` as the value of the sizing flag `--flag`.
+    fn read(&mut self, flag: &str, v: &str) -> Result<(), CliError> {
+        let p = v;
         match flag {
-            "model" => self.model = Some(value(p, "model")?),
-            "params" => self.params = Some(value(p, "params")?),
-            "config" => self.config = Some(value(p, "config")?),
-            "workload" => self.workload = Some(value(p, "workload")?),
-            "precision" => self.precision = Some(value(p, "precision")?),
-            "kv-precision" => self.kv_precision = Some(value(p, "kv-precision")?),
-            "engine" => self.engine = Some(value(p, "engine")?),
-            "context" => self.context = Some(number(p, "context")?),
-            "prompt-tokens" => self.prompt_tokens = Some(number(p, "prompt-tokens")?),
-            "output-tokens" => self.output_tokens = Some(number(p, "output-tokens")?),
-            "batch" => self.batch = Some(number(p, "batch")?),
-            "seq-len" => self.seq_len = Some(number(p, "seq-len")?),
-            "optimizer" => self.optimizer = Some(value(p, "optimizer")?),
-            "grad-checkpointing" => self.grad_checkpointing = Some(value(p, "grad-checkpointing")?),
-            "lora-rank" => self.lora_rank = Some(number(p, "lora-rank")?),
+            "model" => self.model = Some(p.to_string()),
+            "params" => self.params = Some(p.to_string()),
+            "config" => self.config = Some(p.to_string()),
+            "workload" => self.workload = Some(p.to_string()),
+            "precision" => self.precision = Some(p.to_string()),
+            "kv-precision" => self.kv_precision = Some(p.to_string()),
+            "engine" => self.engine = Some(p.to_string()),
+            "context" => self.context = Some(number_of("context", p)?),
+            "prompt-tokens" => self.prompt_tokens = Some(number_of("prompt-tokens", p)?),
+            "output-tokens" => self.output_tokens = Some(number_of("output-tokens", p)?),
+            "batch" => self.batch = Some(number_of("batch", p)?),
+            "seq-len" => self.seq_len = Some(number_of("seq-len", p)?),
+            "optimizer" => self.optimizer = Some(p.to_string()),
+            "grad-checkpointing" => self.grad_checkpointing = Some(p.to_string()),
+            "lora-rank" => self.lora_rank = Some(number_of("lora-rank", p)?),
             // `--zero auto` (the default) lets the engine choose the sharding.
             "zero" => {
-                let v = value(p, "zero")?;
+                let v = p.to_string();
                 self.zero = if v.trim().eq_ignore_ascii_case("auto") {
                     None
                 } else {
                     Some(v.trim().parse().map_err(|_| CliError(format!("--zero: expected 0, 1, 2, 3 or auto, got `{v}`")))?)
                 };
             }
-            "grad-accum" => self.grad_accum = Some(number(p, "grad-accum")?),
-            "fp32-math" => self.fp32_math = Some(value(p, "fp32-math")?),
-            "users" => self.users = Some(number(p, "users")?),
-            "target-tokens-per-s-per-user" => self.target_tps_user = Some(real(p, "target-tokens-per-s-per-user", 0.0, 1e9)?),
-            "max-ttft-s" => self.max_ttft_s = Some(real(p, "max-ttft-s", 0.0, 1e6)?),
-            "arrival-rate" => self.arrival_rate = Some(real(p, "arrival-rate", 0.0, 1e9)?),
-            "prefix-hit" => self.prefix_hit = Some(real(p, "prefix-hit", 0.0, 1.0)?),
-            "spec-decode" => self.spec_decode = Some(value(p, "spec-decode")?),
-            "spec-accept" => self.spec_accept = Some(real(p, "spec-accept", 0.0, 1.0)?),
-            "arrivals" => self.arrivals = Some(value(p, "arrivals")?),
-            "cuda-graphs" => self.cuda_graphs = Some(value(p, "cuda-graphs")?),
-            "resolution" => self.resolution = Some(resolution(&value(p, "resolution")?)?),
-            "steps" => self.steps = Some(number(p, "steps")?),
-            "ram-gib" => self.ram_gib = Some(value(p, "ram-gib")?),
-            "ram-gb-s" => self.ram_gb_s = Some(value(p, "ram-gb-s")?),
-            "offload" => self.offload = Some(value(p, "offload")?),
-            "gpu-share-gib" => self.gpu_share_gib = Some(value(p, "gpu-share-gib")?),
-            "frames" => self.frames = Some(number(p, "frames")?),
+            "grad-accum" => self.grad_accum = Some(number_of("grad-accum", p)?),
+            "fp32-math" => self.fp32_math = Some(p.to_string()),
+            "users" => self.users = Some(number_of("users", p)?),
+            "target-tokens-per-s-per-user" => self.target_tps_user = Some(real_of("target-tokens-per-s-per-user", p, 0.0, 1e9)?),
+            "max-ttft-s" => self.max_ttft_s = Some(real_of("max-ttft-s", p, 0.0, 1e6)?),
+            "arrival-rate" => self.arrival_rate = Some(real_of("arrival-rate", p, 0.0, 1e9)?),
+            "prefix-hit" => self.prefix_hit = Some(real_of("prefix-hit", p, 0.0, 1.0)?),
+            "spec-decode" => self.spec_decode = Some(p.to_string()),
+            "spec-accept" => self.spec_accept = Some(real_of("spec-accept", p, 0.0, 1.0)?),
+            "arrivals" => self.arrivals = Some(p.to_string()),
+            "cuda-graphs" => self.cuda_graphs = Some(p.to_string()),
+            "resolution" => self.resolution = Some(resolution(p)?),
+            "steps" => self.steps = Some(number_of("steps", p)?),
+            "ram-gib" => self.ram_gib = Some(p.to_string()),
+            "ram-gb-s" => self.ram_gb_s = Some(p.to_string()),
+            "offload" => self.offload = Some(p.to_string()),
+            "gpu-share-gib" => self.gpu_share_gib = Some(p.to_string()),
+            "frames" => self.frames = Some(number_of("frames", p)?),
             "offload-mode" => {
                 use crate::model::media::OffloadMode;
-                let v = value(p, "offload-mode")?;
-                let mode = OffloadMode::parse(&v).ok_or_else(|| CliError(format!("--offload-mode: unknown `{v}` (expected {})", choices(&OffloadMode::ALL, OffloadMode::as_str))))?;
+                let mode = OffloadMode::parse(v).ok_or_else(|| CliError(format!("--offload-mode: unknown `{v}` (expected {})", choices(&OffloadMode::ALL, OffloadMode::as_str))))?;
                 self.offload_mode = Some(mode);
             }
-            "images" => self.images = Some(number(p, "images")?),
-            "framework" => self.framework = Some(value(p, "framework")?),
-            "moe-layout" => self.moe_layout = Some(value(p, "moe-layout")?),
-            "master-weights" => self.master_weights = Some(value(p, "master-weights")?),
-            "optimizer-in-backward" => self.optimizer_in_backward = Some(value(p, "optimizer-in-backward")?),
-            "tp" => self.tp = Some(number(p, "tp")?),
-            "cp" => self.cp = Some(number(p, "cp")?),
-            "pp" => self.pp = Some(number(p, "pp")?),
-            "vp" => self.vp = Some(number(p, "vp")?),
-            "global-batch" => self.global_batch = Some(number(p, "global-batch")?),
-            "nic-gbit-s" => self.nic_gbit_s = Some(real(p, "nic-gbit-s", 1.0, 100_000.0)?),
-            "backend" => self.backend = Some(value(p, "backend")?),
-            "image-resolution" => self.image_resolution = Some(resolution_for("image-resolution", &value(p, "image-resolution")?)?),
-            _ => return Ok(false),
+            "images" => self.images = Some(number_of("images", p)?),
+            "framework" => self.framework = Some(p.to_string()),
+            "moe-layout" => self.moe_layout = Some(p.to_string()),
+            "master-weights" => self.master_weights = Some(p.to_string()),
+            "optimizer-in-backward" => self.optimizer_in_backward = Some(p.to_string()),
+            "tp" => self.tp = Some(number_of("tp", p)?),
+            "cp" => self.cp = Some(number_of("cp", p)?),
+            "pp" => self.pp = Some(number_of("pp", p)?),
+            "vp" => self.vp = Some(number_of("vp", p)?),
+            "global-batch" => self.global_batch = Some(number_of("global-batch", p)?),
+            "nic-gbit-s" => self.nic_gbit_s = Some(real_of("nic-gbit-s", p, 1.0, 100_000.0)?),
+            "backend" => self.backend = Some(p.to_string()),
+            "image-resolution" => self.image_resolution = Some(resolution_for("image-resolution", p)?),
+            _ => {}
         }
-        Ok(true)
+        Ok(())
     }
 }
 
@@ -267,16 +289,6 @@ pub(crate) fn users(a: &SizingArgs) -> Result<Option<u32>, CliError> {
         (Some(u), Some(b)) if u != b => Err(CliError(format!("--users {u} and --batch {b} disagree (--batch is an alias of --users)"))),
         (Some(u), _) | (None, Some(u)) => Ok(Some(u)),
         (None, None) => Ok(None),
-    }
-}
-
-/// `--cuda-graphs on|off` as `LlmJob::cuda_graphs` (`None` without the flag: the engine's default).
-pub(crate) fn cuda_graphs(a: &SizingArgs) -> Result<Option<bool>, CliError> {
-    match a.cuda_graphs.as_deref().map(|s| s.trim().to_ascii_lowercase()) {
-        None => Ok(None),
-        Some(s) if s == "on" => Ok(Some(true)),
-        Some(s) if s == "off" => Ok(Some(false)),
-        Some(s) => Err(CliError(format!("--cuda-graphs: expected on or off, got `{s}`"))),
     }
 }
 
@@ -314,51 +326,6 @@ pub(crate) fn serving_targets(a: &SizingArgs) -> Result<crate::model::llm::servi
     })
 }
 
-/// A positive amount given as `--flag`: an error names the flag for a non-number or a value of
-/// 0 or less (0 RAM is the default when the flag is absent, never a value to type).
-fn positive_amount(flag: &str, v: &Option<String>) -> Result<Option<f64>, CliError> {
-    let Some(s) = v else { return Ok(None) };
-    let x: f64 = s.trim().replace([',', '_'], "").parse().map_err(|_| CliError(format!("--{flag}: `{s}` is not a number")))?;
-    if !x.is_finite() || x <= 0.0 {
-        return Err(CliError(format!("--{flag}: must be above 0, got {s} (leave the flag out for no offload)")));
-    }
-    Ok(Some(x))
-}
-
-/// The host of `--ram-gib`, `--ram-gb-s`, `--offload` and `--gpu-share-gib`.
-pub(crate) fn host(a: &SizingArgs) -> Result<crate::model::llm::host::Host, CliError> {
-    use crate::model::llm::host::{Host, OffloadMode};
-    let mode = parse_enum("offload", &a.offload, OffloadMode::parse, choices(&OffloadMode::ALL, OffloadMode::as_str))?;
-    Ok(Host {
-        ram_gib: positive_amount("ram-gib", &a.ram_gib)?.unwrap_or(0.0),
-        ram_gb_s: positive_amount("ram-gb-s", &a.ram_gb_s)?,
-        mode: mode.unwrap_or_default(),
-        unified_gpu_gib: positive_amount("gpu-share-gib", &a.gpu_share_gib)?,
-        ram_stream_fraction: None,
-    })
-}
-
-/// Puts `--images` and `--image-resolution` on `job` (defaults: no images, 1024x1024). A
-/// resolution without images, or images on a model without a vision tower, is an error naming
-/// the flag.
-pub(crate) fn apply_images(a: &SizingArgs, job: &mut crate::model::llm::LlmJob) -> Result<(), CliError> {
-    if let Some((w, h)) = a.image_resolution {
-        if a.images.is_none() {
-            return Err(CliError("--image-resolution needs --images N".into()));
-        }
-        (job.image_width_px, job.image_height_px) = (w, h);
-    }
-    job.images = a.images.unwrap_or(0);
-    crate::model::llm::vision::validate(job).map_err(engine_error)
-}
-
-/// Parses `--backend` onto `job` (none: the card's first listed back-end).
-pub(crate) fn apply_backend(a: &SizingArgs, job: &mut crate::model::llm::LlmJob) -> Result<(), CliError> {
-    use crate::model::llm::engines::Backend;
-    job.backend = parse_enum("backend", &a.backend, Backend::parse, choices(&Backend::ALL, Backend::as_str))?;
-    Ok(())
-}
-
 /// Parses `ID:COUNT,ID:COUNT` (`--mix`, `--owned`) into catalog cards; an unknown id, a missing
 /// or zero count, or an id given twice is an error naming `--flag`.
 pub(crate) fn card_counts(flag: &str, s: &str) -> Result<Vec<(&'static catalog::Gpu, u32)>, CliError> {
@@ -378,46 +345,3 @@ pub(crate) fn card_counts(flag: &str, s: &str) -> Result<Vec<(&'static catalog::
     Ok(out)
 }
 
-/// Parses an `on|off` flag.
-fn on_off(flag: &str, v: Option<&String>) -> Result<Option<bool>, CliError> {
-    match v.map(|s| s.trim().to_ascii_lowercase()) {
-        None => Ok(None),
-        Some(s) if matches!(s.as_str(), "on" | "true" | "yes" | "1") => Ok(Some(true)),
-        Some(s) if matches!(s.as_str(), "off" | "false" | "no" | "0") => Ok(Some(false)),
-        Some(s) => Err(CliError(format!("--{flag}: expected on or off, got `{s}`"))),
-    }
-}
-
-/// Puts the training flags on `job` for a run on `gpus` GPUs (`None`: the count is searched): the framework's numerics for what
-/// `--optimizer`, `--grad-checkpointing`, `--master-weights` and `--optimizer-in-backward` left
-/// open (default framework: transformers, the engine's defaults), a fixed mesh from `--tp`,
-/// `--cp`, `--pp` and `--vp` (the layout search's choice otherwise), `--global-batch` and
-/// `--nic-gbit-s`.
-pub(crate) fn apply_training(a: &SizingArgs, job: &mut crate::model::llm::LlmJob, gpus: Option<u32>) -> Result<(), CliError> {
-    use crate::model::llm::framework::{Chosen, Framework};
-    let framework = match &a.framework {
-        None => Framework::Transformers,
-        Some(s) => Framework::parse(s).ok_or_else(|| CliError(format!("--framework: unknown `{s}` (expected {})", choices(&Framework::ALL, Framework::as_str))))?,
-    };
-    let chosen = Chosen {
-        optimizer: a.optimizer.as_ref().map(|_| job.optimizer),
-        checkpointing: a.grad_checkpointing.as_ref().map(|_| job.grad_checkpointing),
-        master_weights: on_off("master-weights", a.master_weights.as_ref())?,
-        optimizer_in_backward: on_off("optimizer-in-backward", a.optimizer_in_backward.as_ref())?,
-    };
-    framework.apply(job, chosen, gpus.unwrap_or(1));
-    if a.tp.is_some() || a.cp.is_some() || a.pp.is_some() || a.vp.is_some() {
-        let spec = crate::model::llm::job::MeshSpec { tp: a.tp.unwrap_or(1), cp: a.cp.unwrap_or(1), pp: a.pp.unwrap_or(1), interleave: a.vp.unwrap_or(1) };
-        if let Some(gpus) = gpus.filter(|g| spec.tp == 0 || spec.cp == 0 || spec.pp == 0 || !crate::model::llm::parallel::spec_divides(spec, *g)) {
-            return Err(CliError(format!("--tp × --cp × --pp = {} must divide --gpus {gpus}", spec.replica())));
-        }
-        job.mesh = Some(spec);
-    }
-    job.global_batch = a.global_batch;
-    job.nic_gbit_s = a.nic_gbit_s;
-    if let Some(s) = &a.moe_layout {
-        use crate::model::llm::job::MoeLayout;
-        job.moe_layout = MoeLayout::parse(s).ok_or_else(|| CliError(format!("--moe-layout: unknown `{s}` (expected {})", choices(&MoeLayout::ALL, MoeLayout::as_str))))?;
-    }
-    Ok(())
-}

@@ -6,8 +6,10 @@
 use super::flags::{self, choices, engine_error, parse_enum, unknown, SizingArgs};
 use super::CliError;
 use crate::catalog;
-use crate::model::llm::{config_json, custom, Checkpointing, Engine, LlmJob, ModelArch, Optimizer, Workload};
-use crate::model::precision::{KvPrecision, Precision};
+use crate::model::llm::{config_json, custom, LlmJob, ModelArch, Workload};
+use crate::model::precision::Precision;
+use crate::recommend::Job;
+use crate::state::advisor::{AdvisorInputs, Field, FieldError};
 
 /// Exactly one of `--model`, `--params` and `--config`.
 pub(crate) fn one_model_source(s: &SizingArgs) -> Result<(), CliError> {
@@ -76,51 +78,66 @@ pub(crate) fn model_arch(s: &SizingArgs) -> Result<(ModelArch, Vec<String>), Cli
     }
 }
 
-/// The language-model job of the sizing flags on `gpus` GPUs (`None`: the count is searched),
-/// with `estimate --help`'s defaults for what they leave out.
-pub(crate) fn llm_job(s: &SizingArgs, model: ModelArch, precision: Option<Precision>, gpus: Option<u32>) -> Result<LlmJob, CliError> {
-    let workload = parse_enum("workload", &s.workload, Workload::parse, choices(&Workload::ALL, Workload::as_str))?
-        .unwrap_or(Workload::Inference);
-    let precision = precision.unwrap_or(match workload {
-        Workload::Inference => Precision::Fp16,
-        Workload::Qlora => Precision::Nf4,
-        _ => Precision::Bf16,
-    });
-    let kv_precision = parse_enum("kv-precision", &s.kv_precision, KvPrecision::parse, choices(&KvPrecision::ALL, KvPrecision::as_str))?;
-    let engine = parse_enum("engine", &s.engine, Engine::parse, choices(&Engine::ALL, Engine::as_str))?;
-    let optimizer = parse_enum("optimizer", &s.optimizer, Optimizer::parse, choices(&Optimizer::ALL, Optimizer::as_str))?;
-    let grad_checkpointing =
-        parse_enum("grad-checkpointing", &s.grad_checkpointing, Checkpointing::parse, choices(&Checkpointing::ALL, Checkpointing::as_str))?;
-    let zero = s.zero.unwrap_or(0);
-    if zero > 3 {
-        return Err(CliError(format!("--zero: must be 0, 1, 2 or 3, got {zero}")));
-    }
-    let prompt_tokens = s.prompt_tokens.unwrap_or(512);
-    let output_tokens = s.output_tokens.unwrap_or(256);
-    let max_context = model.max_context.max(1);
-    let mut job = LlmJob {
-        workload,
-        precision,
-        kv_precision: kv_precision.unwrap_or(KvPrecision::Fp16),
-        engine,
-        context_tokens: s.context.unwrap_or_else(|| 4096u32.min(max_context).max(prompt_tokens.saturating_add(output_tokens))),
-        prompt_tokens,
-        output_tokens,
-        batch: flags::users(s)?.unwrap_or(1),
-        seq_len: s.seq_len.unwrap_or_else(|| 2048u32.min(max_context)),
-        optimizer: optimizer.unwrap_or(Optimizer::AdamW),
-        grad_checkpointing: grad_checkpointing.unwrap_or(Checkpointing::None),
-        lora_rank: s.lora_rank.unwrap_or(16),
-        zero: u8::try_from(zero).unwrap_or(3),
-        auto_layout: s.zero.is_none(),
-        grad_accum: s.grad_accum.unwrap_or(1),
-        host: flags::host(s)?,
-        cuda_graphs: flags::cuda_graphs(s)?,
-        model,
-        ..LlmJob::default()
+/// The language-model job of the sizing flags on `gpus` GPUs (`None`: the count is searched).
+///
+/// The flags fill the advisor's inputs by their URL keys (`cli::keys`), and the advisor's one
+/// parser makes the job: a command and a link with the same values get the same job, the same
+/// defaults and the same checks. What the command line adds: `--batch` as the alias of `--users`
+/// (and `--users` as the micro-batch when training), NF4 as QLoRA's default precision, and a fixed
+/// count's check that the mesh divides it.
+pub(crate) fn llm_job(s: &SizingArgs, gpus: Option<u32>) -> Result<LlmJob, CliError> {
+    let inputs = advisor_inputs(s)?;
+    let job = match inputs.job_on(gpus.unwrap_or(1)) {
+        Ok(Job::Llm(job)) => *job,
+        Ok(Job::Media(m)) => return Err(CliError(format!("--model: {} is not a language model", m.model_id))),
+        Err(errors) => return Err(field_error(s, &errors)),
     };
-    flags::apply_images(s, &mut job)?;
-    flags::apply_backend(s, &mut job)?;
-    flags::apply_training(s, &mut job, gpus)?;
+    if let (Some(spec), Some(gpus)) = (job.mesh, gpus) {
+        if !crate::model::llm::parallel::spec_divides(spec, gpus) {
+            return Err(CliError(format!("--tp × --cp × --pp = {} must divide --gpus {gpus}", spec.replica())));
+        }
+    }
     Ok(job)
+}
+
+/// The advisor's inputs that the sizing flags `s` set, each by its URL key.
+fn advisor_inputs(s: &SizingArgs) -> Result<AdvisorInputs, CliError> {
+    let mut inputs = AdvisorInputs::default();
+    if let Some(path) = &s.config {
+        inputs.config_json = std::fs::read_to_string(path).map_err(|e| CliError(format!("--config: cannot read {path}: {e}")))?;
+        inputs.set(Field::Model, "custom".into());
+    } else if s.params.is_some() {
+        inputs.set(Field::Model, "custom".into());
+    }
+    for (flag, text) in &s.typed {
+        if let Some(field) = field_of(flag) {
+            inputs.set(field, text.clone());
+        }
+    }
+    let workload = Workload::parse(inputs.workload()).unwrap_or(Workload::Inference);
+    if let Some(n) = flags::users(s)? {
+        inputs.set(if workload.is_training() { Field::Batch } else { Field::Users }, n.to_string());
+    }
+    if s.precision.is_none() && workload == Workload::Qlora {
+        inputs.set(Field::Precision, Precision::Nf4.as_str().into());
+    }
+    Ok(inputs)
+}
+
+/// The advisor input `--flag` sets, if it sets one.
+fn field_of(flag: &str) -> Option<Field> {
+    let key = super::keys::FLAG_URL_KEYS.iter().find(|(f, _)| *f == flag).and_then(|(_, k)| *k)?;
+    Field::from_key(key)
+}
+
+/// The first of the advisor's `errors` as a command-line error naming its flag.
+fn field_error(s: &SizingArgs, errors: &[FieldError]) -> CliError {
+    let Some(e) = errors.first() else { return CliError("the sizing flags do not make a job".into()) };
+    let key = e.field.key();
+    let flag = match e.field {
+        Field::Params if s.config.is_some() => "config",
+        Field::Users if s.users.is_none() => "batch",
+        _ => super::keys::FLAG_URL_KEYS.iter().find(|(_, k)| *k == Some(key)).map_or(key, |(f, _)| *f),
+    };
+    CliError(format!("--{flag}: {}", e.message))
 }

@@ -236,8 +236,8 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
             offload_mode: a.s.offload_mode,
         }));
     }
-    let (model, _) = job::model_arch(&a.s)?;
-    let mut job = job::llm_job(&a.s, model, precision, None)?;
+    job::model_arch(&a.s)?;
+    let mut job = job::llm_job(&a.s, None)?;
     if let Some(t) = a.train_tokens {
         job.train_tokens = t;
     }

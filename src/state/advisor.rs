@@ -403,6 +403,12 @@ impl AdvisorInputs {
 
     /// Parses every sizing input into a job, or returns every field error.
     pub fn job(&self) -> Result<Job, Vec<FieldError>> {
+        self.job_on(1)
+    }
+
+    /// [`AdvisorInputs::job`] for a run on `gpus` GPUs (a framework's single-GPU recipe differs
+    /// from its multi-GPU one: torchtune's full fine-tune on one GPU).
+    pub fn job_on(&self, gpus: u32) -> Result<Job, Vec<FieldError>> {
         let mut errors = Vec::new();
         let model = self.get(Field::Model).trim().to_string();
         let workload = self.workload().trim().to_string();
@@ -423,13 +429,13 @@ impl AdvisorInputs {
             errors.push(FieldError::new(Field::Precision, "unknown precision `{text}`", &[("text", short(precision_text))]));
         }
         if matches!(kind, ModelKind::Llm) || (kind == ModelKind::Nlp && catalog::llm(&model).is_some()) {
-            return self.llm_job(&model, &workload, batch, precision, errors);
+            return self.llm_job(&model, &workload, (batch, precision, gpus), errors);
         }
         self.media_job(model, kind, &workload, batch, precision, errors)
     }
 
     /// A language-model job (inference, training or fine-tuning) from the inputs.
-    fn llm_job(&self, model: &str, workload: &str, batch: Option<u32>, precision: Option<Precision>, mut errors: Vec<FieldError>) -> Result<Job, Vec<FieldError>> {
+    fn llm_job(&self, model: &str, workload: &str, (batch, precision, gpus): (Option<u32>, Option<Precision>, u32), mut errors: Vec<FieldError>) -> Result<Job, Vec<FieldError>> {
         let mut job = self.llm_model(model, &mut errors);
         match Workload::parse(workload) {
             Some(w) => job.workload = w,
@@ -450,7 +456,7 @@ impl AdvisorInputs {
             }
         }
         self.llm_lengths(&mut job, batch, &mut errors);
-        self.numerics(&mut job, &mut errors);
+        self.numerics(&mut job, gpus, &mut errors);
         self.layout(&mut job, &mut errors);
         if let Some(r) = parse_u32(Field::LoraRank, self.get(Field::LoraRank), 1, 4096, &mut errors) {
             job.lora_rank = r;
@@ -532,6 +538,15 @@ impl AdvisorInputs {
         if let Some(s) = parse_u32(Field::SeqLen, self.get(Field::SeqLen), 1, 1_048_576, errors) {
             job.seq_len = s;
         }
+        // The cache holds at most the model's window (vLLM refuses a `max_model_len` above the
+        // config's `max_position_embeddings`: `_get_and_verify_max_len` in vllm/config.py), and at
+        // least one request's prompt and output; a training sample fits the window too. A bare
+        // parameter count has no window of its own (its `CUSTOM_CONTEXT` is a placeholder).
+        let bare = self.get(Field::Model).trim() == "custom" && self.config_json.trim().is_empty();
+        let window = if bare { u32::MAX } else { job.model.max_context.max(1) };
+        let request = job.prompt_tokens.saturating_add(job.output_tokens);
+        job.context_tokens = job.context_tokens.min(window).max(request);
+        job.seq_len = job.seq_len.min(window);
     }
 
     /// A diffusion (image or video) or classic job from the inputs.
@@ -796,7 +811,7 @@ impl AdvisorInputs {
     /// Training numerics: the framework's defaults (`auto`: transformers, the engine's own) for
     /// the optimizer and checkpointing left at `auto`, with fp32 master weights, optimizer in
     /// backward and the loss's logits as that framework runs them (one GPU's recipe).
-    fn numerics(&self, job: &mut LlmJob, errors: &mut Vec<FieldError>) {
+    fn numerics(&self, job: &mut LlmJob, gpus: u32, errors: &mut Vec<FieldError>) {
         use crate::model::llm::framework::{Chosen, Framework};
         let auto = |f: Field| matches!(self.get(f).trim(), "" | "auto");
         let mut chosen = Chosen::default();
@@ -825,7 +840,7 @@ impl AdvisorInputs {
                 }
             }
         };
-        framework.apply(job, chosen, 1);
+        framework.apply(job, chosen, gpus);
     }
 
     /// `auto` (or empty): `None`, the framework's or engine's own; else `on` or `off`.
