@@ -143,8 +143,7 @@ pub fn cmd_estimate(args: Vec<OsString>, out: &mut dyn Write) -> Result<(), CliE
     // Diffusion and classic presets go to the media engine.
     if let Some(id) = job::media_preset(&a.s) {
         job::check_media_flags(&a.s, id, a.mix.is_some())?;
-        let video = catalog::diffusion(id).is_some_and(|d| d.video.is_some());
-        let workload = a.s.workload.as_deref().unwrap_or(if video { "video-generation" } else { "inference" });
+        let workload = job::media_workload(&a.s, id)?;
         let extras = super::flags::media_extras(&a.s);
         let Some(result) =
             crate::model::media_preset::estimate_media_with(id, workload, precision, a.s.resolution, a.s.steps, a.s.batch, super::flags::fp32_math(&a.s)?, extras, gpu, gpus)

@@ -219,14 +219,9 @@ fn job_from(a: &Args) -> Result<Job, CliError> {
         if catalog::diffusion(id).is_none() && catalog::classic(id).is_none() {
             return Err(unknown("model", id, catalog::model_ids()));
         }
-        let default_workload = match catalog::diffusion(id) {
-            Some(d) if d.video.is_some() => "video-generation",
-            Some(_) => "image-generation",
-            None => "inference",
-        };
         return Ok(Job::Media(MediaJob {
             model_id: id.to_string(),
-            workload: a.s.workload.clone().unwrap_or_else(|| default_workload.to_string()),
+            workload: job::media_workload(&a.s, id)?,
             precision,
             resolution: a.s.resolution,
             steps: a.s.steps,

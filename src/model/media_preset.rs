@@ -11,7 +11,7 @@
 use crate::catalog::{ClassicSpec, DiffusionSpec, Gpu};
 use crate::model::classic::{estimate_classic, ClassicJob, ClassicMode, ClassicPrecision};
 use crate::model::diffusion::{estimate_image, Finetune, ImageJob};
-use crate::model::media::OffloadMode;
+use crate::model::media::{MediaWorkload, OffloadMode};
 use crate::model::numeric::Fp32Math;
 use crate::model::precision::Precision;
 use crate::model::types::{Estimate, EstimateError};
@@ -27,8 +27,8 @@ pub struct MediaExtras {
 }
 
 /// The inputs every media preset takes, as the caller gave them (None: the preset's default).
-struct Inputs<'a> {
-    workload: &'a str,
+struct Inputs {
+    workload: MediaWorkload,
     precision: Option<Precision>,
     resolution: Option<(u32, u32)>,
     steps: Option<u32>,
@@ -56,6 +56,11 @@ pub fn estimate_media(
     gpu: &Gpu,
     gpus: u32,
 ) -> Option<Result<Estimate, EstimateError>> {
+    let all = MediaWorkload::ALL.map(MediaWorkload::as_str);
+    let Some(workload) = MediaWorkload::parse(workload) else {
+        let known = crate::catalog::diffusion(model_id).is_some() || crate::catalog::classic(model_id).is_some();
+        return known.then(|| Err(unknown_workload(workload, &all)));
+    };
     estimate_media_with(model_id, workload, precision, resolution, steps, batch, fp32_math, MediaExtras::default(), gpu, gpus)
 }
 
@@ -64,7 +69,7 @@ pub fn estimate_media(
 #[allow(clippy::too_many_arguments)]
 pub fn estimate_media_with(
     model_id: &str,
-    workload: &str,
+    workload: MediaWorkload,
     precision: Option<Precision>,
     resolution: Option<(u32, u32)>,
     steps: Option<u32>,
@@ -93,11 +98,11 @@ pub fn estimate_media_with(
 /// The image job of a diffusion preset from the shared inputs (defaults: the preset's).
 fn image_job(spec: &DiffusionSpec, inputs: &Inputs) -> Result<ImageJob, EstimateError> {
     let finetune = match inputs.workload {
-        "image-generation" | "inference" => Finetune::None,
-        "finetune-full" | "training" | "full" => Finetune::Full,
-        "dreambooth" => Finetune::DreamBooth,
-        "lora" => Finetune::Lora,
-        other => return Err(unknown_workload(other, &["image-generation", "finetune-full", "dreambooth", "lora"])),
+        MediaWorkload::ImageGeneration | MediaWorkload::Inference => Finetune::None,
+        MediaWorkload::FinetuneFull | MediaWorkload::Training => Finetune::Full,
+        MediaWorkload::DreamBooth => Finetune::DreamBooth,
+        MediaWorkload::Lora => Finetune::Lora,
+        other => return Err(unknown_workload(other.as_str(), &["image-generation", "finetune-full", "dreambooth", "lora"])),
     };
     let mut job = ImageJob::for_spec(spec);
     job.fp32_math = inputs.fp32_math;
@@ -128,9 +133,9 @@ fn image_job(spec: &DiffusionSpec, inputs: &Inputs) -> Result<ImageJob, Estimate
 /// The classic job of preset `model_id` from the shared inputs (defaults: the preset's).
 fn classic_job(model_id: &str, spec: &ClassicSpec, inputs: &Inputs) -> Result<ClassicJob, EstimateError> {
     let mode = match inputs.workload {
-        "training" | "finetune-full" => ClassicMode::Train,
-        "inference" => ClassicMode::Infer,
-        other => return Err(unknown_workload(other, &["training", "inference"])),
+        MediaWorkload::Training | MediaWorkload::FinetuneFull => ClassicMode::Train,
+        MediaWorkload::Inference => ClassicMode::Infer,
+        other => return Err(unknown_workload(other.as_str(), &["training", "inference"])),
     };
     let precision = match inputs.precision {
         None => ClassicPrecision::Amp,
@@ -161,8 +166,8 @@ fn classic_job(model_id: &str, spec: &ClassicSpec, inputs: &Inputs) -> Result<Cl
 
 /// The video job of a preset from the shared inputs (defaults: the preset's).
 fn video_job(spec: &DiffusionSpec, inputs: &Inputs) -> Result<VideoJob, EstimateError> {
-    if !matches!(inputs.workload, "video-generation" | "inference") {
-        return Err(unknown_workload(inputs.workload, &["video-generation"]));
+    if !matches!(inputs.workload, MediaWorkload::VideoGeneration | MediaWorkload::Inference) {
+        return Err(unknown_workload(inputs.workload.as_str(), &["video-generation"]));
     }
     let mut job = VideoJob::new(&spec.id)?;
     if let Some(p) = inputs.precision {

@@ -41,8 +41,7 @@ pub enum Job {
 #[derive(Debug, Clone, PartialEq)]
 pub struct MediaJob {
     pub model_id: String,
-    /// `image-generation`, `finetune-full`, `dreambooth`, `lora`, `training` or `inference`.
-    pub workload: String,
+    pub workload: crate::model::media::MediaWorkload,
     pub precision: Option<Precision>,
     pub resolution: Option<(u32, u32)>,
     pub steps: Option<u32>,
@@ -62,7 +61,7 @@ impl Job {
             Job::Llm(job) => llm::estimate_llm(job, gpu, gpus),
             Job::Media(m) => crate::model::media_preset::estimate_media_with(
                 &m.model_id,
-                &m.workload,
+                m.workload,
                 m.precision,
                 m.resolution,
                 m.steps,
@@ -112,7 +111,7 @@ impl Job {
     pub fn is_training(&self) -> bool {
         match self {
             Job::Llm(job) => job.workload.is_training(),
-            Job::Media(m) => !matches!(m.workload.as_str(), "image-generation" | "video-generation" | "inference"),
+            Job::Media(m) => m.workload.is_training(),
         }
     }
 

@@ -579,13 +579,14 @@ impl AdvisorInputs {
                 None
             }
         };
+        use crate::model::media::MediaWorkload as W;
         let media_workload = match (kind, workload) {
-            (ModelKind::Diffusion, _) if video => "video-generation",
-            (ModelKind::Diffusion, "inference" | "image-generation" | "video-generation") => "image-generation",
-            (ModelKind::Diffusion, "finetune-full" | "training") => "finetune-full",
-            (ModelKind::Diffusion, "lora" | "qlora") => "lora",
-            (_, "inference" | "image-generation") => "inference",
-            (_, _) => "training",
+            (ModelKind::Diffusion, _) if video => W::VideoGeneration,
+            (ModelKind::Diffusion, "inference" | "image-generation" | "video-generation") => W::ImageGeneration,
+            (ModelKind::Diffusion, "finetune-full" | "training") => W::FinetuneFull,
+            (ModelKind::Diffusion, "lora" | "qlora") => W::Lora,
+            (_, "inference" | "image-generation") => W::Inference,
+            (_, _) => W::Training,
         };
         let precision = precision.filter(|p| matches!(p, Precision::Fp32 | Precision::Tf32 | Precision::Fp16 | Precision::Bf16 | Precision::Fp8));
         let fp32_math = match crate::model::numeric::Fp32Math::parse(self.get(Field::Fp32Math)) {
@@ -596,8 +597,8 @@ impl AdvisorInputs {
             }
         };
         if errors.is_empty() {
-            let offload_mode = offload_mode.filter(|_| matches!(media_workload, "image-generation" | "video-generation"));
-            Ok(Job::Media(MediaJob { model_id: model, workload: media_workload.into(), precision, resolution, steps, batch, fp32_math, frames, offload_mode }))
+            let offload_mode = offload_mode.filter(|_| !media_workload.is_training());
+            Ok(Job::Media(MediaJob { model_id: model, workload: media_workload, precision, resolution, steps, batch, fp32_math, frames, offload_mode }))
         } else {
             Err(errors)
         }
