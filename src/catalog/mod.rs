@@ -50,6 +50,16 @@ pub fn gpus() -> &'static [Gpu] {
     &CATALOG.gpus
 }
 
+/// The position in [`gpus`] of `gpu` when it is a catalog entry (not a copy of one), found from
+/// its address: the engine keeps per-card figures it derives once in tables by this index.
+pub fn index_of(gpu: &Gpu) -> Option<usize> {
+    let all = gpus();
+    let offset = (gpu as *const Gpu as usize).wrapping_sub(all.as_ptr() as usize);
+    let size = std::mem::size_of::<Gpu>().max(1);
+    let i = offset / size;
+    all.get(i).filter(|g| offset % size == 0 && std::ptr::eq(*g, gpu)).map(|_| i)
+}
+
 /// The GPU with this id.
 pub fn gpu(id: &str) -> Option<&'static Gpu> {
     CATALOG.gpus.iter().find(|g| g.id == id)

@@ -149,8 +149,8 @@ pub fn sustained_tensor_factor(gpu: &Gpu) -> f64 {
     // Catalog cards: computed once (the engine asks for every card on every keystroke).
     static CATALOG: std::sync::LazyLock<Vec<f64>> =
         std::sync::LazyLock::new(|| crate::catalog::gpus().iter().map(sustained_factor_of).collect());
-    match crate::catalog::gpus().iter().position(|g| std::ptr::eq(g, gpu)) {
-        Some(i) => CATALOG.get(i).copied().unwrap_or(1.0),
+    match crate::catalog::index_of(gpu).and_then(|i| CATALOG.get(i)) {
+        Some(f) => *f,
         None => sustained_factor_of(gpu),
     }
 }

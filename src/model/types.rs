@@ -324,15 +324,26 @@ pub fn between(lo: String, hi: String, value: String) -> Note {
     Note::new("must be between {lo} and {hi}, got {value}", vec![("lo", lo.into()), ("hi", hi.into()), ("value", value.into())])
 }
 
-/// Checks that `value` is finite and within `lo..=hi`, naming `field` otherwise.
+/// Checks that `value` is finite and within `lo..=hi`, naming `field` otherwise. The check runs
+/// dozens of times per estimate (every job input, on every card and count the ranking tries), so
+/// the passing case is a pair of comparisons and the error is built out of line.
+#[inline]
 pub fn check_range(field: &'static str, value: f64, lo: f64, hi: f64) -> Result<f64, EstimateError> {
+    if value.is_finite() && value >= lo && value <= hi {
+        Ok(value)
+    } else {
+        Err(range_error(field, value, lo, hi))
+    }
+}
+
+/// The error of [`check_range`] for a value outside `lo..=hi` or not finite.
+#[cold]
+#[inline(never)]
+fn range_error(field: &'static str, value: f64, lo: f64, hi: f64) -> EstimateError {
     if !value.is_finite() {
-        return Err(EstimateError::invalid(field, "must be a finite number"));
+        return EstimateError::invalid(field, "must be a finite number");
     }
-    if value < lo || value > hi {
-        return Err(EstimateError::invalid(field, between(crate::decimal::plain(lo), crate::decimal::plain(hi), crate::decimal::plain(value))));
-    }
-    Ok(value)
+    EstimateError::invalid(field, between(crate::decimal::plain(lo), crate::decimal::plain(hi), crate::decimal::plain(value)))
 }
 
 /// Checks a whole-number input against `lo..=hi` (an error naming the field otherwise).

@@ -27,7 +27,8 @@ pub fn nvlink_bridge_size(gpu: &Gpu) -> u32 {
     gpu.scale_up_max_gpus.unwrap_or(2).max(2)
 }
 
-/// One accepted (card, count): numbers only.
+/// One accepted (card, count): numbers only. Kept boxed in the ranking's list, so sorting it moves
+/// pointers, not estimates.
 pub(super) struct Cand {
     pub gi: usize,
     pub count: u32,
@@ -427,7 +428,7 @@ fn eval_count(input: &RecommendInput, obj: Objective, card: &Card, count: u32, f
 
 /// Evaluates every count of one card; pushes the accepted ones and returns why none was
 /// accepted (`None` when at least one was).
-pub(super) fn eval_card(input: &RecommendInput, obj: Objective, gi: usize, gpu: &Gpu, out: &mut Vec<Cand>, estimates: &mut usize) -> Option<Exclusion> {
+pub(super) fn eval_card(input: &RecommendInput, obj: Objective, gi: usize, gpu: &Gpu, out: &mut Vec<Box<Cand>>, estimates: &mut usize) -> Option<Exclusion> {
     let (card, needed, limit) = match plan_card(input, gi, gpu) {
         Ok(plan) => plan,
         Err(x) => return Some(x),
@@ -439,7 +440,7 @@ pub(super) fn eval_card(input: &RecommendInput, obj: Objective, gi: usize, gpu: 
             ControlFlow::Break(()) => break,
             ControlFlow::Continue(None) => continue,
             ControlFlow::Continue(Some(cand)) => {
-                out.push(cand);
+                out.push(Box::new(cand));
                 accepted = true;
             }
         }

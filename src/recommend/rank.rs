@@ -41,7 +41,7 @@ fn gpu_id(gpus: &[Gpu], gi: usize) -> &str {
 pub(crate) struct Partial {
     obj: super::Objective,
     notes: Vec<RecNote>,
-    cands: Vec<Cand>,
+    cands: Vec<Box<Cand>>,
     exclusions: Vec<Option<Exclusion>>,
     estimates: usize,
 }
@@ -135,7 +135,7 @@ fn finish(input: &RecommendInput, gpus: &[Gpu], partial: Partial) -> Result<Reco
 fn list_options(
     input: &RecommendInput,
     gpus: &[Gpu],
-    cands: Vec<Cand>,
+    cands: Vec<Box<Cand>>,
     pick_of: &[(PickRole, usize)],
 ) -> (Vec<OptionRow>, Vec<Pick>, Vec<Option<usize>>) {
     let mut shown = vec![false; gpus.len()];
@@ -160,7 +160,7 @@ fn list_options(
         let Some(gpu) = gpus.get(c.gi).filter(|_| as_option || is_pick) else {
             continue;
         };
-        let row = build_row(input, gpu, c);
+        let row = build_row(input, gpu, *c);
         if as_option {
             if is_pick {
                 picked.push((i, PickRow::Listed(options.len())));
@@ -195,7 +195,7 @@ fn list_options(
 
 /// For each role, the index of the candidate it picks: the first by that role's objective (ties
 /// keep the candidates' order). Value and fastest only when some candidate has a throughput.
-fn pick_indices(cands: &[Cand]) -> Vec<(PickRole, usize)> {
+fn pick_indices(cands: &[Box<Cand>]) -> Vec<(PickRole, usize)> {
     let has_rate = cands
         .iter()
         .any(|c| c.rate.is_some_and(|(b, _)| b.mid > 0.0));
@@ -215,7 +215,7 @@ fn pick_indices(cands: &[Cand]) -> Vec<(PickRole, usize)> {
 
 /// Every candidate as a chart point, sorted by cost then throughput (descending), with the Pareto
 /// front marked: a point is on it when every cheaper-or-equal point is slower.
-fn feasible_points(gpus: &[Gpu], cands: &[Cand]) -> Vec<Point> {
+fn feasible_points(gpus: &[Gpu], cands: &[Box<Cand>]) -> Vec<Point> {
     let mut pts: Vec<Point> = cands
         .iter()
         .map(|c| Point {

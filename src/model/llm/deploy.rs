@@ -15,6 +15,7 @@
 //! spread whole over each replica's cards, with tensor-parallel or data-parallel attention
 //! ([`super::job::MoeLayout`]), unless the job fixes its layout.
 
+use std::borrow::Cow;
 use super::serving::{analyze_opts, CurvePoint, ServingReport, ServingTargets};
 use super::job::MoeLayout;
 use super::parallel::expert_parallel_applies;
@@ -114,7 +115,8 @@ pub fn plan(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowe
 /// The full serving report of a deployment (with its TTFT and its frontier: one replica's from
 /// one user to its capacity, with users and totals times the replicas).
 pub fn full_report(job: &LlmJob, gpu: &Gpu, d: &Deployment, targets: &ServingTargets) -> Result<ServingReport, EstimateError> {
-    let share = share_of(&with_layout(job, d.moe_layout), d.replicas);
+    let laid = with_layout(job, d.moe_layout);
+    let share = share_of(&laid, d.replicas);
     let r = analyze_opts(&share, gpu, d.gpus_per_replica, &replica_targets(targets, d.replicas), true)?;
     Ok(scale(r, f64::from(job.batch.max(1)), d.replicas, targets.arrival_rate_rps.is_some()))
 }
@@ -141,7 +143,8 @@ fn plan_inner(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allo
     for m in sizes {
         let k = gpus / m;
         for &mode in moe_modes(job, gpu, m) {
-            let share = share_of(&with_layout(job, mode), k);
+            let laid = with_layout(job, mode);
+            let share = share_of(&laid, k);
             let (per_gpu_gib, fits) = per_gpu_fit(&share, gpu, m)?;
             if !fits || per_gpu_gib > allowed_gib {
                 continue;
@@ -156,7 +159,8 @@ fn plan_inner(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allo
     // (the full estimate is dear; the other sizes needed only their fit, and one replica over
     // every card is the caller's own estimate).
     if let Some(d) = best.as_mut().filter(|d| d.replicas > 1 || with_estimate || d.moe_layout != job.moe_layout) {
-        d.estimate = Some(estimate_llm(&share_of(&with_layout(job, d.moe_layout), d.replicas), gpu, d.gpus_per_replica)?);
+        let laid = with_layout(job, d.moe_layout);
+        d.estimate = Some(estimate_llm(&share_of(&laid, d.replicas), gpu, d.gpus_per_replica)?);
     }
     Ok(best)
 }
@@ -175,14 +179,25 @@ fn moe_modes<'a>(job: &'a LlmJob, gpu: &Gpu, m: u32) -> &'a [MoeLayout] {
     }
 }
 
-/// `job` with its MoE layout fixed to `mode`.
-fn with_layout(job: &LlmJob, mode: MoeLayout) -> LlmJob {
-    LlmJob { moe_layout: mode, ..job.clone() }
+/// `job` with its MoE layout fixed to `mode` (the planner tries several for every card and count,
+/// so the job is copied only when the layout changes).
+fn with_layout(job: &LlmJob, mode: MoeLayout) -> Cow<'_, LlmJob> {
+    if job.moe_layout == mode {
+        Cow::Borrowed(job)
+    } else {
+        Cow::Owned(LlmJob { moe_layout: mode, ..job.clone() })
+    }
 }
 
-/// The job one of `replicas` replicas serves: its share of the users.
-fn share_of(job: &LlmJob, replicas: u32) -> LlmJob {
-    LlmJob { batch: job.batch.max(1).div_ceil(replicas.max(1)), ..job.clone() }
+/// The job one of `replicas` replicas serves: its share of the users (a copy only when that
+/// changes the job).
+fn share_of(job: &LlmJob, replicas: u32) -> Cow<'_, LlmJob> {
+    let batch = job.batch.max(1).div_ceil(replicas.max(1));
+    if job.batch == batch {
+        Cow::Borrowed(job)
+    } else {
+        Cow::Owned(LlmJob { batch, ..job.clone() })
+    }
 }
 
 #[cfg(test)]

@@ -262,8 +262,19 @@ pub enum GpuFamily {
 }
 
 impl GpuFamily {
-    /// The family of a card.
+    /// The family of a card (of a catalog card from a table made once: the ranking asks for every
+    /// card at every count).
     pub fn of(gpu: &Gpu) -> GpuFamily {
+        static CATALOG: std::sync::LazyLock<Vec<GpuFamily>> =
+            std::sync::LazyLock::new(|| crate::catalog::gpus().iter().map(GpuFamily::of_card).collect());
+        match crate::catalog::index_of(gpu).and_then(|i| CATALOG.get(i)) {
+            Some(f) => *f,
+            None => GpuFamily::of_card(gpu),
+        }
+    }
+
+    /// [`GpuFamily::of`] from the card's figures.
+    fn of_card(gpu: &Gpu) -> GpuFamily {
         match gpu.vendor {
             Vendor::Apple => GpuFamily::Apple,
             Vendor::Amd => GpuFamily::Amd,
