@@ -427,7 +427,8 @@ fn eval_count(input: &RecommendInput, obj: Objective, card: &Card, count: u32, f
 }
 
 /// Evaluates every count of one card; pushes the accepted ones and returns why none was
-/// accepted (`None` when at least one was).
+/// accepted (`None` when at least one was). The list is of boxes (see [`Cand`]).
+#[allow(clippy::vec_box)]
 pub(super) fn eval_card(input: &RecommendInput, obj: Objective, gi: usize, gpu: &Gpu, out: &mut Vec<Box<Cand>>, estimates: &mut usize) -> Option<Exclusion> {
     let (card, needed, limit) = match plan_card(input, gi, gpu) {
         Ok(plan) => plan,

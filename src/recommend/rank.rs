@@ -41,6 +41,8 @@ fn gpu_id(gpus: &[Gpu], gi: usize) -> &str {
 pub(crate) struct Partial {
     obj: super::Objective,
     notes: Vec<RecNote>,
+    // Boxed: the sort in `finish` moves pointers, not estimates.
+    #[allow(clippy::vec_box)]
     cands: Vec<Box<Cand>>,
     exclusions: Vec<Option<Exclusion>>,
     estimates: usize,
@@ -132,6 +134,7 @@ fn finish(input: &RecommendInput, gpus: &[Gpu], partial: Partial) -> Result<Reco
 /// The options (best first, one per card unless asked otherwise, at most `top`), the picks in
 /// role order, and each card's rank among the listed builds (for the why-not notes). A row is
 /// built once even when it is both an option and a pick.
+#[allow(clippy::vec_box)]
 fn list_options(
     input: &RecommendInput,
     gpus: &[Gpu],
