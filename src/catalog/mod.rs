@@ -57,7 +57,7 @@ pub fn index_of(gpu: &Gpu) -> Option<usize> {
     let offset = (gpu as *const Gpu as usize).wrapping_sub(all.as_ptr() as usize);
     let size = std::mem::size_of::<Gpu>().max(1);
     let i = offset / size;
-    all.get(i).filter(|g| offset % size == 0 && std::ptr::eq(*g, gpu)).map(|_| i)
+    all.get(i).filter(|g| offset.is_multiple_of(size) && std::ptr::eq(*g, gpu)).map(|_| i)
 }
 
 /// The GPU with this id.
