@@ -18,7 +18,7 @@ gpu-advisor estimate: size one job on one card.
 USAGE:
   gpu-advisor estimate (--gpu <id> [--gpus N] | --mix ID:COUNT,ID:COUNT)
     (--model <preset-id> | --params <e.g. 13b, 350m> | --config <path to config.json>)
-    [--workload inference|training|finetune-full|lora|qlora]
+    [--workload {llm_workloads}]
     [--precision fp32|tf32|fp16|bf16|fp8|int8|int4|nf4|q2_k|q3_k_m|q4_0|q4_k_m|q5_k_m|q6_k|q8_0|mxfp4|nvfp4|iq4_xs|iq3_xxs|q3_k_s]
     [--kv-precision fp16|fp8|q8_0|q4_0] [--engine transformers|vllm|sglang|trt-llm|llama.cpp|exllamav2|mlc]
     [--context TOKENS] [--prompt-tokens N --output-tokens N] [--batch N] [--seq-len TOKENS]
@@ -118,7 +118,7 @@ fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, 
                 a.s.take(&flag, &mut p)?;
             }
             Long("help") | Short('h') => {
-                write_str(out, HELP)?;
+                write_str(out, &HELP.replace("{llm_workloads}", &super::flags::choices(&Workload::ALL, Workload::as_str)))?;
                 return Ok(None);
             }
             Long("json") => a.json = true,

@@ -619,6 +619,19 @@ pub fn set_name(lang: Lang, id: &str) -> &str {
     }
 }
 
+/// The form's name of a language-model workload, in English (its `data/i18n.toml` key): the one
+/// entry a new workload adds to the presentation layer.
+pub fn workload_label(w: crate::model::llm::Workload) -> &'static str {
+    use crate::model::llm::Workload;
+    match w {
+        Workload::Inference => "Inference / serving",
+        Workload::Training => "Pre-training",
+        Workload::FinetuneFull => "Fine-tune (full)",
+        Workload::Lora => "Fine-tune (LoRA)",
+        Workload::Qlora => "Fine-tune (QLoRA)",
+    }
+}
+
 /// How far off an LLM option's headline figure was on measurements the engine did not see, as a
 /// note its "how this was computed" lists first (translated when shown): the leave-one-family-out
 /// median error of the figure's set (one user: decode, or decode with weights in system RAM; more

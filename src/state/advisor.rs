@@ -439,7 +439,10 @@ impl AdvisorInputs {
         let mut job = self.llm_model(model, &mut errors);
         match Workload::parse(workload) {
             Some(w) => job.workload = w,
-            None => errors.push(FieldError::new(Field::Workload, "for a language model choose inference, training, finetune-full, lora or qlora", &[])),
+            None => {
+                let choices = Workload::ALL.map(Workload::as_str).join(", ");
+                errors.push(FieldError::new(Field::Workload, "for a language model choose one of {choices}", &[("choices", choices)]));
+            }
         }
         if let Some(p) = precision {
             job.precision = p;

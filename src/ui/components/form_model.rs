@@ -4,7 +4,9 @@
 
 use crate::catalog::ModelKind;
 use crate::i18n::{t, Lang};
+use crate::model::llm::Workload;
 use crate::model::precision::Precision;
+use crate::present;
 use crate::state::advisor::Field;
 use crate::state::Action;
 use crate::ui::components::after_start::AfterStart;
@@ -25,13 +27,7 @@ fn workload_options(lang: Lang, a: Applies) -> Vec<(String, String)> {
             ("lora", t(lang, "Fine-tune (LoRA)")),
         ]),
         Some(_) if !a.llm => options(&[("training", t(lang, "Training")), ("inference", t(lang, "Inference"))]),
-        _ => options(&[
-            ("inference", t(lang, "Inference / serving")),
-            ("training", t(lang, "Pre-training")),
-            ("finetune-full", t(lang, "Fine-tune (full)")),
-            ("lora", t(lang, "Fine-tune (LoRA)")),
-            ("qlora", t(lang, "Fine-tune (QLoRA)")),
-        ]),
+        _ => Workload::ALL.iter().map(|w| (w.as_str().to_string(), t(lang, present::workload_label(*w)).to_string())).collect(),
     }
 }
 
