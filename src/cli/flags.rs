@@ -113,23 +113,16 @@ pub(crate) fn parse_enum<T>(flag: &str, v: &Option<String>, parse: fn(&str) -> O
 /// The sizing flags `estimate` and `recommend` share (the job; not the card or the budget).
 #[derive(Default)]
 pub(crate) struct SizingArgs {
+    /// The model: a preset, a parameter count or a `config.json`'s path.
     pub model: Option<String>,
     pub params: Option<String>,
     pub config: Option<String>,
+    /// What the command line reads itself: the workload, precision and shape of an image, video
+    /// or classic preset, which flags apply to which kind of model, and the serving targets.
+    /// Everything a language-model job takes is read from `typed` by the advisor's parser.
     pub workload: Option<String>,
     pub precision: Option<String>,
-    pub kv_precision: Option<String>,
-    pub engine: Option<String>,
-    pub context: Option<u32>,
-    pub prompt_tokens: Option<u32>,
-    pub output_tokens: Option<u32>,
     pub batch: Option<u32>,
-    pub seq_len: Option<u32>,
-    pub optimizer: Option<String>,
-    pub grad_checkpointing: Option<String>,
-    pub lora_rank: Option<u32>,
-    pub zero: Option<u32>,
-    pub grad_accum: Option<u32>,
     pub fp32_math: Option<String>,
     /// Serving: `--users` is the concurrency (`--batch` is its alias).
     pub users: Option<u32>,
@@ -141,18 +134,8 @@ pub(crate) struct SizingArgs {
     pub spec_accept: Option<f64>,
     /// `--arrivals random|in-step`: how requests arrive (the TTFT's mid).
     pub arrivals: Option<String>,
-    /// `--cuda-graphs on|off`: whether the serving engine's decode step replays CUDA graphs
-    /// (off: vLLM `--enforce-eager`, SGLang `--disable-cuda-graph`); default the engine's own.
-    pub cuda_graphs: Option<String>,
     pub resolution: Option<(u32, u32)>,
     pub steps: Option<u32>,
-    /// RAM offload and unified memory: system RAM (GiB), its bandwidth (GB/s), the offload
-    /// placement, and a unified-memory machine's GPU share (GiB). Kept as typed to name the flag in
-    /// errors.
-    pub ram_gib: Option<String>,
-    pub ram_gb_s: Option<String>,
-    pub offload: Option<String>,
-    pub gpu_share_gib: Option<String>,
     /// Video generation: frames per clip.
     pub frames: Option<u32>,
     /// Image and video generation: diffusers' CPU offload.
@@ -162,20 +145,6 @@ pub(crate) struct SizingArgs {
     pub image_resolution: Option<(u32, u32)>,
     /// `--backend`: the compute back-end the estimate assumes.
     pub backend: Option<String>,
-    /// Training numerics and layout: `--framework`, `--master-weights on|off`,
-    /// `--optimizer-in-backward on|off`, a fixed mesh (`--tp`, `--cp`, `--pp`, `--vp`),
-    /// `--global-batch` (sequences per step) and `--nic-gbit-s` (each GPU's node port).
-    pub framework: Option<String>,
-    pub master_weights: Option<String>,
-    pub optimizer_in_backward: Option<String>,
-    pub tp: Option<u32>,
-    pub cp: Option<u32>,
-    pub pp: Option<u32>,
-    pub vp: Option<u32>,
-    pub global_batch: Option<u32>,
-    pub nic_gbit_s: Option<f64>,
-    /// `--moe-layout auto|tp|ep|dep`: how a served MoE model spreads its experts.
-    pub moe_layout: Option<String>,
     /// Every sizing flag given, with its text as typed, in order.
     pub typed: Vec<(String, String)>,
 }
@@ -208,26 +177,7 @@ impl SizingArgs {
             "config" => self.config = Some(p.to_string()),
             "workload" => self.workload = Some(p.to_string()),
             "precision" => self.precision = Some(p.to_string()),
-            "kv-precision" => self.kv_precision = Some(p.to_string()),
-            "engine" => self.engine = Some(p.to_string()),
-            "context" => self.context = Some(number_of("context", p)?),
-            "prompt-tokens" => self.prompt_tokens = Some(number_of("prompt-tokens", p)?),
-            "output-tokens" => self.output_tokens = Some(number_of("output-tokens", p)?),
             "batch" => self.batch = Some(number_of("batch", p)?),
-            "seq-len" => self.seq_len = Some(number_of("seq-len", p)?),
-            "optimizer" => self.optimizer = Some(p.to_string()),
-            "grad-checkpointing" => self.grad_checkpointing = Some(p.to_string()),
-            "lora-rank" => self.lora_rank = Some(number_of("lora-rank", p)?),
-            // `--zero auto` (the default) lets the engine choose the sharding.
-            "zero" => {
-                let v = p.to_string();
-                self.zero = if v.trim().eq_ignore_ascii_case("auto") {
-                    None
-                } else {
-                    Some(v.trim().parse().map_err(|_| CliError(format!("--zero: expected 0, 1, 2, 3 or auto, got `{v}`")))?)
-                };
-            }
-            "grad-accum" => self.grad_accum = Some(number_of("grad-accum", p)?),
             "fp32-math" => self.fp32_math = Some(p.to_string()),
             "users" => self.users = Some(number_of("users", p)?),
             "target-tokens-per-s-per-user" => self.target_tps_user = Some(real_of("target-tokens-per-s-per-user", p, 0.0, 1e9)?),
@@ -237,13 +187,8 @@ impl SizingArgs {
             "spec-decode" => self.spec_decode = Some(p.to_string()),
             "spec-accept" => self.spec_accept = Some(real_of("spec-accept", p, 0.0, 1.0)?),
             "arrivals" => self.arrivals = Some(p.to_string()),
-            "cuda-graphs" => self.cuda_graphs = Some(p.to_string()),
             "resolution" => self.resolution = Some(resolution(p)?),
             "steps" => self.steps = Some(number_of("steps", p)?),
-            "ram-gib" => self.ram_gib = Some(p.to_string()),
-            "ram-gb-s" => self.ram_gb_s = Some(p.to_string()),
-            "offload" => self.offload = Some(p.to_string()),
-            "gpu-share-gib" => self.gpu_share_gib = Some(p.to_string()),
             "frames" => self.frames = Some(number_of("frames", p)?),
             "offload-mode" => {
                 use crate::model::media::OffloadMode;
@@ -251,16 +196,6 @@ impl SizingArgs {
                 self.offload_mode = Some(mode);
             }
             "images" => self.images = Some(number_of("images", p)?),
-            "framework" => self.framework = Some(p.to_string()),
-            "moe-layout" => self.moe_layout = Some(p.to_string()),
-            "master-weights" => self.master_weights = Some(p.to_string()),
-            "optimizer-in-backward" => self.optimizer_in_backward = Some(p.to_string()),
-            "tp" => self.tp = Some(number_of("tp", p)?),
-            "cp" => self.cp = Some(number_of("cp", p)?),
-            "pp" => self.pp = Some(number_of("pp", p)?),
-            "vp" => self.vp = Some(number_of("vp", p)?),
-            "global-batch" => self.global_batch = Some(number_of("global-batch", p)?),
-            "nic-gbit-s" => self.nic_gbit_s = Some(real_of("nic-gbit-s", p, 1.0, 100_000.0)?),
             "backend" => self.backend = Some(p.to_string()),
             "image-resolution" => self.image_resolution = Some(resolution_for("image-resolution", p)?),
             _ => {}
