@@ -184,3 +184,37 @@ fn a_deadline_sizes_the_cluster() {
         }
     }
 }
+
+/// A fixed mesh is the planner's choice, so every build the ranking offers runs it: a TP 8 × PP 4
+/// mesh spans 8 · 4 = 32 GPUs a replica, so each option and pick has a multiple of 32 cards and
+/// names that mesh, and a card held to one node (8) cannot have one (it needs 32, more than 8).
+/// A TP 2 mesh divides a node (8 / 2 = 4 replicas), so it keeps the single-node counts 2, 4, 6, 8.
+#[test]
+fn a_fixed_mesh_ranks_only_the_counts_it_divides() {
+    use gpu_advisor::recommend::facts::Exclusion;
+    use gpu_advisor::recommend::{recommend, Job, Mode, RecommendInput};
+    let mut j = llama70b(0);
+    j.global_batch = None;
+    j.seq_len = 4096;
+    j.mesh = Some(MeshSpec { tp: 8, cp: 1, pp: 4, interleave: 1 });
+    let mut input = RecommendInput::new(Job::Llm(Box::new(j.clone())));
+    input.mode = Mode::Rent;
+    input.top = 8;
+    let rec = recommend(&input).expect("recommend");
+    assert!(!rec.options.is_empty());
+    for (count, gpu) in rec.options.iter().map(|o| (o.count, o.gpu.as_str())).chain(rec.picks().map(|(_, o)| (o.count, o.gpu.as_str()))) {
+        assert_eq!(count % 32, 0, "{count} × {gpu}");
+    }
+    let geforce = rec.why_not.iter().find(|w| w.gpu == "rtx-4090").expect("the RTX 4090's why-not");
+    assert!(matches!(geforce.exclusion, Some(Exclusion::TooMany { needed, limit: 8, .. }) if needed % 32 == 0), "{:?}", geforce.exclusion);
+
+    j.mesh = Some(MeshSpec { tp: 2, cp: 1, pp: 1, interleave: 1 });
+    j.model = gpu_advisor::model::llm::ModelArch::from_spec(catalog::llm("llama-3.1-8b").expect("preset"));
+    let mut input = RecommendInput::new(Job::Llm(Box::new(j)));
+    input.mode = Mode::Rent;
+    input.one_per_card = false;
+    input.top = 200;
+    let rec = recommend(&input).expect("recommend");
+    let counts: std::collections::BTreeSet<u32> = rec.options.iter().filter(|o| o.gpu == "h100-sxm").map(|o| o.count).collect();
+    assert!(!counts.is_empty() && counts.iter().all(|c| c % 2 == 0), "{counts:?}");
+}

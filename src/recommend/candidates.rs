@@ -159,14 +159,32 @@ fn score(
 /// The counts looked at for a card, from `needed` up to `limit`: every count up to one node, then
 /// whole nodes (×1, ×2, ×4 of the smallest node multiple that holds the job) for multi-node.
 /// With a training deadline (`scale_out`), whole nodes double from two nodes (or the smallest
-/// node multiple that holds the job) up to `limit`.
-fn counts(needed: u32, limit: u32, scale_out: bool) -> impl Iterator<Item = u32> {
-    let single = needed..=limit.min(GPUS_PER_NODE);
-    let n0 = needed.div_ceil(GPUS_PER_NODE) * GPUS_PER_NODE;
+/// node multiple that holds the job) up to `limit`. With a fixed mesh of `step` GPUs per replica
+/// (1 without), only its multiples: a node multiple is then a multiple of both.
+fn counts(needed: u32, limit: u32, scale_out: bool, step: u32) -> impl Iterator<Item = u32> {
+    let step = step.max(1);
+    let single = (needed..=limit.min(GPUS_PER_NODE)).filter(move |c| c % step == 0);
+    // The least common multiple of a node and a replica.
+    let node = (step / gcd(step, GPUS_PER_NODE)).saturating_mul(GPUS_PER_NODE);
+    let n0 = needed.div_ceil(node).saturating_mul(node);
     let multi = [n0, n0 * 2, n0 * 4].into_iter().filter(move |&n| !scale_out && needed > GPUS_PER_NODE && n <= limit);
-    let first = n0.max(2 * GPUS_PER_NODE);
+    let first = n0.max(2 * node);
     let doubling = (0..15).map(move |k| first.saturating_mul(1 << k)).filter(move |&n| scale_out && n <= limit);
     single.chain(multi).chain(doubling)
+}
+
+/// Greatest common divisor.
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 { a.max(1) } else { gcd(b, a % b) }
+}
+
+/// GPUs one replica of a training job's fixed mesh spans (`--tp × --cp × --pp`), 1 without one:
+/// the ranking then looks only at counts the mesh divides.
+fn mesh_step(input: &RecommendInput) -> u32 {
+    match &input.job {
+        crate::recommend::Job::Llm(j) if j.workload.is_training() => j.mesh.map_or(1, |m| u32::try_from(m.replica()).unwrap_or(u32::MAX)),
+        _ => 1,
+    }
 }
 
 /// Whether the job scales out to meet a training deadline.
@@ -357,7 +375,7 @@ fn plan_card<'a>(input: &RecommendInput, gi: usize, gpu: &'a Gpu) -> Result<(Car
     }
     let needed = match input.job.gpus_needed(gpu) {
         Ok(0) => return Err(Exclusion::NeverFits),
-        Ok(n) => n,
+        Ok(n) => n.div_ceil(mesh_step(input)).saturating_mul(mesh_step(input)),
         Err(e) => return Err(Exclusion::Engine { message: e.note() }),
     };
     let (limit, bridge) = count_limit(input, gpu);
@@ -436,7 +454,7 @@ pub(super) fn eval_card(input: &RecommendInput, obj: Objective, gi: usize, gpu: 
     };
     let mut first_fail: Option<Exclusion> = None;
     let mut accepted = false;
-    for count in counts(needed, limit, scales_out(input)) {
+    for count in counts(needed, limit, scales_out(input), mesh_step(input)) {
         match eval_count(input, obj, &card, count, &mut first_fail, estimates) {
             ControlFlow::Break(()) => break,
             ControlFlow::Continue(None) => continue,
