@@ -161,6 +161,10 @@ fn used_keys() -> BTreeSet<String> {
     for w in gpu_advisor::model::llm::Workload::ALL {
         keys.insert(gpu_advisor::present::workload_label(w).to_string());
     }
+    // … and the image, video and classic ones (`t(lang, present::media_workload_label(w))`).
+    for w in gpu_advisor::model::media_job::MediaWorkload::ALL {
+        keys.insert(gpu_advisor::present::media_workload_label(w).to_string());
+    }
     // Units of the recommender's rate kinds (`t(lang, kind.unit())`).
     for s in ["consumer", "workstation", "datacenter", "no", "yes", "output tokens/s", "tokens/s", "training tokens/s", "images/s", "samples/s"] {
         keys.insert(s.to_string());

@@ -121,7 +121,7 @@ fn picks_for_training_and_images() {
     check_definitions(&rec);
     let media = MediaJob {
         model_id: "sdxl".into(),
-        workload: gpu_advisor::model::media::MediaWorkload::ImageGeneration,
+        workload: gpu_advisor::model::media_job::MediaWorkload::ImageGeneration,
         precision: None,
         resolution: None,
         steps: None,

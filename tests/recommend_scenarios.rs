@@ -306,7 +306,7 @@ fn cost_per_token_ranks_by_usd_per_million() {
 fn image_generation_jobs_rank_by_images() {
     let job = Job::Media(MediaJob {
         model_id: "sdxl".into(),
-        workload: gpu_advisor::model::media::MediaWorkload::ImageGeneration,
+        workload: gpu_advisor::model::media_job::MediaWorkload::ImageGeneration,
         precision: None,
         resolution: None,
         steps: None,
@@ -445,7 +445,7 @@ fn unified_memory_computers_are_whole_machines() {
 fn video_generation_jobs_rank_by_videos() {
     let job = Job::Media(MediaJob {
         model_id: "wan2.1-t2v-1.3b".into(),
-        workload: gpu_advisor::model::media::MediaWorkload::VideoGeneration,
+        workload: gpu_advisor::model::media_job::MediaWorkload::VideoGeneration,
         precision: None,
         resolution: Some((832, 480)),
         steps: None,

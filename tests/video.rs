@@ -91,11 +91,11 @@ fn image_presets_match_their_cards() {
     // Every new image preset sizes and times on a 4090 (Qwen-Image needs offload: 20.41 B x 2 bytes
     // = 40.8 GB of weights alone, more than 24 GB).
     for id in ["sd3.5-large", "sd3.5-medium", "flux.1-kontext-dev", "qwen-image"] {
-        let e = estimate_media_with(id, gpu_advisor::model::media::MediaWorkload::ImageGeneration, None, None, None, None, Default::default(), MediaExtras::default(), gpu("rtx-4090"), 1).unwrap().unwrap();
+        let e = estimate_media_with(id, gpu_advisor::model::media_job::MediaWorkload::ImageGeneration, None, None, None, None, Default::default(), MediaExtras::default(), gpu("rtx-4090"), 1).unwrap().unwrap();
         assert!(e.throughput.seconds_per_image.is_some(), "{id}");
         assert!(e.memory.weights_gib > params_b(id, "denoiser") * 1e9 * 2.0 / 1024f64.powi(3), "{id}: BF16 weights");
     }
-    let qwen = |m| estimate_media_with("qwen-image", gpu_advisor::model::media::MediaWorkload::ImageGeneration, None, None, None, None, Default::default(), MediaExtras { frames: None, offload_mode: Some(m) }, gpu("rtx-4090"), 1).unwrap().unwrap();
+    let qwen = |m| estimate_media_with("qwen-image", gpu_advisor::model::media_job::MediaWorkload::ImageGeneration, None, None, None, None, Default::default(), MediaExtras { frames: None, offload_mode: Some(m) }, gpu("rtx-4090"), 1).unwrap().unwrap();
     assert!(!qwen(OffloadMode::None).fits);
     assert!(qwen(OffloadMode::Sequential).fits, "{:?}", qwen(OffloadMode::Sequential).memory);
     assert!(qwen(OffloadMode::Sequential).throughput.seconds_per_image.unwrap().mid > qwen(OffloadMode::Model).throughput.seconds_per_image.unwrap().mid);

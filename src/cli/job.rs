@@ -7,7 +7,7 @@ use super::flags::{self, choices, engine_error, parse_enum, unknown, SizingArgs}
 use super::CliError;
 use crate::catalog;
 use crate::model::llm::{config_json, custom, LlmJob, ModelArch, Workload};
-use crate::model::media::MediaWorkload;
+use crate::model::media_job::{MediaKind, MediaWorkload};
 use crate::model::precision::Precision;
 use crate::recommend::Job;
 use crate::state::advisor::{AdvisorInputs, Field, FieldError};
@@ -45,14 +45,10 @@ pub(crate) fn check_media_flags(s: &SizingArgs, id: &str, mix: bool) -> Result<(
     Ok(())
 }
 
-/// The workload of `--workload` for the image, video or classic preset `id` (default: what the
-/// preset does, generating an image or a clip, or a classic network's inference).
+/// The workload of `--workload` for the image, video or classic preset `id` (default: the
+/// kind's, generating an image or a clip, or a classic network's inference).
 pub(crate) fn media_workload(s: &SizingArgs, id: &str) -> Result<MediaWorkload, CliError> {
-    let default = match catalog::diffusion(id) {
-        Some(d) if d.video.is_some() => MediaWorkload::VideoGeneration,
-        Some(_) => MediaWorkload::ImageGeneration,
-        None => MediaWorkload::Inference,
-    };
+    let default = MediaKind::of_preset(id).map_or(MediaWorkload::Inference, MediaKind::default_workload);
     let all = flags::choices(&MediaWorkload::ALL, MediaWorkload::as_str);
     Ok(flags::parse_enum("workload", &s.workload, MediaWorkload::parse, all)?.unwrap_or(default))
 }

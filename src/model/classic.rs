@@ -13,6 +13,7 @@
 use crate::catalog::{ClassicSpec, Gpu, ModelKind};
 use crate::model::fabric;
 use crate::model::media::{self, band_half_width, effective_rate_with, KernelMix, Math, MediaFit, StackGain, ALLREDUCE_OVERLAP};
+use crate::model::media_job::MediaWorkload;
 use crate::model::numeric::Fp32Math;
 use crate::model::precision::Precision;
 use crate::model::types::{Arg, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB};
@@ -62,6 +63,18 @@ pub const DEFAULT_INFER_BATCH: u32 = 32;
 pub enum ClassicMode {
     Train,
     Infer,
+}
+
+impl ClassicMode {
+    /// The mode a classic workload runs; None for a workload a classic network does not list
+    /// ([`MediaKind::workloads`](crate::model::media_job::MediaKind::workloads)).
+    pub fn for_workload(w: MediaWorkload) -> Option<ClassicMode> {
+        match w {
+            MediaWorkload::Training => Some(ClassicMode::Train),
+            MediaWorkload::Inference => Some(ClassicMode::Infer),
+            _ => None,
+        }
+    }
 }
 
 /// Number format: automatic mixed precision (FP16/BF16 math, FP32 master weights), FP32, or TF32.

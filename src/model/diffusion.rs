@@ -16,6 +16,7 @@ use crate::model::media::{
     self, band_half_width, effective_rate, effective_rate_with, offload_peak, KernelMix, Math, MediaFit, OffloadMode, Phase, StackGain,
     ALLREDUCE_OVERLAP, CONTEXT_GIB, CPU_TFLOPS, FRAGMENTATION, TRAIN_STEP_LATENCY_S, VAE_DECODE_LIVE_CHANNELS,
 };
+use crate::model::media_job::MediaWorkload;
 use crate::model::numeric::Fp32Math;
 use crate::model::precision::Precision;
 use crate::model::types::{check_count, Arg, Band, Estimate, EstimateError, MemoryBreakdown, Note, Throughput, GIB};
@@ -221,6 +222,20 @@ pub enum Finetune {
     Full,
     /// LoRA adapters on a frozen 16-bit denoiser.
     Lora,
+}
+
+impl Finetune {
+    /// The fine-tune an image workload runs (generation: none); None for a workload an image
+    /// model does not list ([`MediaKind::workloads`](crate::model::media_job::MediaKind::workloads)).
+    pub fn for_workload(w: MediaWorkload) -> Option<Finetune> {
+        match w {
+            MediaWorkload::ImageGeneration => Some(Finetune::None),
+            MediaWorkload::FinetuneFull => Some(Finetune::Full),
+            MediaWorkload::DreamBooth => Some(Finetune::DreamBooth),
+            MediaWorkload::Lora => Some(Finetune::Lora),
+            _ => None,
+        }
+    }
 }
 
 /// One image-generation or diffusion fine-tuning job.

@@ -290,62 +290,6 @@ impl OffloadMode {
     }
 }
 
-/// What a media job does with its preset: generate (an image or a clip), fine-tune a diffusion
-/// model, or train or run a classic network. Which of these a preset takes is its engine's rule
-/// (`model::media_preset`); the names are the CLI's and the URL's `workload` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum MediaWorkload {
-    /// Text to image (a diffusion preset).
-    ImageGeneration,
-    /// Text to video (a video preset).
-    VideoGeneration,
-    /// A classic network's forward pass; generation for a diffusion or video preset.
-    Inference,
-    /// A classic network's training; a full fine-tune for a diffusion preset.
-    Training,
-    /// Every weight of a diffusion model trained.
-    FinetuneFull,
-    /// DreamBooth: a full fine-tune with prior-preservation images in each batch.
-    DreamBooth,
-    /// LoRA adapters on the denoiser.
-    Lora,
-}
-
-impl MediaWorkload {
-    /// Every workload, in the order the CLI lists them.
-    pub const ALL: [MediaWorkload; 7] = [
-        MediaWorkload::ImageGeneration, MediaWorkload::VideoGeneration, MediaWorkload::Inference, MediaWorkload::Training,
-        MediaWorkload::FinetuneFull, MediaWorkload::DreamBooth, MediaWorkload::Lora,
-    ];
-
-    /// The CLI and URL value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MediaWorkload::ImageGeneration => "image-generation",
-            MediaWorkload::VideoGeneration => "video-generation",
-            MediaWorkload::Inference => "inference",
-            MediaWorkload::Training => "training",
-            MediaWorkload::FinetuneFull => "finetune-full",
-            MediaWorkload::DreamBooth => "dreambooth",
-            MediaWorkload::Lora => "lora",
-        }
-    }
-
-    /// The workload with this CLI/URL value (`full` is `finetune-full`).
-    pub fn parse(s: &str) -> Option<MediaWorkload> {
-        let s = s.trim();
-        if s.eq_ignore_ascii_case("full") {
-            return Some(MediaWorkload::FinetuneFull);
-        }
-        MediaWorkload::ALL.into_iter().find(|w| w.as_str().eq_ignore_ascii_case(s))
-    }
-
-    /// Whether the job trains (its figure is time per step, not per image or clip).
-    pub fn is_training(self) -> bool {
-        !matches!(self, MediaWorkload::ImageGeneration | MediaWorkload::VideoGeneration | MediaWorkload::Inference)
-    }
-}
-
 /// Share of the PCIe x16 per-direction rate that host-to-GPU weight copies reach under offloading:
 /// accelerate's hooks copy from pageable memory, which CUDA stages through a pinned buffer (NVIDIA,
 /// "How to Optimize Data Transfers in CUDA C/C++": pageable copies reach about half the pinned rate).

@@ -11,7 +11,8 @@
 use crate::catalog::{ClassicSpec, DiffusionSpec, Gpu};
 use crate::model::classic::{estimate_classic, ClassicJob, ClassicMode, ClassicPrecision};
 use crate::model::diffusion::{estimate_image, Finetune, ImageJob};
-use crate::model::media::{MediaWorkload, OffloadMode};
+use crate::model::media::OffloadMode;
+use crate::model::media_job::{MediaKind, MediaWorkload};
 use crate::model::numeric::Fp32Math;
 use crate::model::precision::Precision;
 use crate::model::types::{Estimate, EstimateError};
@@ -56,10 +57,8 @@ pub fn estimate_media(
     gpu: &Gpu,
     gpus: u32,
 ) -> Option<Result<Estimate, EstimateError>> {
-    let all = MediaWorkload::ALL.map(MediaWorkload::as_str);
     let Some(workload) = MediaWorkload::parse(workload) else {
-        let known = crate::catalog::diffusion(model_id).is_some() || crate::catalog::classic(model_id).is_some();
-        return known.then(|| Err(unknown_workload(workload, &all)));
+        return MediaKind::of_preset(model_id).map(|kind| Err(unknown_workload(workload, kind.workloads())));
     };
     estimate_media_with(model_id, workload, precision, resolution, steps, batch, fp32_math, MediaExtras::default(), gpu, gpus)
 }
@@ -79,6 +78,10 @@ pub fn estimate_media_with(
     gpu: &Gpu,
     gpus: u32,
 ) -> Option<Result<Estimate, EstimateError>> {
+    let kind = MediaKind::of_preset(model_id)?;
+    let Some(workload) = workload.on(kind) else {
+        return Some(Err(unknown_workload(workload.as_str(), kind.workloads())));
+    };
     let inputs = Inputs { workload, precision, resolution, steps, batch, fp32_math, extras };
     if let Some(spec) = crate::catalog::diffusion(model_id).filter(|d| d.video.is_some()) {
         return Some(video_job(spec, &inputs).and_then(|j| estimate_video(&j, gpu, gpus)));
@@ -97,13 +100,7 @@ pub fn estimate_media_with(
 
 /// The image job of a diffusion preset from the shared inputs (defaults: the preset's).
 fn image_job(spec: &DiffusionSpec, inputs: &Inputs) -> Result<ImageJob, EstimateError> {
-    let finetune = match inputs.workload {
-        MediaWorkload::ImageGeneration | MediaWorkload::Inference => Finetune::None,
-        MediaWorkload::FinetuneFull | MediaWorkload::Training => Finetune::Full,
-        MediaWorkload::DreamBooth => Finetune::DreamBooth,
-        MediaWorkload::Lora => Finetune::Lora,
-        other => return Err(unknown_workload(other.as_str(), &["image-generation", "finetune-full", "dreambooth", "lora"])),
-    };
+    let finetune = Finetune::for_workload(inputs.workload).ok_or_else(|| unknown_workload(inputs.workload.as_str(), MediaKind::Image.workloads()))?;
     let mut job = ImageJob::for_spec(spec);
     job.fp32_math = inputs.fp32_math;
     job.finetune = finetune;
@@ -132,11 +129,7 @@ fn image_job(spec: &DiffusionSpec, inputs: &Inputs) -> Result<ImageJob, Estimate
 
 /// The classic job of preset `model_id` from the shared inputs (defaults: the preset's).
 fn classic_job(model_id: &str, spec: &ClassicSpec, inputs: &Inputs) -> Result<ClassicJob, EstimateError> {
-    let mode = match inputs.workload {
-        MediaWorkload::Training | MediaWorkload::FinetuneFull => ClassicMode::Train,
-        MediaWorkload::Inference => ClassicMode::Infer,
-        other => return Err(unknown_workload(other.as_str(), &["training", "inference"])),
-    };
+    let mode = ClassicMode::for_workload(inputs.workload).ok_or_else(|| unknown_workload(inputs.workload.as_str(), MediaKind::Classic.workloads()))?;
     let precision = match inputs.precision {
         None => ClassicPrecision::Amp,
         Some(p) => ClassicPrecision::from_precision(p)
@@ -166,8 +159,8 @@ fn classic_job(model_id: &str, spec: &ClassicSpec, inputs: &Inputs) -> Result<Cl
 
 /// The video job of a preset from the shared inputs (defaults: the preset's).
 fn video_job(spec: &DiffusionSpec, inputs: &Inputs) -> Result<VideoJob, EstimateError> {
-    if !matches!(inputs.workload, MediaWorkload::VideoGeneration | MediaWorkload::Inference) {
-        return Err(unknown_workload(inputs.workload.as_str(), &["video-generation"]));
+    if !MediaKind::Video.workloads().contains(&inputs.workload) {
+        return Err(unknown_workload(inputs.workload.as_str(), MediaKind::Video.workloads()));
     }
     let mut job = VideoJob::new(&spec.id)?;
     if let Some(p) = inputs.precision {
@@ -187,10 +180,10 @@ fn video_job(spec: &DiffusionSpec, inputs: &Inputs) -> Result<VideoJob, Estimate
     Ok(job)
 }
 
-fn unknown_workload(value: &str, allowed: &[&str]) -> EstimateError {
+fn unknown_workload(value: &str, allowed: &[MediaWorkload]) -> EstimateError {
     EstimateError::Unknown {
         field: "workload",
         value: value.to_string(),
-        suggestions: allowed.iter().map(|s| (*s).to_string()).collect(),
+        suggestions: allowed.iter().map(|w| w.as_str().to_string()).collect(),
     }
 }

@@ -632,6 +632,21 @@ pub fn workload_label(w: crate::model::llm::Workload) -> &'static str {
     }
 }
 
+/// The form's name of an image, video or classic workload, in English (its `data/i18n.toml`
+/// key): the one entry a new media workload adds to the presentation layer.
+pub fn media_workload_label(w: crate::model::media_job::MediaWorkload) -> &'static str {
+    use crate::model::media_job::MediaWorkload;
+    match w {
+        MediaWorkload::ImageGeneration => "Image generation",
+        MediaWorkload::VideoGeneration => "Video generation",
+        MediaWorkload::Inference => "Inference",
+        MediaWorkload::Training => "Training",
+        MediaWorkload::FinetuneFull => "Fine-tune (full)",
+        MediaWorkload::DreamBooth => "Fine-tune (DreamBooth)",
+        MediaWorkload::Lora => "Fine-tune (LoRA)",
+    }
+}
+
 /// How far off an LLM option's headline figure was on measurements the engine did not see, as a
 /// note its "how this was computed" lists first (translated when shown): the leave-one-family-out
 /// median error of the figure's set (one user: decode, or decode with weights in system RAM; more

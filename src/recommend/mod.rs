@@ -24,7 +24,6 @@ pub use cost::{
 use crate::catalog::{self, Gpu};
 use crate::model::llm::serving::{ServingReport, ServingTargets};
 use crate::model::llm::{self, LlmJob};
-use crate::model::precision::Precision;
 use crate::model::{Band, Estimate, EstimateError};
 
 /// The job to size: an LLM job, or a diffusion / classic preset for the media engine.
@@ -36,23 +35,7 @@ pub enum Job {
     Media(MediaJob),
 }
 
-/// The inputs of an image-generation or classic job, as [`crate::model::media_preset::estimate_media`]
-/// takes them.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MediaJob {
-    pub model_id: String,
-    pub workload: crate::model::media::MediaWorkload,
-    pub precision: Option<Precision>,
-    pub resolution: Option<(u32, u32)>,
-    pub steps: Option<u32>,
-    pub batch: Option<u32>,
-    /// What "fp32" runs on cards with TF32 tensor cores.
-    pub fp32_math: crate::model::numeric::Fp32Math,
-    /// Frames per clip (video presets).
-    pub frames: Option<u32>,
-    /// CPU offload (image and video generation).
-    pub offload_mode: Option<crate::model::media::OffloadMode>,
-}
+pub use crate::model::media_job::MediaJob;
 
 impl Job {
     /// Sizes this job on `gpus` of `gpu`.

@@ -12,6 +12,7 @@ use crate::catalog::{self, ModelKind};
 use crate::model::llm::{self, custom, Checkpointing, LlmJob, Optimizer, Workload};
 use crate::model::precision::{KvPrecision, Precision};
 use crate::model::llm::engines::Engine;
+use crate::model::media_job::{MediaKind, MediaWorkload};
 pub use crate::recommend::{Job, MediaJob};
 
 /// Every advisor input, by its URL key. The order is the URL's order.
@@ -412,8 +413,7 @@ impl AdvisorInputs {
         let mut errors = Vec::new();
         let model = self.get(Field::Model).trim().to_string();
         let workload = self.workload().trim().to_string();
-        let kind = if model == "custom" { Some(ModelKind::Llm) } else { model_kind(&model) };
-        let Some(kind) = kind else {
+        if model != "custom" && model_kind(&model).is_none() {
             let near = catalog::nearest(&model, catalog::model_ids());
             errors.push(FieldError::new(
                 Field::Model,
@@ -421,17 +421,17 @@ impl AdvisorInputs {
                 &[("model", short(&model)), ("near", near.join(", "))],
             ));
             return Err(errors);
-        };
+        }
         let batch = parse_u32(Field::Batch, self.get(Field::Batch), 1, 65_536, &mut errors);
         let precision_text = self.get(Field::Precision);
         let precision = Precision::parse(precision_text);
         if precision.is_none() {
             errors.push(FieldError::new(Field::Precision, "unknown precision `{text}`", &[("text", short(precision_text))]));
         }
-        if matches!(kind, ModelKind::Llm) || (kind == ModelKind::Nlp && catalog::llm(&model).is_some()) {
-            return self.llm_job(&model, &workload, (batch, precision, gpus), errors);
+        match MediaKind::of_preset(&model) {
+            Some(media) => self.media_job(model, media, &workload, batch, precision, errors),
+            None => self.llm_job(&model, &workload, (batch, precision, gpus), errors),
         }
-        self.media_job(model, kind, &workload, batch, precision, errors)
     }
 
     /// A language-model job (inference, training or fine-tuning) from the inputs.
@@ -552,8 +552,9 @@ impl AdvisorInputs {
         job.seq_len = job.seq_len.min(window);
     }
 
-    /// A diffusion (image or video) or classic job from the inputs.
-    fn media_job(&self, model: String, kind: ModelKind, workload: &str, batch: Option<u32>, precision: Option<Precision>, mut errors: Vec<FieldError>) -> Result<Job, Vec<FieldError>> {
+    /// An image, video or classic job from the inputs: the workload as [`MediaWorkload::read`]
+    /// takes it for the preset's kind, frames for a video preset, CPU offload for generation.
+    fn media_job(&self, model: String, kind: MediaKind, workload: &str, batch: Option<u32>, precision: Option<Precision>, mut errors: Vec<FieldError>) -> Result<Job, Vec<FieldError>> {
         let resolution = match self.get(Field::Resolution).trim() {
             "" => None,
             t => match parse_resolution(t) {
@@ -568,29 +569,21 @@ impl AdvisorInputs {
             "" => None,
             t => parse_u32(Field::Steps, t, 1, 1000, &mut errors),
         };
-        let video = catalog::diffusion(&model).is_some_and(|d| d.video.is_some());
+        let video = kind == MediaKind::Video;
         let frames = match self.get(Field::Frames).trim() {
             "" => None,
             t if video => parse_u32(Field::Frames, t, 1, 1025, &mut errors),
             _ => None,
         };
         let offload_mode = match crate::model::media::OffloadMode::parse(self.get(Field::OffloadMode)) {
-            Some(m) if kind == ModelKind::Diffusion => Some(m),
+            Some(m) if kind != MediaKind::Classic => Some(m),
             Some(_) => None,
             None => {
                 errors.push(FieldError::new(Field::OffloadMode, "choose none, model or sequential", &[]));
                 None
             }
         };
-        use crate::model::media::MediaWorkload as W;
-        let media_workload = match (kind, workload) {
-            (ModelKind::Diffusion, _) if video => W::VideoGeneration,
-            (ModelKind::Diffusion, "inference" | "image-generation" | "video-generation") => W::ImageGeneration,
-            (ModelKind::Diffusion, "finetune-full" | "training") => W::FinetuneFull,
-            (ModelKind::Diffusion, "lora" | "qlora") => W::Lora,
-            (_, "inference" | "image-generation") => W::Inference,
-            (_, _) => W::Training,
-        };
+        let media_workload = MediaWorkload::read(kind, workload);
         let precision = precision.filter(|p| matches!(p, Precision::Fp32 | Precision::Tf32 | Precision::Fp16 | Precision::Bf16 | Precision::Fp8));
         let fp32_math = match crate::model::numeric::Fp32Math::parse(self.get(Field::Fp32Math)) {
             Some(m) => m,

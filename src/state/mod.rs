@@ -202,21 +202,22 @@ impl AppState {
         self
     }
 
-    /// A new model keeps the workload when it applies to the model's kind, else picks the kind's
-    /// natural one (image or video generation for diffusion, training for classic, inference for LLMs).
+    /// A new model keeps the workload when its kind lists it, else takes the kind's default
+    /// ([`MediaKind::workloads`](crate::model::media_job::MediaKind::workloads): image or video
+    /// generation, a classic network's inference; inference for a language model).
     fn adjust_workload_to_model(&mut self, model: &str) {
-        use crate::catalog::ModelKind;
-        let kind = if model == "custom" { Some(ModelKind::Llm) } else { advisor::model_kind(model) };
-        let current = self.advisor.get(advisor::Field::Workload).to_string();
-        let llm_like = crate::catalog::llm(model).is_some() || model == "custom";
-        let video = crate::catalog::diffusion(model).is_some_and(|d| d.video.is_some());
-        let workload = match kind {
-            Some(ModelKind::Diffusion) if video && current != "video-generation" => "video-generation",
-            Some(ModelKind::Diffusion) if !video && !["image-generation", "finetune-full", "lora"].contains(&current.as_str()) => "image-generation",
-            Some(ModelKind::Diffusion) => return,
-            Some(_) if llm_like && ["image-generation", "video-generation"].contains(&current.as_str()) => "inference",
-            Some(_) if !llm_like && !["training", "inference"].contains(&current.as_str()) => "training",
-            _ => return,
+        use crate::model::llm::Workload;
+        use crate::model::media_job::{MediaKind, MediaWorkload};
+        let current = self.advisor.get(advisor::Field::Workload);
+        let workload = if let Some(kind) = MediaKind::of_preset(model) {
+            match MediaWorkload::parse(current) {
+                Some(w) if kind.workloads().contains(&w) => return,
+                _ => kind.default_workload().as_str(),
+            }
+        } else if (model == "custom" || crate::catalog::llm(model).is_some()) && Workload::parse(current).is_none() {
+            Workload::Inference.as_str()
+        } else {
+            return;
         };
         self.advisor.set(advisor::Field::Workload, workload.into());
     }

@@ -6,6 +6,7 @@
 
 use crate::catalog::{self, ModelKind};
 use crate::i18n::Lang;
+use crate::model::media_job::MediaKind;
 use crate::state::advisor::{model_kind, AdvisorInputs, Field, FieldError};
 use crate::state::Action;
 use crate::ui::components::select_field::SelectField;
@@ -24,6 +25,8 @@ pub struct Applies {
     pub serving: bool,
     /// A video model.
     pub video: bool,
+    /// The kind of an image, video or classic preset (None: a language model or an unknown id).
+    pub media: Option<MediaKind>,
 }
 
 impl Applies {
@@ -37,6 +40,7 @@ impl Applies {
             llm,
             serving: llm && inputs.workload() == "inference",
             video: catalog::diffusion(model).is_some_and(|d| d.video.is_some()),
+            media: MediaKind::of_preset(model),
         }
     }
 }

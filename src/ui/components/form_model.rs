@@ -2,7 +2,6 @@
 //! pasted `config.json`), the workload and precision it allows, the users and their speed and
 //! first-token targets (LLM serving), buying or renting, and the budget.
 
-use crate::catalog::ModelKind;
 use crate::i18n::{t, Lang};
 use crate::model::llm::Workload;
 use crate::model::precision::Precision;
@@ -17,17 +16,12 @@ use crate::ui::lang::use_lang;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-/// The workloads the model allows: (value, label).
+/// The workloads the model allows: (value, label); an image, video or classic preset's are its
+/// kind's list, anything else (a language model, an id being typed) the language-model ones.
 fn workload_options(lang: Lang, a: Applies) -> Vec<(String, String)> {
-    match a.kind {
-        Some(ModelKind::Diffusion) if a.video => options(&[("video-generation", t(lang, "Video generation"))]),
-        Some(ModelKind::Diffusion) => options(&[
-            ("image-generation", t(lang, "Image generation")),
-            ("finetune-full", t(lang, "Fine-tune (full / DreamBooth)")),
-            ("lora", t(lang, "Fine-tune (LoRA)")),
-        ]),
-        Some(_) if !a.llm => options(&[("training", t(lang, "Training")), ("inference", t(lang, "Inference"))]),
-        _ => Workload::ALL.iter().map(|w| (w.as_str().to_string(), t(lang, present::workload_label(*w)).to_string())).collect(),
+    match a.media {
+        Some(kind) => kind.workloads().iter().map(|w| (w.as_str().to_string(), t(lang, present::media_workload_label(*w)).to_string())).collect(),
+        None => Workload::ALL.iter().map(|w| (w.as_str().to_string(), t(lang, present::workload_label(*w)).to_string())).collect(),
     }
 }
 
