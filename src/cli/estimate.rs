@@ -12,6 +12,16 @@ use crate::model::{Band, Estimate};
 use std::ffi::OsString;
 use std::io::Write;
 
+/// [`HELP`] with each kind of model's workloads filled in from their lists.
+fn help() -> String {
+    use crate::model::media_job::{MediaKind, MediaWorkload};
+    let media = |kind: MediaKind| super::flags::choices(kind.workloads(), MediaWorkload::as_str);
+    HELP.replace("{llm_workloads}", &super::flags::choices(&Workload::ALL, Workload::as_str))
+        .replace("{image_workloads}", &media(MediaKind::Image))
+        .replace("{classic_workloads}", &media(MediaKind::Classic))
+        .replace("{video_workloads}", &media(MediaKind::Video))
+}
+
 const HELP: &str = "\
 gpu-advisor estimate: size one job on one card.
 
@@ -37,18 +47,19 @@ USAGE:
   Vision-language inference (models with a vision tower, e.g. qwen2.5-vl-7b):
     [--images N] [--image-resolution WxH]
   Image generation and classic models (diffusion / vision / NLP / speech presets):
-    --model <preset-id> --workload image-generation|training|inference
+    --model <preset-id> --workload {image_workloads} (image presets)
+      or --workload {classic_workloads} (vision, NLP and speech presets)
     [--resolution WxH] [--steps N] [--batch N] [--precision fp32|tf32|fp16|bf16|fp8]
     [--offload-mode none|model|sequential]
   Home lab (llama.cpp inference):
     [--ram-gib N] [--ram-gb-s BW] [--offload auto|none|layers|experts] [--gpu-share-gib N]
   Video generation (wan2.1-t2v-1.3b, wan2.1-t2v-14b, wan2.2-t2v-a14b, hunyuanvideo, ltx-video):
-    --model <preset-id> [--workload video-generation] [--resolution WxH, e.g. 832x480] [--frames N]
+    --model <preset-id> [--workload {video_workloads}] [--resolution WxH, e.g. 832x480] [--frames N]
     [--steps N] [--batch N] [--offload-mode none|model|sequential]
 
 DEFAULTS:
   --gpus 1
-  --workload inference
+  --workload inference (image and video presets: image-generation, video-generation)
   --precision bf16 (nf4 for qlora)
   --kv-precision fp16
   --engine llama.cpp for GGUF precisions (q*_*, iq*_*) and Apple GPUs, otherwise vllm
@@ -118,7 +129,7 @@ fn parse_args(args: Vec<OsString>, out: &mut dyn Write) -> Result<Option<Args>, 
                 a.s.take(&flag, &mut p)?;
             }
             Long("help") | Short('h') => {
-                write_str(out, &HELP.replace("{llm_workloads}", &super::flags::choices(&Workload::ALL, Workload::as_str)))?;
+                write_str(out, &help())?;
                 return Ok(None);
             }
             Long("json") => a.json = true,
