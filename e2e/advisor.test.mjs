@@ -94,6 +94,26 @@ test('image generation is timed in seconds per image and priced per 1,000 images
   await page.close();
 });
 
+test('an image model offers its own workloads, in the reader\'s language, and a link\'s DreamBooth is kept', async () => {
+  // MediaKind::workloads: an image pipeline generates, or trains as diffusers does (a full
+  // fine-tune, DreamBooth with prior preservation, LoRA); a classic network infers or trains.
+  const page = await app.ctx.newPage();
+  const errors = watchErrors(page);
+  await page.goto(app.url('?model=sdxl&workload=dreambooth&lang=ru'));
+  const select = page.locator('#in-workload');
+  await page.locator('.recommend-list__option').first().waitFor();
+  const values = await select.locator('option').evaluateAll((os) => os.map((o) => o.value));
+  assert.deepEqual(values, ['image-generation', 'finetune-full', 'dreambooth', 'lora']);
+  assert.equal(await select.inputValue(), 'dreambooth');
+  assert.equal((await select.locator('option:checked').innerText()).trim(), 'Дообучение (DreamBooth)');
+  await page.goto(app.url('?model=resnet-50'));
+  await page.locator('.recommend-list__option').first().waitFor();
+  const classic = await page.locator('#in-workload option').evaluateAll((os) => os.map((o) => o.value));
+  assert.deepEqual(classic, ['inference', 'training']);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a buy budget is for the cards by default; a complete machine counts the host, and falls back to the cards alone when nothing fits', async () => {
   const page = await app.ctx.newPage();
   // Llama 3 70B fp16 needs 7 × 24 GB cards: seven Tesla P40s ($300 street) are $2,100, within
