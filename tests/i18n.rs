@@ -260,3 +260,47 @@ fn counts_take_their_plural_form() {
     assert_eq!(gpu_advisor::i18n::users(Lang::Ru, 12), "12 пользователей");
     assert_eq!(gpu_advisor::i18n::users(Lang::Zh, 1), "1 个用户");
 }
+
+/// What an answer says of its options (the reasons under each, the assumptions behind its
+/// estimate, the why-not list and the list's notes) is written in the reader's language: for a
+/// dozen questions (buying, renting, training, images, video, offload, serving targets, owned and
+/// mixed cards), every such line read in Chinese holds a CJK character and every one read in
+/// Russian a Cyrillic one, and none keeps an English phrase of the templates. (Card and provider
+/// names and units such as GiB stay as they are.)
+#[test]
+fn an_answers_sentences_are_in_the_readers_language() {
+    use gpu_advisor::present::{self, InLang};
+    use gpu_advisor::state::url;
+    let questions = [
+        "?model=llama-3.1-8b&budget=300", "?model=llama-3.1-70b&precision=fp8&mode=rent", "?model=sdxl&workload=dreambooth&budget=500",
+        "?model=resnet-50&workload=training&max_gpus=1", "?model=wan2.1-t2v-14b&budget=1000", "?model=deepseek-v3&users=64&tps_user=20&ttft=1",
+        "?model=llama-3.1-8b&workload=qlora&budget=2000&host=include", "?model=qwen2.5-vl-7b&images=4&max_w=100", "?model=llama-3.1-70b&workload=training&tp=8&pp=4",
+        "?model=llama-3.1-8b&owned=rtx-3090:1", "?model=llama-3.1-8b&precision=q4_k_m&ram=64", "?model=sdxl&mode=rent", "?model=llama-3.1-8b&mix=rtx-4090:1,rtx-3090:1",
+    ];
+    let english = [" the ", " and ", " per ", " with ", " is ", "GPU-hour", "needs ", "only "];
+    let mut bad = Vec::new();
+    let mut lines_read = 0;
+    for (lang, script) in [(Lang::Zh, (0x4E00u32, 0x9FFFu32)), (Lang::Ru, (0x0400, 0x04FF))] {
+        for q in questions {
+            let mut parsed = url::parse_in(q, lang);
+            parsed.state.advisor.reader_lang = lang;
+            let input = parsed.state.advisor.recommend_input().unwrap_or_else(|e| panic!("{q}: {e:?}"));
+            let rec = gpu_advisor::recommend::recommend(&input).unwrap_or_else(|e| panic!("{q}: {e:?}"));
+            let mut lines = present::why_not_all(&rec, &input, lang);
+            for o in &rec.options {
+                lines.extend(present::reasons(o, &input, lang));
+                lines.extend(o.estimate.assumptions.iter().map(|a| a.in_lang(lang)));
+            }
+            lines.extend(rec.notes.iter().map(|n| present::note(n, &input, lang)));
+            for line in lines {
+                lines_read += 1;
+                let in_script = line.chars().any(|c| (script.0..=script.1).contains(&(c as u32)));
+                if !in_script || english.iter().any(|w| line.contains(w)) {
+                    bad.push(format!("{lang:?} {q}: {line}"));
+                }
+            }
+        }
+    }
+    assert!(lines_read > 500, "only {lines_read} lines read: the questions found too few options");
+    assert!(bad.is_empty(), "{} lines not in the reader's language:\n{}", bad.len(), bad.join("\n"));
+}

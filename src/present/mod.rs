@@ -203,7 +203,8 @@ fn rent_text(f: &Fact, s: &CostSettings, lang: Lang) -> Option<String> {
         (Some(p), None) => format!(" ({p})"),
         _ => String::new(),
     };
-    Some(format!("{count} × {}/GPU-hour{who} = {}/h", s.money_in(lang, *usd_per_gpu_hour), s.money_in(lang, *usd_per_hour)))
+    let (count, price, total) = (count.to_string(), s.money_in(lang, *usd_per_gpu_hour), s.money_in(lang, *usd_per_hour));
+    Some(tf(lang, "{count} × {price}/GPU-hour{who} = {total}/h", &[("count", &count), ("price", &price), ("who", &who), ("total", &total)]))
 }
 
 fn link(f: &Fact, lang: Lang) -> Option<String> {
