@@ -276,8 +276,9 @@ fn an_answers_sentences_are_in_the_readers_language() {
         "?model=resnet-50&workload=training&max_gpus=1", "?model=wan2.1-t2v-14b&budget=1000", "?model=deepseek-v3&users=64&tps_user=20&ttft=1",
         "?model=llama-3.1-8b&workload=qlora&budget=2000&host=include", "?model=qwen2.5-vl-7b&images=4&max_w=100", "?model=llama-3.1-70b&workload=training&tp=8&pp=4",
         "?model=llama-3.1-8b&owned=rtx-3090:1", "?model=llama-3.1-8b&precision=q4_k_m&ram=64", "?model=sdxl&mode=rent", "?model=llama-3.1-8b&mix=rtx-4090:1,rtx-3090:1",
+        "?model=llama-3.2-1b&workload=lora&train_tokens=10m",
     ];
-    let english = [" the ", " and ", " per ", " with ", " is ", "GPU-hour", "needs ", "only "];
+    let english = [" the ", " and ", " per ", " with ", " is ", "GPU-hour", "needs ", "only ", " h ", " h,", " h)"];
     let mut bad = Vec::new();
     let mut lines_read = 0;
     for (lang, script) in [(Lang::Zh, (0x4E00u32, 0x9FFFu32)), (Lang::Ru, (0x0400, 0x04FF))] {

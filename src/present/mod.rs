@@ -105,7 +105,7 @@ fn count(lang: Lang, v: f64) -> String {
 
 fn hours(lang: Lang, h: f64) -> String {
     if h < 48.0 {
-        format!("{} h", num(lang, h, 1))
+        tf(lang, "{n} h", &[("n", &num(lang, h, 1))])
     } else {
         tf(lang, "{n} days", &[("n", &num(lang, h / 24.0, 1))])
     }
