@@ -4,10 +4,10 @@
 //! The inputs and errors are reference-counted: the form hands each section the same two
 //! allocations, and a section whose props compare equal skips its render.
 
-use crate::catalog::{self, ModelKind};
+use crate::catalog;
 use crate::i18n::Lang;
 use crate::model::media_job::MediaKind;
-use crate::state::advisor::{model_kind, AdvisorInputs, Field, FieldError};
+use crate::state::advisor::{AdvisorInputs, Field, FieldError};
 use crate::state::Action;
 use crate::ui::components::select_field::SelectField;
 use crate::ui::components::text_field::TextField;
@@ -17,14 +17,10 @@ use yew::prelude::*;
 /// What the model and the workload make of the form: which fields apply.
 #[derive(Clone, Copy, PartialEq)]
 pub struct Applies {
-    /// The model's kind (`custom` is a language model); None for an unknown id.
-    pub kind: Option<ModelKind>,
     /// A language model: a preset or `custom`.
     pub llm: bool,
     /// A language model serving requests (inference): the serving fields.
     pub serving: bool,
-    /// A video model.
-    pub video: bool,
     /// The kind of an image, video or classic preset (None: a language model or an unknown id).
     pub media: Option<MediaKind>,
 }
@@ -35,13 +31,7 @@ impl Applies {
         let model = inputs.get(Field::Model);
         let custom = model == "custom";
         let llm = custom || catalog::llm(model).is_some();
-        Applies {
-            kind: if custom { Some(ModelKind::Llm) } else { model_kind(model) },
-            llm,
-            serving: llm && inputs.workload() == "inference",
-            video: catalog::diffusion(model).is_some_and(|d| d.video.is_some()),
-            media: MediaKind::of_preset(model),
-        }
+        Applies { llm, serving: llm && inputs.workload() == "inference", media: MediaKind::of_preset(model) }
     }
 }
 

@@ -2,12 +2,13 @@
 //! engine and serving details; for LLM training the sequence, batch, framework and optimizer
 //! settings; for image, video and classic models the resolution, steps, frames, offload and batch.
 
-use crate::catalog::{self, ModelKind};
+use crate::catalog;
 use crate::i18n::{t, Lang};
 use crate::model::llm::engines::Backend;
 use crate::model::llm::engines::Engine;
 use crate::model::llm::job::MoeLayout;
 use crate::model::media::OffloadMode;
+use crate::model::media_job::MediaKind;
 use crate::model::precision::KvPrecision;
 use crate::state::advisor::Field;
 use crate::ui::form_section::{named, options, SectionProps};
@@ -116,10 +117,10 @@ fn auto_on_off(lang: Lang) -> Vec<(String, String)> {
 fn media(props: &SectionProps, lang: Lang) -> Html {
     html! {
         <>
-            if props.applies.kind == Some(ModelKind::Diffusion) {
+            if matches!(props.applies.media, Some(MediaKind::Image | MediaKind::Video)) {
                 { props.text(lang, Field::Resolution, t(lang, "Resolution"), t(lang, "Width×height, e.g. 1024x1024; empty = native."), "text") }
                 { props.text(lang, Field::Steps, t(lang, "Steps"), t(lang, "Denoising steps; empty = the pipeline default."), "numeric") }
-                if props.applies.video {
+                if props.applies.media == Some(MediaKind::Video) {
                     { props.text(lang, Field::Frames, t(lang, "Frames"), t(lang, "Frames per clip; empty = the model's default."), "numeric") }
                 }
                 { props.select(lang, Field::OffloadMode, t(lang, "CPU offload"), t(lang, "Diffusers' offload: less GPU memory, more time."), named(false, &OffloadMode::ALL.map(OffloadMode::as_str))) }
