@@ -31,12 +31,17 @@ impl MediaKind {
     /// included) and for an unknown id.
     pub fn of_preset(id: &str) -> Option<MediaKind> {
         if let Some(d) = catalog::diffusion(id) {
-            return Some(if d.video.is_some() { MediaKind::Video } else { MediaKind::Image });
+            return Some(MediaKind::of_diffusion(d));
         }
         if catalog::llm(id).is_some() {
             return None;
         }
         catalog::classic(id).map(|_| MediaKind::Classic)
+    }
+
+    /// The kind of diffusion pipeline `spec`: video when it has a video table.
+    pub fn of_diffusion(spec: &catalog::DiffusionSpec) -> MediaKind {
+        if spec.video.is_some() { MediaKind::Video } else { MediaKind::Image }
     }
 
     /// The workloads this kind takes, in the form's order; the first is the default.

@@ -78,24 +78,27 @@ pub fn estimate_media_with(
     gpu: &Gpu,
     gpus: u32,
 ) -> Option<Result<Estimate, EstimateError>> {
-    let kind = MediaKind::of_preset(model_id)?;
+    // One catalog look-up per call: the ranking sizes every (card, count).
+    let diffusion = crate::catalog::diffusion(model_id);
+    let classic = if diffusion.is_none() { crate::catalog::classic(model_id) } else { None };
+    let kind = match (diffusion, classic) {
+        (Some(d), _) => MediaKind::of_diffusion(d),
+        (None, Some(_)) => MediaKind::Classic,
+        (None, None) => return None,
+    };
     let Some(workload) = workload.on(kind) else {
         return Some(Err(unknown_workload(workload.as_str(), kind.workloads())));
     };
     let inputs = Inputs { workload, precision, resolution, steps, batch, fp32_math, extras };
-    if let Some(spec) = crate::catalog::diffusion(model_id).filter(|d| d.video.is_some()) {
-        return Some(video_job(spec, &inputs).and_then(|j| estimate_video(&j, gpu, gpus)));
-    }
-    if extras.frames.is_some() {
+    if extras.frames.is_some() && kind != MediaKind::Video {
         return Some(Err(EstimateError::invalid("frames", "frames only apply to video presets")));
     }
-    if let Some(spec) = crate::catalog::diffusion(model_id) {
-        return Some(image_job(spec, &inputs).and_then(|j| estimate_image(&j, gpu, gpus)));
+    match (kind, diffusion, classic) {
+        (MediaKind::Video, Some(spec), _) => Some(video_job(spec, &inputs).and_then(|j| estimate_video(&j, gpu, gpus))),
+        (_, Some(spec), _) => Some(image_job(spec, &inputs).and_then(|j| estimate_image(&j, gpu, gpus))),
+        (_, None, Some(spec)) => Some(classic_job(model_id, spec, &inputs).and_then(|j| estimate_classic(&j, gpu, gpus))),
+        _ => None,
     }
-    if let Some(spec) = crate::catalog::classic(model_id) {
-        return Some(classic_job(model_id, spec, &inputs).and_then(|j| estimate_classic(&j, gpu, gpus)));
-    }
-    None
 }
 
 /// The image job of a diffusion preset from the shared inputs (defaults: the preset's).
