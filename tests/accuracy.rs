@@ -208,8 +208,8 @@ fn at_least_150_new_rows() {
 fn decode_meets_its_goals() {
     let s = set("decode");
     at_most("decode LOSO", s.loso, 0.126 + 0.03); // GOAL NOT MET (≤ 12%): guard at today's 12.6% + 3
-    at_most("decode LOFO", s.lofo, 0.204 + 0.03); // GOAL NOT MET (≤ 12%): guard at today's 20.4% + 3
-    at_most("decode LOGO", s.logo, 0.153 + 0.03); // GOAL NOT MET (≤ 15%): guard at today's 15.3% + 3
+    at_most("decode LOFO", s.lofo, 0.177 + 0.03); // GOAL NOT MET (≤ 12%): guard at today's 17.7% + 3
+    at_most("decode LOGO", s.logo, 0.151 + 0.03); // GOAL NOT MET (≤ 15%): guard at today's 15.1% + 3
     at_least("decode in band", s.in_band, 0.76 - 0.05); // GOAL NOT MET (≥ 80%): guard at 75.9% − 5
 }
 
@@ -245,7 +245,7 @@ fn ttft_meets_its_goals() {
 fn training_meets_its_goals() {
     let s = set("training");
     at_most("training LOSO", s.loso, 0.20);
-    at_most("training LOFO", s.lofo, 0.373 + 0.03); // GOAL NOT MET (≤ 20%): AMD, Gaudi and Ascend rows err in opposite directions
+    at_most("training LOFO", s.lofo, 0.301 + 0.03); // GOAL NOT MET (≤ 20%): AMD, Gaudi and Ascend rows err in opposite directions
     at_least("training in band", s.in_band, 0.793 - 0.05); // GOAL NOT MET (≥ 80%)
 }
 
@@ -273,7 +273,7 @@ fn media_meets_its_goals() {
 /// Training past one node (docs/ACCURACY.md's "Past one node" table, rows of more than 8 GPUs):
 /// the cluster goal is a nested, cross-validated median error ≤ 20% over at least 4 sources, from
 /// 8 to 1,024+ GPUs. Leave-source-out and leave-generation-out meet it; leave-family-out does not
-/// (GOAL NOT MET, guarded at today's 36.7% + 3): the three families' rows err in opposite
+/// (GOAL NOT MET, guarded at today's 30.8% + 3): the three families' rows err in opposite
 /// directions (MI250X above the measurements, Ascend 910B below), so the training MFU a family
 /// gets when it is held out misses the NVIDIA HBM rows, four fifths of the set.
 #[test]
@@ -289,5 +289,5 @@ fn training_past_one_node_meets_its_goal() {
     // | rows | source | shipped | LOFO | LOSO | LOGO |
     at_most("past one node LOSO", num(cells[5]), 0.20);
     at_most("past one node LOGO", num(cells[6]), 0.20);
-    at_most("past one node LOFO", num(cells[4]), 0.367 + 0.03);
+    at_most("past one node LOFO", num(cells[4]), 0.308 + 0.03);
 }

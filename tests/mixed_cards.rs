@@ -133,11 +133,11 @@ fn llama_cpp_decodes_with_each_back_ends_own_factors() {
     assert_eq!(on("arc-b580", Some(Backend::Sycl)), Some(f.llama_cpp_sycl));
     assert_eq!(on("rtx-4090", None), None);
     assert_eq!(llama_cpp_decode(&j, gpu("rtx-4090"), Engine::Vllm), None);
-    // CUDA runs on llama.cpp's own factors; ROCm replaces its decode share and time per layer only.
+    // CUDA runs on llama.cpp's own factors; ROCm replaces its decode share, time per layer and KV-read share only.
     let own = |g: &catalog::Gpu, job: &LlmJob| Efficiency { measured: false, ..job_efficiency(job, Engine::LlamaCpp, g) };
     assert_eq!(own(gpu("rtx-4090"), &j), Efficiency { measured: false, ..f.llama_cpp });
-    let BackendDecode { weight_bw, layer_ms } = f.llama_cpp_rocm;
-    assert_eq!(own(xtx, &j), Efficiency { weight_bw, layer_ms, measured: false, ..efficiency(Engine::LlamaCpp, GpuFamily::Amd) });
+    let BackendDecode { weight_bw, layer_ms, attention_bw } = f.llama_cpp_rocm;
+    assert_eq!(own(xtx, &j), Efficiency { weight_bw, layer_ms, attention_bw, measured: false, ..efficiency(Engine::LlamaCpp, GpuFamily::Amd) });
     // The decode steps of the two back-ends on the same card, by hand.
     assert!(96.0 * llama_cpp_sm_read_gb_s() / 960.0 > f.llama_cpp_rocm.weight_bw.max(f.llama_cpp_vulkan.weight_bw));
     let w = decode_weight_bytes(&j, 1.0);

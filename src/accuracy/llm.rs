@@ -42,10 +42,11 @@ pub struct Knob {
     pub hi: f64,
     /// True for the rows (of its group) that determine it.
     pub determines: fn(&Row<LlmCase>) -> bool,
-    /// Where its default comes from when its rows cannot determine it: another knob of the group,
-    /// fitted before it (the same kernels on another back-end share CUDA's factors), else
-    /// `prior`.
-    pub fallback: Option<&'static str>,
+    /// Where its default comes from when its rows cannot determine it: the knob of the group, among
+    /// these, that the most rows of the fold determine (the same kernels on another back-end, the
+    /// same training step on another family of cards), else `prior`. One without rows of its own
+    /// takes the first's value (which may itself have come from another).
+    pub fallback: &'static [&'static str],
 }
 
 /// Knobs fitted together on one engine's rows of one set.
@@ -160,12 +161,28 @@ fn recompute(r: &Row<LlmCase>) -> bool {
 /// decode factors).
 macro_rules! eff_knob {
     ($name:expr, $engine:ident . $field:ident, $prior:expr, $lo:expr, $hi:expr, $det:expr) => {
-        Knob { name: $name, at: |f| &mut f.$engine.$field, prior: $prior, lo: $lo, hi: $hi, determines: $det, fallback: None }
+        Knob { name: $name, at: |f| &mut f.$engine.$field, prior: $prior, lo: $lo, hi: $hi, determines: $det, fallback: &[] }
     };
     ($name:expr, $engine:ident . $field:ident, $prior:expr, $lo:expr, $hi:expr, $det:expr, $fb:expr) => {
-        Knob { name: $name, at: |f| &mut f.$engine.$field, prior: $prior, lo: $lo, hi: $hi, determines: $det, fallback: Some($fb) }
+        Knob { name: $name, at: |f| &mut f.$engine.$field, prior: $prior, lo: $lo, hi: $hi, determines: $det, fallback: $fb }
     };
 }
+
+/// The weight-stream shares CUDA's falls back to when no CUDA row on a GDDR card is in the fold.
+const OTHER_BACKEND_SHARES: [&str; 4] = [
+    "llama.cpp weight-stream share, Vulkan",
+    "llama.cpp weight-stream share, ROCm",
+    "llama.cpp weight-stream share, Metal",
+    "llama.cpp weight-stream share, SYCL",
+];
+
+/// The KV-read shares CUDA's falls back to when no long-context CUDA row is in the fold.
+const OTHER_BACKEND_KV_SHARES: [&str; 4] = [
+    "llama.cpp KV-read share, Vulkan",
+    "llama.cpp KV-read share, ROCm",
+    "llama.cpp KV-read share, Metal",
+    "llama.cpp KV-read share, SYCL",
+];
 
 /// llama.cpp's groups: decode (every back-end's factors, the KV reads, the layer-split hand-off,
 /// the in-flight cap) and prefill.
@@ -177,17 +194,21 @@ fn llama_cpp_groups() -> [Group; 2] {
             sets: &[Set::Decode],
             engines: &[E::LlamaCpp],
             knobs: vec![
-                eff_knob!("llama.cpp weight-stream share, CUDA", llama_cpp.weight_bw, 0.80, 0.3, 1.0, cuda_uncapped),
+                eff_knob!("llama.cpp weight-stream share, CUDA", llama_cpp.weight_bw, 0.80, 0.3, 1.0, cuda_uncapped, &OTHER_BACKEND_SHARES),
                 eff_knob!("llama.cpp decode time per layer (ms), CUDA", llama_cpp.layer_ms, 0.05, 0.002, 1.0, on_cuda),
-                eff_knob!("llama.cpp weight-stream share, ROCm", llama_cpp_rocm.weight_bw, 0.80, 0.3, 1.0, on_rocm, "llama.cpp weight-stream share, CUDA"),
-                eff_knob!("llama.cpp decode time per layer (ms), ROCm", llama_cpp_rocm.layer_ms, 0.05, 0.002, 1.0, on_rocm, "llama.cpp decode time per layer (ms), CUDA"),
-                eff_knob!("llama.cpp weight-stream share, Vulkan", llama_cpp_vulkan.weight_bw, 0.80, 0.3, 1.0, on_vulkan, "llama.cpp weight-stream share, CUDA"),
-                eff_knob!("llama.cpp decode time per layer (ms), Vulkan", llama_cpp_vulkan.layer_ms, 0.05, 0.002, 1.0, on_vulkan, "llama.cpp decode time per layer (ms), CUDA"),
-                eff_knob!("llama.cpp weight-stream share, Metal", llama_cpp_metal.weight_bw, 0.80, 0.3, 1.0, on_metal, "llama.cpp weight-stream share, CUDA"),
-                eff_knob!("llama.cpp decode time per layer (ms), Metal", llama_cpp_metal.layer_ms, 0.05, 0.002, 1.0, on_metal, "llama.cpp decode time per layer (ms), CUDA"),
-                eff_knob!("llama.cpp weight-stream share, SYCL", llama_cpp_sycl.weight_bw, 0.80, 0.3, 1.0, on_sycl, "llama.cpp weight-stream share, CUDA"),
-                eff_knob!("llama.cpp decode time per layer (ms), SYCL", llama_cpp_sycl.layer_ms, 0.05, 0.002, 1.0, on_sycl, "llama.cpp decode time per layer (ms), CUDA"),
-                eff_knob!("llama.cpp KV-read share", llama_cpp.attention_bw, 0.5, 0.03, 1.0, long_context),
+                eff_knob!("llama.cpp weight-stream share, ROCm", llama_cpp_rocm.weight_bw, 0.80, 0.3, 1.0, on_rocm, &["llama.cpp weight-stream share, CUDA"]),
+                eff_knob!("llama.cpp decode time per layer (ms), ROCm", llama_cpp_rocm.layer_ms, 0.05, 0.002, 1.0, on_rocm, &["llama.cpp decode time per layer (ms), CUDA"]),
+                eff_knob!("llama.cpp weight-stream share, Vulkan", llama_cpp_vulkan.weight_bw, 0.80, 0.3, 1.0, on_vulkan, &["llama.cpp weight-stream share, CUDA"]),
+                eff_knob!("llama.cpp decode time per layer (ms), Vulkan", llama_cpp_vulkan.layer_ms, 0.05, 0.002, 1.0, on_vulkan, &["llama.cpp decode time per layer (ms), CUDA"]),
+                eff_knob!("llama.cpp weight-stream share, Metal", llama_cpp_metal.weight_bw, 0.80, 0.3, 1.0, on_metal, &["llama.cpp weight-stream share, CUDA"]),
+                eff_knob!("llama.cpp decode time per layer (ms), Metal", llama_cpp_metal.layer_ms, 0.05, 0.002, 1.0, on_metal, &["llama.cpp decode time per layer (ms), CUDA"]),
+                eff_knob!("llama.cpp weight-stream share, SYCL", llama_cpp_sycl.weight_bw, 0.80, 0.3, 1.0, on_sycl, &["llama.cpp weight-stream share, CUDA"]),
+                eff_knob!("llama.cpp decode time per layer (ms), SYCL", llama_cpp_sycl.layer_ms, 0.05, 0.002, 1.0, on_sycl, &["llama.cpp decode time per layer (ms), CUDA"]),
+                eff_knob!("llama.cpp KV-read share, CUDA", llama_cpp.attention_bw, 0.5, 0.03, 1.0, |r| long_context(r) && on_cuda(r), &OTHER_BACKEND_KV_SHARES),
+                eff_knob!("llama.cpp KV-read share, ROCm", llama_cpp_rocm.attention_bw, 0.5, 0.03, 1.0, |r| long_context(r) && on_rocm(r), &["llama.cpp KV-read share, CUDA"]),
+                eff_knob!("llama.cpp KV-read share, Vulkan", llama_cpp_vulkan.attention_bw, 0.5, 0.03, 1.0, |r| long_context(r) && on_vulkan(r), &["llama.cpp KV-read share, CUDA"]),
+                eff_knob!("llama.cpp KV-read share, Metal", llama_cpp_metal.attention_bw, 0.5, 0.03, 1.0, |r| long_context(r) && on_metal(r), &["llama.cpp KV-read share, CUDA"]),
+                eff_knob!("llama.cpp KV-read share, SYCL", llama_cpp_sycl.attention_bw, 0.5, 0.03, 1.0, |r| long_context(r) && on_sycl(r), &["llama.cpp KV-read share, CUDA"]),
                 eff_knob!("llama.cpp layer-split hand-off (ms)", llama_cpp.hop_ms, 0.1, 0.005, 3.0, multi_gpu),
                 Knob {
                     name: "llama.cpp read per SM (GB/s)",
@@ -196,7 +217,7 @@ fn llama_cpp_groups() -> [Group; 2] {
                     lo: 4.0,
                     hi: 1000.0,
                     determines: high_bw_per_sm,
-                    fallback: None,
+                    fallback: &[],
                 },
             ],
         },
@@ -209,7 +230,7 @@ fn llama_cpp_groups() -> [Group; 2] {
                 eff_knob!("llama.cpp quantized prefill share", llama_cpp.quant_prefill, 0.8, 0.2, 1.0, quantized_on_matrix_units),
                 eff_knob!("llama.cpp prefill attention share", llama_cpp.attention_flops, 0.5, 0.02, 1.0, long_context),
                 eff_knob!("llama.cpp prefill time per layer (ms)", llama_cpp.prefill_layer_ms, 0.05, 0.002, 3.0, any),
-                Knob { name: "GEMM share without matrix units", at: |f| &mut f.simt_gemm_mfu, prior: 0.5, lo: 0.05, hi: 0.95, determines: no_matrix_units, fallback: None },
+                Knob { name: "GEMM share without matrix units", at: |f| &mut f.simt_gemm_mfu, prior: 0.5, lo: 0.05, hi: 0.95, determines: no_matrix_units, fallback: &[] },
                 Knob {
                     name: "llama.cpp expert GEMM half-fill tokens",
                     at: |f| &mut f.llama_cpp_expert_half_tokens,
@@ -217,7 +238,7 @@ fn llama_cpp_groups() -> [Group; 2] {
                     lo: 0.1,
                     hi: 1000.0,
                     determines: moe,
-                    fallback: None,
+                    fallback: &[],
                 },
             ],
         },
@@ -243,7 +264,7 @@ fn server_groups() -> [Group; 4] {
             engines: &[E::Vllm, E::Sglang],
             knobs: vec![
                 eff_knob!("vLLM prefill MFU", vllm.prefill_mfu, 0.5, 0.05, 0.95, any),
-                Knob { name: "serving request overhead (ms)", at: |f| &mut f.serving_request_ms, prior: 5.0, lo: 0.1, hi: 200.0, determines: from_ttft, fallback: None },
+                Knob { name: "serving request overhead (ms)", at: |f| &mut f.serving_request_ms, prior: 5.0, lo: 0.1, hi: 200.0, determines: from_ttft, fallback: &[] },
             ],
         },
         Group {
@@ -261,7 +282,7 @@ fn server_groups() -> [Group; 4] {
             engines: &[E::TrtLlm],
             knobs: vec![
                 eff_knob!("TensorRT-LLM prefill MFU", trt_llm.prefill_mfu, 0.5, 0.05, 0.95, any),
-                Knob { name: "TensorRT-LLM request overhead (ms)", at: |f| &mut f.trt_llm_request_ms, prior: 5.0, lo: 0.1, hi: 200.0, determines: from_ttft, fallback: None },
+                Knob { name: "TensorRT-LLM request overhead (ms)", at: |f| &mut f.trt_llm_request_ms, prior: 5.0, lo: 0.1, hi: 200.0, determines: from_ttft, fallback: &[] },
             ],
         },
     ]
@@ -303,7 +324,7 @@ fn local_engine_groups() -> [Group; 4] {
             knobs: vec![
                 eff_knob!("transformers weight-stream share", transformers.weight_bw, 0.80, 0.3, 1.0, |r| !int8(r)),
                 eff_knob!("transformers decode time per layer (ms)", transformers.layer_ms, 0.05, 0.002, 3.0, |r| !int8(r)),
-                Knob { name: "LLM.int8() speed over 16-bit", at: |f| &mut f.llm_int8_speed, prior: 0.5, lo: 0.1, hi: 1.0, determines: int8, fallback: None },
+                Knob { name: "LLM.int8() speed over 16-bit", at: |f| &mut f.llm_int8_speed, prior: 0.5, lo: 0.1, hi: 1.0, determines: int8, fallback: &[] },
             ],
         },
     ]
@@ -316,11 +337,11 @@ fn training_group() -> Group {
         sets: &[Set::Training],
         engines: &[],
         knobs: vec![
-            Knob { name: "training MFU, NVIDIA HBM", at: |f| &mut f.train_mfu_hbm, prior: 0.40, lo: 0.05, hi: 0.9, determines: hbm, fallback: Some("training MFU, NVIDIA GDDR") },
-            Knob { name: "training MFU, NVIDIA GDDR", at: |f| &mut f.train_mfu_gddr, prior: 0.40, lo: 0.05, hi: 0.9, determines: gddr, fallback: Some("training MFU, NVIDIA HBM") },
-            Knob { name: "training MFU, other cards", at: |f| &mut f.train_mfu_other, prior: 0.40, lo: 0.05, hi: 0.9, determines: other_family, fallback: None },
-            Knob { name: "MFU with recomputation over without", at: |f| &mut f.recompute_mfu_ratio, prior: 0.75, lo: 0.5, hi: 1.0, determines: recompute, fallback: None },
-            Knob { name: "share of FP8's GEMM rate a training step realizes", at: |f| &mut f.train_fp8_gain, prior: 1.0, lo: 0.01, hi: 1.0, determines: fp8_training, fallback: None },
+            Knob { name: "training MFU, NVIDIA HBM", at: |f| &mut f.train_mfu_hbm, prior: 0.40, lo: 0.05, hi: 0.9, determines: hbm, fallback: &["training MFU, other cards", "training MFU, NVIDIA GDDR"] },
+            Knob { name: "training MFU, NVIDIA GDDR", at: |f| &mut f.train_mfu_gddr, prior: 0.40, lo: 0.05, hi: 0.9, determines: gddr, fallback: &["training MFU, NVIDIA HBM", "training MFU, other cards"] },
+            Knob { name: "training MFU, other cards", at: |f| &mut f.train_mfu_other, prior: 0.40, lo: 0.05, hi: 0.9, determines: other_family, fallback: &["training MFU, NVIDIA HBM", "training MFU, NVIDIA GDDR"] },
+            Knob { name: "MFU with recomputation over without", at: |f| &mut f.recompute_mfu_ratio, prior: 0.75, lo: 0.5, hi: 1.0, determines: recompute, fallback: &[] },
+            Knob { name: "share of FP8's GEMM rate a training step realizes", at: |f| &mut f.train_fp8_gain, prior: 1.0, lo: 0.01, hi: 1.0, determines: fp8_training, fallback: &[] },
         ],
     }
 }
@@ -346,6 +367,13 @@ pub fn prior_fit(groups: &[Group]) -> LlmFit {
 
 /// A group's knob values and the knobs it left at their default.
 type GroupFit = (Vec<f64>, Vec<&'static str>);
+
+/// The knob whose value `k` takes when its own rows cannot determine it: of its fallbacks, the one
+/// the most rows of the fold determine, else (none determined) the first, which may itself be tied.
+fn tie_source(g: &Group, k: &Knob, free: &[usize], counts: &[usize]) -> Option<usize> {
+    let found: Vec<usize> = k.fallback.iter().filter_map(|name| g.knobs.iter().position(|o| o.name == *name)).collect();
+    found.iter().copied().filter(|i| free.contains(i)).max_by_key(|&i| counts[i]).or_else(|| found.first().copied())
+}
 
 /// The LLM rows and their refits.
 pub struct LlmDomain {
@@ -394,9 +422,11 @@ impl LlmDomain {
         let mut f = *base;
         let mut free = Vec::new();
         let mut fallbacks = Vec::new();
+        let mut counts = Vec::with_capacity(g.knobs.len());
         for (ki, k) in g.knobs.iter().enumerate() {
             *(k.at)(&mut f) = k.prior;
             let n = rows.iter().filter(|&&i| (k.determines)(&self.inventory.rows[i])).count();
+            counts.push(n);
             if n >= MIN_ROWS {
                 free.push(ki);
             } else {
@@ -409,7 +439,7 @@ impl LlmDomain {
             .iter()
             .enumerate()
             .filter(|(ki, _)| !free.contains(ki))
-            .filter_map(|(ki, k)| k.fallback.and_then(|name| g.knobs.iter().position(|o| o.name == name)).map(|src| (ki, src)))
+            .filter_map(|(ki, k)| tie_source(g, k, &free, &counts).map(|src| (ki, src)))
             .collect();
         let tie = |f: &mut LlmFit| {
             for &(ki, src) in &tied {

@@ -131,7 +131,8 @@ pub fn markdown(a: &Accuracy) -> String {
          expert-tile constant, the serving request time, the training MFUs (`src/accuracy/llm.rs`), \
          the image, classic and video constants (`src/accuracy/media.rs`) and the RAM-offload share \
          (`src/accuracy/offload.rs`). Datasheet values stay fixed. A constant whose rows are all held \
-         out falls back to its physics default (listed below by fold). The shipped constants are the \
+         out takes the fitted value of a related one (another llama.cpp back-end's, another card \
+         family's), else its physics default (listed below by fold). The shipped constants are the \
          fit on every row (`src/model/llm/calibrated.rs`).\n\n\
          **Bands are set out of fold.** A set's band is the 10th–90th percentile of measured / model \
          over its held-out (LOSO) predictions, every source weighing the same. A row is scored \
@@ -173,7 +174,7 @@ pub fn markdown(a: &Accuracy) -> String {
     for (name, shipped, refit) in &a.constants {
         let _ = writeln!(out, "| {name} | {shipped:.4} | {refit:.4} |");
     }
-    out.push_str("\n## Constants a fold could not determine\n\nEach fell back to its physics default (or, for a back-end without rows, to CUDA's fitted value) in the folds listed.\n\n| constant | folds |\n|---|---|\n");
+    out.push_str("\n## Constants a fold could not determine\n\nEach fell back, in the folds listed, to the related constant the most rows of the fold determine (another llama.cpp back-end's share, another card family's training MFU), else to its physics default.\n\n| constant | folds |\n|---|---|\n");
     let mut by_knob: std::collections::BTreeMap<&str, Vec<String>> = Default::default();
     for (domain, notes) in &a.notes {
         for ((fold, key), names) in &notes.fallbacks {

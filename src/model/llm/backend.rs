@@ -45,7 +45,7 @@ pub fn validate(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Result<(), EstimateE
     Ok(())
 }
 
-/// llama.cpp's decode weight-stream share and time per layer on the back-end `job` runs on
+/// llama.cpp's decode weight-stream share, time per layer and KV-read share on the back-end `job` runs on
 /// `gpu` (fitted per back-end: [`super::fit::LlmFit::llama_cpp_rocm`] and the others; CUDA's are
 /// the engine's own factors). A decode step runs the same mat-vec kernels through each API, but
 /// the dispatch cost per kernel and the code the back-end's compiler makes differ: published

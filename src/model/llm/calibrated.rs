@@ -11,7 +11,7 @@ pub const CALIBRATED: LlmFit = LlmFit {
     llama_cpp: Efficiency {
         weight_bw: 0.9224,
         quant_bw: 1.0,
-        attention_bw: 0.8165,
+        attention_bw: 0.8162,
         layer_ms: 0.08066,
         prefill_mfu: 0.4368,
         quant_prefill: 0.7849,
@@ -92,18 +92,22 @@ pub const CALIBRATED: LlmFit = LlmFit {
     llama_cpp_rocm: BackendDecode {
         weight_bw: 0.8136,
         layer_ms: 0.103,
+        attention_bw: 0.8162,
     },
     llama_cpp_vulkan: BackendDecode {
         weight_bw: 0.8748,
         layer_ms: 0.05221,
+        attention_bw: 0.8162,
     },
     llama_cpp_metal: BackendDecode {
-        weight_bw: 0.8748,
-        layer_ms: 0.1107,
+        weight_bw: 0.9198,
+        layer_ms: 0.1123,
+        attention_bw: 0.08342,
     },
     llama_cpp_sycl: BackendDecode {
         weight_bw: 0.9224,
         layer_ms: 0.08066,
+        attention_bw: 0.8162,
     },
     llama_cpp_expert_half_tokens: 102.2,
     serving_request_ms: 10.05,

@@ -62,11 +62,15 @@ pub struct LlmFit {
     pub train_fp8_gain: f64,
 }
 
-/// A decode weight-stream share and time per layer on one compute back-end.
+/// A decode weight-stream share, time per layer and KV-read share on one compute back-end.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BackendDecode {
     pub weight_bw: f64,
     pub layer_ms: f64,
+    /// Share of the bandwidth the back-end's attention kernel reads the KV cache at (each API has
+    /// its own: ggml-cuda's `fattn-vec`, ggml-metal's `kernel_flash_attn_ext`, ggml-vulkan's
+    /// `flash_attn` shaders, or the matmul-and-softmax path where one is missing).
+    pub attention_bw: f64,
 }
 
 impl LlmFit {

@@ -436,7 +436,7 @@ pub fn job_efficiency(job: &LlmJob, engine: Engine, gpu: &Gpu) -> Efficiency {
     job.efficiency.unwrap_or_else(|| {
         let e = efficiency(engine, GpuFamily::of(gpu));
         match super::backend::llama_cpp_decode(job, gpu, engine) {
-            Some(b) => Efficiency { weight_bw: b.weight_bw, layer_ms: b.layer_ms, ..e },
+            Some(b) => Efficiency { weight_bw: b.weight_bw, layer_ms: b.layer_ms, attention_bw: b.attention_bw, ..e },
             None => e,
         }
     })
