@@ -236,8 +236,9 @@ fn inference_job(model_name: &str, quant: &str, engine: &str, notes: &str, (prom
     // llama-bench `-ub N` (n_ubatch): the prompt's chunk.
     job.ubatch_tokens = ["-ub ", "n_ubatch "].iter().find_map(|k| notes.split(k).nth(1)).and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next()).and_then(|v| v.parse().ok());
     // A row run without CUDA/HIP graphs says so (vLLM `--enforce-eager`, SGLang
-    // `--disable-cuda-graph`): every kernel is launched from the host.
-    if notes.contains("--enforce-eager") || notes.contains("--disable-cuda-graph") {
+    // `--disable-cuda-graph`, or a version from before the engine captured them): every kernel
+    // is launched from the host.
+    if ["--enforce-eager", "--disable-cuda-graph", "no CUDA graphs"].iter().any(|k| notes.contains(k)) {
         job.cuda_graphs = Some(false);
     }
     job.moe_layout = moe_layout_of(notes);

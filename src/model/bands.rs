@@ -14,25 +14,25 @@ pub struct SetBand {
 }
 
 /// One request's decode tokens/s. (253 held-out rows.)
-pub const DECODE: SetBand = SetBand { fitted: (0.83, 1.43), new_family: (0.74, 1.43) };
+pub const DECODE: SetBand = SetBand { fitted: (0.83, 1.40), new_family: (0.74, 1.40) };
 
 /// Prompt tokens/s. (167 held-out rows.)
 pub const PREFILL: SetBand = SetBand { fitted: (0.31, 4.07), new_family: (0.24, 4.25) };
 
 /// A server's output tokens/s at its concurrency. (492 held-out rows.)
-pub const SERVING: SetBand = SetBand { fitted: (0.70, 1.78), new_family: (0.70, 1.78) };
+pub const SERVING: SetBand = SetBand { fitted: (0.70, 1.70), new_family: (0.70, 1.70) };
 
 /// The same for a DeepSeek-style MoE (routed experts and latent attention). (35 held-out rows.)
-pub const SERVING_MLA_MOE: SetBand = SetBand { fitted: (0.39, 1.24), new_family: (0.39, 1.25) };
+pub const SERVING_MLA_MOE: SetBand = SetBand { fitted: (0.38, 1.24), new_family: (0.38, 1.25) };
 
 /// One user's tokens/s at a concurrency above 1. (139 held-out rows.)
-pub const PER_USER: SetBand = SetBand { fitted: (0.80, 1.44), new_family: (0.80, 1.45) };
+pub const PER_USER: SetBand = SetBand { fitted: (0.78, 1.42), new_family: (0.78, 1.48) };
 
 /// The same for a DeepSeek-style MoE. (21 held-out rows.)
-pub const PER_USER_MLA_MOE: SetBand = SetBand { fitted: (0.44, 1.00), new_family: (0.41, 1.00) };
+pub const PER_USER_MLA_MOE: SetBand = SetBand { fitted: (0.41, 1.00), new_family: (0.41, 1.00) };
 
 /// Time to first token, requests arriving at random. (26 held-out rows.)
-pub const TTFT: SetBand = SetBand { fitted: (0.53, 6.73), new_family: (0.49, 6.99) };
+pub const TTFT: SetBand = SetBand { fitted: (0.53, 6.73), new_family: (0.49, 6.98) };
 
 /// Time to first token, fixed-length requests sent together. (100 held-out rows.)
 pub const TTFT_IN_STEP: SetBand = SetBand { fitted: (0.10, 8.25), new_family: (0.10, 8.25) };

@@ -48,10 +48,10 @@ pub const CALIBRATED: LlmFit = LlmFit {
         measured: false,
     },
     vllm: Efficiency {
-        weight_bw: 0.8797,
+        weight_bw: 0.8772,
         quant_bw: 0.9,
         attention_bw: 0.6,
-        layer_ms: 0.1224,
+        layer_ms: 0.1045,
         prefill_mfu: 0.4708,
         quant_prefill: 0.8,
         attention_flops: 0.5,
