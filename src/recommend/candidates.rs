@@ -289,7 +289,7 @@ fn deployment(input: &RecommendInput, gpu: &Gpu, count: u32, allowed_gib: f64) -
 }
 
 /// The numbers of one accepted count: rate, cost per unit, hours to train, score.
-fn accept(input: &RecommendInput, obj: Objective, gi: usize, count: u32, p: Priced, est: Estimate, serving: Option<Deployment>) -> Cand {
+fn accept(input: &RecommendInput, obj: Objective, gi: usize, count: u32, p: Priced, est: Estimate, mut serving: Option<Deployment>) -> Cand {
     let rate = match &serving {
         Some(d) => Some((d.report.aggregate_tokens_per_s, RateKind::ServingTokens)),
         None => primary_rate(&input.job, &est.throughput),
@@ -301,7 +301,7 @@ fn accept(input: &RecommendInput, obj: Objective, gi: usize, count: u32, p: Pric
         (Some(tokens), Some((b, RateKind::TrainTokens))) => cost::hours_for(tokens, b.mid),
         _ => None,
     };
-    let est = serving.as_ref().and_then(|d| d.estimate.clone()).unwrap_or(est);
+    let est = serving.as_mut().and_then(|d| d.estimate.take()).unwrap_or(est);
     Cand {
         gi,
         count,

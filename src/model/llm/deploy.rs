@@ -160,7 +160,10 @@ fn plan_inner(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allo
     // every card is the caller's own estimate).
     if let Some(d) = best.as_mut().filter(|d| d.replicas > 1 || with_estimate || d.moe_layout != job.moe_layout) {
         let laid = with_layout(job, d.moe_layout);
-        d.estimate = Some(estimate_llm(&share_of(&laid, d.replicas), gpu, d.gpus_per_replica)?);
+        let share = share_of(&laid, d.replicas);
+        // The ranking shows the assumptions of a few options, which it writes again in full.
+        let est = if with_estimate { estimate_llm(&share, gpu, d.gpus_per_replica) } else { super::estimate_llm_figures(&share, gpu, d.gpus_per_replica) };
+        d.estimate = Some(est?);
     }
     Ok(best)
 }

@@ -299,9 +299,10 @@ pub fn max_concurrency(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<u32, Estima
     for _ in 0..4 {
         let terms = memory::terms(&j, gpu, engine);
         let layout = layout_for(&j, gpu, engine, &terms, gpus);
-        let mut offered = j.clone();
-        offered.batch = 65_536;
-        n = throughput::serving_batch(&offered, gpu, engine, &terms, &layout, gpus).clamp(0.0, 65_536.0);
+        // Offered every user there could be, the batch is what the memory holds.
+        let held = std::mem::replace(&mut j.batch, 65_536);
+        n = throughput::serving_batch(&j, gpu, engine, &terms, &layout, gpus).clamp(0.0, 65_536.0);
+        j.batch = held;
         let next = (n as u32).max(1);
         if next == j.batch {
             break;
