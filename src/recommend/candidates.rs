@@ -279,10 +279,17 @@ fn target_users(job: &Job, t: &ServingTargets, d: &Deployment) -> (u32, u32) {
 }
 
 /// The serving deployment of an LLM inference candidate, or `None` for other jobs.
-fn deployment(input: &RecommendInput, gpu: &Gpu, count: u32, allowed_gib: f64) -> Result<Option<Deployment>, crate::model::Note> {
+fn deployment(input: &RecommendInput, card: &Card, count: u32) -> Result<Option<Deployment>, crate::model::Note> {
     match &input.job {
         Job::Llm(job) if !job.workload.is_training() => {
-            deploy::plan_opts(job, gpu, count, &input.serving, allowed_gib).map_err(|e| e.note())
+            let needed = match card.replica_needed.get() {
+                Some(n) => *n,
+                None => {
+                    let n = deploy::replica_needed(job, card.gpu).map_err(|e| e.note())?;
+                    *card.replica_needed.get_or_init(|| n)
+                }
+            };
+            deploy::plan_opts(job, card.gpu, count, &input.serving, card.allowed, needed).map_err(|e| e.note())
         }
         _ => Ok(None),
     }
@@ -354,6 +361,8 @@ struct Card<'a> {
     /// Memory per GPU, and what the headroom leaves of it.
     capacity: f64,
     allowed: f64,
+    /// The fewest cards a serving replica needs, once a count reaches the serving plan.
+    replica_needed: std::cell::OnceCell<u32>,
 }
 
 /// The card's prices and memory and the counts to look at (smallest that can hold the job,
@@ -384,7 +393,7 @@ fn plan_card<'a>(input: &RecommendInput, gi: usize, gpu: &'a Gpu) -> Result<(Car
     }
     let capacity = input.job.capacity_gib(gpu);
     let allowed = capacity * (1.0 - input.headroom);
-    Ok((Card { gi, gpu, unit, per_gpu_hour, capacity, allowed }, needed, limit))
+    Ok((Card { gi, gpu, unit, per_gpu_hour, capacity, allowed, replica_needed: std::cell::OnceCell::new() }, needed, limit))
 }
 
 /// Evaluates `count` cards, keeping in `first_fail` why the card has no candidate so far: the
@@ -416,7 +425,7 @@ fn eval_count(input: &RecommendInput, obj: Objective, card: &Card, count: u32, f
         first_fail.get_or_insert(Exclusion::Headroom { count, headroom: 1.0 - est.per_gpu_gib / capacity });
         return ControlFlow::Continue(None);
     }
-    let serving = match deployment(input, gpu, count, allowed) {
+    let serving = match deployment(input, card, count) {
         Ok(d) => d,
         Err(message) => {
             first_fail.get_or_insert(Exclusion::Engine { message });

@@ -105,7 +105,7 @@ fn replica_targets(targets: &ServingTargets, replicas: u32) -> ServingTargets {
 /// replicas fit with at most `allowed_gib` per card, with its frontier; `None` when no replica
 /// size fits.
 pub fn plan(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowed_gib: f64) -> Result<Option<Deployment>, EstimateError> {
-    let mut d = plan_inner(job, gpu, gpus, targets, allowed_gib, true)?;
+    let mut d = plan_inner(job, gpu, gpus, targets, allowed_gib, true, None)?;
     if let Some(d) = d.as_mut() {
         d.report = full_report(job, gpu, d, targets)?;
     }
@@ -124,16 +124,27 @@ pub fn full_report(job: &LlmJob, gpu: &Gpu, d: &Deployment, targets: &ServingTar
 /// [`plan`] without the frontier and the TTFT (unless a target needs it), and without the estimate
 /// of a build that is one replica: the recommender ranks every candidate this way and analyses the
 /// options it shows in full, with [`full_report`].
-pub fn plan_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowed_gib: f64) -> Result<Option<Deployment>, EstimateError> {
-    plan_inner(job, gpu, gpus, targets, allowed_gib, false)
+/// `needed` is [`replica_needed`] of the job on the card (the same for every count, so the
+/// ranking finds it once per card).
+pub fn plan_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowed_gib: f64, needed: u32) -> Result<Option<Deployment>, EstimateError> {
+    plan_inner(job, gpu, gpus, targets, allowed_gib, false, Some(needed))
 }
 
-fn plan_inner(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowed_gib: f64, with_estimate: bool) -> Result<Option<Deployment>, EstimateError> {
+/// The fewest cards of `gpu` a replica of `job` needs. A replica holds only its share of the
+/// users' cache: the smallest is the one that holds the model for one user; each size is then
+/// checked at its own share.
+pub fn replica_needed(job: &LlmJob, gpu: &Gpu) -> Result<u32, EstimateError> {
+    let job = &*super::vision::with_images(job)?;
+    Ok(super::gpus_needed(&share_of(job, job.batch.max(1)), gpu)?.max(1))
+}
+
+fn plan_inner(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowed_gib: f64, with_estimate: bool, needed: Option<u32>) -> Result<Option<Deployment>, EstimateError> {
+    let needed = match needed {
+        Some(n) => n,
+        None => replica_needed(job, gpu)?,
+    };
     let job = &*super::vision::with_images(job)?;
     let users = f64::from(job.batch.max(1));
-    // A replica holds only its share of the users' cache: the smallest replica is the one that
-    // holds the model for one user; each size is then checked at its own share.
-    let needed = super::gpus_needed(&share_of(job, job.batch.max(1)), gpu)?.max(1);
     let mut best: Option<Deployment> = None;
     // One user is served by one replica over every card: more replicas would sit idle.
     let mut sizes = replica_sizes(gpus, needed);
