@@ -245,7 +245,7 @@ fn ttft_meets_its_goals() {
 fn training_meets_its_goals() {
     let s = set("training");
     at_most("training LOSO", s.loso, 0.20);
-    at_most("training LOFO", s.lofo, 0.301 + 0.03); // GOAL NOT MET (≤ 20%): AMD, Gaudi and Ascend rows err in opposite directions
+    at_most("training LOFO", s.lofo, 0.20);
     at_least("training in band", s.in_band, 0.793 - 0.05); // GOAL NOT MET (≥ 80%)
 }
 
@@ -272,10 +272,9 @@ fn media_meets_its_goals() {
 
 /// Training past one node (docs/ACCURACY.md's "Past one node" table, rows of more than 8 GPUs):
 /// the cluster goal is a nested, cross-validated median error ≤ 20% over at least 4 sources, from
-/// 8 to 1,024+ GPUs. Leave-source-out and leave-generation-out meet it; leave-family-out does not
-/// (GOAL NOT MET, guarded at today's 30.8% + 3): the three families' rows err in opposite
-/// directions (MI250X above the measurements, Ascend 910B below), so the training MFU a family
-/// gets when it is held out misses the NVIDIA HBM rows, four fifths of the set.
+/// 8 to 1,024+ GPUs. All three folds meet it over the whole table; the NVIDIA HBM rows (four fifths
+/// of it) carry the median, while the MI250X rows stay above their measurements and the Ascend 910B
+/// rows below (the table's per-source rows show them).
 #[test]
 fn training_past_one_node_meets_its_goal() {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/ACCURACY.md")).expect("docs/ACCURACY.md");
@@ -289,5 +288,5 @@ fn training_past_one_node_meets_its_goal() {
     // | rows | source | shipped | LOFO | LOSO | LOGO |
     at_most("past one node LOSO", num(cells[5]), 0.20);
     at_most("past one node LOGO", num(cells[6]), 0.20);
-    at_most("past one node LOFO", num(cells[4]), 0.308 + 0.03);
+    at_most("past one node LOFO", num(cells[4]), 0.20);
 }

@@ -330,6 +330,11 @@ fn local_engine_groups() -> [Group; 4] {
     ]
 }
 
+/// The least the MFU with full recomputation can be of the MFU without it: recomputing the
+/// forward pass adds 2·N to a 6·N step, run by the same kernels on the same shapes, so at the
+/// step's own rate it costs 6/8 of the MFU; it cannot cost more per FLOP than the pass it repeats.
+const RECOMPUTE_RATIO_FLOOR: f64 = 6.0 / 8.0;
+
 /// Training's group: MFU by card family, recomputation and FP8.
 fn training_group() -> Group {
     Group {
@@ -340,7 +345,7 @@ fn training_group() -> Group {
             Knob { name: "training MFU, NVIDIA HBM", at: |f| &mut f.train_mfu_hbm, prior: 0.40, lo: 0.05, hi: 0.9, determines: hbm, fallback: &["training MFU, other cards", "training MFU, NVIDIA GDDR"] },
             Knob { name: "training MFU, NVIDIA GDDR", at: |f| &mut f.train_mfu_gddr, prior: 0.40, lo: 0.05, hi: 0.9, determines: gddr, fallback: &["training MFU, NVIDIA HBM", "training MFU, other cards"] },
             Knob { name: "training MFU, other cards", at: |f| &mut f.train_mfu_other, prior: 0.40, lo: 0.05, hi: 0.9, determines: other_family, fallback: &["training MFU, NVIDIA HBM", "training MFU, NVIDIA GDDR"] },
-            Knob { name: "MFU with recomputation over without", at: |f| &mut f.recompute_mfu_ratio, prior: 0.75, lo: 0.5, hi: 1.0, determines: recompute, fallback: &[] },
+            Knob { name: "MFU with recomputation over without", at: |f| &mut f.recompute_mfu_ratio, prior: 0.75, lo: RECOMPUTE_RATIO_FLOOR, hi: 1.0, determines: recompute, fallback: &[] },
             Knob { name: "share of FP8's GEMM rate a training step realizes", at: |f| &mut f.train_fp8_gain, prior: 1.0, lo: 0.01, hi: 1.0, determines: fp8_training, fallback: &[] },
         ],
     }

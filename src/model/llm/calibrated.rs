@@ -115,6 +115,6 @@ pub const CALIBRATED: LlmFit = LlmFit {
     train_mfu_hbm: 0.5305,
     train_mfu_gddr: 0.6616,
     train_mfu_other: 0.5634,
-    recompute_mfu_ratio: 0.817,
+    recompute_mfu_ratio: 0.8173,
     train_fp8_gain: 1.0,
 };
