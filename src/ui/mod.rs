@@ -60,10 +60,42 @@ pub(crate) fn later(f: impl FnOnce() + 'static) {
     later_boxed(Box::new(f));
 }
 
-/// [`later`] for one closure type: the timer's JavaScript glue is generic over the closure, so
-/// boxing first keeps one copy of it in the wasm instead of one per caller.
+thread_local! {
+    /// The closures [`later_boxed`] queued, run one per message of [`LATER_PORT`], first in first.
+    static LATER: std::cell::RefCell<std::collections::VecDeque<Box<dyn FnOnce()>>> = const { std::cell::RefCell::new(std::collections::VecDeque::new()) };
+    /// The sending end of a MessageChannel whose other end runs the next queued closure. A
+    /// message is a task of its own without a timer's minimum delay: HTML's timers wait at least
+    /// 4 ms once five are nested, which a start of a few dozen chained tasks paid every time.
+    static LATER_PORT: Option<web_sys::MessagePort> = later_port();
+}
+
+/// [`LATER_PORT`]: a channel whose receiving end runs one queued closure per message.
+fn later_port() -> Option<web_sys::MessagePort> {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let channel = web_sys::MessageChannel::new().ok()?;
+    let run = Closure::<dyn FnMut()>::new(run_next_later);
+    channel.port1().set_onmessage(Some(run.as_ref().unchecked_ref()));
+    run.forget();
+    Some(channel.port2())
+}
+
+/// Runs the oldest closure [`later_boxed`] queued.
+fn run_next_later() {
+    if let Some(f) = LATER.with(|q| q.borrow_mut().pop_front()) {
+        f();
+    }
+}
+
+/// [`later`] for one closure type: the JavaScript glue is generic over the closure, so boxing
+/// first keeps one copy of it in the wasm instead of one per caller. Without a MessageChannel it
+/// falls back to a timer.
 pub(crate) fn later_boxed(f: Box<dyn FnOnce()>) {
-    timeout(0, f).forget();
+    LATER.with(|q| q.borrow_mut().push_back(f));
+    let posted = LATER_PORT.with(|p| p.as_ref().is_some_and(|p| p.post_message(&wasm_bindgen::JsValue::NULL).is_ok()));
+    if !posted {
+        timeout(0, Box::new(run_next_later)).forget();
+    }
 }
 
 /// A timer that runs `f` after `ms`, cancelled when dropped: every timer of the app goes through
