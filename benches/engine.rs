@@ -33,6 +33,19 @@ fn recommend_catalog(c: &mut Criterion) {
     }
 }
 
+/// A full `recommend` of a served model with several users, as the advisor's users field asks:
+/// every count of every card plans its replicas (one replica over every card, or several, each
+/// holding its share of the users) and analyses each plan's serving.
+fn recommend_serving(c: &mut Criterion) {
+    use gpu_advisor::recommend::{recommend, Job, RecommendInput};
+    let Some(spec) = catalog::llm("llama-3-8b") else { return };
+    let job = LlmJob { batch: 8, ..LlmJob::for_preset(spec) };
+    let input = RecommendInput::new(Job::Llm(Box::new(job)));
+    c.bench_function("recommend llama-3-8b 8 users buy whole catalog", |b| {
+        b.iter(|| recommend(black_box(&input)).map(|r| r.feasible.len()))
+    });
+}
+
 /// A full `recommend` of a training job: every count of every card now tries each sharding
 /// (ZeRO-0/1/2/3 and every Megatron mesh, skipping those whose communication-free bound cannot
 /// pass the best found) and keeps the fastest that fits.
@@ -48,5 +61,5 @@ fn recommend_training(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, one_estimate, recommend_catalog, recommend_training);
+criterion_group!(benches, one_estimate, recommend_catalog, recommend_serving, recommend_training);
 criterion_main!(benches);
