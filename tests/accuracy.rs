@@ -290,3 +290,38 @@ fn training_past_one_node_meets_its_goal() {
     at_most("past one node LOGO", num(cells[6]), 0.20);
     at_most("past one node LOFO", num(cells[4]), 0.20);
 }
+
+/// A fold that holds out every row of a constant's own (here CUDA's llama.cpp weight-stream
+/// share: its rows are the NVIDIA GDDR cards') refits it from its best-determined relative, not
+/// its physics default: the share of the llama.cpp back-end with the most rows left in. The
+/// expected value is found here by counting each back-end's rows in the fold with the knobs' own
+/// row tests, independently of the harness's choice.
+#[test]
+fn a_constant_without_rows_takes_its_best_determined_relative() {
+    use gpu_advisor::accuracy::llm::LlmDomain;
+    use gpu_advisor::accuracy::llm_rows::inventory;
+    let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/calibration"));
+    let mut inv = inventory(dir).expect("calibration rows");
+    inv.rows.retain(|r| r.set == Set::Decode && r.engine == "llama.cpp");
+    let d = LlmDomain::new(inv);
+    let train: Vec<usize> = (0..d.rows().len()).filter(|&i| d.rows()[i].family != "NVIDIA GDDR").collect();
+    assert!(train.len() >= 50 && train.len() < d.rows().len(), "{} of {}", train.len(), d.rows().len());
+    let Refit { fit, fallbacks } = d.refit(&train);
+    let cuda = "llama.cpp weight-stream share, CUDA";
+    assert!(fallbacks.contains(&cuda), "{fallbacks:?}");
+    let group = d.groups().iter().find(|g| g.knobs.iter().any(|k| k.name == cuda)).expect("llama.cpp decode group");
+    let rows_of = |name: &str| {
+        let k = group.knobs.iter().find(|k| k.name == name).expect(name);
+        train.iter().filter(|&&i| (k.determines)(&d.rows()[i])).count()
+    };
+    let siblings = [
+        ("llama.cpp weight-stream share, Vulkan", fit.llama_cpp_vulkan.weight_bw),
+        ("llama.cpp weight-stream share, ROCm", fit.llama_cpp_rocm.weight_bw),
+        ("llama.cpp weight-stream share, Metal", fit.llama_cpp_metal.weight_bw),
+        ("llama.cpp weight-stream share, SYCL", fit.llama_cpp_sycl.weight_bw),
+    ];
+    let (best, share) = siblings.iter().max_by_key(|(name, _)| rows_of(name)).expect("siblings");
+    assert!(rows_of(best) >= 3, "{best}: {} rows", rows_of(best));
+    assert_eq!(fit.llama_cpp.weight_bw, *share, "CUDA's share should be {best}'s");
+    assert!((fit.llama_cpp.weight_bw - 0.80).abs() > 1e-9, "the physics default was kept");
+}
