@@ -20,7 +20,7 @@ use super::serving::{analyze_opts, CurvePoint, ServingReport, ServingTargets};
 use super::job::MoeLayout;
 use super::parallel::expert_parallel_applies;
 use super::job::LlmJob;
-use super::{estimate_llm, per_gpu_fit};
+use super::per_gpu_fit;
 use crate::catalog::Gpu;
 use crate::model::types::{Estimate, EstimateError};
 
@@ -171,10 +171,8 @@ fn plan_inner(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allo
     // every card is the caller's own estimate).
     if let Some(d) = best.as_mut().filter(|d| d.replicas > 1 || with_estimate || d.moe_layout != job.moe_layout) {
         let laid = with_layout(job, d.moe_layout);
-        let share = share_of(&laid, d.replicas);
         // The ranking shows the assumptions of a few options, which it writes again in full.
-        let est = if with_estimate { estimate_llm(&share, gpu, d.gpus_per_replica) } else { super::estimate_llm_figures(&share, gpu, d.gpus_per_replica) };
-        d.estimate = Some(est?);
+        d.estimate = Some(super::estimate_llm_with(&share_of(&laid, d.replicas), gpu, d.gpus_per_replica, with_estimate)?);
     }
     Ok(best)
 }
