@@ -418,7 +418,7 @@ fn kv_num(s: &str, key: &str) -> Option<u32> {
 /// A named training shape without a preset: the mpt-7b structure with the row's size.
 fn named_shape(name: &str, params: f64, layers: u32, hidden: u32) -> R<ModelArch> {
     let mut m = model("mpt-7b")?;
-    m.id = name.to_ascii_lowercase();
+    m.id = name.to_ascii_lowercase().into();
     m.params_total = params;
     m.params_active = params;
     m.layers = layers;

@@ -10,7 +10,7 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ModelArch {
     /// Preset id, or `custom`.
-    pub id: String,
+    pub id: std::sync::Arc<str>,
     /// Decoder-only, encoder-only or encoder-decoder.
     pub arch: Arch,
     /// All parameters (every expert of an MoE).
@@ -90,7 +90,7 @@ impl ModelArch {
     pub fn from_spec(s: &LlmSpec) -> ModelArch {
         let total = s.params_total_b * 1e9;
         ModelArch {
-            id: s.id.clone(),
+            id: s.id.as_str().into(),
             arch: s.arch,
             params_total: total,
             params_active: s.params_active_b.map_or(total, |a| a * 1e9),

@@ -177,7 +177,7 @@ pub fn estimate_mixed(job: &LlmJob, cards: &[(&Gpu, u32)]) -> Result<Estimate, E
     let total = first.weights_gib + first.kv_gib + activations + overhead;
     let measured = cards.iter().all(|(g, _)| throughput::job_efficiency(job, s.engine, g).measured);
     Ok(Estimate {
-        model: job.model.id.clone(),
+        model: job.model.id.to_string(),
         gpu: cards.iter().map(|(g, c)| format!("{}:{c}", g.id)).collect::<Vec<_>>().join(","),
         gpus: s.devices.len() as u32,
         memory: MemoryBreakdown {

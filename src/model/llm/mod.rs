@@ -153,7 +153,7 @@ fn estimate_llm_with(job: &LlmJob, gpu: &Gpu, gpus: u32, with_notes: bool) -> Re
     let sized = Sized { engine, terms, layout, speed_layout, speed_gpus, needed, capacity, offload };
     let assumptions = if with_notes { notes(job, gpu, gpus, &sized) } else { Vec::new() };
     Ok(Estimate {
-        model: job.model.id.clone(),
+        model: job.model.id.to_string(),
         gpu: gpu.id.clone(),
         gpus,
         memory,

@@ -124,7 +124,7 @@ pub fn validate(job: &LlmJob) -> Result<(), EstimateError> {
     if job.model.vision.is_none() {
         return Err(EstimateError::invalid(
             "images",
-            Note::new("{model} has no vision tower; images need a vision-language model", vec![("model", job.model.id.as_str().into())]),
+            Note::new("{model} has no vision tower; images need a vision-language model", vec![("model", (&*job.model.id).into())]),
         ));
     }
     if job.workload.is_training() {
