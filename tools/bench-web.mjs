@@ -52,7 +52,7 @@
 //   subtree) starts watching the answer region; its first record inside the region requests an
 //   animation frame, and in the frame a setTimeout(0). The next frame may show only the changed
 //   field; this is when the new figures are on screen, any wait the app adds included (ours
-//   ranks once typing has rested for 150 ms, src/ui/dom.rs). Answer regions: ours the ranked
+//   waits for typing to rest for 150 ms only when a field is emptied, src/ui/dom.rs). Answer regions: ours the ranked
 //   options with their figures (`.recommend-list`, src/ui/components/recommend_list.rs), the
 //   peer's its results panel; the static page has none. An answer not changed within
 //   BENCH_ANSWER_WAIT ms counts as missing (not as zero) and the table gives the count. Each

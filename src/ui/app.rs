@@ -69,23 +69,12 @@ fn initial() -> url::Parsed {
 }
 
 /// One callback for the app's life: children whose other props are unchanged compare equal and
-/// skip their render (the every-card table on each keystroke).
+/// skip their render (the every-card table on each keystroke). An input is taken in its own event,
+/// so the frame that paints the typed or chosen value paints its answer too (README.md, "Speed and
+/// size": input → answer painted).
 #[hook]
 fn use_dispatch(dispatcher: UseReducerDispatcher<AppState>) -> Callback<Action> {
-    (*use_memo((), move |_| {
-        Callback::from(move |a: Action| match a {
-            // A typed or chosen value is already on screen (the browser paints it): the app
-            // takes it after that frame, so the keystroke's frame carries no render of ours
-            // (the input → next frame goal, at 4× CPU throttle too: README.md, "Speed and size"),
-            // and ranks in that task, so the answer paints in the frame after.
-            Action::SetInput(..) => {
-                let dispatcher = dispatcher.clone();
-                dom::after_paint(move || dispatcher.dispatch(a));
-            }
-            a => dispatcher.dispatch(a),
-        })
-    }))
-    .clone()
+    (*use_memo((), move |_| Callback::from(move |a: Action| dispatcher.dispatch(a)))).clone()
 }
 
 /// Writes `state` to the URL after every change, and to localStorage once the user has changed

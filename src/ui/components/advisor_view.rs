@@ -5,11 +5,12 @@
 //!
 //! The app starts behind the static shell; the first ranking runs a few cards per task, its
 //! results render, and then the app takes the shell's place. Every card's sizing follows in tasks
-//! of its own. After that, an input repaints its field at once and the results follow: the
-//! ranking starts after the browser has painted the keystroke (a requestAnimationFrame, then a
-//! task) and runs in slices of a few milliseconds, so the next keystroke never waits behind it; a
-//! burst of keystrokes ranks only the last one. A phone paints each keystroke within a frame
-//! while the engine catches up.
+//! of its own. After that, an input ranks in its own task, and the frame that paints the
+//! keystroke paints the new answer too: its pick strip and its first options (the ones a window
+//! shows). The options below them, the why-not notes, the charts and the sizing follow in tasks
+//! after that paint. A ranking longer than [`INPUT_SLICE_MS`] goes on in slices of a few
+//! milliseconds, so the next keystroke never waits behind it; a burst of keystrokes ranks only the
+//! last one.
 
 use crate::present::InLang;
 use crate::i18n::{t, Lang};
@@ -40,7 +41,7 @@ pub struct AdvisorViewProps {
 }
 
 /// The result of one computation: the input it used and what came out.
-#[derive(Clone, PartialEq)]
+#[derive(Clone)]
 struct Computed {
     input: Rc<RecommendInput>,
     rec: Option<Rc<Recommendation>>,
@@ -48,7 +49,7 @@ struct Computed {
 }
 
 /// What the results show: the ranking for one input.
-#[derive(Clone, PartialEq)]
+#[derive(Clone)]
 struct Shown {
     input: Option<RecommendInput>,
     computed: Option<Computed>,
@@ -247,8 +248,8 @@ fn show(input: Option<RecommendInput>, still: Still, results: Results) {
 /// mount, and its results render in a task of their own; then the app takes the shell's place
 /// (dom::reveal_app), results included, so nothing shifts and no task runs long. Opened later
 /// (from another view), the advisor ranks before its first paint. Every card's sizing follows in
-/// tasks of its own (compute, then show the table below). Later inputs paint their field first
-/// and rank after that paint; a burst of inputs computes only the last.
+/// tasks of its own (compute, then show the table below). Later inputs rank in their own task, so
+/// their answer paints with the keystroke; a burst of inputs computes only the last.
 #[hook]
 fn use_results(input: Option<RecommendInput>) -> Results {
     let shown = use_state({
@@ -282,6 +283,12 @@ fn use_results(input: Option<RecommendInput>) -> Results {
     results
 }
 
+/// The result the charts show, set once the answer before it painted: the options past the
+/// first ones come from it (`recommend_list`).
+fn painted(shown: &Shown) -> Option<(Rc<Recommendation>, Rc<RecommendInput>)> {
+    shown.computed.as_ref().and_then(|c| Some((c.rec.clone()?, c.input.clone())))
+}
+
 /// The results' column: the stale-result note, the ranked options, the charts and every card's
 /// sizing.
 fn results_column(lang: Lang, errors: &[FieldError], results: &Results, dispatch: &Callback<Action>) -> Html {
@@ -300,7 +307,7 @@ fn results_column(lang: Lang, errors: &[FieldError], results: &Results, dispatch
                     <p class="advisor-view__stale" role="alert">{ msg.in_lang(lang) }</p>
                 }
                 if let Some(rec) = c.rec {
-                    <RecommendList {rec} input={c.input.clone()} />
+                    <RecommendList {rec} input={c.input.clone()} painted={painted(&results.frontier)} />
                 }
             }
             if let Some(Computed { input, rec: Some(rec), .. }) = results.frontier.computed.clone() {

@@ -29,11 +29,11 @@ pub fn pick_strip(lang: Lang, rec: &Recommendation, input: &RecommendInput) -> H
     }
     html! {
         <ul class="pick-strip" aria-label={t(lang, "The cheapest, the best value and the fastest")}>
-            { for rec.picks().map(|(roles, o)| {
+            { for rec.picks().enumerate().map(|(i, (roles, o))| {
                 let roles: Vec<&str> = roles.iter().map(|r| role_label(lang, *r)).collect();
                 let speed = present::headline_speed(lang, o);
                 html! {
-                    <li class="pick-strip__pick" key={format!("{}x{}", o.gpu, o.count)} data-gpu={o.gpu.clone()} data-count={o.count.to_string()}>
+                    <li class="pick-strip__pick" key={i} data-gpu={o.gpu.clone()} data-count={o.count.to_string()}>
                         <span class="pick-strip__role">{ roles.join(" · ") }</span>
                         <strong class="pick-strip__name">{ format!("{} × {}", crate::recommend::rank::short_name_of(&o.gpu_name), o.count) }</strong>
                         if !speed.is_empty() {

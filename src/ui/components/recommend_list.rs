@@ -107,7 +107,7 @@ fn figures(lang: Lang, o: &OptionRow, input: &RecommendInput) -> Html {
 fn option(lang: Lang, i: usize, o: &OptionRow, input: &RecommendInput) -> Html {
     let e = &o.estimate;
     html! {
-        <li class={classes!("recommend-list__option", (i == 0).then_some("recommend-list__option--top"))} key={format!("{}x{}", o.gpu, o.count)}
+        <li class={classes!("recommend-list__option", (i == 0).then_some("recommend-list__option--top"))} key={i}
             data-gpu={o.gpu.clone()} data-count={o.count.to_string()}>
             <div class="recommend-list__head">
                 <span class="recommend-list__rank">{ format!("#{}", i + 1) }</span>
@@ -128,12 +128,22 @@ fn option(lang: Lang, i: usize, o: &OptionRow, input: &RecommendInput) -> Html {
     }
 }
 
+/// How many options render in the task that ranks an input: those a 1280 × 900 window shows
+/// (two rows of two; the third row starts below 1,280 px). The rest, and the why-not notes,
+/// render from the result painted before until the answer has painted (`ResultProps::painted`),
+/// then from the new one.
+const FIRST_OPTIONS: usize = 4;
+
 /// The ranked options.
 #[function_component(RecommendList)]
 pub fn recommend_list(props: &ResultProps) -> Html {
     let lang = use_lang();
     let rec = &props.rec;
     let input = &props.input;
+    let (later_rec, later_input) = props.painted.as_ref().map_or((rec, input), |(r, i)| (r, i));
+    // The first options from this result, the rest from the one painted (see use_after_paint).
+    let rest = later_rec.options.iter().skip(FIRST_OPTIONS).take(if rec.options.len() > FIRST_OPTIONS { usize::MAX } else { 0 });
+    let options = rec.options.iter().take(FIRST_OPTIONS).map(|o| (o, input)).chain(rest.map(|o| (o, later_input)));
     html! {
         <section class="recommend-list" aria-labelledby="recommend-title">
             <h2 class="recommend-list__title" id="recommend-title">{ t(lang, "Best options") }</h2>
@@ -147,16 +157,19 @@ pub fn recommend_list(props: &ResultProps) -> Html {
                 <p class="recommend-list__empty">{ t(lang, "No card fits within these limits. Raise the budget or relax a constraint; the why-not list says what stopped each card.") }</p>
             }
             <ol class="recommend-list__options">
-                { for rec.options.iter().take(1).map(|o| option(lang, 0, o, input)) }
-                // During the app's start the other options and the why-not list render in tasks of
-                // their own, one option each, still behind the static shell (no long task).
-                { for rec.options.iter().enumerate().skip(1).map(|(i, o)| html! { <AfterStart key={format!("{}x{}", o.gpu, o.count)}>{ option(lang, i, o, input) }</AfterStart> }) }
+                // During the app's start the options after the first and the why-not list render
+                // in tasks of their own, one option each, still behind the static shell (no long
+                // task).
+                { for options.enumerate().map(|(i, (o, input))| match i {
+                    0 => option(lang, 0, o, input),
+                    _ => html! { <AfterStart key={i}>{ option(lang, i, o, input) }</AfterStart> },
+                }) }
             </ol>
             <AfterStart>
-                if !rec.why_not.is_empty() {
+                if !later_rec.why_not.is_empty() {
                     <h3 class="recommend-list__sub">{ t(lang, "Why not…") }</h3>
                     <ul class="recommend-list__why-not">
-                        { for rec.why_not.iter().map(|w| html! { <li>{ present::why_not(w, input, lang) }</li> }) }
+                        { for later_rec.why_not.iter().map(|w| html! { <li>{ present::why_not(w, later_input, lang) }</li> }) }
                     </ul>
                 }
             </AfterStart>
