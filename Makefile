@@ -40,11 +40,12 @@ single-file: dist
 ## Two size guards (tools/size.mjs). The first result, what a visitor loads before the answer is on
 ## screen, is the page with the default answer pre-rendered in it, its stylesheet and its icon: the
 ## app loads after the answer has painted; its budget is 150 KB brotli. The app (page, loader, glue
-## and wasm: what it takes until the inputs respond) keeps a guard of 284 KB, which the pre-rendered
+## and wasm: what it takes until the inputs respond) keeps a guard of 280 KB, which the pre-rendered
 ## answer's HTML (about 6 KB) counts toward: 280 KB until the three picks above the options (2 KB:
 ## the engine's picks and their strip, with the one-line best option they replace), then 1.4 KB for
 ## the cluster plan's twelve inputs in the form and the link (mesh, global batch, accumulation,
-## scale-out port, master weights, optimizer in backward, arrivals, CUDA graphs, MoE layout). It
+## scale-out port, master weights, optimizer in backward, arrivals, CUDA graphs, MoE layout), and
+## 280 KB since the wasm's imports have short names (tools/wasm_imports.mjs: 4.8 KB less). It
 ## stops further growth; it is not the goal.
 ## test: native cargo tests, wasm-bindgen tests in headless Chromium, Playwright end to end
 test: install
@@ -53,7 +54,7 @@ test: install
 	$(MAKE) --no-print-directory clippy
 	$(MAKE) --no-print-directory test-wasm
 	$(MAKE) --no-print-directory dist
-	node tools/size.mjs dist --budget-kb 150 --app-budget-kb 284
+	node tools/size.mjs dist --budget-kb 150 --app-budget-kb 280
 	$(MAKE) --no-print-directory test-e2e
 
 test-native:

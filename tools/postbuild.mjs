@@ -9,7 +9,8 @@
 //    The policy is written after step 5's pre-render, which rewrites the shell.
 // 2. Stylesheets: the per-component CSS files become one `app-<hash>.css` (smaller compressed).
 // 3. Comments: index.html's HTML comments are dropped.
-// 4. The wasm-bindgen glue is minified (terser).
+// 4. The wasm-bindgen glue is minified (terser), and the wasm's imports get short names in it and
+//    in the wasm (tools/wasm_imports.mjs).
 // 5. Pre-render: the app's first render of the default question goes into the static shell
 //    (tools/prerender.mjs), so the default answer paints before the wasm arrives.
 // 6. Service worker: the BUILD line of dist/sw.js gets the list of every file of the build and a
@@ -19,6 +20,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { prerender } from './prerender.mjs';
+import { shortenImports } from './wasm_imports.mjs';
 
 /** The policy of the served build. `style-src 'self'`: no component sets inline styles (the embed
  * accent colour goes through CSSOM, which CSP does not restrict), so styles need no 'unsafe-inline'. */
@@ -165,6 +167,11 @@ async function minifyGlue(dist) {
   const out = await minify(code, { module: true, format: { comments: false } });
   if (!out.code || !/export\s*\{[^}]*\bdefault\b[^}]*\};?\s*$/.test(out.code)) fail(`terser gave no default export for ${glueName}`);
   writeFileSync(join(dist, glueName), out.code + '\n');
+  const wasmName = readdirSync(dist).find((f) => f.endsWith('_bg.wasm'));
+  if (!wasmName) fail('no _bg.wasm in the build');
+  const short = shortenImports(readFileSync(join(dist, wasmName)), out.code + '\n');
+  writeFileSync(join(dist, wasmName), short.wasm);
+  writeFileSync(join(dist, glueName), short.glue);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -78,6 +78,27 @@ pub fn cancel_typing(field: crate::state::advisor::Field) {
     });
 }
 
+/// How long an input's ranking may take (ms) for the next input to be taken in its own event:
+/// half a frame, so the typed or chosen value and its answer paint in one frame. A slower
+/// ranking (a phone, a long job) makes the next input wait for the frame that shows the value,
+/// so the value itself never waits for the engine.
+const RANK_IN_EVENT_MS: f64 = 8.0;
+
+thread_local! {
+    /// How long the last input's ranking took (ms).
+    static LAST_RANK_MS: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
+}
+
+/// Records how long an input's ranking took (ms).
+pub fn ranked_in(ms: f64) {
+    LAST_RANK_MS.with(|c| c.set(ms));
+}
+
+/// Whether an input should wait for the frame that paints its value (see [`RANK_IN_EVENT_MS`]).
+pub fn ranking_is_slow() -> bool {
+    LAST_RANK_MS.with(|c| c.get()) > RANK_IN_EVENT_MS
+}
+
 /// Runs `f` after the browser's next paint: in a task queued from the next animation frame. A
 /// hidden tab has no frames, so `f` then runs when the tab is shown again.
 pub fn after_paint(f: impl FnOnce() + 'static) {

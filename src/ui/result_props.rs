@@ -20,10 +20,8 @@ pub struct ResultProps {
 /// the whole recommendation (the results are recomputed, and re-rendered, after the paint).
 impl PartialEq for ResultProps {
     fn eq(&self, other: &Self) -> bool {
-        let painted = match (&self.painted, &other.painted) {
-            (Some(a), Some(b)) => Rc::ptr_eq(&a.0, &b.0) && Rc::ptr_eq(&a.1, &b.1),
-            (a, b) => a.is_none() && b.is_none(),
-        };
-        Rc::ptr_eq(&self.rec, &other.rec) && Rc::ptr_eq(&self.input, &other.input) && painted
+        // No painted result is the same as this one painted.
+        let painted = |p: &Self| p.painted.as_ref().map_or((Rc::as_ptr(&p.rec), Rc::as_ptr(&p.input)), |(r, i)| (Rc::as_ptr(r), Rc::as_ptr(i)));
+        Rc::ptr_eq(&self.rec, &other.rec) && Rc::ptr_eq(&self.input, &other.input) && painted(self) == painted(other)
     }
 }

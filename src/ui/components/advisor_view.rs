@@ -5,7 +5,8 @@
 //!
 //! The app starts behind the static shell; the first ranking runs a few cards per task, its
 //! results render, and then the app takes the shell's place. Every card's sizing follows in tasks
-//! of its own. After that, an input ranks in its own task, and the frame that paints the
+//! of its own. After that, an input ranks in its own task (after a slow ranking, in the task
+//! after the frame that shows its value: `dom::ranking_is_slow`), and the frame that paints the
 //! keystroke paints the new answer too: its pick strip and its first options (the ones a window
 //! shows). The options below them, the why-not notes, the charts and the sizing follow in tasks
 //! after that paint. A ranking longer than [`INPUT_SLICE_MS`] goes on in slices of a few
@@ -80,10 +81,11 @@ fn now_ms() -> f64 {
 /// Whether the work for an input is still wanted (false once a newer input is on its way).
 type Still = Rc<dyn Fn() -> bool>;
 
-/// How long the ranking for an input may run in the input's own task (ms): an ordinary ranking ends
-/// well within it (about 1.6 ms native for the worst preset), so its answer paints in the input's
-/// next frame; a longer one goes on in [`SLICE_MS`] slices.
-const INPUT_SLICE_MS: f64 = 25.0;
+/// How long the ranking for an input may run in the input's own task (ms), under the 50 ms of a
+/// long task: an ordinary ranking ends well within it (about 5 ms of wasm unthrottled, four times
+/// that at 4× CPU throttle), so its answer paints in the input's next frame; a longer one goes on
+/// in [`SLICE_MS`] slices.
+const INPUT_SLICE_MS: f64 = 40.0;
 
 /// Calls `step` (one card's worth of work) in tasks of at most [`SLICE_MS`] until it gives a
 /// result, and hands that to `done`; stops as soon as `still()` is false. With `first_ms`, the
@@ -102,6 +104,7 @@ fn in_slices<T: 'static>(
     loop {
         if let Some(result) = step() {
             if first_ms.is_some() {
+                crate::ui::dom::ranked_in(now_ms() - start);
                 return done(result);
             }
             return later(move || {
@@ -111,6 +114,9 @@ fn in_slices<T: 'static>(
             });
         }
         if now_ms() - start > first_ms.unwrap_or(SLICE_MS) {
+            if first_ms.is_some() {
+                crate::ui::dom::ranked_in(now_ms() - start);
+            }
             return later(move || in_slices(None, step, still, done));
         }
     }
