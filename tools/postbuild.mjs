@@ -155,6 +155,7 @@ function stripComments(dist) {
  * brotli as wasm-bindgen writes it, 5.1 KB minified. Its file name keeps Trunk's hash;
  * the service worker's version hashes the contents. tools/single_file.mjs reads the minified
  * export line for the init function's name. A second run minifies minified code, to no effect.
+ * The wasm's imports then get short names in the glue and the wasm (tools/wasm_imports.mjs).
  */
 async function minifyGlue(dist) {
   const html = readFileSync(join(dist, 'index.html'), 'utf8');
@@ -166,7 +167,7 @@ async function minifyGlue(dist) {
   const code = readFileSync(join(dist, glueName), 'utf8');
   const out = await minify(code, { module: true, format: { comments: false } });
   if (!out.code || !/export\s*\{[^}]*\bdefault\b[^}]*\};?\s*$/.test(out.code)) fail(`terser gave no default export for ${glueName}`);
-  writeFileSync(join(dist, glueName), out.code + '\n');
+  // The imports' short names go into the minified glue and the wasm together.
   const wasmName = readdirSync(dist).find((f) => f.endsWith('_bg.wasm'));
   if (!wasmName) fail('no _bg.wasm in the build');
   const short = shortenImports(readFileSync(join(dist, wasmName)), out.code + '\n');

@@ -141,7 +141,8 @@ pub fn recommend_list(props: &ResultProps) -> Html {
     let rec = &props.rec;
     let input = &props.input;
     let (later_rec, later_input) = props.painted.as_ref().map_or((rec, input), |(r, i)| (r, i));
-    // The first options from this result, the rest from the one painted (see use_after_paint).
+    // The first options from this result, the rest from the one painted (`ResultProps::painted`);
+    // none when this result has no more.
     let rest = later_rec.options.iter().skip(FIRST_OPTIONS).take(if rec.options.len() > FIRST_OPTIONS { usize::MAX } else { 0 });
     let options = rec.options.iter().take(FIRST_OPTIONS).map(|o| (o, input)).chain(rest.map(|o| (o, later_input)));
     html! {
