@@ -565,3 +565,25 @@ fn vllm_decode_step_has_a_per_layer_floor() {
     // SGLang runs the same kernels and takes the same step.
     assert_eq!(decode_step_s(&j, gpu("l4"), Engine::Sglang, &Layout::Single, 1.0, 435.0), l4 / 1e3);
 }
+
+/// A decode step's per-layer floor is a count of GPU cycles: the fitted time per layer is quoted
+/// at the H100 SXM's 1,980 MHz boost clock and runs in 1,980 / boost of it on another card.
+/// Raising llama.cpp's CUDA time per layer by 0.01 ms lengthens a Llama 3 8B step (32 layers) by
+/// 32 × 0.01 ms × 1,980 / 2,617 = 0.2421 ms on an RTX 5080 (2,617 MHz boost, NVIDIA's RTX 50
+/// series specifications), by 32 × 0.01 × 1,980 / 1,695 = 0.3738 ms on an RTX 3090 (1,695 MHz)
+/// and by 0.32 ms on an H100 SXM itself.
+#[test]
+fn the_per_layer_floor_shortens_with_the_engine_clock() {
+    use gpu_advisor::model::llm::{calibrated::CALIBRATED, in_force, throughput::decode_step_s};
+    let mut j = job("llama-3-8b");
+    j.precision = Precision::Q4KM;
+    j.engine = Some(Engine::LlamaCpp);
+    let mut slower = CALIBRATED;
+    slower.llama_cpp.layer_ms += 0.01;
+    for (id, hand_ms) in [("rtx-5080", 32.0 * 0.01 * 1980.0 / 2617.0), ("rtx-3090", 32.0 * 0.01 * 1980.0 / 1695.0), ("h100-sxm", 0.32)] {
+        let g = gpu(id);
+        let step = |fit| in_force::scoped(fit, || decode_step_s(&j, g, Engine::LlamaCpp, &Layout::Single, 1.0, 512.0));
+        let added_ms = (step(&slower) - step(&CALIBRATED)) * 1e3;
+        assert!((added_ms - hand_ms).abs() < 1e-9, "{id}: {added_ms} ms vs {hand_ms}");
+    }
+}

@@ -115,7 +115,9 @@ pub struct Gpu {
     #[serde(default)]
     pub tdp_w: Option<f64>,
     /// The peak engine (boost) clock the datasheet's rates are computed at, MHz. Given where
-    /// `gemm_clock_mhz` is, which is read against it.
+    /// `gemm_clock_mhz` is, which is read against it. The engines' fixed GPU times (a decode
+    /// step's per-layer floor) are counts of cycles at this clock
+    /// (`model::numeric::cycle_time_factor`); a card without one is taken at the reference clock.
     #[serde(default)]
     pub boost_clock_mhz: Option<f64>,
     /// The engine clock the vendor measured the card holding under a long dense GEMM on

@@ -14,28 +14,28 @@ pub struct SetBand {
 }
 
 /// One request's decode tokens/s. (253 held-out rows.)
-pub const DECODE: SetBand = SetBand { fitted: (0.83, 1.40), new_family: (0.74, 1.40) };
+pub const DECODE: SetBand = SetBand { fitted: (0.84, 1.33), new_family: (0.77, 1.34) };
 
 /// Prompt tokens/s. (167 held-out rows.)
-pub const PREFILL: SetBand = SetBand { fitted: (0.31, 4.07), new_family: (0.24, 4.25) };
+pub const PREFILL: SetBand = SetBand { fitted: (0.31, 4.06), new_family: (0.24, 4.24) };
 
 /// A server's output tokens/s at its concurrency. (492 held-out rows.)
-pub const SERVING: SetBand = SetBand { fitted: (0.70, 1.70), new_family: (0.70, 1.70) };
+pub const SERVING: SetBand = SetBand { fitted: (0.70, 1.73), new_family: (0.70, 1.80) };
 
 /// The same for a DeepSeek-style MoE (routed experts and latent attention). (35 held-out rows.)
-pub const SERVING_MLA_MOE: SetBand = SetBand { fitted: (0.38, 1.24), new_family: (0.38, 1.25) };
+pub const SERVING_MLA_MOE: SetBand = SetBand { fitted: (0.38, 1.22), new_family: (0.38, 1.25) };
 
 /// One user's tokens/s at a concurrency above 1. (139 held-out rows.)
-pub const PER_USER: SetBand = SetBand { fitted: (0.78, 1.42), new_family: (0.78, 1.48) };
+pub const PER_USER: SetBand = SetBand { fitted: (0.77, 1.41), new_family: (0.77, 1.45) };
 
 /// The same for a DeepSeek-style MoE. (21 held-out rows.)
-pub const PER_USER_MLA_MOE: SetBand = SetBand { fitted: (0.41, 1.00), new_family: (0.41, 1.00) };
+pub const PER_USER_MLA_MOE: SetBand = SetBand { fitted: (0.42, 1.00), new_family: (0.42, 1.00) };
 
 /// Time to first token, requests arriving at random. (26 held-out rows.)
-pub const TTFT: SetBand = SetBand { fitted: (0.53, 6.73), new_family: (0.49, 6.98) };
+pub const TTFT: SetBand = SetBand { fitted: (0.54, 6.73), new_family: (0.49, 7.16) };
 
 /// Time to first token, fixed-length requests sent together. (100 held-out rows.)
-pub const TTFT_IN_STEP: SetBand = SetBand { fitted: (0.10, 8.25), new_family: (0.10, 8.25) };
+pub const TTFT_IN_STEP: SetBand = SetBand { fitted: (0.10, 8.37), new_family: (0.10, 8.37) };
 
 /// Training tokens/s. (218 held-out rows.)
 pub const TRAINING: SetBand = SetBand { fitted: (0.71, 1.36), new_family: (0.67, 1.70) };
@@ -44,4 +44,4 @@ pub const TRAINING: SetBand = SetBand { fitted: (0.71, 1.36), new_family: (0.67,
 pub const MEMORY: SetBand = SetBand { fitted: (0.95, 1.51), new_family: (0.95, 1.51) };
 
 /// Time to first token of a DeepSeek-style MoE. (21 held-out rows.)
-pub const TTFT_MLA_MOE: SetBand = SetBand { fitted: (1.00, 8.71), new_family: (1.00, 8.71) };
+pub const TTFT_MLA_MOE: SetBand = SetBand { fitted: (1.00, 8.85), new_family: (1.00, 8.85) };

@@ -106,6 +106,22 @@ pub fn fp32_path_tflops_winograd(gpu: &Gpu, mode: Fp32Math, conv_share: f64, win
     Some(1.0 / ((c - w) / conv + w / winograd + (1.0 - c) / matmul))
 }
 
+/// The engine clock the engines' fixed GPU times are quoted at, MHz: the H100 SXM's boost clock
+/// (NVIDIA H100 Tensor Core GPU datasheet), the card the fused-MoE and block-FP8 kernel times were
+/// measured on.
+pub const REFERENCE_ENGINE_CLOCK_MHZ: f64 = 1980.0;
+
+/// How much longer a fixed run of GPU cycles takes on `gpu` than at [`REFERENCE_ENGINE_CLOCK_MHZ`]:
+/// `reference / boost clock` (the catalog's `boost_clock_mhz`; 1 without one). A decode step's
+/// per-layer floor is such a run: each small kernel (norms, rotary, the cache write, a mat-vec's
+/// ramp and final reduction, the in-GPU launch of a graph-replayed node) takes a count of
+/// dependent cycles, not bytes, so it shortens with the clock. A memory-bound step runs far from
+/// the power limit, at the boost clock (not the sustained tensor clock of
+/// [`sustained_tensor_factor`]).
+pub fn cycle_time_factor(gpu: &Gpu) -> f64 {
+    gpu.boost_clock_mhz.filter(|c| c.is_finite() && *c > 0.0).map_or(1.0, |c| REFERENCE_ENGINE_CLOCK_MHZ / c)
+}
+
 /// Exponent of the sustained-clock rule: clock ∝ (power budget)^(1/2). Dynamic power is
 /// `C V² f`; at fixed voltage it is linear in `f` (exponent 1), along a voltage-frequency curve with
 /// `V ∝ f` it is cubic (exponent 1/3); the top of a GPU's V/f curve lies between, and 1/2 reproduces

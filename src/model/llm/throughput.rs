@@ -131,9 +131,17 @@ impl Ctx<'_> {
     }
 
     /// Seconds of fixed time per forward pass in the MoE layers' fused expert kernels
-    /// ([`super::engines::FUSED_MOE_LAYER_MS`] per MoE layer; 0 for dense models).
+    /// ([`super::engines::FUSED_MOE_LAYER_MS`] per MoE layer at the reference clock; 0 for dense
+    /// models).
     fn moe_fixed(&self) -> f64 {
-        fused_moe_fixed_s(self.job, self.engine)
+        fused_moe_fixed_s(self.job, self.engine) * self.cycles()
+    }
+
+    /// The card's time for a fixed run of GPU cycles over the reference clock's
+    /// ([`crate::model::numeric::cycle_time_factor`]): the engines' fixed kernel times (per-layer
+    /// floors, the fused-MoE and block-FP8 kernels' fixed times) are quoted at that clock.
+    fn cycles(&self) -> f64 {
+        crate::model::numeric::cycle_time_factor(self.gpu)
     }
 
     /// How one GPU's share of a forward pass divides the build's work ([`Split`]).
@@ -201,7 +209,7 @@ impl Ctx<'_> {
         // The routed experts stream in the fused MoE kernel; the other GEMMs take no less than
         // their block-scaled FP8 calls' floor (0 for other weights).
         let (rest, routed) = decode_weight_split(self.job, batch);
-        let t_weights = routed / s.experts / self.weight_bw() + (rest / s.dense / self.weight_bw()).max(block_fp8_floor_s(self.job, self.engine));
+        let t_weights = routed / s.experts / self.weight_bw() + (rest / s.dense / self.weight_bw()).max(block_fp8_floor_s(self.job, self.engine) * self.cycles());
         let t_kv = kv_bytes(self.job, ctx, group_seqs) * s.kv / (self.bw() * self.eff.attention_bw);
         let routed_active = routed_active_params(m);
         let dense_flops = (2.0 * (m.active_compute_params() - routed_active) + decode_attention_flops(m, ctx) / self.attention_rate_share()) * group_tokens / s.dense;
@@ -219,7 +227,7 @@ impl Ctx<'_> {
             self.eff.decode_mfu
         };
         let t_compute = flops / (self.peak_flops() * mfu);
-        let t_fixed = f64::from(m.layers) * (self.eff.layer_ms + self.engine.launch_layer_ms(self.job.cuda_graphs)) * 1e-3 + self.moe_fixed();
+        let t_fixed = f64::from(m.layers) * (self.eff.layer_ms * self.cycles() + self.engine.launch_layer_ms(self.job.cuda_graphs)) * 1e-3 + self.moe_fixed();
         t_weights + t_kv + t_compute + t_fixed + self.comm(group_tokens)
     }
 
@@ -247,7 +255,7 @@ impl Ctx<'_> {
         let (rest, routed) = decode_weight_split(self.job, tokens);
         let stream = chunks * (rest / s.dense + routed / s.experts) / self.weight_bw();
         let attn = 2.0 * f64::from(m.layers) * group_tokens * (tokens / seqs.max(1.0)) * m.attention_width() / s.dense / (peak * self.eff.attention_flops * self.attention_rate_share());
-        let fixed = if with_fixed { f64::from(m.layers) * self.eff.prefill_layer_ms * 1e-3 + self.moe_fixed() + self.comm(group_tokens) } else { 0.0 };
+        let fixed = if with_fixed { f64::from(m.layers) * self.eff.prefill_layer_ms * self.cycles() * 1e-3 + self.moe_fixed() + self.comm(group_tokens) } else { 0.0 };
         gemm.max(stream) + attn + fixed + self.vision_time(group_tokens, peak * q * s.dense)
     }
 
@@ -738,7 +746,7 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: 
         vec![
             ("bw_pct", crate::decimal::fixed(weight_stream_fraction(gpu, engine, &eff) * 100.0, 0).into()),
             ("bw", crate::decimal::fixed(gpu.memory_bandwidth_gb_s, 0).into()),
-            ("layer_ms", crate::decimal::fixed(eff.layer_ms + engine.launch_layer_ms(job.cuda_graphs), 2).into()),
+            ("layer_ms", crate::decimal::fixed(eff.layer_ms * crate::model::numeric::cycle_time_factor(gpu) + engine.launch_layer_ms(job.cuda_graphs), 2).into()),
             ("tokens", (job.prompt_tokens + job.output_tokens / 2).to_string().into()),
             ("mfu", crate::decimal::fixed(prefill_gemm_shares(gpu, engine, false, &eff).0 * 100.0, 0).into()),
         ],
