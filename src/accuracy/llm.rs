@@ -399,7 +399,12 @@ impl LlmDomain {
                 (0..inventory.rows.len())
                     .filter(|&i| {
                         let r = &inventory.rows[i];
-                        g.knobs.iter().any(|k| (k.determines)(r)) && g.sets.contains(&r.set) && (g.engines.is_empty() || g.engines.contains(&r.payload.job.engine_for(r.gpu)))
+                        // A DeepSeek-style MoE is a known gap (its serving rows have a band of
+                        // their own): its rows are scored but set no constant the dense models share.
+                        g.knobs.iter().any(|k| (k.determines)(r))
+                            && g.sets.contains(&r.set)
+                            && (g.engines.is_empty() || g.engines.contains(&r.payload.job.engine_for(r.gpu)))
+                            && !is_mla_moe(&r.payload.job.model)
                     })
                     .collect()
             })

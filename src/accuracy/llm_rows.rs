@@ -67,13 +67,14 @@ pub struct Inventory {
 }
 
 /// The files this module reads, in order.
-pub const FILES: [&str; 13] = [
+pub const FILES: [&str; 14] = [
     "llm_inference.csv",
     "llm_inference_more.csv",
     "llm_inference_newgen_nvidia.csv",
     "llm_inference_newgen_amd_intel.csv",
     "llm_serving_more.csv",
     "llm_serving_fp4.csv",
+    "llm_serving_moe.csv",
     "training.csv",
     "llm_training_more.csv",
     "llm_training_multinode.csv",
@@ -350,7 +351,7 @@ fn inference_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
 /// concurrency 1 are decode rows, `ttft_ms` at concurrency 1 a prefill row; at higher concurrency
 /// they are scored against the serving model, except those of offline runs.
 fn serving_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
-    for file in ["llm_serving_more.csv", "llm_serving_fp4.csv"] {
+    for file in ["llm_serving_more.csv", "llm_serving_fp4.csv", "llm_serving_moe.csv"] {
         let Ok(csv) = Csv::read(dir, file) else { continue };
         for r in &csv.rows {
             inv.read += 1;
@@ -366,6 +367,10 @@ fn serving_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
                 inv.skipped.push(format!("{file}: {label}: prompt/output lengths not printed"));
                 continue;
             };
+            if notes.contains("MTP on") {
+                inv.skipped.push(format!("{file}: {label}: run with multi-token prediction, whose acceptance the source does not print"));
+                continue;
+            }
             let (isl, osl) = (lengths.0, lengths.1);
             let value: f64 = num(value, &label)?;
             let gpus: u32 = num(n, &label)?;

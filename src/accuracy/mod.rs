@@ -43,6 +43,8 @@ pub struct RowResult {
     pub raw: f64,
     pub in_sample: f64,
     pub held_out: [f64; 3],
+    /// The row's band class (`Domain::class`: "" for the set's own band).
+    pub class: &'static str,
 }
 
 /// Everything `make accuracy` reports.
@@ -71,13 +73,13 @@ fn score_domain<D: Domain>(d: &D, sets: &mut Vec<SetResult>) -> FoldNotes {
             continue;
         }
         let summary = summarize(set, rows, &mine, &|i| d.class(i));
-        let results = mine.iter().map(|s| row_result(&rows[s.index], s)).collect();
+        let results = mine.iter().map(|s| row_result(&rows[s.index], s, d.class(s.index))).collect();
         sets.push(SetResult { summary, rows: results });
     }
     notes
 }
 
-fn row_result<P>(r: &Row<P>, s: &Scored) -> RowResult {
+fn row_result<P>(r: &Row<P>, s: &Scored, class: &'static str) -> RowResult {
     RowResult {
         label: r.label.clone(),
         source: r.source.clone(),
@@ -90,6 +92,7 @@ fn row_result<P>(r: &Row<P>, s: &Scored) -> RowResult {
         raw: s.raw.mid,
         in_sample: s.in_sample.mid,
         held_out: [s.fold(Fold::Family).mid, s.fold(Fold::Source).mid, s.fold(Fold::Generation).mid],
+        class,
     }
 }
 

@@ -55,37 +55,46 @@ pub fn summary_table(a: &Accuracy) -> String {
     out
 }
 
-/// The training rows of runs past one node (more than 8 GPUs), by source and in all: their
-/// median error as shipped and in each fold.
-fn across_nodes(s: &SetResult) -> String {
-    let multi: Vec<&super::RowResult> = s.rows.iter().filter(|r| r.gpus > 8).collect();
-    let med = |rows: &[&super::RowResult], k: Option<usize>| {
-        let mut e: Vec<f64> = rows.iter().map(|r| (k.map_or(r.raw, |k| r.held_out[k]) / r.measured - 1.0).abs()).filter(|e| e.is_finite()).collect();
-        e.sort_by(f64::total_cmp);
-        if e.is_empty() { f64::NAN } else if e.len() % 2 == 1 { e[e.len() / 2] } else { (e[e.len() / 2 - 1] + e[e.len() / 2]) / 2.0 }
+/// Median |error| of `rows` as shipped (`None`) or in fold `k` of [`super::Fold::ALL`].
+fn median_error(rows: &[&super::RowResult], k: Option<usize>) -> f64 {
+    let e: Vec<f64> = rows.iter().map(|r| (k.map_or(r.raw, |k| r.held_out[k]) / r.measured - 1.0).abs()).filter(|e| e.is_finite()).collect();
+    super::row::median(e)
+}
+
+/// `rows` by source and in all, under `heading`: their median error as shipped and in each fold.
+fn by_source(heading: &str, rows: &[&super::RowResult]) -> String {
+    let mut out = format!("\n{heading}:\n\n| rows | source | shipped | LOFO | LOSO | LOGO |\n|---|---|---:|---:|---:|---:|\n");
+    let line = |rows: &[&super::RowResult], name: &str| {
+        let m = |k| pct(median_error(rows, k));
+        format!("| {} | {} | {} | {} | {} | {} |\n", rows.len(), name, m(None), m(Some(0)), m(Some(1)), m(Some(2)))
     };
-    let count = |f: fn(&super::RowResult) -> &str| multi.iter().map(|r| f(r)).collect::<std::collections::BTreeSet<_>>().len();
-    let (lo, hi) = multi.iter().fold((u32::MAX, 0), |(lo, hi), r| (lo.min(r.gpus), hi.max(r.gpus)));
-    let mut out = format!(
-        "\nPast one node ({} rows of {} to {} GPUs; {} sources, {} hardware generations):\n\n| rows | source | shipped | LOFO | LOSO | LOGO |\n|---|---|---:|---:|---:|---:|\n",
-        multi.len(),
-        lo,
-        hi,
-        count(|r| &r.source),
-        count(|r| &r.generation)
-    );
-    let mut sources: Vec<&str> = multi.iter().map(|r| r.source.as_str()).collect();
+    let mut sources: Vec<&str> = rows.iter().map(|r| r.source.as_str()).collect();
     sources.sort_unstable();
     sources.dedup();
-    let line = |rows: &[&super::RowResult], name: &str| {
-        format!("| {} | {} | {} | {} | {} | {} |\n", rows.len(), name, pct(med(rows, None)), pct(med(rows, Some(0))), pct(med(rows, Some(1))), pct(med(rows, Some(2))))
-    };
     for src in sources {
-        let rows: Vec<&super::RowResult> = multi.iter().copied().filter(|r| r.source == src).collect();
-        out.push_str(&line(&rows, src));
+        let of: Vec<&super::RowResult> = rows.iter().copied().filter(|r| r.source == src).collect();
+        out.push_str(&line(&of, src));
     }
-    out.push_str(&line(&multi, "**all**"));
+    out.push_str(&line(rows, "**all**"));
     out
+}
+
+/// The training rows of runs past one node (more than 8 GPUs), by source and in all.
+fn across_nodes(s: &SetResult) -> String {
+    let multi: Vec<&super::RowResult> = s.rows.iter().filter(|r| r.gpus > 8).collect();
+    let count = |f: fn(&super::RowResult) -> &str| multi.iter().map(|r| f(r)).collect::<std::collections::BTreeSet<_>>().len();
+    let (lo, hi) = multi.iter().fold((u32::MAX, 0), |(lo, hi), r| (lo.min(r.gpus), hi.max(r.gpus)));
+    let heading = format!("Past one node ({} rows of {} to {} GPUs; {} sources, {} hardware generations)", multi.len(), lo, hi, count(|r| &r.source), count(|r| &r.generation));
+    by_source(&heading, &multi)
+}
+
+/// A set's rows of a DeepSeek-style MoE (class `mla-moe`), by source and in all; empty without any.
+fn mla_moe(s: &SetResult) -> String {
+    let rows: Vec<&super::RowResult> = s.rows.iter().filter(|r| r.class == "mla-moe").collect();
+    if rows.is_empty() {
+        return String::new();
+    }
+    by_source("DeepSeek-style MoE (class `mla-moe`; these rows set no shared constant)", &rows)
 }
 
 /// The five worst rows of a set.
@@ -167,6 +176,7 @@ pub fn markdown(a: &Accuracy) -> String {
         if m.set == Set::Training {
             out.push_str(&across_nodes(s));
         }
+        out.push_str(&mla_moe(s));
         out.push_str("\nThe five worst held-out rows:\n\n");
         out.push_str(&worst(s));
     }

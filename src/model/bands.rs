@@ -13,23 +13,23 @@ pub struct SetBand {
     pub new_family: (f64, f64),
 }
 
-/// One request's decode tokens/s. (253 held-out rows.)
-pub const DECODE: SetBand = SetBand { fitted: (0.84, 1.33), new_family: (0.77, 1.34) };
+/// One request's decode tokens/s. (258 held-out rows.)
+pub const DECODE: SetBand = SetBand { fitted: (0.84, 1.35), new_family: (0.80, 1.36) };
 
-/// Prompt tokens/s. (167 held-out rows.)
+/// Prompt tokens/s. (172 held-out rows.)
 pub const PREFILL: SetBand = SetBand { fitted: (0.31, 4.06), new_family: (0.24, 4.24) };
 
 /// A server's output tokens/s at its concurrency. (492 held-out rows.)
 pub const SERVING: SetBand = SetBand { fitted: (0.70, 1.73), new_family: (0.70, 1.80) };
 
-/// The same for a DeepSeek-style MoE (routed experts and latent attention). (35 held-out rows.)
-pub const SERVING_MLA_MOE: SetBand = SetBand { fitted: (0.38, 1.22), new_family: (0.38, 1.25) };
+/// The same for a DeepSeek-style MoE (routed experts and latent attention). (89 held-out rows.)
+pub const SERVING_MLA_MOE: SetBand = SetBand { fitted: (0.38, 1.69), new_family: (0.38, 1.71) };
 
 /// One user's tokens/s at a concurrency above 1. (139 held-out rows.)
 pub const PER_USER: SetBand = SetBand { fitted: (0.77, 1.41), new_family: (0.77, 1.45) };
 
-/// The same for a DeepSeek-style MoE. (21 held-out rows.)
-pub const PER_USER_MLA_MOE: SetBand = SetBand { fitted: (0.42, 1.00), new_family: (0.42, 1.00) };
+/// The same for a DeepSeek-style MoE. (65 held-out rows.)
+pub const PER_USER_MLA_MOE: SetBand = SetBand { fitted: (0.49, 1.66), new_family: (0.49, 1.67) };
 
 /// Time to first token, requests arriving at random. (26 held-out rows.)
 pub const TTFT: SetBand = SetBand { fitted: (0.54, 6.73), new_family: (0.49, 7.16) };
@@ -43,5 +43,5 @@ pub const TRAINING: SetBand = SetBand { fitted: (0.71, 1.36), new_family: (0.67,
 /// Training and fine-tuning peak memory. (71 held-out rows.)
 pub const MEMORY: SetBand = SetBand { fitted: (0.95, 1.51), new_family: (0.95, 1.51) };
 
-/// Time to first token of a DeepSeek-style MoE. (21 held-out rows.)
-pub const TTFT_MLA_MOE: SetBand = SetBand { fitted: (1.00, 8.85), new_family: (1.00, 8.85) };
+/// Time to first token of a DeepSeek-style MoE. (68 held-out rows.)
+pub const TTFT_MLA_MOE: SetBand = SetBand { fitted: (1.00, 9.03), new_family: (1.00, 9.03) };
