@@ -181,16 +181,26 @@ fn main() {
                 c.source.clear();
             }
         }
+        // Nor does it read a model's family, release date or component names (the native
+        // build's checks and listings do).
         for m in &mut llms {
             m.source.clear();
+            m.family.clear();
+            m.released = None;
         }
         for d in &mut diffusion {
             d.sources.clear();
             d.step_flops_source = None;
+            d.family.clear();
+            d.released = None;
+            for part in &mut d.component {
+                part.name.clear();
+            }
         }
         for c in &mut classic {
             c.sources.clear();
             c.flops_source = None;
+            c.released = None;
         }
     }
     let bundle = (gpu, llms, diffusion, classic);

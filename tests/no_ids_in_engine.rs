@@ -288,7 +288,7 @@ fn the_fields_that_replace_ids_are_validated() {
     assert_eq!(mi.vendor, Vendor::Amd);
     mi.boost_clock_mhz = None;
     assert!(schema::validate_gpus(std::slice::from_ref(&mi)).join("\n").contains("gemm_clock_mhz needs boost_clock_mhz"));
-    mi.boost_clock_mhz = Some(1000.0);
+    mi.boost_clock_mhz = Some(1000);
     assert!(schema::validate_gpus(std::slice::from_ref(&mi)).join("\n").contains("must not exceed boost_clock_mhz"));
 
     // Exactly one default LLM; every image preset has its geometry; classic networks are named.

@@ -119,7 +119,7 @@ pub struct Gpu {
     /// step's per-layer floor) are counts of cycles at this clock
     /// (`model::numeric::cycle_time_factor`); a card without one is taken at the reference clock.
     #[serde(default)]
-    pub boost_clock_mhz: Option<f64>,
+    pub boost_clock_mhz: Option<u16>,
     /// The engine clock the vendor measured the card holding under a long dense GEMM on
     /// representative (random) data, MHz: the median clock of AMD's max-achievable-FLOPs runs.
     /// Where set, `gemm_clock_mhz / boost_clock_mhz` is the card's sustained share of its tensor
@@ -295,10 +295,10 @@ fn check_precision_order(errors: &mut Vec<String>, g: &Gpu) {
 /// (`fp32_tflops`, `tdp_w`).
 fn check_clocks(errors: &mut Vec<String>, g: &Gpu) {
     let id = g.id.as_str();
-    in_range(errors, id, "boost_clock_mhz", g.boost_clock_mhz, 300.0, 4_000.0);
+    in_range(errors, id, "boost_clock_mhz", g.boost_clock_mhz.map(f64::from), 300.0, 4_000.0);
     in_range(errors, id, "gemm_clock_mhz", g.gemm_clock_mhz, 100.0, 4_000.0);
     in_range(errors, id, "scale_out_gbit_s", g.scale_out_gbit_s, 10.0, 10_000.0);
-    match (g.gemm_clock_mhz, g.boost_clock_mhz) {
+    match (g.gemm_clock_mhz, g.boost_clock_mhz.map(f64::from)) {
         (Some(_), None) => errors.push(format!("gpu `{id}`: gemm_clock_mhz needs boost_clock_mhz")),
         (Some(gemm), Some(boost)) if gemm > boost => {
             errors.push(format!("gpu `{id}`: gemm_clock_mhz ({gemm}) must not exceed boost_clock_mhz ({boost})"));

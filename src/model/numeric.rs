@@ -119,7 +119,7 @@ pub const REFERENCE_ENGINE_CLOCK_MHZ: f64 = 1980.0;
 /// the power limit, at the boost clock (not the sustained tensor clock of
 /// [`sustained_tensor_factor`]).
 pub fn cycle_time_factor(gpu: &Gpu) -> f64 {
-    gpu.boost_clock_mhz.filter(|c| c.is_finite() && *c > 0.0).map_or(1.0, |c| REFERENCE_ENGINE_CLOCK_MHZ / c)
+    gpu.boost_clock_mhz.filter(|c| *c > 0).map_or(1.0, |c| REFERENCE_ENGINE_CLOCK_MHZ / f64::from(c))
 }
 
 /// Exponent of the sustained-clock rule: clock ∝ (power budget)^(1/2). Dynamic power is
@@ -173,7 +173,7 @@ pub fn sustained_tensor_factor(gpu: &Gpu) -> f64 {
 
 /// [`sustained_tensor_factor`] computed from the card's figures.
 fn sustained_factor_of(gpu: &Gpu) -> f64 {
-    if let (Some(held), Some(boost)) = (gpu.gemm_clock_mhz, gpu.boost_clock_mhz.filter(|b| *b > 0.0)) {
+    if let (Some(held), Some(boost)) = (gpu.gemm_clock_mhz, gpu.boost_clock_mhz.filter(|b| *b > 0).map(f64::from)) {
         return (held / boost).clamp(0.05, 1.0);
     }
     let (Some(reference), Some(card)) = (reference_card(gpu), sm_clock_per_watt(gpu)) else {
