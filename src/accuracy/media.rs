@@ -80,7 +80,7 @@ pub struct Inventory {
 }
 
 /// The files this module reads, in order.
-pub const FILES: [&str; 6] = ["diffusion.csv", "diffusion_more.csv", "training.csv", "classic_training_more.csv", "video.csv", "video_multi_gpu.csv"];
+pub const FILES: [&str; 8] = ["diffusion.csv", "diffusion_more.csv", "diffusion_new_sources.csv", "training.csv", "classic_training_more.csv", "classic_new_sources.csv", "video.csv", "video_multi_gpu.csv"];
 
 fn num<T: std::str::FromStr>(s: &str, what: &str) -> R<T> {
     s.trim().parse().map_err(|_| format!("{what}: `{s}` is not a number"))
@@ -96,10 +96,10 @@ pub(crate) fn keyed_row<P>(set: Set, file: &'static str, label: String, g: &'sta
 /// Every row of [`FILES`].
 pub fn inventory(dir: &Path) -> R<Inventory> {
     let mut inv = Inventory::default();
-    for file in ["diffusion.csv", "diffusion_more.csv"] {
+    for file in ["diffusion.csv", "diffusion_more.csv", "diffusion_new_sources.csv"] {
         image_rows(dir, file, &mut inv)?;
     }
-    for file in ["training.csv", "classic_training_more.csv"] {
+    for file in ["training.csv", "classic_training_more.csv", "classic_new_sources.csv"] {
         classic_rows(dir, file, false, &mut inv)?;
     }
     for file in ["video.csv", "video_multi_gpu.csv"] {
@@ -111,7 +111,7 @@ pub fn inventory(dir: &Path) -> R<Inventory> {
 /// The classic rows whose notes say `EXCLUDED` (and why), as the engine would score them.
 pub fn excluded_classic_rows(dir: &Path) -> R<Vec<Row<MediaCase>>> {
     let mut inv = Inventory::default();
-    for file in ["training.csv", "classic_training_more.csv"] {
+    for file in ["training.csv", "classic_training_more.csv", "classic_new_sources.csv"] {
         classic_rows(dir, file, true, &mut inv)?;
     }
     Ok(inv.rows)
@@ -182,6 +182,12 @@ fn classic_rows(dir: &Path, file: &'static str, excluded: bool, inv: &mut Invent
             }
             continue;
         }
+        // The classic engine times PyTorch's eager kernels: another framework's graph compiler
+        // (TensorFlow's XLA, MXNet, PaddlePaddle, MindSpore, OneFlow) runs other kernels.
+        if !c("framework").contains("PyTorch") {
+            inv.skipped.push(format!("{named}: run on {}, not PyTorch", c("framework")));
+            continue;
+        }
         let g = gpu(c("gpu"))?;
         let mut job = ClassicJob::new(id, ClassicMode::Train).map_err(|e| format!("{named}: {e}"))?;
         job.batch = Some(num(c("batch_per_gpu"), &named)?);
@@ -214,7 +220,8 @@ fn classic_rows(dir: &Path, file: &'static str, excluded: bool, inv: &mut Invent
             if job.channels_last { " nhwc" } else { "" },
             if old { " (2022)" } else { "" }
         );
-        let measured = num(c("value_per_gpu"), &named)?;
+        // The run's whole throughput: the engine's figure for `num_gpus` cards is the total.
+        let measured = num(c("value"), &named)?;
         let gpus = num(c("num_gpus"), &named)?;
         inv.rows.push(keyed_row(Set::Classic, file, label, g, gpus, measured, c("source"), "pytorch", MediaCase::Classic { job }));
     }

@@ -53,14 +53,14 @@ impl MediaFit {
     /// The fitted values (docs/MODEL.md, "Calibration").
     pub const CALIBRATED: MediaFit = MediaFit {
         eta_tensor_16: 0.796,
-        eta_32: 0.791,
-        fp32_intensity_divisor: 1.87,
+        eta_32: 0.796,
+        fp32_intensity_divisor: 1.795,
         large_l2_bandwidth_factor: 1.29,
         intensity_diffusion: 81.8,
-        intensity_convnet: 29.0,
-        intensity_transformer: 70.8,
-        eager_step_latency_s: 0.0178,
-        train_step_latency_s: 0.010,
+        intensity_convnet: 29.8,
+        intensity_transformer: 68.75,
+        eager_step_latency_s: 0.0153,
+        train_step_latency_s: 0.0099,
     };
 
     /// FLOPs per byte of DRAM traffic of `mix` with 16-bit activations.
