@@ -67,7 +67,7 @@ pub struct Inventory {
 }
 
 /// The files this module reads, in order.
-pub const FILES: [&str; 14] = [
+pub const FILES: [&str; 15] = [
     "llm_inference.csv",
     "llm_inference_more.csv",
     "llm_inference_newgen_nvidia.csv",
@@ -82,6 +82,7 @@ pub const FILES: [&str; 14] = [
     "memory.csv",
     "memory_more.csv",
     "memory_peft.csv",
+    "memory_new_sources.csv",
 ];
 
 type R<T> = Result<T, String>;
@@ -792,7 +793,7 @@ fn memory_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
 /// the comparison.
 fn memory_more_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
     let ctx = Engine::Transformers.context_gib(false);
-    for file in ["memory_more.csv", "memory_peft.csv"] {
+    for file in ["memory_more.csv", "memory_peft.csv", "memory_new_sources.csv"] {
         let Ok(csv) = Csv::read(dir, file) else { continue };
         for r in &csv.rows {
             inv.read += 1;
@@ -929,7 +930,7 @@ impl<'a> MemoryCols<'a> {
         job.lora_targets = match self.targets {
             "qv" => LoraTargets::AttentionQv,
             // q, k, v: the nearest set the engine has is q, k, v, o.
-            "qkv" => LoraTargets::Attention,
+            "qkv" | "qkvo" => LoraTargets::Attention,
             _ => LoraTargets::AllLinear,
         };
         // LitGPT's finetune/lora.py and every config_hub/finetune config set lora_dropout 0.05

@@ -40,7 +40,7 @@ pub const TTFT_IN_STEP: SetBand = SetBand { fitted: (0.10, 8.37), new_family: (0
 /// Training tokens/s. (218 held-out rows.)
 pub const TRAINING: SetBand = SetBand { fitted: (0.71, 1.36), new_family: (0.67, 1.70) };
 
-/// Training and fine-tuning peak memory. (71 held-out rows.)
+/// Training and fine-tuning peak memory. (113 held-out rows.)
 pub const MEMORY: SetBand = SetBand { fitted: (0.95, 1.51), new_family: (0.95, 1.51) };
 
 /// Time to first token of a DeepSeek-style MoE. (68 held-out rows.)
