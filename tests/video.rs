@@ -302,7 +302,7 @@ fn sequence_parallel_time_splits_the_passes() {
 /// gathered BF16 blocks 2 × 14.288e9 / 40 × 2 B = 1.4288e9 B, UMT5-XXL 5.68e9 × 2 B / 8 =
 /// 1.42e9 B, VAE 0.127e9 × 2 B = 0.254e9 B: 10.2468e9 B of weights. The VAE decode's working set,
 /// 1536 × 1280 × 720 × 4 frames × 2 B = 11,324,620,800 B, is larger than the denoiser's 1/8 share
-/// (87.1 × 9,450 × 5120 = 4.21e9 B), so it sets the peak: (10.2468e9 + 11.3246e9) B = 20.090 GiB,
+/// (83.6 × 9,450 × 5120 = 4.04e9 B), so it sets the peak: (10.2468e9 + 11.3246e9) B = 20.090 GiB,
 /// × 1.08 + 0.75 GiB = 22.447 GiB. Without FSDP the weights are whole again (57.152e9 + 11.36e9 + 0.254e9 B)
 /// and only the activations split.
 #[test]
@@ -320,7 +320,7 @@ fn fsdp_and_sequence_parallel_memory_by_hand() {
     j.parallel = Some(VideoParallel::Ulysses { fsdp: false });
     let whole = video_memory_with(&VideoFit::CALIBRATED, &j, 8).unwrap();
     within(whole.weights_gib, (57.152e9 + 11.36e9 + 0.254e9) / GIB, 1e-9, "replicated weights");
-    // On two cards the denoiser's half share (87.1 × 37,800 × 5120 B = 15.7 GiB) outweighs the VAE.
+    // On two cards the denoiser's half share (83.6 × 37,800 × 5120 B = 15.1 GiB) outweighs the VAE.
     j.parallel = Some(VideoParallel::Ulysses { fsdp: true });
     let two = video_memory_with(&VideoFit::CALIBRATED, &j, 2).unwrap();
     within(two.activations_gib, VideoFit::CALIBRATED.live_bytes_per_token_channel * 37_800.0 * 5120.0 / GIB, 1e-9, "denoising on two cards");

@@ -80,7 +80,17 @@ pub struct Inventory {
 }
 
 /// The files this module reads, in order.
-pub const FILES: [&str; 8] = ["diffusion.csv", "diffusion_more.csv", "diffusion_new_sources.csv", "training.csv", "classic_training_more.csv", "classic_new_sources.csv", "video.csv", "video_multi_gpu.csv"];
+pub const FILES: [&str; 9] = [
+    "diffusion.csv",
+    "diffusion_more.csv",
+    "diffusion_new_sources.csv",
+    "training.csv",
+    "classic_training_more.csv",
+    "classic_new_sources.csv",
+    "video.csv",
+    "video_multi_gpu.csv",
+    "video_new_sources.csv",
+];
 
 fn num<T: std::str::FromStr>(s: &str, what: &str) -> R<T> {
     s.trim().parse().map_err(|_| format!("{what}: `{s}` is not a number"))
@@ -102,7 +112,7 @@ pub fn inventory(dir: &Path) -> R<Inventory> {
     for file in ["training.csv", "classic_training_more.csv", "classic_new_sources.csv"] {
         classic_rows(dir, file, false, &mut inv)?;
     }
-    for file in ["video.csv", "video_multi_gpu.csv"] {
+    for file in ["video.csv", "video_multi_gpu.csv", "video_new_sources.csv"] {
         video_rows(dir, file, &mut inv)?;
     }
     Ok(inv)
@@ -268,7 +278,9 @@ fn video_rows(dir: &Path, file: &'static str, inv: &mut Inventory) -> R<()> {
         job.text_encoder_on_cpu = c("text_on_cpu") == "true";
         job.attention = Some(match c("attention") {
             "fa3" => AttentionKernel::Fa3,
-            "fa2" => AttentionKernel::Fa2,
+            // PyTorch's scaled_dot_product_attention runs its FlashAttention-2 kernel for 16-bit
+            // inputs on the cards these rows ran on (PyTorch 2 `sdpa` flash back-end).
+            "fa2" | "sdpa" => AttentionKernel::Fa2,
             other => return Err(format!("{named}: attention `{other}`")),
         });
         job.parallel = parallel_of(c("parallel")).map_err(|e| format!("{named}: {e}"))?;

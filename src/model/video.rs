@@ -46,7 +46,7 @@ pub struct VideoFit {
 
 impl VideoFit {
     /// The values fitted on every video row (docs/MODEL.md, "Video generation").
-    pub const CALIBRATED: VideoFit = VideoFit { live_bytes_per_token_channel: 87.1, traffic_bytes_per_token_channel: 579.0, sm_overhead_sm_per_tflops: 0.193 };
+    pub const CALIBRATED: VideoFit = VideoFit { live_bytes_per_token_channel: 83.6, traffic_bytes_per_token_channel: 407.1, sm_overhead_sm_per_tflops: 0.2074 };
 }
 
 /// FlashAttention-2 on Hopper reaches only 35% of the H100's 989 TFLOPS, because it cannot use the
