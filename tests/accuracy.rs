@@ -226,13 +226,13 @@ fn serving_meets_its_goals() {
     let s = set("serving");
     at_most("serving LOFO", s.lofo, 0.20);
     at_most("serving LOSO", s.loso, 0.218 + 0.03); // GOAL NOT MET (≤ 20%)
-    // InferenceX's DeepSeek-R1 rows (2025–2026 engines) run about 2× the model's speed, outside
-    // the DeepSeek band that dstack's early-2025 rows, 2× below it, help set.
-    at_least("serving in band", s.in_band, 0.738 - 0.05); // GOAL NOT MET (≥ 80%)
+    // The DeepSeek-R1 rows: dstack's early-2025 engines run 1.4–3.5× below the model, outside
+    // the DeepSeek band that InferenceX's 2025–2026 rows, near it, help set, and the other way round.
+    at_least("serving in band", s.in_band, 0.747 - 0.05); // GOAL NOT MET (≥ 80%)
     let p = set("per-user");
     at_most("per-user LOSO", p.loso, 0.20);
-    at_most("per-user LOFO", p.lofo, 0.235 + 0.03); // GOAL NOT MET (≤ 20%)
-    at_least("per-user in band", p.in_band, 0.618 - 0.05); // GOAL NOT MET (≥ 80%): the DeepSeek rows, as above
+    at_most("per-user LOFO", p.lofo, 0.221 + 0.03); // GOAL NOT MET (≤ 20%)
+    at_least("per-user in band", p.in_band, 0.608 - 0.05); // GOAL NOT MET (≥ 80%): the DeepSeek rows, as above
 }
 
 #[test]

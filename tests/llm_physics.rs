@@ -465,22 +465,28 @@ fn fsdp_holds_two_unsharded_blocks() {
     assert!((per_gpu(2) - per_gpu(3) - 0.85 * w).abs() < 1e-6, "{} vs {}", per_gpu(2) - per_gpu(3), 0.85 * w);
 }
 
-/// Block-scaled FP8 GEMMs take a floor per call at decode sizes whatever their bytes: DeepGEMM
-/// 31.6 µs for N = 576, K = 7,168 at M = 8 on an H200 (sgl-project/sglang pull request #3893).
-/// DeepSeek-R1 (61 layers, 58 of them MoE with a shared expert, MLA with a low-rank query) makes
-/// per forward pass 61 × 2 attention down-projections (query and KV) + 58 shared-expert gate-ups
-/// and 3 dense gate-ups, 183 calls that reduce over its hidden size of 7,168, outside the fused MoE
-/// kernel: 183 × 31.6 µs = 5.783 ms. Its native checkpoint carries 128 × 128 weight scales
+/// Block-scaled FP8 GEMMs cost a fixed time per call at decode sizes beyond the bytes they
+/// stream: DeepGEMM's table of 2025-04-18 (deepseek-ai/DeepGEMM README.md @fea9309, H800, M = 64)
+/// times N = 2,112, K = 7,168 at 206 TFLOPS (2·64·2,112·7,168 / 206e12 = 9.407 µs) and 1,688 GB/s
+/// (15.88 MB), and N = 7,168, K = 16,384 at 336 TFLOPS (44.74 µs) and 2,668 GB/s (119.4 MB);
+/// t = t0 + bytes / b through the two: b = 103.5 MB / 35.33 µs = 2.93 TB/s, t0 = 9.407 − 15.88 /
+/// 2.93 = 3.99 µs, taken as 4.0. DeepSeek-R1 (61 layers, 58 of them MoE with a shared expert, MLA
+/// with a low-rank query) makes per forward pass 61 × 2 attention down-projections (query and KV)
+/// + 58 shared-expert gate-ups and 3 dense gate-ups, 183 calls that reduce over its hidden size of
+/// 7,168, outside the fused MoE kernel: 183 × 4.0 µs = 0.732 ms, on an H200 at the reference
+/// clock (1,980 MHz, as the H800's). Its native checkpoint carries 128 × 128 weight scales
 /// (`quantization_config.weight_block_size`, huggingface.co/deepseek-ai/DeepSeek-R1 config.json).
 #[test]
-fn block_fp8_gemms_have_a_floor_per_call() {
+fn block_fp8_gemms_have_a_fixed_time_per_call() {
     use gpu_advisor::model::llm::throughput::{block_fp8_floor_s, decode_step_s};
+    let t0: f64 = 9.407e-6 - 15.88e6 / ((119.4e6 - 15.88e6) / (44.74e-6 - 9.407e-6));
+    assert!((t0 - 4.0e-6).abs() < 0.02e-6, "{t0}");
     let mut j = job("deepseek-r1");
     j.precision = Precision::Fp8;
     j.engine = Some(Engine::Vllm);
     assert_eq!(j.model.fp8_weight_block, 128);
     assert_eq!(j.model.hidden_gemms, 183);
-    assert!((block_fp8_floor_s(&j, Engine::Vllm) - 183.0 * 31.6e-6).abs() < 1e-12);
+    assert!((block_fp8_floor_s(&j, Engine::Vllm) - 183.0 * 4.0e-6).abs() < 1e-12);
     // Not for 16-bit weights, per-tensor FP8 checkpoints or llama.cpp; Llama 3.1 8B makes 32 × 2.
     let mut bf16 = j.clone();
     bf16.precision = Precision::Bf16;
@@ -488,17 +494,15 @@ fn block_fp8_gemms_have_a_floor_per_call() {
     assert_eq!(block_fp8_floor_s(&j, Engine::LlamaCpp), 0.0);
     let llama = job("llama-3.1-8b");
     assert_eq!((llama.model.fp8_weight_block, llama.model.hidden_gemms), (0, 64));
-    // On 8 × H200 the other GEMMs' weights, about 17e9 FP8 bytes (671e9 less 58 layers × 256
-    // experts × 3 × 7,168 × 2,048 routed), are 2.1 GB a GPU: 0.45–1.2 ms at 100–40% of 4.8 TB/s,
-    // below the floor, so the floor replaces them in the step at every batch — the routed experts
-    // stream on their own, so the step grows by the same amount at 1 and at 256 sequences.
+    // On 8 × H200 the calls add their fixed time to the step, the same at 1 and at 256 sequences
+    // (the routed experts stream on their own).
     let g = gpu("h200-sxm");
     let mut plain = j.clone();
     plain.model.fp8_weight_block = 0;
     let l = Layout::Tensor(8);
     let d1 = decode_step_s(&j, g, Engine::Vllm, &l, 1.0, 1024.0) - decode_step_s(&plain, g, Engine::Vllm, &l, 1.0, 1024.0);
     let d256 = decode_step_s(&j, g, Engine::Vllm, &l, 256.0, 1024.0) - decode_step_s(&plain, g, Engine::Vllm, &l, 256.0, 1024.0);
-    assert!(d1 > 5.783e-3 - 1.2e-3 && d1 < 5.783e-3 - 0.45e-3, "{d1}");
+    assert!((d1 - 183.0 * 4.0e-6).abs() < 1e-9, "{d1}");
     assert!((d1 - d256).abs() < 1e-9, "{d1} vs {d256}");
 }
 

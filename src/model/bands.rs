@@ -23,13 +23,13 @@ pub const PREFILL: SetBand = SetBand { fitted: (0.31, 4.06), new_family: (0.24, 
 pub const SERVING: SetBand = SetBand { fitted: (0.70, 1.73), new_family: (0.70, 1.80) };
 
 /// The same for a DeepSeek-style MoE (routed experts and latent attention). (89 held-out rows.)
-pub const SERVING_MLA_MOE: SetBand = SetBand { fitted: (0.38, 1.69), new_family: (0.38, 1.71) };
+pub const SERVING_MLA_MOE: SetBand = SetBand { fitted: (0.36, 1.40), new_family: (0.36, 1.42) };
 
 /// One user's tokens/s at a concurrency above 1. (139 held-out rows.)
 pub const PER_USER: SetBand = SetBand { fitted: (0.77, 1.41), new_family: (0.77, 1.45) };
 
 /// The same for a DeepSeek-style MoE. (65 held-out rows.)
-pub const PER_USER_MLA_MOE: SetBand = SetBand { fitted: (0.49, 1.66), new_family: (0.49, 1.67) };
+pub const PER_USER_MLA_MOE: SetBand = SetBand { fitted: (0.45, 1.39), new_family: (0.45, 1.40) };
 
 /// Time to first token, requests arriving at random. (26 held-out rows.)
 pub const TTFT: SetBand = SetBand { fitted: (0.54, 6.73), new_family: (0.49, 7.16) };

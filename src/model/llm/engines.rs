@@ -214,15 +214,19 @@ impl Engine {
 /// engine's per-layer time. TensorRT-LLM's MoE kernels are not measured: nothing for them.
 pub const FUSED_MOE_LAYER_MS: f64 = (40.44 - 37.7 / 2.733) / 1000.0;
 
-/// Least time of one GEMM call on block-scaled FP8 weights (128 × 128 weight scales, DeepSeek's
-/// format) that reduces over a hidden size of about 7,168, at decode batch sizes, whatever its
-/// bytes, in s: DeepGEMM, the kernel SGLang runs by default from April 2025 (sgl-project/sglang
-/// pull request #5628) and vLLM for its linear layers at TP = 8 from November 2025
-/// (vllm-project/vllm pull request #29346), takes 31.6 µs for N = 576, K = 7,168 at M = 8 on an
-/// H200, flat to M = 64 (sgl-project/sglang pull request #3893; 4.1 MB of weights, under 1 µs of
-/// bandwidth), against 45.5 µs for SGLang's and vLLM's earlier Triton kernel. The K loop promotes
-/// its partial sums every 128 elements (DeepSeek-V3 report §3.3.2), 56 steps at K = 7,168.
-pub const BLOCK_FP8_HIDDEN_GEMM_S: f64 = 31.6e-6;
+/// Fixed time of one GEMM call on block-scaled FP8 weights (128 × 128 weight scales, DeepSeek's
+/// format) at decode batch sizes, beyond the bytes it streams, in s. DeepGEMM runs these GEMMs in
+/// SGLang by default from April 2025 (sgl-project/sglang pull request #5628) and in vLLM for its
+/// linear layers at TP = 8 from November 2025 (vllm-project/vllm pull request #29346); its K loop
+/// promotes the partial sums every 128 elements (DeepSeek-V3 report §3.3.2). DeepGEMM's own table
+/// of 2025-04-18 (deepseek-ai/DeepGEMM README.md @fea9309, "Normal GEMMs for dense models", H800)
+/// times M = 64 at N = 2,112, K = 7,168 at 206 TFLOPS and 1,688 GB/s (9.41 µs, 15.88 MB) and at
+/// N = 7,168, K = 16,384 at 336 TFLOPS and 2,668 GB/s (44.74 µs, 119.4 MB). A fixed time plus a
+/// stream through the two points, t = t0 + bytes / b: b = 103.5 MB / 35.33 µs = 2.93 TB/s and
+/// t0 = 9.41 − 15.88 / 2.93 = 4.0 µs; the same line gives the table's N = 4,096, K = 7,168 within
+/// 10% (14.4 against 13.1 µs). (Its first version, in February 2025, took 31.6 µs a call at
+/// N = 576, K = 7,168 whatever M up to 64 on an H200: sgl-project/sglang pull request #3893.)
+pub const BLOCK_FP8_HIDDEN_GEMM_S: f64 = 4.0e-6;
 
 impl Engine {
     /// [`FUSED_MOE_LAYER_MS`] for the engines that run Triton's fused MoE (vLLM, SGLang), else 0.
