@@ -471,8 +471,8 @@ fn fsdp_holds_two_unsharded_blocks() {
 /// (15.88 MB), and N = 7,168, K = 16,384 at 336 TFLOPS (44.74 µs) and 2,668 GB/s (119.4 MB);
 /// t = t0 + bytes / b through the two: b = 103.5 MB / 35.33 µs = 2.93 TB/s, t0 = 9.407 − 15.88 /
 /// 2.93 = 3.99 µs, taken as 4.0. DeepSeek-R1 (61 layers, 58 of them MoE with a shared expert, MLA
-/// with a low-rank query) makes per forward pass 61 × 2 attention down-projections (query and KV)
-/// + 58 shared-expert gate-ups and 3 dense gate-ups, 183 calls that reduce over its hidden size of
+/// with a low-rank query) makes per forward pass 61 × 2 attention down-projections (query and KV),
+/// 58 shared-expert gate-ups and 3 dense gate-ups: 183 calls that reduce over its hidden size of
 /// 7,168, outside the fused MoE kernel: 183 × 4.0 µs = 0.732 ms, on an H200 at the reference
 /// clock (1,980 MHz, as the H800's). Its native checkpoint carries 128 × 128 weight scales
 /// (`quantization_config.weight_block_size`, huggingface.co/deepseek-ai/DeepSeek-R1 config.json).
