@@ -107,8 +107,8 @@ pub fn fp32_path_tflops_winograd(gpu: &Gpu, mode: Fp32Math, conv_share: f64, win
 }
 
 /// The engine clock the engines' fixed GPU times are quoted at, MHz: the H100 SXM's boost clock
-/// (NVIDIA H100 Tensor Core GPU datasheet), the card the fused-MoE and block-FP8 kernel times were
-/// measured on.
+/// (NVIDIA H100 Tensor Core GPU datasheet), as the H100 and H800 the fused-MoE and block-FP8
+/// kernel times were measured on run.
 pub const REFERENCE_ENGINE_CLOCK_MHZ: f64 = 1980.0;
 
 /// How much longer a fixed run of GPU cycles takes on `gpu` than at [`REFERENCE_ENGINE_CLOCK_MHZ`]:
