@@ -478,7 +478,7 @@ fn fsdp_holds_two_unsharded_blocks() {
 /// (`quantization_config.weight_block_size`, huggingface.co/deepseek-ai/DeepSeek-R1 config.json).
 #[test]
 fn block_fp8_gemms_have_a_fixed_time_per_call() {
-    use gpu_advisor::model::llm::throughput::{block_fp8_floor_s, decode_step_s};
+    use gpu_advisor::model::llm::throughput::{block_fp8_fixed_s, decode_step_s};
     let t0: f64 = 9.407e-6 - 15.88e6 / ((119.4e6 - 15.88e6) / (44.74e-6 - 9.407e-6));
     assert!((t0 - 4.0e-6).abs() < 0.02e-6, "{t0}");
     let mut j = job("deepseek-r1");
@@ -486,12 +486,12 @@ fn block_fp8_gemms_have_a_fixed_time_per_call() {
     j.engine = Some(Engine::Vllm);
     assert_eq!(j.model.fp8_weight_block, 128);
     assert_eq!(j.model.hidden_gemms, 183);
-    assert!((block_fp8_floor_s(&j, Engine::Vllm) - 183.0 * 4.0e-6).abs() < 1e-12);
+    assert!((block_fp8_fixed_s(&j, Engine::Vllm) - 183.0 * 4.0e-6).abs() < 1e-12);
     // Not for 16-bit weights, per-tensor FP8 checkpoints or llama.cpp; Llama 3.1 8B makes 32 × 2.
     let mut bf16 = j.clone();
     bf16.precision = Precision::Bf16;
-    assert_eq!(block_fp8_floor_s(&bf16, Engine::Vllm), 0.0);
-    assert_eq!(block_fp8_floor_s(&j, Engine::LlamaCpp), 0.0);
+    assert_eq!(block_fp8_fixed_s(&bf16, Engine::Vllm), 0.0);
+    assert_eq!(block_fp8_fixed_s(&j, Engine::LlamaCpp), 0.0);
     let llama = job("llama-3.1-8b");
     assert_eq!((llama.model.fp8_weight_block, llama.model.hidden_gemms), (0, 64));
     // On 8 × H200 the calls add their fixed time to the step, the same at 1 and at 256 sequences

@@ -209,7 +209,7 @@ impl Ctx<'_> {
         // The routed experts stream in the fused MoE kernel; the other GEMMs stream too, and a
         // block-scaled FP8 checkpoint's calls add their fixed time (0 for other weights).
         let (rest, routed) = decode_weight_split(self.job, batch);
-        let t_weights = routed / s.experts / self.weight_bw() + rest / s.dense / self.weight_bw() + block_fp8_floor_s(self.job, self.engine) * self.cycles();
+        let t_weights = routed / s.experts / self.weight_bw() + rest / s.dense / self.weight_bw() + block_fp8_fixed_s(self.job, self.engine) * self.cycles();
         let t_kv = kv_bytes(self.job, ctx, group_seqs) * s.kv / (self.bw() * self.eff.attention_bw);
         let routed_active = routed_active_params(m);
         let dense_flops = (2.0 * (m.active_compute_params() - routed_active) + decode_attention_flops(m, ctx) / self.attention_rate_share()) * group_tokens / s.dense;
@@ -388,7 +388,7 @@ fn decode_weight_split(job: &LlmJob, tokens: f64) -> (f64, f64) {
 /// the reference clock). Only for a block-quantized FP8 checkpoint served as FP8
 /// (`fp8_weight_block`) by an engine that runs such checkpoints (vLLM, SGLang, TensorRT-LLM); 0
 /// otherwise.
-pub fn block_fp8_floor_s(job: &LlmJob, engine: Engine) -> f64 {
+pub fn block_fp8_fixed_s(job: &LlmJob, engine: Engine) -> f64 {
     let m = &job.model;
     if m.fp8_weight_block == 0 || job.effective_precision() != Precision::Fp8 || !engine.continuous_batching() {
         return 0.0;
