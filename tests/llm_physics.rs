@@ -359,7 +359,7 @@ fn prefill_gemm_share_follows_matrix_units() {
     assert!(f.simt_gemm_mfu > 0.0 && f.simt_gemm_mfu <= 1.0);
     let shares = |id: &str, q: bool| {
         let g = gpu(id);
-        prefill_gemm_shares(g, Engine::LlamaCpp, q, &efficiency(Engine::LlamaCpp, GpuFamily::of(g)))
+        prefill_gemm_shares(g, Engine::LlamaCpp, has_matrix_units(g), q, &efficiency(Engine::LlamaCpp, GpuFamily::of(g)))
     };
     let (mfu, quant) = (f.llama_cpp.prefill_mfu, f.llama_cpp.quant_prefill);
     assert!(!has_matrix_units(gpu("apple-m4-max")) && has_matrix_units(gpu("rtx-4090")) && !has_matrix_units(gpu("p40")));
@@ -369,6 +369,36 @@ fn prefill_gemm_share_follows_matrix_units() {
     assert_eq!(shares("rtx-4090", true), (mfu, quant));
     assert_eq!(shares("p40", true), (mfu, quant));
     assert_eq!(shares("p40", false), (f.simt_gemm_mfu, 1.0));
+}
+
+/// llama.cpp's Vulkan back-end multiplies on cooperative matrices only where it enables them:
+/// on Intel only Xe2 (ggml-vulkan.cpp `ggml_vk_khr_cooperative_matrix_support`; PR #14001 keeps
+/// them off on the Arc A770), so an A770's Vulkan prompt runs on its FP32 lanes at the SIMT GEMM
+/// share, while SYCL runs on its XMX units. A prompt long enough for its GEMMs to outweigh the
+/// weight stream (Gemma 2 2B in FP16, 4,096 tokens: 2 · 2.6e9 · 4,096 = 21 TFLOP against 5.2 GB
+/// at 560 GB/s), without fixed times, takes (XMX FP16 137.6 TFLOPS · prefill MFU) / (FP32 17.2
+/// TFLOPS · SIMT share) times longer on Vulkan: the GEMM and the attention terms both run at the
+/// peak times its share. An Arc B580 (Xe2) keeps its XMX units on Vulkan.
+#[test]
+fn vulkan_prompts_on_older_arc_run_on_the_fp32_lanes() {
+    use gpu_advisor::model::llm::backend::matrix_units_in_use;
+    use gpu_advisor::model::llm::calibrated::CALIBRATED;
+    use gpu_advisor::model::llm::engines::Backend;
+    use gpu_advisor::model::llm::throughput::prefill_s;
+    let mut j = job("gemma-2-2b");
+    j.precision = Precision::Fp16;
+    j.engine = Some(Engine::LlamaCpp);
+    let (a770, b580) = (gpu("arc-a770"), gpu("arc-b580"));
+    let on = |g, b| {
+        let mut j = j.clone();
+        j.backend = Some(b);
+        (matrix_units_in_use(&j, g, Engine::LlamaCpp), prefill_s(&j, g, Engine::LlamaCpp, &Layout::Single, 4096.0, false))
+    };
+    let ((vk_units, vk_s), (sycl_units, sycl_s)) = (on(a770, Backend::Vulkan), on(a770, Backend::Sycl));
+    assert!(!vk_units && sycl_units);
+    assert!(on(b580, Backend::Vulkan).0);
+    let hand = (137.6 * CALIBRATED.llama_cpp.prefill_mfu) / (17.2 * CALIBRATED.simt_gemm_mfu);
+    assert!((vk_s / sycl_s / hand - 1.0).abs() < 1e-9, "{} vs {hand}", vk_s / sycl_s);
 }
 
 /// bitsandbytes LLM.int8() under transformers streams its 8-bit weights (half the bytes) at

@@ -118,7 +118,8 @@ fn moe(r: &Row<LlmCase>) -> bool {
 }
 
 fn matrix_units(r: &Row<LlmCase>) -> bool {
-    crate::model::llm::engines::has_matrix_units(r.gpu)
+    let job = &r.payload.job;
+    crate::model::llm::backend::matrix_units_in_use(job, r.gpu, job.engine_for(r.gpu))
 }
 
 fn no_matrix_units(r: &Row<LlmCase>) -> bool {

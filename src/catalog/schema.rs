@@ -72,6 +72,14 @@ pub struct Gpu {
     /// `sycl`, `cann`, `mlx` (as llama.cpp, vLLM, MLX and the vendors' docs list them).
     #[serde(default)]
     pub backends: Vec<String>,
+    /// False where llama.cpp's Vulkan back-end leaves the card's matrix units idle. It multiplies
+    /// on them through `VK_KHR_cooperative_matrix` only where it allows that extension
+    /// (ggml-org/llama.cpp ggml/src/ggml-vulkan/ggml-vulkan.cpp,
+    /// `ggml_vk_khr_cooperative_matrix_support`: on Intel only Xe2, because "some older hardware
+    /// (ex. Arc A770) has performance regressions"; PR #14001), so elsewhere its prompt GEMMs
+    /// run on the SIMD lanes. Default true.
+    #[serde(default = "yes")]
+    pub vulkan_matrix_units: bool,
     #[serde(default)]
     pub fp32_tflops: Option<f64>,
     #[serde(default)]
@@ -199,6 +207,11 @@ impl Gpu {
     pub fn has_hbm(&self) -> bool {
         self.memory_type.as_deref().is_some_and(|m| m.starts_with("HBM"))
     }
+}
+
+/// Serde's default for fields that hold unless the catalog says otherwise.
+fn yes() -> bool {
+    true
 }
 
 /// `true` for a lowercase kebab-case id (dots allowed inside, as in `qwen2.5-7b`).
@@ -351,6 +364,9 @@ fn check_memory_and_backends(errors: &mut Vec<String>, g: &Gpu) {
         for o in opts {
             in_range(errors, id, "memory_options_gib", Some(*o), 4.0, 1024.0);
         }
+    }
+    if !g.vulkan_matrix_units && !g.backends.iter().any(|b| b == "vulkan") {
+        errors.push(format!("gpu `{id}`: vulkan_matrix_units = false needs `vulkan` in backends"));
     }
     for (i, b) in g.backends.iter().enumerate() {
         if !BACKENDS.contains(&b.as_str()) {

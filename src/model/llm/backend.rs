@@ -65,6 +65,14 @@ pub fn llama_cpp_decode(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Option<super
     })
 }
 
+/// True when `engine`'s GEMMs run on the card's matrix units through the back-end `job` runs
+/// on: a card with them ([`super::engines::has_matrix_units`]) whose catalog entry does not say
+/// that llama.cpp's Vulkan back-end leaves them idle (`vulkan_matrix_units`).
+pub fn matrix_units_in_use(job: &LlmJob, gpu: &Gpu, engine: Engine) -> bool {
+    let vulkan_idle = !gpu.vulkan_matrix_units && engine == Engine::LlamaCpp && backend_for(job, gpu, engine) == Some(Backend::Vulkan);
+    super::engines::has_matrix_units(gpu) && !vulkan_idle
+}
+
 /// The assumption note naming the back-end.
 pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, out: &mut Vec<Note>) {
     let Some(b) = backend_for(job, gpu, engine) else { return };

@@ -11,7 +11,7 @@
 //! held-out errors in `docs/ACCURACY.md`.
 
 use super::calibrated::CALIBRATED;
-use super::engines::{dp4a_tops, has_matrix_units, standing, Efficiency, Engine, GpuFamily, Standing};
+use super::engines::{dp4a_tops, standing, Efficiency, Engine, GpuFamily, Standing};
 use super::fit::LlmFit;
 use crate::catalog::Gpu;
 use crate::model::precision::Precision;
@@ -56,8 +56,8 @@ pub fn simt_gemm_mfu() -> f64 {
 /// every token of the tile (32–64), so its few ALU operations per weight are a few per cent of
 /// the FMAs on the same lanes (llama.cpp Metal q4_0/q8_0 prefill equals F16 prefill to 3% on
 /// M3 Max, M3 Ultra and M4 Max, `llm_inference_more.csv`).
-pub fn prefill_gemm_shares(gpu: &Gpu, engine: Engine, quantized: bool, eff: &Efficiency) -> (f64, f64) {
-    let fast_multiply = has_matrix_units(gpu) || (quantized && dp4a_tops(gpu, engine).is_some());
+pub fn prefill_gemm_shares(gpu: &Gpu, engine: Engine, matrix_units: bool, quantized: bool, eff: &Efficiency) -> (f64, f64) {
+    let fast_multiply = matrix_units || (quantized && dp4a_tops(gpu, engine).is_some());
     if fast_multiply {
         (eff.prefill_mfu, if quantized { eff.quant_prefill } else { 1.0 })
     } else {

@@ -103,7 +103,12 @@ impl Ctx<'_> {
         // its peak is the 16-bit one, with its quantized-weight share.
         let fp4_gemm = self.job.effective_precision().is_fp4() && self.engine.continuous_batching();
         let fp4 = if fp4_gemm { self.gpu.fp4_tflops } else { None };
-        dp4a.or(fp4).unwrap_or_else(|| inference_peak_tflops(self.gpu, self.engine, self.job.effective_precision() == Precision::Fp8))
+        // A back-end that leaves the matrix units idle multiplies on the FP32 lanes.
+        let idle_units = super::engines::has_matrix_units(self.gpu) && !self.matrix_units();
+        let lanes = if idle_units { self.gpu.fp32_tflops } else { None };
+        dp4a.or(fp4)
+            .or(lanes)
+            .unwrap_or_else(|| inference_peak_tflops(self.gpu, self.engine, self.job.effective_precision() == Precision::Fp8))
             * crate::model::numeric::sustained_tensor_factor(self.gpu)
             * super::engines::sync_mma_share(self.gpu, self.engine)
             * 1e12
@@ -112,7 +117,13 @@ impl Ctx<'_> {
     /// (GEMM MFU, multiplier for the weights' format) of this job's GEMMs
     /// ([`prefill_gemm_shares`]).
     fn gemm_shares(&self) -> (f64, f64) {
-        prefill_gemm_shares(self.gpu, self.engine, self.quantized(), &self.eff)
+        prefill_gemm_shares(self.gpu, self.engine, self.matrix_units(), self.quantized(), &self.eff)
+    }
+
+    /// True when this job's GEMMs run on the card's matrix units
+    /// ([`super::backend::matrix_units_in_use`]).
+    fn matrix_units(&self) -> bool {
+        super::backend::matrix_units_in_use(self.job, self.gpu, self.engine)
     }
 
     /// The attention's share of [`Ctx::peak_flops`]: attention multiplies queries by the KV cache
@@ -749,7 +760,7 @@ pub fn describe(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, layout: 
             ("bw", crate::decimal::fixed(gpu.memory_bandwidth_gb_s, 0).into()),
             ("layer_ms", crate::decimal::fixed(eff.layer_ms * crate::model::numeric::cycle_time_factor(gpu) + engine.launch_layer_ms(job.cuda_graphs), 2).into()),
             ("tokens", (job.prompt_tokens + job.output_tokens / 2).to_string().into()),
-            ("mfu", crate::decimal::fixed(prefill_gemm_shares(gpu, engine, false, &eff).0 * 100.0, 0).into()),
+            ("mfu", crate::decimal::fixed(prefill_gemm_shares(gpu, engine, super::backend::matrix_units_in_use(job, gpu, engine), false, &eff).0 * 100.0, 0).into()),
         ],
     ));
     let standing = super::engines::standing(engine, family);
