@@ -177,6 +177,9 @@ fn main() {
             g.sources.clear();
             g.notes.clear();
             g.price_source = None;
+            // The sparse figures only check that the dense ones are dense (done above).
+            g.fp4_sparse_tflops = None;
+            g.fp16_sparse_tflops = None;
             for c in &mut g.cloud {
                 c.source.clear();
             }
