@@ -65,12 +65,21 @@ pub fn llama_cpp_decode(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Option<super
     })
 }
 
+/// True when the card has matrix units ([`super::engines::has_matrix_units`]) that `engine`
+/// leaves idle on the back-end `job` runs on: llama.cpp on Vulkan where the catalog says its
+/// Vulkan back-end keeps cooperative matrices off (`vulkan_matrix_units`). Its GEMMs then run on
+/// the FP32 lanes.
+pub fn matrix_units_idle(job: &LlmJob, gpu: &Gpu, engine: Engine) -> bool {
+    !gpu.vulkan_matrix_units
+        && engine == Engine::LlamaCpp
+        && super::engines::has_matrix_units(gpu)
+        && backend_for(job, gpu, engine) == Some(Backend::Vulkan)
+}
+
 /// True when `engine`'s GEMMs run on the card's matrix units through the back-end `job` runs
-/// on: a card with them ([`super::engines::has_matrix_units`]) whose catalog entry does not say
-/// that llama.cpp's Vulkan back-end leaves them idle (`vulkan_matrix_units`).
+/// on: the card has them and the back-end does not leave them idle ([`matrix_units_idle`]).
 pub fn matrix_units_in_use(job: &LlmJob, gpu: &Gpu, engine: Engine) -> bool {
-    let vulkan_idle = !gpu.vulkan_matrix_units && engine == Engine::LlamaCpp && backend_for(job, gpu, engine) == Some(Backend::Vulkan);
-    super::engines::has_matrix_units(gpu) && !vulkan_idle
+    super::engines::has_matrix_units(gpu) && !matrix_units_idle(job, gpu, engine)
 }
 
 /// The assumption note naming the back-end.

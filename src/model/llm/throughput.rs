@@ -104,8 +104,8 @@ impl Ctx<'_> {
         let fp4_gemm = self.job.effective_precision().is_fp4() && self.engine.continuous_batching();
         let fp4 = if fp4_gemm { self.gpu.fp4_tflops } else { None };
         // A back-end that leaves the matrix units idle multiplies on the FP32 lanes.
-        let idle_units = super::engines::has_matrix_units(self.gpu) && !self.matrix_units();
-        let lanes = if idle_units { self.gpu.fp32_tflops } else { None };
+        let idle = super::backend::matrix_units_idle(self.job, self.gpu, self.engine);
+        let lanes = if idle { self.gpu.fp32_tflops } else { None };
         dp4a.or(fp4)
             .or(lanes)
             .unwrap_or_else(|| inference_peak_tflops(self.gpu, self.engine, self.job.effective_precision() == Precision::Fp8))
