@@ -69,15 +69,15 @@ fn initial() -> url::Parsed {
 }
 
 /// One callback for the app's life: children whose other props are unchanged compare equal and
-/// skip their render (the every-card table on each keystroke). An input is taken in its own event
-/// when the last ranking was quick, so the frame that paints the typed or chosen value paints its
-/// answer too; after a slow one (a phone), in the task after that frame, so the value never waits
-/// for the engine (`dom::ranking_is_slow`; README.md, "Speed and size").
+/// skip their render (the every-card table on each keystroke). An input is taken in its own event,
+/// so the frame that paints the typed or chosen value paints its answer too; a typed one after a
+/// slow ranking (a phone), in the task after that frame, so the keystroke never waits for the
+/// engine (`dom::waits_for_its_paint`; README.md, "Speed and size").
 #[hook]
 fn use_dispatch(dispatcher: UseReducerDispatcher<AppState>) -> Callback<Action> {
     (*use_memo((), move |_| {
         Callback::from(move |a: Action| match a {
-            Action::SetInput(..) if dom::ranking_is_slow() => {
+            Action::SetInput(..) if dom::waits_for_its_paint() => {
                 let dispatcher = dispatcher.clone();
                 dom::after_paint(move || dispatcher.dispatch(a));
             }

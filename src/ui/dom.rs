@@ -94,9 +94,27 @@ pub fn ranked_in(ms: f64) {
     LAST_RANK_MS.with(|c| c.set(ms));
 }
 
-/// Whether an input should wait for the frame that paints its value (see [`RANK_IN_EVENT_MS`]).
+/// Whether the last input's ranking took longer than [`RANK_IN_EVENT_MS`].
 pub fn ranking_is_slow() -> bool {
     LAST_RANK_MS.with(|c| c.get()) > RANK_IN_EVENT_MS
+}
+
+thread_local! {
+    /// Whether the input being dispatched was typed (set by [`mark_typed`], read once).
+    static TYPED_INPUT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Marks the input about to be dispatched as typed in a text field (see [`waits_for_its_paint`]).
+pub fn mark_typed() {
+    TYPED_INPUT.with(|c| c.set(true));
+}
+
+/// Whether the input being dispatched should wait for the frame that paints its value: a typed
+/// one after a slow ranking, so the next keystroke never waits behind the engine. A chosen one
+/// (a select, a check box) ranks in its own event whatever the last ranking took: no keystroke
+/// follows it that the ranking could hold up, and its answer paints a frame sooner.
+pub fn waits_for_its_paint() -> bool {
+    TYPED_INPUT.with(|c| c.replace(false)) && ranking_is_slow()
 }
 
 /// Runs `f` after the browser's next paint: in a task queued from the next animation frame. A

@@ -5,8 +5,8 @@
 //!
 //! The app starts behind the static shell; the first ranking runs a few cards per task, its
 //! results render, and then the app takes the shell's place. Every card's sizing follows in tasks
-//! of its own. After that, an input ranks in its own task (after a slow ranking, in the task
-//! after the frame that shows its value: `dom::ranking_is_slow`), and the frame that paints the
+//! of its own. After that, an input ranks in its own task (a typed one after a slow ranking, in
+//! the task after the frame that shows its value: `dom::waits_for_its_paint`), and the frame that paints the
 //! keystroke paints the new answer too: its pick strip and its first options (the ones a window
 //! shows). The options below them, the why-not notes, the charts and the sizing follow in tasks
 //! after that paint. A ranking longer than [`INPUT_SLICE_MS`] goes on in slices of a few
@@ -240,8 +240,13 @@ fn show(input: Option<RecommendInput>, still: Still, results: Results) {
     };
     let still = still_for_rank;
     if crate::ui::dom::revealed() {
-        // An input: rank now, so the answer paints in the input's next frame.
-        rank_in_slices(Some(INPUT_SLICE_MS), input, still, on_ranked);
+        // An input: rank now, so the answer paints in the input's next frame. "Now" is a
+        // microtask after this render of the form, not this effect: Yew yields to the browser
+        // (a zero-delay timer, so a frame) once one run of its scheduler passes 16 ms, and a
+        // ranking inside the run that rendered the form pushed it past that on a slow CPU, so
+        // the answer's render waited a frame. In a microtask of its own, the ranking ends
+        // before the answer's render starts a run of its own, all before the next frame.
+        wasm_bindgen_futures::spawn_local(async move { rank_in_slices(Some(INPUT_SLICE_MS), input, still, on_ranked) });
     } else {
         // The start, behind the static shell: short slices after the first paint.
         after_paint(move || rank_in_slices(None, input, still, on_ranked));

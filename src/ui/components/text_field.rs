@@ -39,9 +39,13 @@ pub fn text_field(props: &TextFieldProps) -> Html {
             dispatch.clone(),
         );
         if value.trim().is_empty() {
-            crate::ui::dom::once_typing_rests(f, move || dispatch.emit(Action::SetInput(f, value)));
+            crate::ui::dom::once_typing_rests(f, move || {
+                crate::ui::dom::mark_typed();
+                dispatch.emit(Action::SetInput(f, value))
+            });
         } else {
             crate::ui::dom::cancel_typing(f);
+            crate::ui::dom::mark_typed();
             dispatch.emit(Action::SetInput(f, value));
         }
     });
