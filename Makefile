@@ -26,10 +26,12 @@ serve: install-build
 ## dist: release bundle in dist/ (wasm-opt -Oz), with its CSP, service worker list and one-file copy.
 ## -Zlocation-detail=none (the release wasm only): a panic in the web app does not carry its source
 ## file and line: 2.8 KB brotli of path strings less; the crash panel keeps the message.
-## It is an unstable flag, hence RUSTC_BOOTSTRAP=1 on the stable toolchain (as `make fuzz` does);
+## -Zfmt-debug=none: `{:?}` prints nothing in the web app (only the catalog's build-time checks
+## use it, natively), and its Debug code goes: 0.1 KB brotli.
+## They are unstable flags, hence RUSTC_BOOTSTRAP=1 on the stable toolchain (as `make fuzz` does);
 ## Trunk's post_build hook drops it again for its native build.
 dist: install-build
-	RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=-Zlocation-detail=none \
+	RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zlocation-detail=none -Zfmt-debug=none" \
 	  trunk build --release --offline --dist dist
 	node tools/postbuild.mjs dist
 	node tools/single_file.mjs dist dist-single/gpu-advisor.html
@@ -89,7 +91,7 @@ size:
 	@test -d dist || $(MAKE) --no-print-directory dist
 	@node tools/size.mjs dist
 	@tools/install.sh twiggy
-	@RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=-Zlocation-detail=none CARGO_PROFILE_RELEASE_STRIP=false \
+	@RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zlocation-detail=none -Zfmt-debug=none" CARGO_PROFILE_RELEASE_STRIP=false \
 	  CARGO_TARGET_DIR=target/size cargo build --quiet --locked --release --target wasm32-unknown-unknown --bin gpu-advisor-web
 	@echo "the ten largest items of the wasm (bytes before wasm-opt and compression):"
 	@twiggy top -n 40 target/size/wasm32-unknown-unknown/release/gpu-advisor-web.wasm | grep -v -E "custom section|function names|\.\.\. and|Σ" | sed -E 's/\[[0-9a-f]{16}\]//g' | cut -c1-160 | head -12

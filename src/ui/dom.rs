@@ -123,6 +123,18 @@ pub fn after_paint(f: impl FnOnce() + 'static) {
     after_paint_boxed(Box::new(f));
 }
 
+/// Runs `f` after the paint that shows the answer: [`after_paint`] once the app is on screen;
+/// during a start on the bare shell, after a paint that follows [`reveal_app`] (it looks again
+/// each frame), so nothing the start leaves for later is queued ahead of the frame that shows the
+/// app. Behind the pre-rendered answer, which the app must match whole before it takes its place,
+/// as [`after_paint`].
+pub fn after_shown_paint(f: Box<dyn FnOnce()>) {
+    if revealed() || shell_shows_answer() {
+        return after_paint_boxed(f);
+    }
+    after_paint_boxed(Box::new(move || after_shown_paint(f)));
+}
+
 /// [`after_paint`] for one closure type (see [`crate::ui::later_boxed`]).
 fn after_paint_boxed(f: Box<dyn FnOnce()>) {
     use wasm_bindgen::closure::Closure;
@@ -216,6 +228,26 @@ pub fn release_start() {
 /// Shows the app ([`reveal_app`]) once no part of it is held ([`hold_start`]).
 pub fn reveal_when_whole() {
     update_held(|h| h.wanted = true);
+}
+
+thread_local! {
+    /// Whether the static shell shows the pre-rendered answer ([`read_shell`]).
+    static SHELL_ANSWER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Reads, at the start (the shell is gone after the reveal), whether the static shell shows the
+/// pre-rendered answer: index.html keeps `data-answer` on `#shell` only for the question it
+/// answers.
+pub fn read_shell() {
+    let document = web_sys::window().and_then(|w| w.document());
+    let answer = document.and_then(|d| d.get_element_by_id("shell")).is_some_and(|s| s.get_attribute("data-answer").is_some());
+    SHELL_ANSWER.with(|a| a.set(answer));
+}
+
+/// Whether the page opened on the pre-rendered answer (the app's start must then match it
+/// whole before it takes its place) rather than on the bare shell.
+pub fn shell_shows_answer() -> bool {
+    SHELL_ANSWER.with(|a| a.get())
 }
 
 /// Whether [`reveal_app`] has run: before it, the app is still starting behind the shell.

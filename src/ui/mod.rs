@@ -25,6 +25,7 @@ pub mod sources_load;
 /// registered once the app is on screen.
 pub fn start() {
     panic::install();
+    dom::read_shell();
     later(|| {
         browser_json::install();
         browser_query::install();

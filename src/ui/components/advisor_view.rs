@@ -226,7 +226,7 @@ fn show(input: Option<RecommendInput>, still: Still, results: Results) {
         let for_pareto = ranking.clone();
         // The charts and the sizing wait for the answer's paint: queued now, their tasks would
         // run before the browser's next frame and hold the answer back.
-        after_paint(move || {
+        crate::ui::dom::after_shown_paint(Box::new(move || {
             in_turn(
                 still,
                 [
@@ -236,7 +236,7 @@ fn show(input: Option<RecommendInput>, still: Still, results: Results) {
                 ]
                 .into(),
             )
-        });
+        }));
     };
     let still = still_for_rank;
     if crate::ui::dom::revealed() {
@@ -247,9 +247,13 @@ fn show(input: Option<RecommendInput>, still: Still, results: Results) {
         // the answer's render waited a frame. In a microtask of its own, the ranking ends
         // before the answer's render starts a run of its own, all before the next frame.
         wasm_bindgen_futures::spawn_local(async move { rank_in_slices(Some(INPUT_SLICE_MS), input, still, on_ranked) });
-    } else {
-        // The start, behind the static shell: short slices after the first paint.
+    } else if crate::ui::dom::shell_shows_answer() {
+        // The start, behind the pre-rendered answer: short slices after the first paint.
         after_paint(move || rank_in_slices(None, input, still, on_ranked));
+    } else {
+        // The start behind the bare shell, which has painted while the wasm loaded: short
+        // slices from the next task, since the answer is all this visitor waits for.
+        later(move || rank_in_slices(None, input, still, on_ranked));
     }
 }
 
@@ -322,10 +326,10 @@ fn results_column(lang: Lang, errors: &[FieldError], results: &Results, dispatch
                 }
             }
             if let Some(Computed { input, rec: Some(rec), .. }) = results.frontier.computed.clone() {
-                <AfterStart><FrontierChart {rec} {input} /></AfterStart>
+                <AfterStart below=true><FrontierChart {rec} {input} /></AfterStart>
             }
             if let Some(Computed { input, rec: Some(rec), .. }) = results.pareto.computed.clone() {
-                <AfterStart><ParetoChart {rec} cost={input.cost.clone()} /></AfterStart>
+                <AfterStart below=true><ParetoChart {rec} cost={input.cost.clone()} /></AfterStart>
             }
             // Shown once sized: appearing below the results, it moves nothing already painted.
             if !rows.is_empty() {

@@ -4,6 +4,12 @@
 //! one task after it would have, while the app is still hidden behind the static shell (the
 //! advisor takes the shell's place in a task queued after these); once the app has started, at
 //! once.
+//!
+//! A part below the first screen (`below`: the options past the first rows, the why-not list,
+//! the charts) holds the start only while the shell shows the pre-rendered answer, which has them
+//! all: the app takes its place only once it matches it. On a bare shell (a shared link, saved
+//! inputs, another language) the app is shown as soon as the first screen is in, and these render
+//! in the tasks after the frame that shows it, below it, where they move nothing already painted.
 
 use crate::ui::dom;
 use yew::prelude::*;
@@ -15,12 +21,16 @@ pub struct AfterStartProps {
     /// for the first time, like the every-card table's rows).
     #[prop_or_default]
     pub always: bool,
+    /// Below the first screen (see the module's notes): on a bare shell it holds nothing.
+    #[prop_or_default]
+    pub below: bool,
 }
 
 /// A part's first render, waiting for its task.
 type Part = Box<dyn FnOnce()>;
 
 /// The parts waiting to render, first come first served, and whether a task is queued for them.
+/// (The parts below the first screen mount with or after those above them, so they come after.)
 #[derive(Default)]
 struct Waiting {
     parts: std::collections::VecDeque<Part>,
@@ -29,6 +39,9 @@ struct Waiting {
 
 thread_local! {
     static WAITING: std::cell::RefCell<Waiting> = std::cell::RefCell::new(Waiting::default());
+    /// Whether the parts below the first screen have waited, once, for the frame that paints the
+    /// revealed app: queued before it, their tasks would hold that frame back.
+    static PAINT_WAITED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Runs `f` in a task of its own after those queued before it here: one part per task (timers
@@ -46,6 +59,9 @@ fn one_per_task(f: Part) {
 
 /// Runs the first waiting part, and queues the next in a task of its own.
 fn next() {
+    if dom::revealed() && !PAINT_WAITED.with(|p| p.replace(true)) {
+        return dom::after_paint(next);
+    }
     let f = WAITING.with(|w| {
         let mut w = w.borrow_mut();
         let f = w.parts.pop_front();
@@ -66,9 +82,10 @@ pub fn after_start(props: &AfterStartProps) -> Html {
     let holding = use_mut_ref(|| false);
     {
         let (ready, holding) = (ready.clone(), holding.clone());
+        let below = props.below && !dom::shell_shows_answer();
         use_effect_with((), move |_| {
             if !*ready {
-                if !dom::revealed() {
+                if !dom::revealed() && !below {
                     dom::hold_start();
                     *holding.borrow_mut() = true;
                 }

@@ -163,10 +163,10 @@ pub fn recommend_list(props: &ResultProps) -> Html {
                 // task).
                 { for options.enumerate().map(|(i, (o, input))| match i {
                     0 => option(lang, 0, o, input),
-                    _ => html! { <AfterStart key={i}>{ option(lang, i, o, input) }</AfterStart> },
+                    _ => html! { <AfterStart key={i} below={i >= FIRST_OPTIONS}>{ option(lang, i, o, input) }</AfterStart> },
                 }) }
             </ol>
-            <AfterStart>
+            <AfterStart below=true>
                 if !later_rec.why_not.is_empty() {
                     <h3 class="recommend-list__sub">{ t(lang, "Why not…") }</h3>
                     <ul class="recommend-list__why-not">
