@@ -41,6 +41,10 @@ async function exercise(base) {
   const source = base.startsWith('file://') ? readFileSync(new URL(base), 'utf8') : await (await fetch(base)).text();
   const inlineScripts = [...source.matchAll(/<script\b([^>]*)>/g)]
     .filter(([, attrs]) => !/\bsrc=/.test(attrs) && !/type="application\/octet-stream"/.test(attrs)).length;
+  // A Russian reader of the default question: the served build fetches its pre-rendered answer
+  // from beside the page (index.html), the one-file download has none to fetch.
+  await page.goto(`${base}?lang=ru`);
+  await page.waitForFunction(() => !document.getElementById('shell') && document.querySelector('.recommend-list__option'));
   await page.goto(`${base}?view=catalog`);
   await page.locator('.catalog-table__row .catalog-table__name').first().click();
   await page.locator('.gpu-detail').waitFor();
@@ -66,12 +70,14 @@ test('the served build declares a strict CSP and never violates it', async () =>
   assert.ok(r.policy, 'a CSP meta tag');
   const d = directives(r.policy);
   assert.deepEqual(d['default-src'], ["'self'"]);
-  // Scripts from the origin, plus the static shell's one small inline script by its hash.
+  // Scripts from the origin, plus the static shell's two small inline scripts (in <head> and
+  // after the shell) by their hashes.
   assert.deepEqual(d['script-src'].slice(0, 2), ["'self'", "'wasm-unsafe-eval'"]);
-  assert.equal(d['script-src'].length, 3, r.policy);
+  assert.equal(d['script-src'].length, 4, r.policy);
   assert.match(d['script-src'][2], /^'sha256-[A-Za-z0-9+/]+=*'$/);
+  assert.match(d['script-src'][3], /^'sha256-[A-Za-z0-9+/]+=*'$/);
   assert.ok(!r.policy.includes('unsafe-inline'), r.policy);
-  assert.equal(r.inlineScripts, 1, "one inline script (the shell's), allowed by its hash");
+  assert.equal(r.inlineScripts, 2, "two inline scripts (the shell's), allowed by their hashes");
   assert.equal(r.accent, '#ff6600', 'the accent colour applies under the CSP (through CSSOM)');
   assert.deepEqual(r.violations, []);
   assert.deepEqual(r.cspConsole, []);
@@ -83,14 +89,13 @@ test('the one-file download has its own policy and never violates it', async () 
   assert.ok(r.policy, 'a CSP meta tag');
   const d = directives(r.policy);
   assert.deepEqual(d['default-src'], ["'none'"]);
-  // Only the inline module and the static shell's script, by their hashes; no 'self' (meaningless
-  // on file://), no 'unsafe-inline'.
-  assert.equal(d['script-src'].length, 3, r.policy);
-  assert.match(d['script-src'][0], /^'sha256-[A-Za-z0-9+/]+=*'$/);
-  assert.match(d['script-src'][1], /^'sha256-[A-Za-z0-9+/]+=*'$/);
-  assert.equal(d['script-src'][2], "'wasm-unsafe-eval'");
+  // Only the inline module and the static shell's two scripts, by their hashes; no 'self'
+  // (meaningless on file://), no 'unsafe-inline'.
+  assert.equal(d['script-src'].length, 4, r.policy);
+  for (const i of [0, 1, 2]) assert.match(d['script-src'][i], /^'sha256-[A-Za-z0-9+/]+=*'$/);
+  assert.equal(d['script-src'][3], "'wasm-unsafe-eval'");
   assert.ok(!r.policy.includes('unsafe-inline'), r.policy);
-  assert.equal(r.inlineScripts, 2, 'exactly two inline scripts, allowed by their hashes');
+  assert.equal(r.inlineScripts, 3, 'exactly three inline scripts, allowed by their hashes');
   assert.equal(r.accent, '#ff6600');
   assert.deepEqual(r.violations, []);
   assert.deepEqual(r.cspConsole, []);

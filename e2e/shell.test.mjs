@@ -1,8 +1,9 @@
 // End to end: the static shell of index.html paints the header and the advisor's frame
 // before the wasm runs, in the language the link asks for, and the app replaces it when it mounts.
 // In the release build the shell of the default question holds its answer, pre-rendered by the
-// app itself (tools/prerender.mjs): it shows with no wasm at all, it is the live app's answer, and
-// no one who asked something else (a link, saved inputs, another language) is shown it.
+// app itself (tools/prerender.mjs), in English and, fetched beside the page, in Chinese and
+// Russian: it shows with no wasm at all, it is the live app's answer in the reader's language, and
+// no one who asked something else (a link, saved inputs) is shown it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browser, useApp, watchErrors } from './harness.mjs';
@@ -26,9 +27,11 @@ for (const [q, tabs, htmlLang] of [
     assert.equal(await page.getAttribute('html', 'lang'), htmlLang);
     const current = await shell.locator('.header__tab--current').innerText();
     assert.equal(current, q.includes('view=compare') ? tabs[2] : q.includes('view=accuracy') ? tabs[3] : tabs[0]);
-    // The default question: its answer. Otherwise the advisor's frame on the advisor view and
-    // nothing below the header on the others.
-    const answer = q === '';
+    // The default question (in any language): its answer, the Chinese one fetched beside the
+    // page. Otherwise the advisor's frame on the advisor view and nothing below the header on the
+    // others.
+    const answer = q === '' || q === '?lang=zh';
+    if (answer) await shell.locator('.recommend-list__option').first().waitFor();
     assert.equal(await shell.locator('.recommend-list__option').first().isVisible(), answer);
     assert.equal(await shell.locator('.shell__form').isVisible(), !answer && !q.includes('view='));
     await page.close();
@@ -39,7 +42,8 @@ test('the app takes the shell\'s place when it mounts', async () => {
   const page = await app.ctx.newPage();
   const errors = watchErrors(page);
   await page.goto(app.url('?lang=ru'));
-  await page.locator('.recommend-list__option').first().waitFor();
+  // The shell shows the Russian answer first (pre-rendered): wait for the app's own.
+  await page.waitForFunction(() => !document.getElementById('shell') && document.querySelector('.recommend-list__option'));
   assert.equal(await page.locator('#shell').count(), 0);
   assert.equal(await page.locator('header.header').count(), 1);
   assert.match(await page.locator('.header__nav').innerText(), /Каталог/);
@@ -84,6 +88,35 @@ test('the pre-rendered answer is the live app\'s, and only the default question 
   await live.close();
   await ctx.close();
 });
+
+for (const [lang, locale, q, money] of [['zh', 'en-US', '?lang=zh', /¥[\d,]+/], ['ru', 'ru-RU', '', /[\d\s]+₽/]]) {
+  test(`a ${lang} reader of the default question gets its answer in ${lang}, the live app's (${locale}${q ? `, ${q}` : ''})`, async () => {
+    // The link's language, or the browser's: the same question, answered in that language with
+    // its currency (yuan, roubles) before the wasm runs, word for word as the app answers it.
+    const ctx = await browser({ serviceWorkers: 'block', locale });
+    const page = await ctx.newPage();
+    await page.route('**/*.wasm', (route) => route.abort());
+    await page.goto(app.url(q));
+    const shell = page.locator('#shell');
+    await shell.locator('.recommend-list__option').first().waitFor();
+    const painted = await firstOption(shell);
+    assert.match(painted.text, money, 'cost in the reader\'s currency');
+    assert.equal(await shell.getAttribute('data-lang'), lang);
+    // Saved inputs are another question: the bare frame, and no answer fetched in.
+    await page.evaluate(() => localStorage.setItem('gpu-advisor/state', 'model=llama-3-70b'));
+    await page.goto(app.url(q));
+    await page.waitForTimeout(300);
+    assert.equal(await shell.locator('.recommend-list__option').count(), 0);
+    await page.evaluate(() => localStorage.removeItem('gpu-advisor/state'));
+    const live = await ctx.newPage();
+    const errors = watchErrors(live);
+    await live.goto(app.url(q));
+    await live.waitForFunction(() => !document.getElementById('shell') && document.querySelector('.recommend-list__option'));
+    assert.deepEqual(await firstOption(live), painted);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  });
+}
 
 test('a shared link opened 20 times cold never shows the default question\'s answer, even for a frame', async () => {
   // Each load in a fresh browser (cold cache, no service worker). From the document's start a

@@ -9,8 +9,8 @@
 //    The policy is written after step 5's pre-render, which rewrites the shell.
 // 2. Stylesheets: the per-component CSS files become one `app-<hash>.css` (smaller compressed).
 // 3. Comments: index.html's HTML comments are dropped.
-// 4. The wasm-bindgen glue is minified (terser), and the wasm's imports get short names in it and
-//    in the wasm (tools/wasm_imports.mjs).
+// 4. The wasm-bindgen glue and the shell's inline script are minified (terser), and the wasm's
+//    imports get short names in the glue and in the wasm (tools/wasm_imports.mjs).
 // 5. Pre-render: the app's first render of the default question goes into the static shell
 //    (tools/prerender.mjs), so the default answer paints before the wasm arrives.
 // 6. Service worker: the BUILD line of dist/sw.js gets the list of every file of the build and a
@@ -55,7 +55,7 @@ export function listFiles(root) {
   return out;
 }
 
-function externalizeLoader(dist) {
+async function externalizeLoader(dist) {
   const indexPath = join(dist, 'index.html');
   let html = readFileSync(indexPath, 'utf8');
   const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter((m) => !/\bsrc=/.test(m[1]));
@@ -67,9 +67,19 @@ function externalizeLoader(dist) {
   // With the default answer pre-rendered in the shell (step 5), the app is not needed for the first
   // result, so it loads after it: the loader waits for the frame that paints the answer before it
   // fetches the wasm.
-  // Without an answer (another question, or a build with no pre-render) it starts at once.
-  const code = "await new Promise((go) => document.getElementById('shell')?.hasAttribute('data-answer') ? requestAnimationFrame(() => setTimeout(go)) : go());\n"
-    + inline[0][2].trim() + '\n';
+  // Without an answer (another question, or a build with no pre-render) it starts at once. A
+  // Chinese or Russian reader's answer is fetched by the shell's script (index.html): the loader
+  // waits for it first, so the app never starts behind a shell that is about to change.
+  // Minified (terser, single quotes: tools/single_file.mjs and minifyGlue read the names in it),
+  // without Trunk's hooks for page scripts (`window.wasmBindings`, the `TrunkApplicationStarted`
+  // event), which no script of the page uses.
+  const { minify } = await import('terser');
+  const trunk = inline[0][2].trim().replace(', * as bindings', '').replace(/window\.wasmBindings = bindings;\s*/, '').replace(/dispatchEvent\(new CustomEvent\("TrunkApplicationStarted"[^;]*;\s*/, '');
+  const written = "await window.__shellAnswer;\nawait new Promise((go) => document.getElementById('shell')?.hasAttribute('data-answer') ? requestAnimationFrame(() => setTimeout(go)) : go());\n"
+    + trunk + '\n';
+  const out = await minify(written, { module: true, format: { comments: false, quote_style: 1 } });
+  if (!out.code) fail('terser gave nothing for the loader');
+  const code = out.code + '\n';
   const name = `loader-${sha('sha256', code).toString('hex').slice(0, 16)}.js`;
   writeFileSync(join(dist, name), code);
   const integrity = `sha384-${sha('sha384', code).toString('base64')}`;
@@ -95,8 +105,8 @@ function writeCsp(dist) {
   let html = readFileSync(indexPath, 'utf8');
   if (html.includes('http-equiv="Content-Security-Policy"')) return;
   const shell = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter((m) => !/\bsrc=/.test(m[1]));
-  if (shell.length > 1) fail(`expected at most one inline script (the shell's) in ${indexPath}, found ${shell.length}`);
-  const policy = shell.length ? CSP.replace("'wasm-unsafe-eval'", `'wasm-unsafe-eval' ${scriptHash(shell[0][2])}`) : CSP;
+  if (shell.length > 2) fail(`expected at most two inline scripts (the shell's, in <head> and after the shell) in ${indexPath}, found ${shell.length}`);
+  const policy = CSP.replace("'wasm-unsafe-eval'", ["'wasm-unsafe-eval'", ...shell.map((m) => scriptHash(m[2]))].join(' '));
   const meta = `<meta http-equiv="Content-Security-Policy" content="${policy}" />`;
   html = html.replace(/<meta charset="utf-8"\s*\/?>/i, (m) => `${m}\n    ${meta}`);
   if (!html.includes(meta)) fail('no <meta charset="utf-8"> to put the CSP after');
@@ -147,7 +157,8 @@ function writeServiceWorkerManifest(dist) {
 function stripComments(dist) {
   const indexPath = join(dist, 'index.html');
   const html = readFileSync(indexPath, 'utf8');
-  writeFileSync(indexPath, html.replace(/[ \t]*<!--[\s\S]*?-->\n?/g, ''));
+  // The lines the comments and Trunk's own tags leave blank go too.
+  writeFileSync(indexPath, html.replace(/[ \t]*<!--[\s\S]*?-->\n?/g, '').replace(/\n[ \t]*(?=\n)/g, ''));
 }
 
 /**
@@ -161,7 +172,7 @@ async function minifyGlue(dist) {
   const html = readFileSync(join(dist, 'index.html'), 'utf8');
   const loaderName = (html.match(/<script type="module" src="\.\/(loader-[^"]+\.js)"/) || [])[1];
   if (!loaderName) fail('no loader script to find the glue from');
-  const glueName = (readFileSync(join(dist, loaderName), 'utf8').match(/from '\.\/([^']+\.js)'/) || [])[1];
+  const glueName = (readFileSync(join(dist, loaderName), 'utf8').match(/from\s*'\.\/([^']+\.js)'/) || [])[1];
   if (!glueName) fail(`${loaderName} imports no glue .js`);
   const { minify } = await import('terser');
   const code = readFileSync(join(dist, glueName), 'utf8');
@@ -175,11 +186,28 @@ async function minifyGlue(dist) {
   writeFileSync(join(dist, glueName), short.glue);
 }
 
+/** Minifies the static shell's inline scripts (index.html: the language, which shell a visitor
+ * gets, the tab), which every visitor downloads before the first paint: 3 KB raw as written. */
+async function minifyShellScript(dist) {
+  const indexPath = join(dist, 'index.html');
+  let html = readFileSync(indexPath, 'utf8');
+  const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)];
+  if (scripts.length !== 2) fail(`expected two plain inline scripts (the shell's) in ${indexPath}, found ${scripts.length}`);
+  const { minify } = await import('terser');
+  for (const [whole, code] of scripts) {
+    const out = await minify(code, { format: { comments: false } });
+    if (!out.code) fail('terser gave nothing for a script of the shell');
+    html = html.replace(whole, () => `<script>${out.code}</script>`);
+  }
+  writeFileSync(indexPath, html);
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const dist = process.argv[2] || 'dist';
   stripComments(dist);
-  externalizeLoader(dist);
+  await externalizeLoader(dist);
   await minifyGlue(dist);
+  await minifyShellScript(dist);
   bundleStyles(dist);
   if (await prerender(dist)) dropWasmPreload(dist);
   writeCsp(dist);

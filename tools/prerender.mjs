@@ -1,20 +1,25 @@
-// Pre-renders the advisor's default answer into the static shell of dist/index.html.
+// Pre-renders the advisor's default answer into the static shell of dist/index.html, in English,
+// Chinese and Russian.
 // Run by tools/postbuild.mjs (`make dist`); by hand: node tools/prerender.mjs dist
 //
 // What it does: serves the built folder on loopback, opens it in headless Chromium (Debian's, or
-// Chrome on a CI runner, through playwright-core) with an English locale, a fresh profile and no
-// query, and copies the app's first render (the DOM at the moment the app removes the shell, so
-// the answer, the form and the frame exactly as the app's first frame has them) into the shell.
-// Input values, selections and check marks are properties, not attributes: they are written out
-// as attributes first. The preset list (a <datalist>, never painted), the charts (below the
-// first screen, a third of the page's nodes), the every-card table and the options after the
-// first four (below the first screen, more than half of the HTML) are left out.
+// Chrome on a CI runner, through playwright-core) with a fresh profile, no query and each
+// language's locale in turn, and copies the app's first render (the DOM at the moment the app
+// removes the shell, so the answer, the form and the frame exactly as the app's first frame has
+// them) into the shell: the English one in its place, the Chinese and Russian ones (prices in
+// yuan and roubles, as those readers' app shows them) into shell-zh.html and shell-ru.html beside
+// it, which the shell's script fetches for those readers and puts in the shell's place. Input values, selections and check marks are properties, not
+// attributes: they are written out as attributes first. The preset list (a <datalist>, never
+// painted), the form's unchosen options (a closed select paints only its chosen one), the charts
+// (below the first screen, a third of the page's nodes), the every-card table and the options
+// after the first four (below the first screen, more than half of the HTML) are left out.
 //
-// So a visitor with no link parameters, no saved inputs and an English browser sees the default
-// answer (card, count, speed, cost) as soon as the HTML and the stylesheet are in, before the wasm
-// has arrived; the shell's script (index.html) keeps the bare frame for everyone else, so no one
-// sees an answer to a question they did not ask. The answer is the engine's own: it is rendered by
-// the very build it ships in, and an end-to-end test compares it with the live app's.
+// So a visitor with no link parameters (but its own `lang`) and no saved inputs sees the default
+// answer in their language (card, count, speed, cost) as soon as the HTML and the stylesheet (and
+// for Chinese and Russian, their shell file) are in, before the wasm has arrived; the shell's script (index.html) keeps the bare frame for
+// everyone else, so no one sees an answer to a question they did not ask. The answer is the
+// engine's own: it is rendered by the very build it ships in, and an end-to-end test compares it
+// with the live app's in each language.
 //
 // Without a browser on the machine (or one that will not start) the shell stays the bare frame and
 // this says so (exit 0): the build still works, it only paints its first answer later. A page that
@@ -29,10 +34,14 @@ const SHELL = /<div class="app" id="shell"[^>]*>[\s\S]*?<\/div>(\s*<script>)/;
 
 const BROWSERS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
 
+/** The languages pre-rendered, each with the browser locale that asks for it (the app's
+ * src/ui/lang.rs reads navigator.languages); English first, the one in the shell's place. */
+const LOCALES = [['en', 'en-US'], ['zh', 'zh-CN'], ['ru', 'ru-RU']];
+
 /** Runs in the page before its scripts: when the app removes the shell (once its first results
  * are rendered, src/ui/dom.rs reveal_app), the app's element is copied with its live values as
- * attributes. */
-function watch() {
+ * attributes, marked with its language (`data-lang`, which the shell's script checks). */
+function watch(lang) {
   new MutationObserver((records, observer) => {
     if (document.getElementById('shell')) return;
     const app = [...document.querySelectorAll('#app-root > .app')].find((e) => e.querySelector('.recommend-list__option'));
@@ -53,6 +62,9 @@ function watch() {
       }
     });
     copy.querySelectorAll('datalist').forEach((d) => d.replaceChildren());
+    // A closed select paints its chosen option only, and the form's are as wide as their field
+    // (.advisor-form__input, styles/advisor.css), whatever their options: the others go.
+    copy.querySelectorAll('select.advisor-form__input option:not([selected])').forEach((o) => o.remove());
     // The charts are below the first screen and a third of the page's nodes: the app brings them.
     copy.querySelectorAll('.frontier-chart, .pareto-chart').forEach((c) => c.remove());
     // So are the every-card table (half of the page's HTML: the browser parses it before the first
@@ -63,6 +75,7 @@ function watch() {
     copy.id = 'shell';
     copy.setAttribute('inert', '');
     copy.setAttribute('data-answer', '');
+    copy.setAttribute('data-lang', lang);
     window.__prerendered = copy.outerHTML;
   }).observe(document, { childList: true, subtree: true });
 }
@@ -79,35 +92,59 @@ export async function prerender(dist) {
   if (/<div class="app" id="shell"[^>]*data-answer/.test(html)) return true; // already done
   const { chromium } = await import('playwright-core');
   const server = await serveDir(resolve(dist));
+  try {
+    const shells = [];
+    for (const [lang, locale] of LOCALES) {
+      const shell = await render(chromium, executablePath, server.url, lang, locale);
+      if (shell === null) return false;
+      shells.push([lang, shell]);
+    }
+    // The other languages' answers go in files of their own beside the page (shell-zh.html,
+    // shell-ru.html), which the shell's script fetches for those readers only: English readers
+    // download none of them.
+    const [[, en], ...others] = shells;
+    for (const [lang, shell] of others) writeFileSync(join(dist, `shell-${lang}.html`), shell);
+    // <html data-answers>: the page's <head> script fetches a Chinese or Russian reader's file.
+    const marked = html.replace(/<html\b([^>]*)>/, (tag, attrs) => `<html${attrs} data-answers>`);
+    writeFileSync(indexPath, marked.replace(SHELL, (_, script) => `${en}${script}`));
+    const kb = shells.map(([lang, shell]) => `${lang} ${(shell.length / 1000).toFixed(1)}`).join(', ');
+    console.log(`prerender: the default answer is in the shell (KB of HTML: ${kb})`);
+    return true;
+  } finally {
+    server.close();
+  }
+}
+
+/** The app's first render at `url` for a browser in `locale`, as the shell's HTML marked `lang`;
+ * null when the browser does not start. */
+async function render(chromium, executablePath, url, lang, locale) {
   const profile = mkdtempSync(join(tmpdir(), 'gpu-advisor-prerender-'));
   let ctx;
   try {
     ctx = await chromium.launchPersistentContext(profile, {
-      executablePath, headless: true, locale: 'en-US', viewport: { width: 1280, height: 900 }, serviceWorkers: 'block',
-      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
+      executablePath, headless: true, locale, viewport: { width: 1280, height: 900 }, serviceWorkers: 'block',
+      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage', `--lang=${locale}`],
     });
   } catch (e) {
     // A browser that will not start is the machine's problem, not the build's: no answer, a note.
     console.log(`prerender: ${executablePath} did not start (${String(e).split('\n')[0]}); the shell stays the bare frame`);
-    server.close();
     rmSync(profile, { recursive: true, force: true });
-    return false;
+    return null;
   }
   try {
     const page = ctx.pages()[0] || (await ctx.newPage());
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    await page.addInitScript(watch);
-    await page.goto(server.url);
+    await page.addInitScript(watch, lang);
+    await page.goto(url);
     await page.waitForFunction(() => typeof window.__prerendered === 'string', null, { timeout: 60000 });
-    if (errors.length) throw new Error(`prerender: the page failed: ${errors.join('; ')}`);
+    if (errors.length) throw new Error(`prerender: the page failed (${lang}): ${errors.join('; ')}`);
     const shell = await page.evaluate(() => window.__prerendered);
-    writeFileSync(indexPath, html.replace(SHELL, (_, script) => `${shell}${script}`));
-    console.log(`prerender: the default answer is in the shell (${(shell.length / 1000).toFixed(1)} KB of HTML)`);
-    return true;
+    const htmlLang = await page.evaluate(() => document.documentElement.lang);
+    if (!htmlLang.startsWith(lang)) throw new Error(`prerender: the ${locale} page rendered in ${htmlLang}`);
+    return shell;
   } finally {
     await ctx.close();
-    server.close();
     rmSync(profile, { recursive: true, force: true });
   }
 }

@@ -15,8 +15,8 @@
 //   data: URLs; file:// has no sibling files to load them from.
 // - CSP: file:// has no origin worth trusting, so 'self' would mean nothing. The policy allows
 //   exactly the inline script and style by their sha256 hashes, plus 'wasm-unsafe-eval' to compile
-//   the wasm, and data: images; everything else is 'none'. The static shell's small language script
-//   (index.html) stays inline, allowed by its hash too.
+//   the wasm, and data: images; everything else is 'none'. The static shell's two small scripts
+//   (index.html: the language, the tab) stay inline, allowed by their hashes too.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -54,7 +54,7 @@ let html = readFileSync(join(dist, 'index.html'), 'utf8');
 const loaderTag = (html.match(/<script type="module" src="[^"]*loader-[^"]*"[^>]*><\/script>/) || [])[0];
 if (!loaderTag) fail(`no loader script in ${dist}/index.html; run tools/postbuild.mjs first`);
 const loader = read(attr(loaderTag, 'src')).toString('utf8');
-const glueName = (loader.match(/from '([^']+\.js)'/) || [])[1];
+const glueName = (loader.match(/from\s*'([^']+\.js)'/) || [])[1];
 const wasmName = (loader.match(/'([^']+_bg\.wasm)'/) || [])[1];
 if (!glueName || !wasmName) fail('the loader names no glue .js or _bg.wasm');
 let glue = read(glueName).toString('utf8');
@@ -105,7 +105,11 @@ html = html.replace(/<link\b[^>]*>/g, (tag) => {
 // The static shell's logo (index.html) as a data: URL too.
 html = html.replace(/(<img\b[^>]*\bsrc=")([^":]+\.svg)"/g, (_, head, f) => `${head}${inlineImages[f] || dataUrl(f)}"`);
 html = html.replace(/\n\s*\n/g, '\n'); // before inlining: the hashes cover the inline text as is
-// The static shell's language script (index.html), allowed by its hash like the module below.
+// No pre-rendered Chinese or Russian answer to fetch beside the file (file:// has no siblings and
+// the policy no connect-src): those readers get the bare frame, then the app.
+html = html.replace(/<html\b([^>]*) data-answers\b/, '<html$1');
+// The static shell's scripts (index.html: in <head> and after the shell), allowed by their hashes
+// like the module below.
 const shellScripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => hash(m[1]));
 const style = `\n${css.join('\n')}\n`;
 

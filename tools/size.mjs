@@ -33,27 +33,33 @@ const files = [];
  * the browser reads when it offers to install the app; `make bench-web` sees no request for them
  * during a first load). */
 const LATER = new Set(['i18n.bin', 'sources.bin', 'accuracy.bin', 'sw.js', 'embed-parent.html', 'manifest.webmanifest', 'icon-192.png', 'icon-512.png']);
+/** The default answer in Chinese and in Russian (tools/prerender.mjs): fetched by those readers
+ * only, in place of nothing for everyone else; their first result adds one of them. */
+const LANG_SHELL = /^shell-\w+\.html$/;
 /** The app itself: Trunk's loader, the wasm-bindgen glue and the wasm. */
 const APP = /^(loader-.*\.js|gpu-advisor-web-.*\.(js|wasm))$/;
 const prerendered = /<div class="app" id="shell"[^>]*data-answer/.test(readFileSync(join(root, 'index.html'), 'utf8'));
 const pad = (s, n) => String(s).padStart(n);
-let raw = 0, gz = 0, br = 0, first = 0, app = 0;
+let raw = 0, gz = 0, br = 0, first = 0, app = 0, langShell = 0;
 console.log(`${'file'.padEnd(48)} ${pad('raw', 10)} ${pad('gzip', 10)} ${pad('brotli', 10)}`);
 for (const f of files) {
   const data = readFileSync(f);
   const g = gzipSync(data, { level: 9 }).length;
   const b = brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
   raw += data.length; gz += g; br += b;
+  const isLangShell = LANG_SHELL.test(relative(root, f));
   const later = LATER.has(relative(root, f));
   const isApp = APP.test(relative(root, f));
-  if (!later) app += b;
-  if (!later && (!isApp || !prerendered)) first += b;
-  const note = later ? '  (later)' : isApp && prerendered ? '  (app, after the first result)' : '';
+  if (isLangShell) langShell = Math.max(langShell, b);
+  else if (!later) app += b;
+  if (!later && !isLangShell && (!isApp || !prerendered)) first += b;
+  const note = isLangShell ? '  (Chinese or Russian readers, before the first result)' : later ? '  (later)' : isApp && prerendered ? '  (app, after the first result)' : '';
   console.log(`${relative(root, f).padEnd(48)} ${pad(data.length, 10)} ${pad(g, 10)} ${pad(b, 10)}${note}`);
 }
 console.log(`${'TOTAL'.padEnd(48)} ${pad(raw, 10)} ${pad(gz, 10)} ${pad(br, 10)}`);
 console.log(`total brotli: ${(br / 1000).toFixed(1)} KB`);
 console.log(`first result brotli: ${(first / 1000).toFixed(1)} KB${prerendered ? ' (the default answer is pre-rendered; the app loads after it)' : ' (no pre-rendered answer: the app is part of it)'}`);
+if (langShell) console.log(`first result for a Chinese or Russian reader, brotli: ${((first + langShell) / 1000).toFixed(1)} KB (its own pre-rendered answer added)`);
 console.log(`app, until the inputs respond, brotli: ${(app / 1000).toFixed(1)} KB`);
 let over = false;
 for (const [label, value, budget] of [['the first result', first, budgetKb], ['the app', app, appBudgetKb]]) {
