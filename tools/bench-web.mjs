@@ -32,8 +32,13 @@
 //   advisor (`.recommend-list__option`, src/ui/components/recommend_list.rs); the static page's is
 //   its result paragraph. Ours is measured twice: the plain address (the answer pre-rendered in
 //   the page) and a shared link with other inputs ("link", US_LINK), where the page drops the
-//   pre-rendered answer and ready is the first option row the app renders (`#app-root …`). The
-//   link target has no input tests. The peer has no links: its default page only.
+//   pre-rendered answer and ready is the first option row the app renders (`#app-root …`), and
+//   a third time as a Russian reader of the default question ("ru": a browser with the ru-RU
+//   locale and no link parameters, which gets the answer pre-rendered in Russian, fetched beside
+//   the page). The link and ru targets have no input tests. The peer has no links: its default
+//   page only.
+// - Ready at 4×: a second cold load of each target per run, with the CPU throttled 4× (CDP) from
+//   before the navigation, to the same ready point.
 // - FCP: the `first-contentful-paint` paint entry. CLS: the sum of `layout-shift` entries without
 //   recent input, until ready + 1 s.
 // - Long tasks: the sum of `longtask` entry durations (PerformanceObserver, buffered) from
@@ -247,6 +252,38 @@ async function setup() {
     key: 'link', label: 'gpu-advisor, shared link', server: null, url: new URL(link, usServer.url).href,
     ready: '#app-root .recommend-list__option', answer: null, inputs: false,
   });
+  // A Russian reader of the default question: the browser's language, no link parameters.
+  targets.push({
+    key: 'ru', label: 'gpu-advisor, Russian reader', server: null, url: usServer.url, locale: 'ru-RU',
+    ready: '.recommend-list__option', answer: null, inputs: false,
+  });
+}
+
+/** A cold browser for target `t` (a fresh profile, its locale if it has one) and its profile dir. */
+async function coldContext(t) {
+  const profile = mkdtempSync(join(tmpdir(), 'bench-web-'));
+  const ctx = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium', headless: true, args: t.locale ? [...ARGS, `--lang=${t.locale}`] : ARGS,
+    viewport: { width: 1280, height: 900 }, serviceWorkers: 'block', ...(t.locale ? { locale: t.locale } : {}),
+  });
+  return { ctx, profile };
+}
+
+/** Ready (as oneRun measures it) of a cold load of `t` with the CPU throttled `rate`× from the start. */
+async function readyThrottled(t, rate) {
+  const { ctx, profile } = await coldContext(t);
+  try {
+    const page = ctx.pages()[0] || (await ctx.newPage());
+    await page.addInitScript(probe, { readySelector: t.ready, answerSelector: t.answer });
+    const cdp = await ctx.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+    await page.goto(t.url, { waitUntil: 'load' });
+    await page.waitForFunction(() => window.__bench.ready !== null, null, { timeout: 120000, polling: 20 });
+    return await page.evaluate(() => window.__bench.ready);
+  } finally {
+    await ctx.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
 }
 
 /** Two values of a select to alternate between: the current one and another. */
@@ -314,11 +351,7 @@ async function inputs(page, t, cdp, rate) {
 
 const bodySizes = new Map();
 async function oneRun(t) {
-  const profile = mkdtempSync(join(tmpdir(), 'bench-web-'));
-  const ctx = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium', headless: true, args: ARGS,
-    viewport: { width: 1280, height: 900 }, serviceWorkers: 'block',
-  });
+  const { ctx, profile } = await coldContext(t);
   try {
     const page = ctx.pages()[0] || (await ctx.newPage());
     await page.addInitScript(probe, { readySelector: t.ready, answerSelector: t.answer });
@@ -381,8 +414,9 @@ async function main() {
   for (let i = 0; i < RUNS; i++) {
     for (const t of targets) {
       const r = await oneRun(t);
+      r.ready4x = await readyThrottled(t, 4);
       runs[t.key].push(r);
-      process.stderr.write(`[bench-web] run ${i + 1}/${RUNS} ${t.label}: ready ${ms(r.ready)}, fcp ${ms(r.fcp)}, ` +
+      process.stderr.write(`[bench-web] run ${i + 1}/${RUNS} ${t.label}: ready ${ms(r.ready)} / ${ms(r.ready4x)} at 4×, fcp ${ms(r.fcp)}, ` +
         `long tasks ${ms(r.longtask)}, ${kb(r.transfer)}, type ${ms(r.input.type ?? null)} / ${ms(r.input4x.type ?? null)} at 4×, ` +
         `type → answer ${ms(r.answer.type ?? null)} / ${ms(r.answer4x.type ?? null)} at 4×\n`);
     }
@@ -393,6 +427,7 @@ async function main() {
     ['transfer until the result is on screen (brotli)', (k) => kb(med(k, (r) => r.transferBefore))],
     ['first-load transfer, all (brotli)', (k) => kb(med(k, (r) => r.transfer))],
     ['result on screen (ready)', (k) => ms(med(k, (r) => r.ready))],
+    ['… at 4× CPU throttle', (k) => ms(med(k, (r) => r.ready4x))],
     ['first contentful paint', (k) => ms(med(k, (r) => r.fcp))],
     ['long tasks during load', (k) => ms(med(k, (r) => r.longtask))],
     ['layout shift (CLS) during load', (k) => { const v = med(k, (r) => r.cls); return v === null ? '—' : v.toFixed(3); }],
@@ -426,6 +461,7 @@ async function main() {
       transfer_bytes: med(t.key, (r) => r.transfer),
       transfer_before_result_bytes: med(t.key, (r) => r.transferBefore),
       ready_ms: med(t.key, (r) => r.ready),
+      ready_4x_ms: med(t.key, (r) => r.ready4x),
       fcp_ms: med(t.key, (r) => r.fcp),
       longtask_ms: med(t.key, (r) => r.longtask),
       cls: med(t.key, (r) => r.cls),
