@@ -118,6 +118,18 @@ for (const [lang, locale, q, money] of [['zh', 'en-US', '?lang=zh', /¥[\d,]+/],
   });
 }
 
+test('a Russian reader whose answer file never comes still gets the app', async () => {
+  // The file's request hangs: after the shell's 3 s wait (index.html) the app starts on the bare
+  // frame and shows its own answer.
+  const ctx = await browser({ serviceWorkers: 'block', locale: 'ru-RU' });
+  const page = await ctx.newPage();
+  await page.route('**/shell-ru.html', () => {});
+  await page.goto(app.url(''));
+  await page.waitForFunction(() => !document.getElementById('shell') && document.querySelector('.recommend-list__option'), null, { timeout: 20000 });
+  assert.match(await page.locator('.header__nav').innerText(), /Каталог/);
+  await ctx.close();
+});
+
 test('a shared link opened 20 times cold never shows the default question\'s answer, even for a frame', async () => {
   // Each load in a fresh browser (cold cache, no service worker). From the document's start a
   // watcher checks every animation frame (a frame about to be painted) for the pre-rendered
