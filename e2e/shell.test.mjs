@@ -118,6 +118,30 @@ for (const [lang, locale, q, money] of [['zh', 'en-US', '?lang=zh', /¥[\d,]+/],
   });
 }
 
+test('a Russian reader opening the page 10 times cold never sees the English answer, even for a frame', async () => {
+  // The page carries the English answer in its shell; a ru-RU browser must see the bare frame or
+  // its own (Russian) answer only. Every animation frame is checked from the document's start.
+  const seen = [];
+  for (let i = 0; i < 10; i++) {
+    const ctx = await browser({ serviceWorkers: 'block', locale: 'ru-RU' });
+    const page = await ctx.newPage();
+    await page.addInitScript(() => {
+      window.__englishSeen = 0;
+      const check = () => {
+        const o = document.querySelector('#shell:not([data-lang="ru"]) .recommend-list__option');
+        if (o && o.getClientRects().length && getComputedStyle(o).visibility === 'visible') window.__englishSeen++;
+      };
+      const frame = () => { check(); requestAnimationFrame(frame); };
+      requestAnimationFrame(frame);
+    });
+    await page.goto(app.url(''));
+    await page.waitForFunction(() => !document.getElementById('shell') && document.querySelector('.recommend-list__option'));
+    seen.push(await page.evaluate(() => window.__englishSeen));
+    await ctx.close();
+  }
+  assert.deepEqual(seen, Array(10).fill(0), `frames with the English answer on screen, per load: ${seen}`);
+});
+
 test('a Russian reader whose answer file never comes still gets the app', async () => {
   // The file's request hangs: after the shell's 3 s wait (index.html) the app starts on the bare
   // frame and shows its own answer.
