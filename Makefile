@@ -97,9 +97,10 @@ size:
 	@twiggy top -n 40 target/size/wasm32-unknown-unknown/release/gpu-advisor-web.wasm | grep -v -E "custom section|function names|\.\.\. and|Σ" | sed -E 's/\[[0-9a-f]{16}\]//g' | cut -c1-160 | head -12
 
 ## bench-web: first load (transfer, FCP, ready, also at 4× CPU throttle, long tasks, CLS), of the
-## plain address, of a shared link with other inputs and of a Russian reader's first visit, and, per input, input → next frame and input → answer painted (the first
-## frame after the ranked options changed, the typing rest included; 2 s without a change counts as
-## missing), unthrottled and at 4× CPU throttle, medians of 5 cold runs beside a static 12-line page;
+## plain address, of a shared link with other inputs and of a Russian reader's first visit, and,
+## per input, input → next frame and input → answer painted (the first frame after the ranked
+## options changed, the typing rest included; 2 s without a change counts as missing),
+## unthrottled and at 4× CPU throttle, medians of 5 cold runs beside a static 12-line page;
 ## a benchmark, not a test (no timing is asserted; not part of `make test`). PEER_DIR=<a peer's
 ## static build> or PEER_URL=<a peer served locally> adds another calculator; JSON in
 ## target/bench-web.json.
