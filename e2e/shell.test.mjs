@@ -118,27 +118,38 @@ for (const [lang, locale, q, money] of [['zh', 'en-US', '?lang=zh', /¥[\d,]+/],
   });
 }
 
-test('a Russian reader opening the page 10 times cold never sees the English answer, even for a frame', async () => {
-  // The page carries the English answer in its shell; a ru-RU browser must see the bare frame or
-  // its own (Russian) answer only. Every animation frame is checked from the document's start.
+/** Opens `query` `loads` times, each in a fresh browser (cold cache, no service worker; `locale`
+ * if given), and counts per load the animation frames (frames about to be painted), from the
+ * document's start until the app has taken the shell's place, in which an element matching
+ * `selector` is on screen (laid out and visible). */
+async function framesShowing({ query, loads, selector, locale }) {
   const seen = [];
-  for (let i = 0; i < 10; i++) {
-    const ctx = await browser({ serviceWorkers: 'block', locale: 'ru-RU' });
+  for (let i = 0; i < loads; i++) {
+    const ctx = await browser({ serviceWorkers: 'block', ...(locale ? { locale } : {}) });
     const page = await ctx.newPage();
-    await page.addInitScript(() => {
-      window.__englishSeen = 0;
-      const check = () => {
-        const o = document.querySelector('#shell:not([data-lang="ru"]) .recommend-list__option');
-        if (o && o.getClientRects().length && getComputedStyle(o).visibility === 'visible') window.__englishSeen++;
+    await page.addInitScript((sel) => {
+      window.__framesShowing = 0;
+      const frame = () => {
+        const o = document.querySelector(sel);
+        if (o && o.getClientRects().length && getComputedStyle(o).visibility === 'visible') window.__framesShowing++;
+        requestAnimationFrame(frame);
       };
-      const frame = () => { check(); requestAnimationFrame(frame); };
       requestAnimationFrame(frame);
-    });
-    await page.goto(app.url(''));
+    }, selector);
+    await page.goto(app.url(query));
     await page.waitForFunction(() => !document.getElementById('shell') && document.querySelector('.recommend-list__option'));
-    seen.push(await page.evaluate(() => window.__englishSeen));
+    seen.push(await page.evaluate(() => window.__framesShowing));
     await ctx.close();
   }
+  return seen;
+}
+
+test('a Russian reader opening the page 10 times cold never sees the English answer, even for a frame', async () => {
+  // The page carries the English answer in its shell; a ru-RU browser must see the bare frame or
+  // its own (Russian) answer only.
+  const seen = await framesShowing({
+    query: '', loads: 10, locale: 'ru-RU', selector: '#shell:not([data-lang="ru"]) .recommend-list__option',
+  });
   assert.deepEqual(seen, Array(10).fill(0), `frames with the English answer on screen, per load: ${seen}`);
 });
 
@@ -155,26 +166,10 @@ test('a Russian reader whose answer file never comes still gets the app', async 
 });
 
 test('a shared link opened 20 times cold never shows the default question\'s answer, even for a frame', async () => {
-  // Each load in a fresh browser (cold cache, no service worker). From the document's start a
-  // watcher checks every animation frame (a frame about to be painted) for the pre-rendered
-  // answer on screen (the shell's options, visible); the link asks another question.
-  const seen = [];
-  for (let i = 0; i < 20; i++) {
-    const ctx = await browser({ serviceWorkers: 'block' });
-    const page = await ctx.newPage();
-    await page.addInitScript(() => {
-      window.__defaultAnswerSeen = 0;
-      const check = () => {
-        const o = document.querySelector('#shell .recommend-list__option');
-        if (o && o.getClientRects().length && getComputedStyle(o).visibility === 'visible') window.__defaultAnswerSeen++;
-      };
-      const frame = () => { check(); requestAnimationFrame(frame); };
-      requestAnimationFrame(frame);
-    });
-    await page.goto(app.url('?model=qwen3-32b&precision=q4_k_m&users=4'));
-    await page.locator('.recommend-list__option').first().waitFor();
-    seen.push(await page.evaluate(() => window.__defaultAnswerSeen));
-    await ctx.close();
-  }
+  // The pre-rendered answer on screen (the shell's options, visible) answers another question
+  // than the link's.
+  const seen = await framesShowing({
+    query: '?model=qwen3-32b&precision=q4_k_m&users=4', loads: 20, selector: '#shell .recommend-list__option',
+  });
   assert.deepEqual(seen, Array(20).fill(0), `frames with the default answer on screen, per load: ${seen}`);
 });
