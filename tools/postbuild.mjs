@@ -9,8 +9,8 @@
 //    The policy is written after step 5's pre-render, which rewrites the shell.
 // 2. Stylesheets: the per-component CSS files become one `app-<hash>.css` (smaller compressed).
 // 3. Comments: index.html's HTML comments are dropped.
-// 4. The wasm-bindgen glue and the shell's inline script are minified (terser), and the wasm's
-//    imports get short names in the glue and in the wasm (tools/wasm_imports.mjs).
+// 4. The loader, the wasm-bindgen glue and the shell's two inline scripts are minified (terser),
+//    and the wasm's imports get short names in the glue and in the wasm (tools/wasm_imports.mjs).
 // 5. Pre-render: the app's first render of the default question goes into the static shell
 //    (tools/prerender.mjs), so the default answer paints before the wasm arrives.
 // 6. Service worker: the BUILD line of dist/sw.js gets the list of every file of the build and a
@@ -55,6 +55,14 @@ export function listFiles(root) {
   return out;
 }
 
+/** `code` minified by terser with `options`; the build fails when it gives nothing for `what`. */
+async function terse(code, options, what) {
+  const { minify } = await import('terser');
+  const out = await minify(code, { ...options, format: { comments: false, ...options.format } });
+  if (!out.code) fail(`terser gave nothing for ${what}`);
+  return out.code;
+}
+
 async function externalizeLoader(dist) {
   const indexPath = join(dist, 'index.html');
   let html = readFileSync(indexPath, 'utf8');
@@ -73,13 +81,10 @@ async function externalizeLoader(dist) {
   // Minified (terser, single quotes: tools/single_file.mjs and minifyGlue read the names in it),
   // without Trunk's hooks for page scripts (`window.wasmBindings`, the `TrunkApplicationStarted`
   // event), which no script of the page uses.
-  const { minify } = await import('terser');
   const trunk = inline[0][2].trim().replace(', * as bindings', '').replace(/window\.wasmBindings = bindings;\s*/, '').replace(/dispatchEvent\(new CustomEvent\("TrunkApplicationStarted"[^;]*;\s*/, '');
   const written = "await window.__shellAnswer;\nawait new Promise((go) => document.getElementById('shell')?.hasAttribute('data-answer') ? requestAnimationFrame(() => setTimeout(go)) : go());\n"
     + trunk + '\n';
-  const out = await minify(written, { module: true, format: { comments: false, quote_style: 1 } });
-  if (!out.code) fail('terser gave nothing for the loader');
-  const code = out.code + '\n';
+  const code = (await terse(written, { module: true, format: { quote_style: 1 } }, 'the loader')) + '\n';
   const name = `loader-${sha('sha256', code).toString('hex').slice(0, 16)}.js`;
   writeFileSync(join(dist, name), code);
   const integrity = `sha384-${sha('sha384', code).toString('base64')}`;
@@ -174,14 +179,12 @@ async function minifyGlue(dist) {
   if (!loaderName) fail('no loader script to find the glue from');
   const glueName = (readFileSync(join(dist, loaderName), 'utf8').match(/from\s*'\.\/([^']+\.js)'/) || [])[1];
   if (!glueName) fail(`${loaderName} imports no glue .js`);
-  const { minify } = await import('terser');
-  const code = readFileSync(join(dist, glueName), 'utf8');
-  const out = await minify(code, { module: true, format: { comments: false } });
-  if (!out.code || !/export\s*\{[^}]*\bdefault\b[^}]*\};?\s*$/.test(out.code)) fail(`terser gave no default export for ${glueName}`);
+  const small = await terse(readFileSync(join(dist, glueName), 'utf8'), { module: true }, glueName);
+  if (!/export\s*\{[^}]*\bdefault\b[^}]*\};?\s*$/.test(small)) fail(`terser gave no default export for ${glueName}`);
   // The imports' short names go into the minified glue and the wasm together.
   const wasmName = readdirSync(dist).find((f) => f.endsWith('_bg.wasm'));
   if (!wasmName) fail('no _bg.wasm in the build');
-  const short = shortenImports(readFileSync(join(dist, wasmName)), out.code + '\n');
+  const short = shortenImports(readFileSync(join(dist, wasmName)), small + '\n');
   writeFileSync(join(dist, wasmName), short.wasm);
   writeFileSync(join(dist, glueName), short.glue);
 }
@@ -193,11 +196,9 @@ async function minifyShellScript(dist) {
   let html = readFileSync(indexPath, 'utf8');
   const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)];
   if (scripts.length !== 2) fail(`expected two plain inline scripts (the shell's) in ${indexPath}, found ${scripts.length}`);
-  const { minify } = await import('terser');
   for (const [whole, code] of scripts) {
-    const out = await minify(code, { format: { comments: false } });
-    if (!out.code) fail('terser gave nothing for a script of the shell');
-    html = html.replace(whole, () => `<script>${out.code}</script>`);
+    const small = await terse(code, {}, 'a script of the shell');
+    html = html.replace(whole, () => `<script>${small}</script>`);
   }
   writeFileSync(indexPath, html);
 }

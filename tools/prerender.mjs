@@ -3,29 +3,29 @@
 // Run by tools/postbuild.mjs (`make dist`); by hand: node tools/prerender.mjs dist
 //
 // What it does: serves the built folder on loopback, opens it in headless Chromium (Debian's, or
-// Chrome on a CI runner, through playwright-core) with a fresh profile, no query and each
+// Chrome on a CI runner, through playwright-core) with a fresh context, no query and each
 // language's locale in turn, and copies the app's first render (the DOM at the moment the app
 // removes the shell, so the answer, the form and the frame exactly as the app's first frame has
 // them) into the shell: the English one in its place, the Chinese and Russian ones (prices in
 // yuan and roubles, as those readers' app shows them) into shell-zh.html and shell-ru.html beside
-// it, which the shell's script fetches for those readers and puts in the shell's place. Input values, selections and check marks are properties, not
-// attributes: they are written out as attributes first. The preset list (a <datalist>, never
-// painted), the form's unchosen options (a closed select paints only its chosen one), the charts
-// (below the first screen, a third of the page's nodes), the every-card table and the options
-// after the first four (below the first screen, more than half of the HTML) are left out.
+// it, which the shell's script fetches for those readers and puts in the shell's place. Input
+// values, selections and check marks are properties, not attributes: they are written out as
+// attributes first. The preset list (a <datalist>, never painted), the form's unchosen options (a
+// closed select paints only its chosen one), the charts (below the first screen, a third of the
+// page's nodes), the every-card table and the options after the first four (below the first
+// screen, more than half of the HTML) are left out.
 //
 // So a visitor with no link parameters (but its own `lang`) and no saved inputs sees the default
 // answer in their language (card, count, speed, cost) as soon as the HTML and the stylesheet (and
-// for Chinese and Russian, their shell file) are in, before the wasm has arrived; the shell's script (index.html) keeps the bare frame for
-// everyone else, so no one sees an answer to a question they did not ask. The answer is the
-// engine's own: it is rendered by the very build it ships in, and an end-to-end test compares it
-// with the live app's in each language.
+// for Chinese and Russian, their shell file) are in, before the wasm has arrived; the shell's
+// script (index.html) keeps the bare frame for everyone else, so no one sees an answer to a
+// question they did not ask. The answer is the engine's own: it is rendered by the very build it
+// ships in, and an end-to-end test compares it with the live app's in each language.
 //
 // Without a browser on the machine (or one that will not start) the shell stays the bare frame and
 // this says so (exit 0): the build still works, it only paints its first answer later. A page that
 // fails while rendering fails the build.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { serveDir } from './serve-static.mjs';
 
@@ -91,14 +91,21 @@ export async function prerender(dist) {
   if (!SHELL.test(html)) throw new Error(`prerender: no static shell in ${indexPath}`);
   if (/<div class="app" id="shell"[^>]*data-answer/.test(html)) return true; // already done
   const { chromium } = await import('playwright-core');
+  let browser;
+  try {
+    browser = await chromium.launch({
+      executablePath, headless: true,
+      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
+    });
+  } catch (e) {
+    // A browser that will not start is the machine's problem, not the build's: no answer, a note.
+    console.log(`prerender: ${executablePath} did not start (${String(e).split('\n')[0]}); the shell stays the bare frame`);
+    return false;
+  }
   const server = await serveDir(resolve(dist));
   try {
     const shells = [];
-    for (const [lang, locale] of LOCALES) {
-      const shell = await render(chromium, executablePath, server.url, lang, locale);
-      if (shell === null) return false;
-      shells.push([lang, shell]);
-    }
+    for (const [lang, locale] of LOCALES) shells.push([lang, await render(browser, server.url, lang, locale)]);
     // The other languages' answers go in files of their own beside the page (shell-zh.html,
     // shell-ru.html), which the shell's script fetches for those readers only: English readers
     // download none of them.
@@ -111,28 +118,17 @@ export async function prerender(dist) {
     console.log(`prerender: the default answer is in the shell (KB of HTML: ${kb})`);
     return true;
   } finally {
+    await browser.close();
     server.close();
   }
 }
 
-/** The app's first render at `url` for a browser in `locale`, as the shell's HTML marked `lang`;
- * null when the browser does not start. */
-async function render(chromium, executablePath, url, lang, locale) {
-  const profile = mkdtempSync(join(tmpdir(), 'gpu-advisor-prerender-'));
-  let ctx;
+/** The app's first render at `url` in a fresh context (empty storage) of `browser` with
+ * `locale`, as the shell's HTML marked `lang`. */
+async function render(browser, url, lang, locale) {
+  const ctx = await browser.newContext({ locale, viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   try {
-    ctx = await chromium.launchPersistentContext(profile, {
-      executablePath, headless: true, locale, viewport: { width: 1280, height: 900 }, serviceWorkers: 'block',
-      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage', `--lang=${locale}`],
-    });
-  } catch (e) {
-    // A browser that will not start is the machine's problem, not the build's: no answer, a note.
-    console.log(`prerender: ${executablePath} did not start (${String(e).split('\n')[0]}); the shell stays the bare frame`);
-    rmSync(profile, { recursive: true, force: true });
-    return null;
-  }
-  try {
-    const page = ctx.pages()[0] || (await ctx.newPage());
+    const page = await ctx.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.addInitScript(watch, lang);
@@ -145,7 +141,6 @@ async function render(chromium, executablePath, url, lang, locale) {
     return shell;
   } finally {
     await ctx.close();
-    rmSync(profile, { recursive: true, force: true });
   }
 }
 
