@@ -40,7 +40,7 @@ fn llama70b(global_batch: u32) -> LlmJob {
 fn the_published_70b_mesh_has_the_hand_calculated_bubble() {
     let h100 = gpu("h100-sxm");
     let mut j = llama70b(128);
-    j.mesh = Some(MeshSpec { tp: 4, cp: 2, pp: 4, interleave: 5 });
+    j.mesh = Some(MeshSpec { tp: 4, cp: 2, pp: 4, interleave: 5, ep: 1 });
     let t = terms(&j, h100, Engine::Vllm);
     let Layout::Mesh(m) = parallel::layout(&j, h100, Engine::Vllm, 64) else { panic!("a mesh") };
     assert_eq!((m.tp, m.cp, m.pp, m.dp, m.micro_batches), (4, 2, 4, 2, 64));
@@ -67,7 +67,7 @@ fn the_search_finds_a_mesh_as_good_as_the_published_one() {
         assert!(parallel::fits(&j, h100, Engine::Vllm, &t, &chosen), "{gpus}: {chosen:?} fits");
         let ours = train_step(&j, h100, &t, &chosen, gpus).tokens_per_s / f64::from(gpus);
         let mut published = j.clone();
-        published.mesh = Some(MeshSpec { tp: 4, cp: 2, pp: 4, interleave: 5 });
+        published.mesh = Some(MeshSpec { tp: 4, cp: 2, pp: 4, interleave: 5, ep: 1 });
         let p_layout = parallel::layout(&published, h100, Engine::Vllm, gpus);
         let theirs = train_step(&published, h100, &t, &p_layout, gpus).tokens_per_s / f64::from(gpus);
         assert!(ours >= theirs * 0.999, "{gpus}: chosen {chosen:?} {ours:.0} < published mesh {theirs:.0}");
@@ -196,7 +196,7 @@ fn a_fixed_mesh_ranks_only_the_counts_it_divides() {
     let mut j = llama70b(0);
     j.global_batch = None;
     j.seq_len = 4096;
-    j.mesh = Some(MeshSpec { tp: 8, cp: 1, pp: 4, interleave: 1 });
+    j.mesh = Some(MeshSpec { tp: 8, cp: 1, pp: 4, interleave: 1, ep: 1 });
     let mut input = RecommendInput::new(Job::Llm(Box::new(j.clone())));
     input.mode = Mode::Rent;
     input.top = 8;
@@ -208,7 +208,7 @@ fn a_fixed_mesh_ranks_only_the_counts_it_divides() {
     let geforce = rec.why_not.iter().find(|w| w.gpu == "rtx-4090").expect("the RTX 4090's why-not");
     assert!(matches!(geforce.exclusion, Some(Exclusion::TooMany { needed, limit: 8, .. }) if needed % 32 == 0), "{:?}", geforce.exclusion);
 
-    j.mesh = Some(MeshSpec { tp: 2, cp: 1, pp: 1, interleave: 1 });
+    j.mesh = Some(MeshSpec { tp: 2, cp: 1, pp: 1, interleave: 1, ep: 1 });
     j.model = gpu_advisor::model::llm::ModelArch::from_spec(catalog::llm("llama-3.1-8b").expect("preset"));
     let mut input = RecommendInput::new(Job::Llm(Box::new(j)));
     input.mode = Mode::Rent;

@@ -397,7 +397,7 @@ fn cluster_plan_keys_reach_the_job_and_round_trip() {
     assert!(p.notes.is_empty(), "{:?}", p.notes);
     let i = p.state.advisor.recommend_input().expect("a valid input");
     let gpu_advisor::recommend::Job::Llm(job) = &i.job else { panic!("an LLM job") };
-    assert_eq!(job.mesh, Some(MeshSpec { tp: 8, cp: 1, pp: 4, interleave: 1 }));
+    assert_eq!(job.mesh, Some(MeshSpec { tp: 8, cp: 1, pp: 4, interleave: 1, ep: 1 }));
     assert_eq!((job.global_batch, job.grad_accum, job.nic_gbit_s), (Some(1024), 8, Some(400.0)));
     assert_eq!((job.master_weights, job.optimizer_in_backward), (false, true));
     assert_eq!(url::parse(&url::render(&p.state)).state, p.state);

@@ -400,12 +400,14 @@ impl LlmDomain {
                 (0..inventory.rows.len())
                     .filter(|&i| {
                         let r = &inventory.rows[i];
-                        // A DeepSeek-style MoE is a known gap (its serving rows have a band of
-                        // their own): its rows are scored but set no constant the dense models share.
+                        // A DeepSeek-style MoE, and the training of any MoE, are known gaps (their
+                        // figures have bands of their own): their rows are scored but set no
+                        // constant the dense models share.
                         g.knobs.iter().any(|k| (k.determines)(r))
                             && g.sets.contains(&r.set)
                             && (g.engines.is_empty() || g.engines.contains(&r.payload.job.engine_for(r.gpu)))
                             && !is_mla_moe(&r.payload.job.model)
+                            && !(r.set == Set::Training && r.payload.job.model.is_moe())
                     })
                     .collect()
             })
@@ -545,13 +547,17 @@ impl Domain for LlmDomain {
         in_force::scoped(f, || predict_row(&self.inventory.rows[i]))
     }
 
-    /// The serving figures of a DeepSeek-style MoE (routed experts and latent attention), and a
-    /// TTFT by its arrivals, have bands of their own (`arch::is_mla_moe`, `Arrivals`).
+    /// The serving figures of a DeepSeek-style MoE (routed experts and latent attention), an
+    /// MoE's training speed, and a TTFT by its arrivals, have bands of their own
+    /// (`arch::is_mla_moe`, `ModelArch::is_moe`, `Arrivals`).
     fn class(&self, i: usize) -> &'static str {
         let r = &self.inventory.rows[i];
         let serving_set = matches!(r.set, Set::Serving | Set::PerUser | Set::Ttft);
         if serving_set && is_mla_moe(&r.payload.job.model) {
             return "mla-moe";
+        }
+        if r.set == Set::Training && r.payload.job.model.is_moe() {
+            return "moe";
         }
         match r.payload.read {
             Read::Ttft(Arrivals::InStep) => "in-step",

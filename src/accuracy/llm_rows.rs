@@ -460,7 +460,7 @@ fn training_model(name: &str, params: f64, layers: &str, hidden: &str) -> R<Mode
 fn mesh_spec(s: &str) -> Option<job::MeshSpec> {
     let (tp, pp, cp) = (kv_num(s, "tp=").unwrap_or(1).max(1), kv_num(s, "pp=").unwrap_or(1).max(1), kv_num(s, "cp=").unwrap_or(1).max(1));
     (!s.contains("fsdp") && !s.starts_with("single") && tp * pp * cp > 1)
-        .then(|| job::MeshSpec { tp, cp, pp, interleave: kv_num(s, "vp=").unwrap_or(1).max(1) })
+        .then(|| job::MeshSpec { tp, cp, pp, interleave: kv_num(s, "vp=").unwrap_or(1).max(1), ep: kv_num(s, "ep=").unwrap_or(1).max(1) })
 }
 
 fn sharding(s: &str, n: u32) -> (u8, u32) {
@@ -522,12 +522,10 @@ fn training_rows(dir: &Path, inv: &mut Inventory) -> R<()> {
     training_file(dir, "llm_training_multinode_amd_gaudi.csv", inv)
 }
 
-/// Why a training row is not scored, before its job is built: FP8 LoRA, expert parallelism, a published MFU without tokens/s, or no published micro-batch.
-fn training_row_gap(precision: &str, task: &str, shard: &str, metric: &str, micro: &str) -> Option<&'static str> {
+/// Why a training row is not scored, before its job is built: FP8 LoRA, a published MFU without tokens/s, or no published micro-batch.
+fn training_row_gap(precision: &str, task: &str, metric: &str, micro: &str) -> Option<&'static str> {
     if precision == "fp8" && task != "pretrain" && task != "finetune_full" {
         Some("FP8 LoRA (adapters over an FP8 base) is not modelled; FP8 is for full training")
-    } else if kv_num(shard, "ep=").unwrap_or(1) > 1 {
-        Some("expert parallelism (an MoE's experts split over GPUs) is not modelled in training")
     } else if metric == "mfu_pct_only" {
         Some("the source publishes MFU by its own FLOP count, not tokens/s")
     } else if micro.is_empty() {
@@ -640,7 +638,7 @@ fn training_file(dir: &Path, file: &'static str, inv: &mut Inventory) -> R<()> {
         let t = TrainCols::of(&csv, r);
         let TrainCols { g, n, name, task, framework, precision, micro, global, seq, ckpt, shard, metric, .. } = t;
         let label = format!("{g} ×{n} {name} {task} {precision} micro {micro} gbs {global} seq {seq} ckpt {ckpt} [{shard}]");
-        if let Some(why) = training_row_gap(precision, task, shard, metric, micro) {
+        if let Some(why) = training_row_gap(precision, task, metric, micro) {
             inv.not_modelled.push(format!("{file}: {label}: {why}"));
             continue;
         }

@@ -103,13 +103,20 @@ fn without_mla_moe(a: &Accuracy) -> String {
     format!("\nThe same sets without their DeepSeek-style MoE rows (class `mla-moe`, a known gap: their sources disagree by about 3×, and they set no shared constant):\n\n| set | rows | shipped | LOFO | LOSO | LOGO |\n|---|---:|---:|---:|---:|---:|\n{out}")
 }
 
-/// A set's rows of a DeepSeek-style MoE (class `mla-moe`), by source and in all; empty without any.
+/// A set's rows of a known gap (class `mla-moe`: a DeepSeek-style MoE's serving; class `moe`: an
+/// MoE's training), by source and in all; empty without any.
 fn mla_moe(s: &SetResult) -> String {
-    let rows: Vec<&super::RowResult> = s.rows.iter().filter(|r| r.class == "mla-moe").collect();
-    if rows.is_empty() {
-        return String::new();
+    let mut out = String::new();
+    for (class, heading) in [
+        ("mla-moe", "DeepSeek-style MoE (class `mla-moe`; these rows set no shared constant)"),
+        ("moe", "Mixture-of-experts training (class `moe`; these rows set no shared constant)"),
+    ] {
+        let rows: Vec<&super::RowResult> = s.rows.iter().filter(|r| r.class == class).collect();
+        if !rows.is_empty() {
+            out.push_str(&by_source(heading, &rows));
+        }
     }
-    by_source("DeepSeek-style MoE (class `mla-moe`; these rows set no shared constant)", &rows)
+    out
 }
 
 /// The five worst rows of a set.
@@ -354,7 +361,7 @@ pub fn bands_rs(a: &Accuracy) -> String {
          #[derive(Debug, Clone, Copy, PartialEq)]\n\
          pub struct SetBand {\n    pub fitted: (f64, f64),\n    pub new_family: (f64, f64),\n}\n",
     );
-    let items: [(&str, Set, &str, &str); 10] = [
+    let items: [(&str, Set, &str, &str); 11] = [
         ("DECODE", Set::Decode, "", "One request's decode tokens/s."),
         ("PREFILL", Set::Prefill, "", "Prompt tokens/s."),
         ("SERVING", Set::Serving, "", "A server's output tokens/s at its concurrency."),
@@ -364,6 +371,7 @@ pub fn bands_rs(a: &Accuracy) -> String {
         ("TTFT", Set::Ttft, "", "Time to first token, requests arriving at random."),
         ("TTFT_IN_STEP", Set::Ttft, "in-step", "Time to first token, fixed-length requests sent together."),
         ("TRAINING", Set::Training, "", "Training tokens/s."),
+        ("TRAINING_MOE", Set::Training, "moe", "The same for a mixture-of-experts model."),
         ("MEMORY", Set::Memory, "", "Training and fine-tuning peak memory."),
     ];
     for (name, set, class, doc) in items {

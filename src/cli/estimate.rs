@@ -36,7 +36,7 @@ USAGE:
     [--grad-checkpointing none|selective|full] [--lora-rank R] [--zero auto|0|1|2|3] [--grad-accum N] [--fp32-math pytorch|tf32|strict] [--json]
   Training numerics and clusters:
     [--framework transformers|torchtune|megatron] [--master-weights on|off] [--optimizer-in-backward on|off]
-    [--tp N] [--cp N] [--pp N] [--vp N] [--global-batch SEQUENCES] [--nic-gbit-s GBIT_S]
+    [--tp N] [--cp N] [--pp N] [--vp N] [--ep N] [--global-batch SEQUENCES] [--nic-gbit-s GBIT_S]
   Serving (inference):
     [--users N] [--target-tokens-per-s-per-user X] [--max-ttft-s Y] [--arrival-rate R]
     [--prefix-hit P] [--spec-decode off|draft|eagle|mtp] [--spec-accept A] [--arrivals random|in-step]
@@ -80,7 +80,8 @@ DEFAULTS:
   (micro-batches per optimizer step; the gradient all-reduce runs once per step), --framework
   transformers (fp32 master weights; torchtune: pure bf16, chunked loss, and on one GPU a full fine-tune
   pages 8-bit AdamW stepped in backward with checkpointing; megatron: fp32 master weights), --tp/--cp/
-  --pp/--vp: a fixed mesh whose TP × CP × PP divides --gpus (default: searched), --global-batch: the
+  --pp/--vp: a fixed mesh whose TP × CP × PP divides --gpus (default: searched), --ep: an MoE's expert
+  parallel size, folded into each stage's TP × CP × DP GPUs (default: searched), --global-batch: the
   sequences of one optimizer step (default: --batch × --grad-accum per data-parallel GPU),
   --nic-gbit-s: each GPU's node port (default: the catalog's, e.g. 400 for DGX H100), --fp32-math pytorch
   (image and classic jobs in fp32 on cards with TF32: PyTorch's defaults run convolutions in TF32 and

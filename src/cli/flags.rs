@@ -151,7 +151,7 @@ pub(crate) struct SizingArgs {
 
 impl SizingArgs {
     /// Every sizing flag, without its `--`.
-    pub(crate) const FLAGS: [&'static str; 48] = ["moe-layout", "framework", "master-weights", "optimizer-in-backward", "tp", "cp", "pp", "vp", "global-batch", "nic-gbit-s", "images", "arrivals", "cuda-graphs", "image-resolution", "backend",
+    pub(crate) const FLAGS: [&'static str; 49] = ["moe-layout", "framework", "master-weights", "optimizer-in-backward", "tp", "cp", "pp", "vp", "ep", "global-batch", "nic-gbit-s", "images", "arrivals", "cuda-graphs", "image-resolution", "backend",
         "ram-gib", "ram-gb-s", "offload", "gpu-share-gib",
         "users", "target-tokens-per-s-per-user", "max-ttft-s", "arrival-rate", "prefix-hit", "spec-decode", "spec-accept",
         "fp32-math", "model", "params", "config", "workload", "precision", "kv-precision", "engine", "context", "prompt-tokens", "output-tokens", "batch", "seq-len", "optimizer", "grad-checkpointing", "lora-rank", "zero", "grad-accum", "resolution", "steps", "frames", "offload-mode"];

@@ -40,6 +40,7 @@ pub const FLAG_URL_KEYS: &[(&str, Option<&str>)] = &[
     ("cp", Some("cp")),
     ("pp", Some("pp")),
     ("vp", Some("vp")),
+    ("ep", Some("ep")),
     ("global-batch", Some("global_batch")),
     ("nic-gbit-s", Some("nic_gbit_s")),
     ("train-tokens", Some("train_tokens")),

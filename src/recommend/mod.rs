@@ -575,8 +575,12 @@ pub struct Ranking {
 
 impl Ranking {
     /// Checks the input and starts its ranking over `gpus`.
-    pub fn new(input: RecommendInput, gpus: &[Gpu]) -> Result<Ranking, EstimateError> {
+    pub fn new(mut input: RecommendInput, gpus: &[Gpu]) -> Result<Ranking, EstimateError> {
         validate(&input)?;
+        // A training layout leaves the headroom asked for when one can.
+        if let Job::Llm(job) = &mut input.job {
+            job.layout_headroom = input.headroom;
+        }
         let partial = rank::Partial::start(&input, gpus.len())?;
         Ok(Ranking { input, partial, with_host: None })
     }

@@ -88,11 +88,12 @@ pub enum Field {
     Arrivals,
     CudaGraphs,
     MoeLayout,
+    Ep,
 }
 
 impl Field {
     /// Every field, in URL order.
-    pub const ALL: [Field; 70] = [
+    pub const ALL: [Field; 71] = [
         Field::Model, Field::Params, Field::Workload, Field::Precision, Field::KvPrecision, Field::Engine, Field::Context,
         Field::PromptTokens, Field::OutputTokens, Field::Batch, Field::SeqLen, Field::Optimizer, Field::GradCkpt,
         Field::LoraRank, Field::Zero, Field::Resolution, Field::Steps, Field::TrainTokens, Field::HoursPerDay,
@@ -102,7 +103,7 @@ impl Field {
         Field::Ttft, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::ApiPrice, Field::Ram,
         Field::RamBw, Field::Offload, Field::GpuShare, Field::Frames, Field::OffloadMode, Field::Images, Field::ImageRes, Field::Backend, Field::Mix, Field::Owned, Field::Framework, Field::DeadlineDays,
         Field::GradAccum, Field::MasterWeights, Field::OptimizerInBackward, Field::Tp, Field::Cp, Field::Pp, Field::Vp,
-        Field::GlobalBatch, Field::NicGbitS, Field::Arrivals, Field::CudaGraphs, Field::MoeLayout,
+        Field::GlobalBatch, Field::NicGbitS, Field::Arrivals, Field::CudaGraphs, Field::MoeLayout, Field::Ep,
     ];
 
     /// The URL key (a contract: links in blog posts depend on it).
@@ -178,6 +179,7 @@ impl Field {
             Field::Arrivals => "arrivals",
             Field::CudaGraphs => "cuda_graphs",
             Field::MoeLayout => "moe_layout",
+            Field::Ep => "ep",
         }
     }
 
@@ -244,7 +246,7 @@ impl Field {
             Field::ImageRes => "1024x1024",
             Field::Backend | Field::Mix | Field::Owned => "",
             Field::Framework | Field::MasterWeights | Field::OptimizerInBackward | Field::CudaGraphs | Field::MoeLayout => "auto",
-            Field::DeadlineDays | Field::Tp | Field::Cp | Field::Pp | Field::Vp | Field::GlobalBatch | Field::NicGbitS => "",
+            Field::DeadlineDays | Field::Tp | Field::Cp | Field::Pp | Field::Vp | Field::Ep | Field::GlobalBatch | Field::NicGbitS => "",
             Field::GradAccum => "1",
             Field::Arrivals => "random",
         }
@@ -853,7 +855,7 @@ impl AdvisorInputs {
         }
     }
 
-    /// The layout a cluster planner fixes: a mesh (`tp`, `cp`, `pp`, `vp`; all empty: the layout
+    /// The layout a cluster planner fixes: a mesh (`tp`, `cp`, `pp`, `vp`, `ep`; all empty: the layout
     /// search's choice, and a part left empty is 1), gradient accumulation, the global batch and
     /// each GPU's scale-out port; and for serving, CUDA graphs and the MoE layout. The ranges are
     /// `LlmJob::validate`'s.
@@ -863,10 +865,10 @@ impl AdvisorInputs {
             "" | "auto" => None,
             t => parse_u32(field, t, 1, hi, errors),
         };
-        let mesh = [Field::Tp, Field::Cp, Field::Pp, Field::Vp].map(|f| whole(f, crate::model::llm::MAX_GPUS, errors));
+        let mesh = [Field::Tp, Field::Cp, Field::Pp, Field::Vp, Field::Ep].map(|f| whole(f, crate::model::llm::MAX_GPUS, errors));
         if mesh.iter().any(Option::is_some) {
-            let [tp, cp, pp, interleave] = mesh.map(|x| x.unwrap_or(1));
-            job.mesh = Some(MeshSpec { tp, cp, pp, interleave });
+            let [tp, cp, pp, interleave, ep] = mesh.map(|x| x.unwrap_or(1));
+            job.mesh = Some(MeshSpec { tp, cp, pp, interleave, ep });
         }
         if let Some(g) = whole(Field::GradAccum, 65_536, errors) {
             job.grad_accum = g;

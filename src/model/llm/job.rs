@@ -234,6 +234,10 @@ pub struct LlmJob {
     /// Training: a fixed Megatron-style mesh (tensor, context and pipeline parallel sizes, and
     /// model chunks per stage); `None`: the layout search picks one.
     pub mesh: Option<MeshSpec>,
+    /// Training layout search: the share of each GPU's memory the chosen layout should leave
+    /// free (the recommender's headroom); the fastest layout that does, else the fastest that
+    /// fits. 0: the fastest that fits.
+    pub layout_headroom: f64,
     /// Inference of an MoE model: how its experts spread over the GPUs (tensor or expert
     /// parallel, with data-parallel attention); `Auto`: the serving planner picks.
     pub moe_layout: MoeLayout,
@@ -295,6 +299,7 @@ impl Default for LlmJob {
             ubatch_tokens: None,
             host: Host::default(),
             mesh: None,
+            layout_headroom: 0.0,
             moe_layout: MoeLayout::Auto,
             global_batch: None,
             nic_gbit_s: None,
@@ -405,8 +410,13 @@ impl LlmJob {
             check_range("nic_gbit_s", g, 1.0, 100_000.0)?;
         }
         if let Some(m) = self.mesh {
-            for (name, v) in [("tp", m.tp), ("pp", m.pp), ("cp", m.cp), ("vp", m.interleave)] {
+            for (name, v) in [("tp", m.tp), ("pp", m.pp), ("cp", m.cp), ("vp", m.interleave), ("ep", m.ep)] {
                 check_range(name, f64::from(v), 1.0, f64::from(MAX_GPUS))?;
+            }
+            // Each expert-parallel rank keeps whole experts: the routed experts divide by `ep`.
+            if m.ep > 1 && !self.model.experts_total.is_multiple_of(m.ep) {
+                let args = vec![("experts", self.model.experts_total.to_string().into()), ("ep", m.ep.to_string().into())];
+                return Err(EstimateError::invalid("ep", Note::new("the model's {experts} routed experts do not divide over {ep} expert-parallel GPUs", args)));
             }
         }
         if self.workload.is_adapter() {
@@ -473,14 +483,17 @@ impl MoeLayout {
 }
 
 /// The parallel sizes a user or a published run fixes: tensor (`tp`), context (`cp`) and
-/// pipeline (`pp`) parallel, and model chunks per pipeline stage (`interleave`, Megatron's
-/// `--num-layers-per-virtual-pipeline-stage` expressed as chunks; 1 = plain 1F1B).
+/// pipeline (`pp`) parallel, model chunks per pipeline stage (`interleave`, Megatron's
+/// `--num-layers-per-virtual-pipeline-stage` expressed as chunks; 1 = plain 1F1B), and an MoE
+/// model's expert parallel size (`ep`, Megatron's `--expert-model-parallel-size`; 1 = none),
+/// folded into the tensor, context and data parallel ranks ([`super::parallel::Mesh::ep`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MeshSpec {
     pub tp: u32,
     pub cp: u32,
     pub pp: u32,
     pub interleave: u32,
+    pub ep: u32,
 }
 
 impl MeshSpec {

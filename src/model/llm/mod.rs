@@ -246,29 +246,49 @@ fn offloaded_throughput(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &parall
 pub const OFFLOAD_BAND: f64 = 0.35;
 
 /// The layout `job` runs with on `gpus` of `gpu`. Training with `auto_layout` tries data
-/// parallel with ZeRO-0/1/2/3 (FSDP) and every Megatron mesh, and keeps the
+/// parallel with ZeRO-0/1/2/3 (FSDP) and every Megatron mesh (with each expert parallel size
+/// for an MoE), and keeps the fastest that leaves the job's `layout_headroom` free, else the
 /// fastest that fits (the simplest on a tie; the smallest footprint when none fits); otherwise
 /// the engine's or the job's fixed layout.
 pub fn layout_for(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &memory::Terms, gpus: u32) -> parallel::Layout {
     if !(job.workload.is_training() && job.auto_layout) || gpus <= 1 {
         return parallel::layout(job, gpu, engine, gpus);
     }
-    let mut best: Option<(parallel::Layout, f64)> = None;
+    // The fastest layout that leaves the job's headroom, else the fastest that fits.
+    let (mut roomy, mut tight): (Option<(parallel::Layout, f64)>, Option<(parallel::Layout, f64)>) = (None, None);
     let all = throughput::train_single_tokens_per_s(job, gpu) * f64::from(gpus);
+    let room_gib = parallel::usable_gib(gpu, engine, job) * (1.0 - job.layout_headroom.clamp(0.0, 0.9));
+    // The mesh (tp, cp, pp, interleave) whose smallest expert-parallel size with room was tried:
+    // a larger one only saves memory and moves more tokens between GPUs, so it is skipped.
+    let mut roomy_mesh: Option<(u32, u32, u32, u32)> = None;
     parallel::for_each_candidate(job, gpu, gpus, true, &mut |l| {
+        let mesh = match l {
+            parallel::Layout::Mesh(m) => Some((m.tp, m.cp, m.pp, m.interleave)),
+            _ => None,
+        };
+        if mesh.is_some() && mesh == roomy_mesh {
+            return false;
+        }
         // A layout that cannot pass the best so far, even with free communication, is skipped
         // (it could not replace it: a replacement must be 0.1% faster).
-        if best.is_some_and(|(_, s)| all * throughput::train_bound_share(&l) <= s * 1.001) {
+        let beats = |best: &Option<(parallel::Layout, f64)>| best.is_none_or(|(_, s)| all * throughput::train_bound_share(&l) > s * 1.001);
+        if !beats(&roomy) || (!beats(&tight) && job.layout_headroom <= 0.0) {
             return false;
         }
         if parallel::fits(job, gpu, engine, terms, &l) {
+            let has_room = parallel::per_gpu_gib(job, gpu, engine, terms, &l) <= room_gib;
+            let best = if has_room { &mut roomy } else { &mut tight };
+            if has_room {
+                roomy_mesh = mesh;
+            }
             let speed = throughput::train_step(job, gpu, terms, &l, gpus).tokens_per_s;
             if best.is_none_or(|(_, s)| speed > s * 1.001) {
-                best = Some((l, speed));
+                *best = Some((l, speed));
             }
         }
         false
     });
+    let best = roomy.or(tight);
     let smallest = || {
         let mut small: Option<(parallel::Layout, f64)> = None;
         parallel::for_each_candidate(job, gpu, gpus, false, &mut |l| {

@@ -86,6 +86,13 @@ pub struct Mesh {
     pub interleave: u32,
     /// Micro-batches each pipeline runs per optimizer step.
     pub micro_batches: u32,
+    /// An MoE model's expert parallel size (1: none, the experts split as tensor parallelism
+    /// splits every layer). Folded into the `tp · cp · dp` ranks of each pipeline stage (Megatron
+    /// Core's MoE parallel folding, Liu et al. 2025, arXiv 2504.14960: `TP·CP·DP = ETP·EP·EDP`),
+    /// each rank keeping `E / ep` whole experts (expert tensor parallel 1, as Megatron-Bridge's
+    /// MoE recipes set `expert_tensor_parallel_size`); the experts' gradients reduce over the
+    /// `tp · cp · dp / ep` ranks that hold the same experts.
+    pub ep: u32,
 }
 
 impl Mesh {
@@ -150,7 +157,7 @@ pub fn layout(job: &LlmJob, gpu: &Gpu, engine: Engine, gpus: u32) -> Layout {
         }
         return if job.zero == 0 && !job.workload.is_adapter() {
             let tp = (1..=gpus.min(tp_domain(gpu))).rev().find(|t| gpus.is_multiple_of(*t) && tp_divides(job, *t)).unwrap_or(1);
-            Layout::Mesh(mesh_of(job, MeshSpec { tp, cp: 1, pp: gpus / tp, interleave: 1 }, gpus))
+            Layout::Mesh(mesh_of(job, MeshSpec { tp, cp: 1, pp: gpus / tp, interleave: 1, ep: 1 }, gpus))
         } else {
             Layout::DataParallel { gpus, zero: job.zero }
         };
@@ -178,12 +185,15 @@ pub fn mesh_of(job: &LlmJob, spec: MeshSpec, gpus: u32) -> Mesh {
         zero: 1,
         interleave: spec.interleave.max(1),
         micro_batches: micro_batches(job, gpus, dp),
+        ep: spec.ep.max(1),
     }
 }
 
-/// Whether a mesh of `spec` fills `gpus` GPUs with whole replicas.
+/// Whether a mesh of `spec` fills `gpus` GPUs with whole replicas, its expert parallel group
+/// inside one pipeline stage's `tp · cp · dp` ranks.
 pub fn spec_divides(spec: MeshSpec, gpus: u32) -> bool {
-    u64::from(gpus).is_multiple_of(spec.replica())
+    let stage = u64::from(gpus) / u64::from(spec.pp.max(1));
+    u64::from(gpus).is_multiple_of(spec.replica()) && stage.is_multiple_of(u64::from(spec.ep.max(1)))
 }
 
 /// The GPUs tensor parallelism may span: the card's scale-up domain, else a node of eight.
@@ -232,7 +242,6 @@ pub fn for_each_candidate(job: &LlmJob, gpu: &Gpu, gpus: u32, interleaved: bool,
         return spec_divides(spec, gpus) && visit(Layout::Mesh(mesh_of(job, spec, gpus)));
     }
     let layers = job.model.layers.max(1);
-    let powers = |max: u32| (0..15).map(|k| 1u32 << k).take_while(move |v| *v <= max);
     for tp in powers(gpus.min(tp_domain(gpu))).filter(|t| gpus.is_multiple_of(*t) && tp_divides(job, *t)) {
         let cp_max = (job.seq_len / MIN_CP_CHUNK_TOKENS).max(1);
         for cp in powers(cp_max).filter(|c| (gpus / tp).is_multiple_of(*c) && job.seq_len.is_multiple_of(2 * c)) {
@@ -240,14 +249,28 @@ pub fn for_each_candidate(job: &LlmJob, gpu: &Gpu, gpus: u32, interleaved: bool,
             for pp in (1..=rest.min(layers)).filter(|p| rest.is_multiple_of(*p) && tp * cp * p > 1) {
                 let per_stage = layers / pp;
                 for v in (1..=per_stage.max(1)).filter(|v| *v == 1 || (interleaved && pp > 1 && layers.is_multiple_of(pp * v))) {
-                    if visit(Layout::Mesh(mesh_of(job, MeshSpec { tp, cp, pp, interleave: v }, gpus))) {
-                        return true;
+                    for ep in expert_sizes(job, gpus / pp) {
+                        if visit(Layout::Mesh(mesh_of(job, MeshSpec { tp, cp, pp, interleave: v, ep }, gpus))) {
+                            return true;
+                        }
                     }
                 }
             }
         }
     }
     false
+}
+
+/// Powers of two up to `max`.
+fn powers(max: u32) -> impl Iterator<Item = u32> {
+    (0..15).map(|k| 1u32 << k).take_while(move |v| *v <= max)
+}
+
+/// The expert parallel sizes a mesh of `stage` GPUs per pipeline stage may use: 1, and for an
+/// MoE model each power of two up to `stage` that divides its routed experts.
+fn expert_sizes(job: &LlmJob, stage: u32) -> impl Iterator<Item = u32> + '_ {
+    let moe = job.model.is_moe();
+    powers(stage).filter(move |e| *e == 1 || (moe && stage.is_multiple_of(*e) && job.model.experts_total.is_multiple_of(*e)))
 }
 
 /// The shortest sequence chunk context parallelism leaves each rank: NVIDIA's published Llama 3
@@ -268,15 +291,21 @@ pub fn mesh_activation_share(m: Mesh) -> f64 {
     in_flight / pp * interleave / f64::from((m.tp * m.cp).max(1))
 }
 
-/// The mesh in words: "TP 8 × PP 4 × DP 16, ZeRO-1, 8 micro-batches".
+/// The mesh in words: "TP 8 × PP 4 × DP 16, ZeRO-1, 8 micro-batches" (and "; experts: expert
+/// parallel ×32" with expert parallelism).
 fn mesh_note(m: &Mesh) -> Note {
     let a = |k: &'static str, v: u32| (k, Arg::from(v.to_string()));
     let args = vec![a("tp", m.tp), a("cp", m.cp), a("pp", m.pp), a("dp", m.dp), a("zero", u32::from(m.zero)), a("m", m.micro_batches), a("v", m.interleave)];
-    match (m.cp > 1, m.interleave > 1) {
+    let mesh = match (m.cp > 1, m.interleave > 1) {
         (false, false) => Note::new("TP {tp} × PP {pp} × DP {dp}, ZeRO-{zero}, {m} micro-batches", args),
         (false, true) => Note::new("TP {tp} × PP {pp} (interleaved ×{v}) × DP {dp}, ZeRO-{zero}, {m} micro-batches", args),
         (true, false) => Note::new("TP {tp} × CP {cp} × PP {pp} × DP {dp}, ZeRO-{zero}, {m} micro-batches", args),
         (true, true) => Note::new("TP {tp} × CP {cp} × PP {pp} (interleaved ×{v}) × DP {dp}, ZeRO-{zero}, {m} micro-batches", args),
+    };
+    if m.ep > 1 {
+        Note::new("{mesh}; experts: expert parallel ×{ep}", vec![("mesh", mesh.into()), a("ep", m.ep)])
+    } else {
+        mesh
     }
 }
 
@@ -323,6 +352,19 @@ fn shard_fraction(job: &LlmJob, layout: &Layout) -> f64 {
     }
 }
 
+/// Share of the weights (and gradients) one GPU of mesh `m` holds: its pipeline stage's layers
+/// split over the tensor ranks, and with expert parallelism the routed experts over the `ep`
+/// expert ranks instead.
+pub fn mesh_weight_share(job: &LlmJob, m: Mesh) -> f64 {
+    let l = job.model.layers.max(1);
+    let stage = f64::from(l.div_ceil(m.pp.max(1))) / f64::from(l);
+    if m.ep <= 1 {
+        return stage / f64::from(m.tp.max(1));
+    }
+    let routed = (super::memory::routed_expert_bytes(job) / super::memory::weight_bytes_total(job).max(1.0)).clamp(0.0, 1.0);
+    stage * ((1.0 - routed) / f64::from(m.tp.max(1)) + routed / f64::from(m.ep))
+}
+
 /// (share of the weights, share of the KV cache) one GPU of an expert-parallel layout holds: its
 /// `1 / gpus` of the routed experts and `1 / attn_tp` of the other weights; the KV cache of its
 /// attention group's sequences (`attn_tp / gpus` of them), split as tensor parallelism splits it.
@@ -366,10 +408,13 @@ fn per_gpu_parts(job: &LlmJob, engine: Engine, t: &Terms, layout: &Layout) -> (f
             (t.weights_gib * weights + t.kv_gib * kv + t.activations_gib + fixed, 0.0)
         }
         Layout::Mesh(m) => {
-            // Weights and gradients split over tensor and pipeline ranks; the distributed
-            // optimizer also splits the states over the data and context ranks.
+            // Weights and gradients split over tensor and pipeline ranks (the routed experts over
+            // the expert-parallel ranks instead); the distributed optimizer also splits the states
+            // over the data and context ranks (the experts' over their `tp·cp·dp/ep` data-parallel
+            // ranks: the same share of the whole).
             let o = f / f64::from((m.dp * m.cp).max(1));
-            ((t.weights_gib + t.gradients_gib) * f + (t.optimizer_gib - t.pageable_gib) * o + t.activations_gib * mesh_activation_share(m) + fixed, t.pageable_gib * o)
+            let w = mesh_weight_share(job, m);
+            ((t.weights_gib + t.gradients_gib) * w + (t.optimizer_gib - t.pageable_gib) * o + t.activations_gib * mesh_activation_share(m) + fixed, t.pageable_gib * o)
         }
         Layout::DataParallel { zero, .. } => {
             let block = t.weights_gib / f64::from(job.model.layers.max(1));

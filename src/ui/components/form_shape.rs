@@ -22,7 +22,7 @@ pub fn fields(props: &SectionProps) -> &'static [Field] {
         &[Field::Context, Field::PromptTokens, Field::OutputTokens, Field::KvPrecision, Field::Engine, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::Images, Field::ImageRes, Field::Backend, Field::Arrivals, Field::CudaGraphs, Field::MoeLayout]
     } else if props.applies.llm {
         &[Field::SeqLen, Field::Batch, Field::Framework, Field::Optimizer, Field::GradCkpt, Field::LoraRank, Field::Zero, Field::TrainTokens, Field::DeadlineDays,
-          Field::MasterWeights, Field::OptimizerInBackward, Field::GradAccum, Field::GlobalBatch, Field::Tp, Field::Pp, Field::Cp, Field::Vp, Field::NicGbitS]
+          Field::MasterWeights, Field::OptimizerInBackward, Field::GradAccum, Field::GlobalBatch, Field::Tp, Field::Pp, Field::Cp, Field::Vp, Field::Ep, Field::NicGbitS]
     } else {
         &[Field::Resolution, Field::Steps, Field::Frames, Field::OffloadMode, Field::Batch, Field::Fp32Math]
     }
@@ -102,6 +102,7 @@ fn cluster(props: &SectionProps, lang: Lang) -> Html {
             { props.text(lang, Field::Pp, t(lang, "Pipeline parallel (PP)"), searched, "numeric") }
             { props.text(lang, Field::Cp, t(lang, "Context parallel (CP)"), searched, "numeric") }
             { props.text(lang, Field::Vp, t(lang, "Virtual pipeline stages (VP)"), t(lang, "Model chunks per pipeline stage (interleaved 1F1B)."), "numeric") }
+            { props.text(lang, Field::Ep, t(lang, "Expert parallel (EP)"), searched, "numeric") }
             { props.text(lang, Field::NicGbitS, t(lang, "Scale-out port (Gb/s per GPU)"), t(lang, "Each GPU's network port between nodes; empty = the platform's."), "decimal") }
         </>
     }
