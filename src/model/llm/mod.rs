@@ -255,7 +255,8 @@ pub fn layout_for(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &memory::Terms
         return parallel::layout(job, gpu, engine, gpus);
     }
     // The fastest layout that leaves the job's headroom, else the fastest that fits.
-    let (mut roomy, mut tight): (Option<(parallel::Layout, f64)>, Option<(parallel::Layout, f64)>) = (None, None);
+    let mut roomy: Option<(parallel::Layout, f64)> = None;
+    let mut tight: Option<(parallel::Layout, f64)> = None;
     let all = throughput::train_single_tokens_per_s(job, gpu) * f64::from(gpus);
     let room_gib = parallel::usable_gib(gpu, engine, job) * (1.0 - job.layout_headroom.clamp(0.0, 0.9));
     // The mesh (tp, cp, pp, interleave) whose smallest expert-parallel size with room was tried:
