@@ -59,6 +59,15 @@ fn recommend_training(c: &mut Criterion) {
     c.bench_function("recommend llama-3-8b finetune-full rent whole catalog", |b| {
         b.iter(|| recommend(black_box(&input)).map(|r| r.feasible.len()))
     });
+    // An MoE: each mesh also tries every expert-parallel size up to the smallest that fits.
+    let Some(spec) = catalog::llm("qwen3-30b-a3b") else { return };
+    let job = LlmJob { workload: Workload::Training, seq_len: 4096, ..LlmJob::for_preset(spec) };
+    let mut input = RecommendInput::new(Job::Llm(Box::new(job)));
+    input.mode = Mode::Rent;
+    input.constraints.max_gpus = Some(64);
+    c.bench_function("recommend qwen3-30b-a3b training rent up to 64 GPUs whole catalog", |b| {
+        b.iter(|| recommend(black_box(&input)).map(|r| r.feasible.len()))
+    });
 }
 
 criterion_group!(benches, one_estimate, recommend_catalog, recommend_serving, recommend_training);
