@@ -33,6 +33,9 @@ pub struct Terms {
     pub trainable_params: f64,
     /// Weight bytes per parameter of the transformer body.
     pub body_bytes_per_param: f64,
+    /// The routed experts' share of the weight bytes (0 for a dense model), which expert
+    /// parallelism spreads ([`super::parallel::mesh_weight_share`]).
+    pub routed_share: f64,
 }
 
 /// Bytes of the 16-bit tensors that low-bit formats keep (embeddings, LM head).
@@ -364,6 +367,7 @@ pub fn terms(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Terms {
     let (body, embed, head) = weight_bytes(job);
     let weights = body + embed + head;
     let body_bpp = if m.body_params() > 0.0 { body / m.body_params() } else { 2.0 };
+    let routed_share = if m.is_moe() { (routed_expert_bytes(job) / weights.max(1.0)).clamp(0.0, 1.0) } else { 0.0 };
     if job.workload == Workload::Inference {
         let kv = kv_bytes(job, f64::from(job.context_tokens), f64::from(job.batch));
         let act = inference_buffer_bytes(job, gpu, engine);
@@ -379,6 +383,7 @@ pub fn terms(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Terms {
             slack_gib: slack / GIB,
             trainable_params: 0.0,
             body_bytes_per_param: body_bpp,
+            routed_share,
         };
     }
 
@@ -422,6 +427,7 @@ pub fn terms(job: &LlmJob, gpu: &Gpu, engine: Engine) -> Terms {
         slack_gib: slack / GIB,
         trainable_params: trainable,
         body_bytes_per_param: body_bpp,
+        routed_share,
     }
 }
 

@@ -254,42 +254,55 @@ pub fn layout_for(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &memory::Terms
     if !(job.workload.is_training() && job.auto_layout) || gpus <= 1 {
         return parallel::layout(job, gpu, engine, gpus);
     }
-    // The fastest layout that leaves the job's headroom, else the fastest that fits.
+    // The fastest layout that leaves the job's headroom, else the fastest of those that only fit
+    // (timed at the end, and only when no layout leaves the headroom).
     let mut roomy: Option<(parallel::Layout, f64)> = None;
-    let mut tight: Option<(parallel::Layout, f64)> = None;
-    let all = throughput::train_single_tokens_per_s(job, gpu) * f64::from(gpus);
+    let mut tight: Vec<(parallel::Layout, f64)> = Vec::new();
+    let single = throughput::train_single_tokens_per_s(job, gpu);
+    let all = single * f64::from(gpus);
     let room_gib = parallel::usable_gib(gpu, engine, job) * (1.0 - job.layout_headroom.clamp(0.0, 0.9));
     // The mesh (tp, cp, pp, interleave) whose smallest expert-parallel size with room was tried:
     // a larger one only saves memory and moves more tokens between GPUs, so it is skipped.
     let mut roomy_mesh: Option<(u32, u32, u32, u32)> = None;
+    let faster = |best: &Option<(parallel::Layout, f64)>, speed: f64| best.is_none_or(|(_, s)| speed > s * 1.001);
     parallel::for_each_candidate(job, gpu, gpus, true, &mut |l| {
         let mesh = match l {
             parallel::Layout::Mesh(m) => Some((m.tp, m.cp, m.pp, m.interleave)),
             _ => None,
         };
-        if mesh.is_some() && mesh == roomy_mesh {
-            return false;
-        }
         // A layout that cannot pass the best so far, even with free communication, is skipped
         // (it could not replace it: a replacement must be 0.1% faster).
-        let beats = |best: &Option<(parallel::Layout, f64)>| best.is_none_or(|(_, s)| all * throughput::train_bound_share(&l) > s * 1.001);
-        if !beats(&roomy) || (!beats(&tight) && job.layout_headroom <= 0.0) {
+        let bound = all * throughput::train_bound_share(job, gpu, &l, single);
+        if (mesh.is_some() && mesh == roomy_mesh) || !faster(&roomy, bound) {
             return false;
         }
-        if parallel::fits(job, gpu, engine, terms, &l) {
-            let has_room = parallel::per_gpu_gib(job, gpu, engine, terms, &l) <= room_gib;
-            let best = if has_room { &mut roomy } else { &mut tight };
-            if has_room {
-                roomy_mesh = mesh;
-            }
-            let speed = throughput::train_step(job, gpu, terms, &l, gpus).tokens_per_s;
-            if best.is_none_or(|(_, s)| speed > s * 1.001) {
-                *best = Some((l, speed));
-            }
+        let Some(held) = parallel::fitting_gib(job, gpu, engine, terms, &l) else { return false };
+        if held > room_gib {
+            tight.push((l, bound));
+            return false;
+        }
+        roomy_mesh = mesh;
+        let speed = throughput::train_step(job, gpu, terms, &l, gpus).tokens_per_s;
+        if faster(&roomy, speed) {
+            roomy = Some((l, speed));
         }
         false
     });
-    let best = roomy.or(tight);
+    let best = roomy.or_else(|| {
+        // Highest bound first, each timed until no bound left can pass the best.
+        tight.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let mut best: Option<(parallel::Layout, f64)> = None;
+        for (l, bound) in tight {
+            if !faster(&best, bound) {
+                break;
+            }
+            let speed = throughput::train_step(job, gpu, terms, &l, gpus).tokens_per_s;
+            if faster(&best, speed) {
+                best = Some((l, speed));
+            }
+        }
+        best
+    });
     let smallest = || {
         let mut small: Option<(parallel::Layout, f64)> = None;
         parallel::for_each_candidate(job, gpu, gpus, false, &mut |l| {

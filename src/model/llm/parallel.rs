@@ -356,12 +356,17 @@ fn shard_fraction(job: &LlmJob, layout: &Layout) -> f64 {
 /// split over the tensor ranks, and with expert parallelism the routed experts over the `ep`
 /// expert ranks instead.
 pub fn mesh_weight_share(job: &LlmJob, m: Mesh) -> f64 {
+    let routed = (super::memory::routed_expert_bytes(job) / super::memory::weight_bytes_total(job).max(1.0)).clamp(0.0, 1.0);
+    weight_share_of(job, m, routed)
+}
+
+/// [`mesh_weight_share`] with the routed experts' share of the bytes given (`Terms::routed_share`).
+fn weight_share_of(job: &LlmJob, m: Mesh, routed: f64) -> f64 {
     let l = job.model.layers.max(1);
     let stage = f64::from(l.div_ceil(m.pp.max(1))) / f64::from(l);
     if m.ep <= 1 {
         return stage / f64::from(m.tp.max(1));
     }
-    let routed = (super::memory::routed_expert_bytes(job) / super::memory::weight_bytes_total(job).max(1.0)).clamp(0.0, 1.0);
     stage * ((1.0 - routed) / f64::from(m.tp.max(1)) + routed / f64::from(m.ep))
 }
 
@@ -413,7 +418,7 @@ fn per_gpu_parts(job: &LlmJob, engine: Engine, t: &Terms, layout: &Layout) -> (f
             // over the data and context ranks (the experts' over their `tp·cp·dp/ep` data-parallel
             // ranks: the same share of the whole).
             let o = f / f64::from((m.dp * m.cp).max(1));
-            let w = mesh_weight_share(job, m);
+            let w = weight_share_of(job, m, t.routed_share);
             ((t.weights_gib + t.gradients_gib) * w + (t.optimizer_gib - t.pageable_gib) * o + t.activations_gib * mesh_activation_share(m) + fixed, t.pageable_gib * o)
         }
         Layout::DataParallel { zero, .. } => {
@@ -424,6 +429,13 @@ fn per_gpu_parts(job: &LlmJob, engine: Engine, t: &Terms, layout: &Layout) -> (f
             ((w + g + (t.optimizer_gib - t.pageable_gib) * o_shard + t.activations_gib + fixed), t.pageable_gib * o_shard)
         }
     }
+}
+
+/// [`per_gpu_gib`] when `layout` [`fits`], else `None`: one look at the memory for both.
+pub fn fitting_gib(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, layout: &Layout) -> Option<f64> {
+    let (resident, pageable) = per_gpu_parts(job, engine, t, layout);
+    let usable = usable_gib(gpu, engine, job);
+    (resident <= usable).then(|| resident + pageable.min((usable - resident).max(0.0)))
 }
 
 /// Memory the busiest GPU holds, GiB (pageable optimizer state counted while it fits).

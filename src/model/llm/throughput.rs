@@ -635,18 +635,23 @@ pub fn train_step(job: &LlmJob, gpu: &Gpu, terms: &Terms, layout: &Layout, n: u3
     TrainStep { tokens_per_s, scaling, comm_s, exposed_s, link, bubble: 0.0 }
 }
 
-/// The most tokens/s `layout` could reach on `n` GPUs if its communication were free: `n` × one
-/// GPU's speed ([`train_single_tokens_per_s`]) times this share, less than 1 for a mesh's pipeline
-/// bubble (`m / (m + (pp − 1)/v)`). The layout search skips a layout whose bound cannot pass the
-/// best found.
-pub fn train_bound_share(layout: &Layout) -> f64 {
-    match layout {
-        Layout::Mesh(m) => {
-            let mb = f64::from(m.micro_batches.max(1));
-            mb / (mb + f64::from(m.pp.max(1) - 1) / f64::from(m.interleave.max(1)))
-        }
-        _ => 1.0,
+/// The most tokens/s `layout` could reach on `n` GPUs if its communication were free (but for
+/// an expert-parallel mesh's all-to-alls, which nothing hides): `n` × one GPU's speed
+/// ([`train_single_tokens_per_s`]) times this share, less than 1 for a mesh's pipeline bubble
+/// (`m / (m + (pp − 1)/v)`) and its stage's all-to-all time (`t_c / (t_c + t_ep)`, [`mesh_step`]).
+/// The layout search skips a layout whose bound cannot pass the best found. `single` is
+/// [`train_single_tokens_per_s`], which the search computes once.
+pub fn train_bound_share(job: &LlmJob, gpu: &Gpu, layout: &Layout, single: f64) -> f64 {
+    let Layout::Mesh(m) = layout else { return 1.0 };
+    let mb = f64::from(m.micro_batches.max(1));
+    let pipeline = mb / (mb + f64::from(m.pp.max(1) - 1) / f64::from(m.interleave.max(1)));
+    if m.ep <= 1 {
+        return pipeline;
     }
+    let micro_tokens = f64::from(job.batch.max(1)) * f64::from(job.seq_len);
+    let t_c = micro_tokens / single / f64::from(m.tp.max(1) * m.cp.max(1) * m.pp.max(1));
+    let t_ep = mesh_expert_exchange_s(job, gpu, m, micro_tokens / f64::from(m.cp.max(1) * m.tp.max(1)), node_port(job, gpu));
+    pipeline * t_c / (t_c + t_ep)
 }
 
 /// One GPU's training tokens/s at the job's micro-batch, communication aside.
@@ -912,6 +917,15 @@ fn describe_training(job: &LlmJob, gpu: &Gpu, terms: &Terms, layout: &Layout, ou
                 ("exposed", crate::decimal::fixed(step.exposed_s * 1e3, 0).into()),
                 ("pct", crate::decimal::fixed(step.scaling * 100.0, 0).into()),
             ],
+        ));
+    }
+    if job.model.is_moe() {
+        let measured = GpuFamily::of(gpu) == GpuFamily::NvidiaHbm;
+        let b = crate::model::bands::TRAINING_MOE;
+        let (low, high) = if measured { b.fitted } else { b.new_family };
+        out.push(Note::new(
+            "mixture of experts: published training runs measure {low}–{high} × this estimate (the 10th–90th percentile of held-out rows); the model does not capture that gap yet",
+            vec![("low", crate::decimal::fixed(low, 2).into()), ("high", crate::decimal::fixed(high, 2).into())],
         ));
     }
     if let Layout::Mesh(m) = layout {
