@@ -290,9 +290,9 @@ pub fn layout_for(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &memory::Terms
     });
     let best = roomy.or_else(|| {
         // Highest bound first, each timed until no bound left can pass the best.
-        tight.sort_by(|a, b| b.1.total_cmp(&a.1));
         let mut best: Option<(parallel::Layout, f64)> = None;
-        for (l, bound) in tight {
+        while let Some(i) = (0..tight.len()).reduce(|a, b| if tight[b].1 > tight[a].1 { b } else { a }) {
+            let (l, bound) = tight.swap_remove(i);
             if !faster(&best, bound) {
                 break;
             }
