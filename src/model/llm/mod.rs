@@ -291,7 +291,7 @@ pub fn layout_for(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &memory::Terms
     let best = roomy.or_else(|| {
         // Highest bound first, each timed until no bound left can pass the best.
         let mut best: Option<(parallel::Layout, f64)> = None;
-        while let Some(i) = (0..tight.len()).reduce(|a, b| if tight[b].1 > tight[a].1 { b } else { a }) {
+        while let Some(i) = tight.iter().enumerate().max_by(|a, b| a.1 .1.total_cmp(&b.1 .1)).map(|(i, _)| i) {
             let (l, bound) = tight.swap_remove(i);
             if !faster(&best, bound) {
                 break;
