@@ -289,16 +289,14 @@ pub fn layout_for(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &memory::Terms
         false
     });
     let best = roomy.or_else(|| {
-        // Highest bound first, each timed until no bound left can pass the best.
+        // Each timed unless its bound cannot pass the best so far.
         let mut best: Option<(parallel::Layout, f64)> = None;
-        while let Some(i) = tight.iter().enumerate().max_by(|a, b| a.1 .1.total_cmp(&b.1 .1)).map(|(i, _)| i) {
-            let (l, bound) = tight.swap_remove(i);
-            if !faster(&best, bound) {
-                break;
-            }
-            let speed = throughput::train_step(job, gpu, terms, &l, gpus).tokens_per_s;
-            if faster(&best, speed) {
-                best = Some((l, speed));
+        for (l, bound) in tight {
+            if faster(&best, bound) {
+                let speed = throughput::train_step(job, gpu, terms, &l, gpus).tokens_per_s;
+                if faster(&best, speed) {
+                    best = Some((l, speed));
+                }
             }
         }
         best
