@@ -139,3 +139,26 @@ fn an_moe_training_estimate_shows_the_moe_band() {
     let l = layout_for(&j, gpu("h100-sxm"), Engine::Vllm, &t, 8);
     assert!(matches!(l, Layout::Mesh(m) if m.ep == 8), "{l:?}");
 }
+
+/// The count a card needs, with the recommender's headroom asked, is one whose chosen layout
+/// leaves it: DeepSeek-V3 fits 144 A100 SXM4s only at 0.3% headroom (its 671e9 · 16 B of
+/// weights, gradients and AdamW alone are 10.0e12 B, 69.8 GB a card), so with 10% asked it needs
+/// more cards, and the layout at that count holds at most 90% of each.
+#[test]
+fn the_count_needed_leaves_the_headroom_asked_for() {
+    use gpu_advisor::model::llm::parallel::gpus_needed_for;
+    let a100 = gpu("a100-80gb-sxm");
+    let mut j = LlmJob::for_preset(catalog::llm("deepseek-v3").expect("preset"));
+    j.workload = Workload::Training;
+    j.seq_len = 4096;
+    j.batch = 1;
+    j.grad_checkpointing = Checkpointing::Full;
+    let t = terms(&j, a100, Engine::Vllm);
+    let tight = gpus_needed_for(&j, a100, Engine::Vllm, &t);
+    j.layout_headroom = 0.10;
+    let roomy = gpus_needed_for(&j, a100, Engine::Vllm, &t);
+    assert!(roomy > tight, "{roomy} against {tight}");
+    let l = layout_for(&j, a100, Engine::Vllm, &t, roomy);
+    let held = parallel::per_gpu_gib(&j, a100, Engine::Vllm, &t, &l);
+    assert!(held <= 0.9 * parallel::usable_gib(a100, Engine::Vllm, &j), "{held} GiB with {l:?}");
+}

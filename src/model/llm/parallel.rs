@@ -445,14 +445,28 @@ pub fn per_gpu_gib(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, layout: &
     resident + pageable.min(room)
 }
 
-/// Smallest GPU count at which some layout the job may use fits (0 when none up to
+/// Smallest GPU count at which some layout the job may use fits, for training with the job's
+/// `layout_headroom` free when the layout search picks (0 when none up to
 /// [`MAX_GPUS`] does). Every count up to two nodes is tried; beyond that, the first whole node
 /// count that holds it, found by doubling and then halving the gap (memory per GPU falls as
 /// nodes are added), and then the smallest count inside that last node.
 pub fn gpus_needed_for(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms) -> u32 {
+    // With a layout headroom (the recommender's), a training layout must also leave it free,
+    // unless no count's does.
+    let usable = usable_gib(gpu, engine, job);
+    let with_room = needed_with(job, gpu, engine, t, usable * (1.0 - job.layout_headroom.clamp(0.0, 0.9)));
+    if with_room == 0 && job.layout_headroom > 0.0 {
+        return needed_with(job, gpu, engine, t, usable);
+    }
+    with_room
+}
+
+/// [`gpus_needed_for`] with each GPU holding at most `room` GiB under the layout search.
+fn needed_with(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, room: f64) -> u32 {
+    let roomy = |l: &Layout| fitting_gib(job, gpu, engine, t, l).is_some_and(|g| g <= room);
     let holds = |n: u32| {
         if job.workload.is_training() && job.auto_layout {
-            for_each_candidate(job, gpu, n, false, &mut |l| fits(job, gpu, engine, t, &l))
+            for_each_candidate(job, gpu, n, false, &mut |l| roomy(&l))
         } else {
             fits(job, gpu, engine, t, &layout(job, gpu, engine, n))
         }
