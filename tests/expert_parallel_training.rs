@@ -28,6 +28,15 @@ fn qwen3_30b() -> LlmJob {
     j
 }
 
+/// DeepSeek-V3 pre-training at 4,096 tokens, micro-batch 1 (Megatron-Bridge's DeepSeekV3 rows).
+fn deepseek_v3() -> LlmJob {
+    let mut j = LlmJob::for_preset(catalog::llm("deepseek-v3").expect("preset"));
+    j.workload = Workload::Training;
+    j.seq_len = 4096;
+    j.batch = 1;
+    j
+}
+
 fn mesh(tp: u32, pp: u32, dp: u32, ep: u32) -> Mesh {
     Mesh { tp, cp: 1, pp, dp, zero: 1, interleave: 1, micro_batches: 8, ep }
 }
@@ -107,10 +116,7 @@ fn a_fixed_expert_size_must_divide_the_stage_and_the_experts() {
 #[test]
 fn the_layout_search_keeps_the_headroom_asked_for() {
     let a100 = gpu("a100-80gb-sxm");
-    let mut j = LlmJob::for_preset(catalog::llm("deepseek-v3").expect("preset"));
-    j.workload = Workload::Training;
-    j.seq_len = 4096;
-    j.batch = 1;
+    let mut j = deepseek_v3();
     j.global_batch = Some(4096);
     j.grad_checkpointing = Checkpointing::Full;
     let t = terms(&j, a100, Engine::Vllm);
@@ -148,10 +154,7 @@ fn an_moe_training_estimate_shows_the_moe_band() {
 fn the_count_needed_leaves_the_headroom_asked_for() {
     use gpu_advisor::model::llm::parallel::gpus_needed_for;
     let a100 = gpu("a100-80gb-sxm");
-    let mut j = LlmJob::for_preset(catalog::llm("deepseek-v3").expect("preset"));
-    j.workload = Workload::Training;
-    j.seq_len = 4096;
-    j.batch = 1;
+    let mut j = deepseek_v3();
     j.grad_checkpointing = Checkpointing::Full;
     let t = terms(&j, a100, Engine::Vllm);
     let tight = gpus_needed_for(&j, a100, Engine::Vllm, &t);
