@@ -1,19 +1,12 @@
-//! "How this was computed" for one option: the formulas with their values and the engine's
-//! assumptions. The body is only built when opened, which keeps re-ranking cheap.
+//! "How this was computed" for one option: the formulas with their values, the held-out error of
+//! its headline figure, and the engine's assumptions. They are written out only when it is
+//! opened, which keeps re-ranking cheap.
 
 use crate::i18n::{t, Lang};
-use crate::model::Note;
-use crate::present::InLang;
-use crate::recommend::Explain;
+use crate::present::{self, InLang};
+use crate::ui::components::option_card::OptionCardProps;
 use crate::ui::lang::use_lang;
-use std::rc::Rc;
 use yew::prelude::*;
-
-#[derive(Properties, PartialEq)]
-pub struct ExplainDetailsProps {
-    pub explain: Rc<Vec<Explain>>,
-    pub assumptions: Rc<Vec<Note>>,
-}
 
 /// The heading of one formula: the engine's label ids (kept stable for `recommend --json`) in
 /// words.
@@ -34,7 +27,7 @@ fn label(lang: Lang, id: &'static str) -> &'static str {
 
 /// A disclosure that renders its content on first open.
 #[function_component(ExplainDetails)]
-pub fn explain_details(props: &ExplainDetailsProps) -> Html {
+pub fn explain_details(props: &OptionCardProps) -> Html {
     let lang = use_lang();
     let open = use_state(|| false);
     let ontoggle = {
@@ -44,12 +37,13 @@ pub fn explain_details(props: &ExplainDetailsProps) -> Html {
     html! {
         <details class="recommend-list__explain" {ontoggle}>
             <summary>{ t(lang, "How this was computed") }</summary>
-            if *open {
+            if let (true, Some(o)) = (*open, props.rec.options.get(props.index)) {
                 <dl class="recommend-list__formulas">
-                    { for props.explain.iter().map(|x| html! { <><dt>{ label(lang, x.label) }</dt><dd><code>{ &x.formula }</code></dd></> }) }
+                    { for present::explain(o, &props.input).iter().map(|x| html! { <><dt>{ label(lang, x.label) }</dt><dd><code>{ &x.formula }</code></dd></> }) }
                 </dl>
                 <ul class="recommend-list__assumptions">
-                    { for props.assumptions.iter().map(|a| html! { <li>{ a.in_lang(lang) }</li> }) }
+                    // First how far off the headline figure was on held-out measurements, then the assumptions.
+                    { for present::held_out(o, &props.input).iter().chain(&o.estimate.assumptions).map(|a| html! { <li>{ a.in_lang(lang) }</li> }) }
                 </ul>
             }
         </details>

@@ -21,6 +21,7 @@ pub mod gpu_detail;
 pub mod header;
 pub mod memory_bar;
 pub mod model_presets;
+pub mod option_card;
 pub mod owned_list;
 pub mod pareto_chart;
 pub mod pick_strip;

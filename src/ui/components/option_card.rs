@@ -1,0 +1,149 @@
+//! One ranked option as a card: card × count, a fit bar against capacity, the speed (for LLM
+//! serving: per user and in total side by side, with the time to first token), cost figures, the
+//! reasons, and "how this was computed". A component of its own, compared by the result it comes
+//! from: an input re-renders the options whose result changed, and builds nothing for the rest.
+
+use crate::i18n::{num, t, tf, Lang};
+use crate::model::Band;
+use crate::present::{self, Money};
+use crate::recommend::{OptionRow, RateKind, RecommendInput, Recommendation};
+use crate::ui::components::explain_details::ExplainDetails;
+use crate::ui::components::memory_bar::MemoryBar;
+use crate::ui::lang::use_lang;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties)]
+pub struct OptionCardProps {
+    /// The result the option is in, and the input it answers.
+    pub rec: Rc<Recommendation>,
+    pub input: Rc<RecommendInput>,
+    /// Its place among the result's options (0 is the top one).
+    pub index: usize,
+}
+
+/// The same result is the same allocation: compared by pointer, an unchanged option costs no
+/// walk of its figures.
+impl PartialEq for OptionCardProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.rec, &other.rec) && Rc::ptr_eq(&self.input, &other.input) && self.index == other.index
+    }
+}
+
+/// A band as `mid (low–high)`.
+fn band_text(lang: Lang, b: Band) -> String {
+    format!("{} ({}–{})", present::speed(lang, b.mid), present::speed(lang, b.low), present::speed(lang, b.high))
+}
+
+/// Per-user speed, total speed and time to first token of an LLM serving option.
+fn serving_figures(lang: Lang, o: &OptionRow) -> Html {
+    let Some(s) = &o.serving else { return html! {} };
+    let r = &s.report;
+    let users = r.users.round().max(1.0);
+    let tokens = t(lang, "tokens/s");
+    let total = tf(lang, "{speed} {unit} · {users}", &[("speed", &band_text(lang, r.aggregate_tokens_per_s)), ("unit", tokens), ("users", &crate::i18n::users(lang, users as u64))]);
+    html! {
+        <>
+            <dt>{ t(lang, "Per user") }</dt>
+            <dd class="recommend-list__speed recommend-list__per-user" data-mid={crate::decimal::fixed(r.per_user_tokens_per_s.mid, 3)}>
+                { format!("{} {}", band_text(lang, r.per_user_tokens_per_s), tokens) }
+            </dd>
+            <dt>{ t(lang, "Total") }</dt>
+            <dd class="recommend-list__total" data-mid={crate::decimal::fixed(r.aggregate_tokens_per_s.mid, 3)}>{ total }</dd>
+            <dt>{ t(lang, "First token") }</dt>
+            <dd class="recommend-list__ttft">{ r.ttft_s.map_or_else(|| t(lang, "unbounded").to_string(), |b| format!("{} {}", present::seconds(lang, b.mid), t(lang, "s"))) }</dd>
+            if let Some(m) = r.max_users {
+                <dt>{ t(lang, "Users within the target") }</dt><dd class="recommend-list__max-users">{ m.to_string() }</dd>
+            }
+        </>
+    }
+}
+
+/// The cost per unit of work, after what the option's rate counts: (label, USD). Images are
+/// priced per thousand, tokens and samples per million.
+fn unit_cost(lang: Lang, kind: Option<RateKind>, usd_per_million: f64) -> (&'static str, f64) {
+    match kind {
+        Some(RateKind::Images) => (t(lang, "Per 1,000 images"), usd_per_million / 1000.0),
+        Some(RateKind::Videos) => (t(lang, "Per 1,000 videos"), usd_per_million / 1000.0),
+        Some(RateKind::Samples) => (t(lang, "Per million samples"), usd_per_million),
+        _ => (t(lang, "Per million tokens"), usd_per_million),
+    }
+}
+
+/// The option's speed, as its rate counts: seconds per image or video, else items per second.
+fn speed_text(lang: Lang, o: &OptionRow) -> Option<String> {
+    o.rate.map(|(b, kind)| {
+        if let Some(per) = kind.per_item().filter(|_| b.low > 0.0) {
+            // Seconds per image or video, as people time generation.
+            let s = b.recip();
+            let d = if s.mid >= 10.0 { 0 } else { 1 };
+            return format!("{} ({}–{}) {} {}", num(lang, s.mid, d), num(lang, s.low, d), num(lang, s.high, d), t(lang, "s"), t(lang, per));
+        }
+        let d = if b.mid >= 100.0 { 0 } else if b.mid >= 10.0 { 1 } else { 2 };
+        format!("{} ({}–{}) {}", num(lang, b.mid, d), num(lang, b.low, d), num(lang, b.high, d), t(lang, kind.unit()))
+    })
+}
+
+/// The option's figures: speed (or the serving figures), purchase and rent, total cost, cost per
+/// unit of work, time to train, and when buying beats renting.
+fn figures(lang: Lang, o: &OptionRow, input: &RecommendInput) -> Html {
+    let money = |usd: f64| input.cost.money_in(lang, usd);
+    html! {
+        <dl class="recommend-list__figures">
+            if o.serving.is_some() {
+                { serving_figures(lang, o) }
+            } else if let Some(s) = speed_text(lang, o) {
+                <dt>{ t(lang, "Speed") }</dt><dd class="recommend-list__speed">{ s }</dd>
+            }
+            if let Some(p) = &o.cost.purchase {
+                <dt>{ t(lang, "Purchase") }</dt><dd class="recommend-list__purchase">{ money(p.total_usd) }</dd>
+            }
+            if let Some(h) = o.cost.rent_hourly_usd {
+                <dt>{ t(lang, "Rent per hour") }</dt><dd>{ money(h) }</dd>
+            }
+            <dt>{ t(lang, "Total cost") }</dt><dd>{ money(o.tco_usd) }</dd>
+            if let Some((label, usd)) = o.usd_per_million.map(|m| unit_cost(lang, o.rate.map(|(_, k)| k), m)) {
+                <dt>{ label }</dt><dd>{ money(usd) }</dd>
+            }
+            if let Some(h) = o.training_hours {
+                <dt>{ t(lang, "Time to train") }</dt><dd>{ tf(lang, "{n} h", &[("n", &num(lang, h, 1))]) }</dd>
+            }
+            if let Some(m) = o.cost.break_even_month {
+                <dt>{ t(lang, "Buying beats renting after") }</dt><dd>{ tf(lang, "{n} months", &[("n", &num(lang, m, 1))]) }</dd>
+            }
+        </dl>
+    }
+}
+
+/// Option `i` (0 is the top one): card × count, the fit, the figures, the reasons and how they
+/// were computed.
+fn option(lang: Lang, props: &OptionCardProps, o: &OptionRow) -> Html {
+    let (i, input) = (props.index, &*props.input);
+    let e = &o.estimate;
+    html! {
+        <li class={classes!("recommend-list__option", (i == 0).then_some("recommend-list__option--top"))}
+            data-gpu={o.gpu.clone()} data-count={o.count.to_string()}>
+            <div class="recommend-list__head">
+                <span class="recommend-list__rank">{ format!("#{}", i + 1) }</span>
+                <h3 class="recommend-list__name">{ format!("{} × {}", o.gpu_name, o.count) }</h3>
+                if o.nodes > 1 {
+                    <span class="recommend-list__badge">{ tf(lang, "{n} nodes", &[("n", &o.nodes.to_string())]) }</span>
+                }
+            </div>
+            <MemoryBar memory={e.memory} per_gpu_gib={e.per_gpu_gib} capacity_gib={o.capacity_gib} />
+            <p class="recommend-list__fit">{ tf(lang, "{used} of {capacity} GiB per card", &[("used", &num(lang, e.per_gpu_gib, 1)), ("capacity", &num(lang, o.capacity_gib, 0))]) }</p>
+            { figures(lang, o, input) }
+            <ul class="recommend-list__reasons">
+                { for present::reasons(o, input, lang).into_iter().map(|r| html! { <li>{ r }</li> }) }
+            </ul>
+            <ExplainDetails rec={props.rec.clone()} input={props.input.clone()} index={i} />
+        </li>
+    }
+}
+
+/// The option, or nothing when the result has no option at its place.
+#[function_component(OptionCard)]
+pub fn option_card(props: &OptionCardProps) -> Html {
+    let lang = use_lang();
+    props.rec.options.get(props.index).map_or_else(Html::default, |o| option(lang, props, o))
+}
