@@ -44,6 +44,9 @@ pub(super) struct Cand {
     pub score: f64,
     /// LLM inference: how the build serves its users.
     pub serving: Option<Deployment>,
+    /// The estimate's throughput is left for the options shown (`Job::estimate_fit`): the
+    /// serving plan gave the rate.
+    pub speed_pending: bool,
 }
 
 /// The headline rate of an estimate: training tokens for LLM training, serving (else decode)
@@ -308,6 +311,7 @@ fn accept(input: &RecommendInput, obj: Objective, gi: usize, count: u32, p: Pric
         (Some(tokens), Some((b, RateKind::TrainTokens))) => cost::hours_for(tokens, b.mid),
         _ => None,
     };
+    let speed_pending = input.job.is_llm() && !input.job.is_training() && serving.as_ref().is_some_and(|d| d.estimate.is_none());
     let est = serving.as_mut().and_then(|d| d.estimate.take()).unwrap_or(est);
     Cand {
         gi,
@@ -323,6 +327,7 @@ fn accept(input: &RecommendInput, obj: Objective, gi: usize, count: u32, p: Pric
         training_hours,
         score: score(obj, p.tco, rate_mid, usd_per_million, training_hours),
         serving,
+        speed_pending,
     }
 }
 
@@ -412,7 +417,8 @@ fn eval_count(input: &RecommendInput, obj: Objective, card: &Card, count: u32, f
         }
     };
     *estimates += 1;
-    let est = match input.job.estimate_figures(gpu, count) {
+    // An LLM inference build's speed is its serving plan's: its estimate is the memory alone.
+    let est = match input.job.estimate_fit(gpu, count) {
         Ok(e) => e,
         Err(e) => {
             first_fail.get_or_insert(Exclusion::Engine { message: e.note() });
@@ -433,6 +439,17 @@ fn eval_count(input: &RecommendInput, obj: Objective, card: &Card, count: u32, f
             first_fail.get_or_insert(Exclusion::Engine { message });
             return ControlFlow::Break(());
         }
+    };
+    // No serving plan (no replica fits within the headroom): the rate is the estimate's own.
+    let est = match (&serving, input.job.is_llm() && !input.job.is_training()) {
+        (None, true) => match input.job.estimate_figures(gpu, count) {
+            Ok(e) => e,
+            Err(e) => {
+                first_fail.get_or_insert(Exclusion::Engine { message: e.note() });
+                return ControlFlow::Break(());
+            }
+        },
+        _ => est,
     };
     if let (Some(d), true) = (&serving, has_target(&input.serving)) {
         let (users, served) = target_users(&input.job, &input.serving, d);

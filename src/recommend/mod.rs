@@ -68,6 +68,15 @@ impl Job {
         }
     }
 
+    /// [`Job::estimate_figures`] without the throughput of an LLM inference job (its figures all
+    /// `None`): its serving plan gives the ranking its speed.
+    pub fn estimate_fit(&self, gpu: &Gpu, gpus: u32) -> Result<Estimate, EstimateError> {
+        match self {
+            Job::Llm(job) if !job.workload.is_training() => llm::estimate_llm_fit(job, gpu, gpus),
+            _ => self.estimate_figures(gpu, gpus),
+        }
+    }
+
     /// The smallest count of `gpu` that holds the job (0: none up to the engine's limit).
     pub fn gpus_needed(&self, gpu: &Gpu) -> Result<u32, EstimateError> {
         match self {

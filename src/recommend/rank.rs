@@ -253,11 +253,15 @@ pub fn psu_watts(gpu_watts: f64) -> f64 {
 }
 
 /// An option shown is analysed in full: the ranking sized every LLM candidate without its
-/// assumptions (`Job::estimate_figures`) and served it without TTFT or the frontier.
+/// assumptions (`Job::estimate_figures`; a served one without its throughput too,
+/// `Job::estimate_fit`) and served it without TTFT or the frontier.
 fn analyse_in_full(input: &RecommendInput, gpu: &Gpu, c: &mut Cand) {
     if let Job::Llm(job) = &input.job {
         if let Ok(full) = llm::estimate_llm(job, gpu, c.est.gpus) {
             c.est.assumptions = full.assumptions;
+            if c.speed_pending {
+                c.est.throughput = full.throughput;
+            }
         }
     }
     if let (Some(d), Job::Llm(job)) = (c.serving.as_mut(), &input.job) {

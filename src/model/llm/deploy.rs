@@ -191,7 +191,7 @@ fn plan_inner(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allo
     if let Some(d) = best.as_mut().filter(|d| d.replicas > 1 || with_estimate || d.moe_layout != job.moe_layout) {
         let laid = with_layout(job, d.moe_layout);
         // The ranking shows the assumptions of a few options, which it writes again in full.
-        d.estimate = Some(super::estimate_llm_with(&share_of(&laid, d.replicas), gpu, d.gpus_per_replica, with_estimate)?);
+        d.estimate = Some(super::estimate_llm_with(&share_of(&laid, d.replicas), gpu, d.gpus_per_replica, if with_estimate { super::Detail::Full } else { super::Detail::Figures })?);
     }
     Ok(best)
 }

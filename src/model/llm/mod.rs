@@ -75,14 +75,30 @@ pub fn per_gpu_fit(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<(f64, bool), Es
 /// default to llama.cpp: vLLM's installation guide asks for "compute capability 7.0 or higher
 /// (e.g., V100, T4, RTX20xx, A100, L4, H100)" (docs.vllm.ai, getting_started/installation/gpu).
 pub fn estimate_llm(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, EstimateError> {
-    estimate_llm_with(job, gpu, gpus, true)
+    estimate_llm_with(job, gpu, gpus, Detail::Full)
 }
 
 /// [`estimate_llm`] without its assumptions (`assumptions` left empty): the same figures, for
 /// callers that rank many (card, count) pairs and show the assumptions of a few (the
 /// recommender: building and dropping every candidate's notes was a quarter of its time).
 pub fn estimate_llm_figures(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, EstimateError> {
-    estimate_llm_with(job, gpu, gpus, false)
+    estimate_llm_with(job, gpu, gpus, Detail::Figures)
+}
+
+/// [`estimate_llm_figures`] without the throughput (every figure of it `None`): the memory, the
+/// fit and the count needed, for the recommender's serving candidates, whose speed comes from
+/// their serving plan (it times the few it shows in full).
+pub fn estimate_llm_fit(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, EstimateError> {
+    estimate_llm_with(job, gpu, gpus, Detail::Fit)
+}
+
+/// How much of an estimate to work out: the memory and the fit; with the throughput; with the
+/// assumptions too.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Detail {
+    Fit,
+    Figures,
+    Full,
 }
 
 /// The figures an estimate's notes are written from.
@@ -97,7 +113,7 @@ struct Sized {
     offload: Option<OffloadPlan>,
 }
 
-fn estimate_llm_with(job: &LlmJob, gpu: &Gpu, gpus: u32, with_notes: bool) -> Result<Estimate, EstimateError> {
+fn estimate_llm_with(job: &LlmJob, gpu: &Gpu, gpus: u32, detail: Detail) -> Result<Estimate, EstimateError> {
     let job = &*vision::with_images(job)?;
     job.validate()?;
     validate_gpu(gpu, gpus)?;
@@ -145,13 +161,14 @@ fn estimate_llm_with(job: &LlmJob, gpu: &Gpu, gpus: u32, with_notes: bool) -> Re
     let speed_gpus = if fits || needed == 0 { gpus } else { needed.max(gpus) };
     // The layout is chosen once per count (for training, each candidate is timed).
     let speed_layout = if speed_gpus == gpus { layout } else { layout_for(job, gpu, engine, &terms, speed_gpus) };
-    let mut throughput = throughput::throughput(job, gpu, engine, &terms, &speed_layout, speed_gpus);
-    if let Some(p) = offload.as_ref().filter(|p| p.fits) {
-        throughput = offloaded_throughput(job, gpu, engine, &layout, p);
-    }
+    let throughput = match offload.as_ref().filter(|p| p.fits) {
+        _ if detail == Detail::Fit => Throughput::default(),
+        Some(p) => offloaded_throughput(job, gpu, engine, &layout, p),
+        None => throughput::throughput(job, gpu, engine, &terms, &speed_layout, speed_gpus),
+    };
 
     let sized = Sized { engine, terms, layout, speed_layout, speed_gpus, needed, capacity, offload };
-    let assumptions = if with_notes { notes(job, gpu, gpus, &sized) } else { Vec::new() };
+    let assumptions = if detail == Detail::Full { notes(job, gpu, gpus, &sized) } else { Vec::new() };
     Ok(Estimate {
         model: job.model.id.to_string(),
         gpu: gpu.id.clone(),

@@ -4,8 +4,8 @@
 
 use crate::i18n::{t, Lang};
 use crate::present::{self, InLang};
-use crate::ui::components::option_card::OptionCardProps;
 use crate::ui::lang::use_lang;
+use crate::ui::result_props::OptionProps;
 use yew::prelude::*;
 
 /// The heading of one formula: the engine's label ids (kept stable for `recommend --json`) in
@@ -27,7 +27,7 @@ fn label(lang: Lang, id: &'static str) -> &'static str {
 
 /// A disclosure that renders its content on first open.
 #[function_component(ExplainDetails)]
-pub fn explain_details(props: &OptionCardProps) -> Html {
+pub fn explain_details(props: &OptionProps) -> Html {
     let lang = use_lang();
     let open = use_state(|| false);
     let ontoggle = {

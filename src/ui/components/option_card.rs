@@ -6,29 +6,12 @@
 use crate::i18n::{num, t, tf, Lang};
 use crate::model::Band;
 use crate::present::{self, Money};
-use crate::recommend::{OptionRow, RateKind, RecommendInput, Recommendation};
+use crate::recommend::{OptionRow, RateKind, RecommendInput};
 use crate::ui::components::explain_details::ExplainDetails;
 use crate::ui::components::memory_bar::MemoryBar;
 use crate::ui::lang::use_lang;
-use std::rc::Rc;
+use crate::ui::result_props::OptionProps;
 use yew::prelude::*;
-
-#[derive(Properties)]
-pub struct OptionCardProps {
-    /// The result the option is in, and the input it answers.
-    pub rec: Rc<Recommendation>,
-    pub input: Rc<RecommendInput>,
-    /// Its place among the result's options (0 is the top one).
-    pub index: usize,
-}
-
-/// The same result is the same allocation: compared by pointer, an unchanged option costs no
-/// walk of its figures.
-impl PartialEq for OptionCardProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.rec, &other.rec) && Rc::ptr_eq(&self.input, &other.input) && self.index == other.index
-    }
-}
 
 /// A band as `mid (low–high)`.
 fn band_text(lang: Lang, b: Band) -> String {
@@ -117,7 +100,7 @@ fn figures(lang: Lang, o: &OptionRow, input: &RecommendInput) -> Html {
 
 /// Option `i` (0 is the top one): card × count, the fit, the figures, the reasons and how they
 /// were computed.
-fn option(lang: Lang, props: &OptionCardProps, o: &OptionRow) -> Html {
+fn option(lang: Lang, props: &OptionProps, o: &OptionRow) -> Html {
     let (i, input) = (props.index, &*props.input);
     let e = &o.estimate;
     html! {
@@ -143,7 +126,7 @@ fn option(lang: Lang, props: &OptionCardProps, o: &OptionRow) -> Html {
 
 /// The option, or nothing when the result has no option at its place.
 #[function_component(OptionCard)]
-pub fn option_card(props: &OptionCardProps) -> Html {
+pub fn option_card(props: &OptionProps) -> Html {
     let lang = use_lang();
     props.rec.options.get(props.index).map_or_else(Html::default, |o| option(lang, props, o))
 }
