@@ -44,7 +44,7 @@ pub(super) struct Cand {
     pub score: f64,
     /// LLM inference: how the build serves its users.
     pub serving: Option<Deployment>,
-    /// The estimate's throughput is left for the options shown (`Job::estimate_fit`): the
+    /// The estimate's throughput is left for the options shown (`Job::estimate_ranked`): the
     /// serving plan gave the rate.
     pub speed_pending: bool,
 }
@@ -363,6 +363,8 @@ struct Card<'a> {
     gpu: &'a Gpu,
     unit: Option<(f64, cost::PriceSource)>,
     per_gpu_hour: Option<f64>,
+    /// The fewest of it that hold the job (before rounding to a fixed mesh).
+    needed: u32,
     /// Memory per GPU, and what the headroom leaves of it.
     capacity: f64,
     allowed: f64,
@@ -389,18 +391,19 @@ fn plan_card<'a>(input: &RecommendInput, gi: usize, gpu: &'a Gpu) -> Result<(Car
     if !priced {
         return Err(Exclusion::NoPrice);
     }
-    let needed = match input.job.gpus_needed(gpu) {
+    let fewest = match input.job.gpus_needed(gpu) {
         Ok(0) => return Err(Exclusion::NeverFits),
-        Ok(n) => n.div_ceil(mesh_step(input)).saturating_mul(mesh_step(input)),
+        Ok(n) => n,
         Err(e) => return Err(Exclusion::Engine { message: e.note() }),
     };
+    let needed = fewest.div_ceil(mesh_step(input)).saturating_mul(mesh_step(input));
     let (limit, bridge) = count_limit(input, gpu);
     if needed > limit {
         return Err(Exclusion::TooMany { needed, limit, bridge, at_limit: None });
     }
     let capacity = input.job.capacity_gib(gpu);
     let allowed = capacity * (1.0 - input.headroom);
-    Ok((Card { gi, gpu, unit, per_gpu_hour, capacity, allowed, replica_needed: std::cell::OnceCell::new(), plans: deploy::PlanMemo::default() }, needed, limit))
+    Ok((Card { gi, gpu, unit, per_gpu_hour, needed: fewest, capacity, allowed, replica_needed: std::cell::OnceCell::new(), plans: deploy::PlanMemo::default() }, needed, limit))
 }
 
 /// Evaluates `count` cards, keeping in `first_fail` why the card has no candidate so far: the
@@ -418,7 +421,7 @@ fn eval_count(input: &RecommendInput, obj: Objective, card: &Card, count: u32, f
     };
     *estimates += 1;
     // An LLM inference build's speed is its serving plan's: its estimate is the memory alone.
-    let est = match input.job.estimate_fit(gpu, count) {
+    let est = match input.job.estimate_ranked(gpu, count, card.needed) {
         Ok(e) => e,
         Err(e) => {
             first_fail.get_or_insert(Exclusion::Engine { message: e.note() });

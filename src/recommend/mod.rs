@@ -68,12 +68,13 @@ impl Job {
         }
     }
 
-    /// [`Job::estimate_figures`] without the throughput of an LLM inference job (its figures all
-    /// `None`): its serving plan gives the ranking its speed.
-    pub fn estimate_fit(&self, gpu: &Gpu, gpus: u32) -> Result<Estimate, EstimateError> {
+    /// [`Job::estimate_figures`] as the ranking needs it, given the job's [`Job::gpus_needed`] on
+    /// the card (`needed`, found once per card): for an LLM inference job without its throughput
+    /// (its figures all `None`), since its serving plan gives the ranking its speed.
+    pub fn estimate_ranked(&self, gpu: &Gpu, gpus: u32, needed: u32) -> Result<Estimate, EstimateError> {
         match self {
-            Job::Llm(job) if !job.workload.is_training() => llm::estimate_llm_fit(job, gpu, gpus),
-            _ => self.estimate_figures(gpu, gpus),
+            Job::Llm(job) => llm::estimate_llm_needing(job, gpu, gpus, needed, job.workload.is_training()),
+            Job::Media(_) => self.estimate_figures(gpu, gpus),
         }
     }
 

@@ -254,7 +254,7 @@ pub fn psu_watts(gpu_watts: f64) -> f64 {
 
 /// An option shown is analysed in full: the ranking sized every LLM candidate without its
 /// assumptions (`Job::estimate_figures`; a served one without its throughput too,
-/// `Job::estimate_fit`) and served it without TTFT or the frontier.
+/// `Job::estimate_ranked`) and served it without TTFT or the frontier.
 fn analyse_in_full(input: &RecommendInput, gpu: &Gpu, c: &mut Cand) {
     if let Job::Llm(job) = &input.job {
         if let Ok(full) = llm::estimate_llm(job, gpu, c.est.gpus) {

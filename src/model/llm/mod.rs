@@ -85,11 +85,13 @@ pub fn estimate_llm_figures(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estima
     estimate_llm_with(job, gpu, gpus, Detail::Figures)
 }
 
-/// [`estimate_llm_figures`] without the throughput (every figure of it `None`): the memory, the
-/// fit and the count needed, for the recommender's serving candidates, whose speed comes from
-/// their serving plan (it times the few it shows in full).
-pub fn estimate_llm_fit(job: &LlmJob, gpu: &Gpu, gpus: u32) -> Result<Estimate, EstimateError> {
-    estimate_llm_with(job, gpu, gpus, Detail::Fit)
+/// [`estimate_llm_figures`] for a caller that knows the job's [`gpus_needed`] on this card
+/// (`needed`): the recommender sizes every count of a card and finds that count once per card.
+/// Without `speed`, the throughput is left out (every figure of it `None`): the memory, the fit
+/// and the count needed, for the recommender's serving candidates, whose speed comes from their
+/// serving plan (it times the few it shows in full).
+pub fn estimate_llm_needing(job: &LlmJob, gpu: &Gpu, gpus: u32, needed: u32, speed: bool) -> Result<Estimate, EstimateError> {
+    estimate_llm_as(job, gpu, gpus, if speed { Detail::Figures } else { Detail::Fit }, Some(needed))
 }
 
 /// How much of an estimate to work out: the memory and the fit; with the throughput; with the
@@ -114,6 +116,11 @@ struct Sized {
 }
 
 fn estimate_llm_with(job: &LlmJob, gpu: &Gpu, gpus: u32, detail: Detail) -> Result<Estimate, EstimateError> {
+    estimate_llm_as(job, gpu, gpus, detail, None)
+}
+
+/// The estimate at `detail`, with the job's [`gpus_needed`] given (`needed`) or found here.
+fn estimate_llm_as(job: &LlmJob, gpu: &Gpu, gpus: u32, detail: Detail, needed: Option<u32>) -> Result<Estimate, EstimateError> {
     let job = &*vision::with_images(job)?;
     job.validate()?;
     validate_gpu(gpu, gpus)?;
@@ -121,7 +128,7 @@ fn estimate_llm_with(job: &LlmJob, gpu: &Gpu, gpus: u32, detail: Detail) -> Resu
     backend::validate(job, gpu, engine)?;
 
     let terms = memory::terms(job, gpu, engine);
-    let needed = parallel::gpus_needed_for(job, gpu, engine, &terms);
+    let needed = needed.unwrap_or_else(|| parallel::gpus_needed_for(job, gpu, engine, &terms));
     let layout = layout_for(job, gpu, engine, &terms, gpus);
     let per_gpu = parallel::per_gpu_gib(job, gpu, engine, &terms, &layout);
     let capacity = parallel::usable_gib(gpu, engine, job);

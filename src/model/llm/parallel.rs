@@ -461,18 +461,44 @@ pub fn gpus_needed_for(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms) -> u3
     with_room
 }
 
+/// Fewer GPUs than this cannot hold a training job under any layout the search tries (1 when no
+/// floor is known): each of the search's layouts (one GPU, ZeRO data parallelism, a Megatron mesh
+/// whose expert ranks lie within a pipeline stage) leaves every GPU at least `1/n` of the
+/// weights, gradients and resident optimizer state, beside its runtime context.
+fn count_floor(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms) -> u32 {
+    if !(job.workload.is_training() && job.auto_layout && job.mesh.is_none()) {
+        return 1;
+    }
+    let sharded = t.weights_gib + t.gradients_gib + (t.optimizer_gib - t.pageable_gib).max(0.0);
+    let room = usable_gib(gpu, engine, job) - t.context_gib;
+    if room <= 0.0 {
+        return if sharded > 0.0 { MAX_GPUS + 1 } else { 1 };
+    }
+    // A hair under the quotient, so that rounding never skips a count that fits exactly.
+    let n = (sharded / room * (1.0 - 1e-9)).ceil();
+    if n > f64::from(MAX_GPUS) {
+        MAX_GPUS + 1
+    } else {
+        (n as u32).max(1)
+    }
+}
+
 /// [`gpus_needed_for`] with each GPU holding at most `room` GiB under the layout search.
 fn needed_with(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, room: f64) -> u32 {
     let roomy = |l: &Layout| fitting_gib(job, gpu, engine, t, l).is_some_and(|g| g <= room);
+    // Counts under the floor are known not to hold: they are not laid out.
+    let floor = count_floor(job, gpu, engine, t);
     let holds = |n: u32| {
-        if job.workload.is_training() && job.auto_layout {
+        if n < floor {
+            false
+        } else if job.workload.is_training() && job.auto_layout {
             for_each_candidate(job, gpu, n, false, &mut |l| roomy(&l))
         } else {
             fits(job, gpu, engine, t, &layout(job, gpu, engine, n))
         }
     };
     let node = crate::model::fabric::node_gpus(gpu).max(1);
-    if let Some(n) = (1..=(2 * node).min(MAX_GPUS)).find(|&n| holds(n)) {
+    if let Some(n) = (floor.min(MAX_GPUS + 1)..=(2 * node).min(MAX_GPUS)).find(|&n| holds(n)) {
         return n;
     }
     let (mut lo, mut hi) = (2u32, 4u32);
@@ -495,4 +521,38 @@ fn needed_with(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, room: f64) ->
         }
     }
     ((hi - 1) * node + 1..=hi * node).find(|&n| holds(n)).unwrap_or(hi * node)
+}
+
+#[cfg(test)]
+#[allow(clippy::panic)]
+mod tests {
+    use super::{count_floor, fitting_gib, for_each_candidate, usable_gib, Layout};
+    use crate::model::llm::{memory, LlmJob, Workload};
+
+    /// The floor is a true lower bound: below it, no layout the search tries fits, for dense and
+    /// MoE pre-training and a full fine-tune on cards from 16 to 192 GB. (A floor set too high
+    /// would make the search skip the count that holds the job.)
+    #[test]
+    fn no_layout_fits_below_the_count_floor() {
+        let mut floors = 0;
+        for (model, workload) in [("llama-3-8b", Workload::FinetuneFull), ("llama-3.1-70b", Workload::Training), ("qwen3-30b-a3b", Workload::Training)] {
+            let Some(spec) = crate::catalog::llm(model) else { panic!("{model} is a preset") };
+            let job = LlmJob { workload, seq_len: 4096, ..LlmJob::for_preset(spec) };
+            for id in ["rtx-4060-ti-16gb", "rtx-4090", "a100-80gb-sxm", "h100-sxm", "mi300x"] {
+                let Some(gpu) = crate::catalog::gpu(id) else { panic!("{id} is a card") };
+                let engine = job.engine_for(gpu);
+                let t = memory::terms(&job, gpu, engine);
+                let usable = usable_gib(gpu, engine, &job);
+                let floor = count_floor(&job, gpu, engine, &t);
+                floors += u32::from(floor > 1);
+                for n in 1..floor.min(64) {
+                    let fits = for_each_candidate(&job, gpu, n, false, &mut |l: Layout| fitting_gib(&job, gpu, engine, &t, &l).is_some_and(|g| g <= usable));
+                    assert!(!fits, "{model} on {n} × {id} fits below the floor of {floor}");
+                }
+            }
+        }
+        // The bound does work: a 70B model's 16-byte-per-parameter state (over 1 TB) needs more
+        // than one card of any size here.
+        assert!(floors >= 5, "only {floors} floors above one card");
+    }
 }
