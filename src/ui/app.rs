@@ -105,7 +105,8 @@ fn use_saved(state: AppState, initial: AppState) {
         });
     }
     use_effect_with(state, move |s| {
-        dom::replace_query_once_idle(url::render(s));
+        let for_url = s.clone();
+        dom::replace_query_once_idle(Box::new(move || url::render(&for_url)));
         // Save only once the user has changed something, and never from an embed; and only
         // once typing pauses (localStorage writes are synchronous).
         if *s != initial && !s.embed {

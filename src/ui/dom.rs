@@ -20,17 +20,21 @@ pub fn replace_query(query: &str) {
 /// How long the inputs must rest before the address follows them (ms).
 const QUERY_DELAY_MS: u32 = 300;
 
+/// What writes the query string once the inputs rest.
+type QueryOf = Box<dyn FnOnce() -> String>;
+
 thread_local! {
-    static PENDING_QUERY: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+    static PENDING_QUERY: std::cell::RefCell<Option<QueryOf>> = const { std::cell::RefCell::new(None) };
     static QUERY_TIMER: std::cell::RefCell<Option<gloo::timers::callback::Timeout>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Replaces the query string once the inputs rest: of several calls within [`QUERY_DELAY_MS`] of
 /// each other only the last query is written, once. `history.replaceState` costs about 6 ms a call
 /// here (profiled at 1x CPU; more on a phone), work that would otherwise follow every keystroke
-/// and hold up the next one. Whatever reads the address for the user ([`flush_query`]) writes it
+/// and hold up the next one; the query itself is written then too (`query`), not in the frame
+/// that answers the input. Whatever reads the address for the user ([`flush_query`]) writes it
 /// first.
-pub fn replace_query_once_idle(query: String) {
+pub fn replace_query_once_idle(query: QueryOf) {
     PENDING_QUERY.with(|p| *p.borrow_mut() = Some(query));
     // A new timer replaces (and so cancels) the one still waiting; a timer is never dropped from
     // inside its own callback.
@@ -42,7 +46,7 @@ pub fn replace_query_once_idle(query: String) {
 /// is copied or shared, and when the page is left.
 pub fn flush_query() {
     if let Some(q) = PENDING_QUERY.with(|p| p.borrow_mut().take()) {
-        replace_query(&q);
+        replace_query(&q());
     }
 }
 
