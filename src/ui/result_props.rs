@@ -1,6 +1,6 @@
 //! The props of the components that show one recommendation (the options, the one-line best
-//! option, the serving frontier): the result and the input it answers; and of those that show
-//! one of its options (the option's card and its "how this was computed").
+//! option, the serving frontier): the result and the input it answers; and of one of its options
+//! (the option's card).
 
 use crate::recommend::{RecommendInput, Recommendation};
 use std::rc::Rc;
@@ -27,7 +27,7 @@ impl PartialEq for ResultProps {
     }
 }
 
-/// The props of one option of a result (its card, its "how this was computed").
+/// The props of one option of a result (its card).
 #[derive(Properties)]
 pub struct OptionProps {
     /// The result the option is in, and the input it answers.

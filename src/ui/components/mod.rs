@@ -10,7 +10,6 @@ pub mod catalog_table;
 pub mod compare_job;
 pub mod compare_view;
 pub mod embed_dialog;
-pub mod explain_details;
 pub mod frontier_chart;
 pub mod field_row;
 pub mod form_constraints;
