@@ -292,7 +292,7 @@ fn deployment(input: &RecommendInput, card: &Card, count: u32) -> Result<Option<
                     *card.replica_needed.get_or_init(|| n)
                 }
             };
-            deploy::plan_opts(job, card.gpu, count, &input.serving, card.allowed, needed, &card.plans).map_err(|e| e.note())
+            deploy::plan_opts(job, card.gpu, count, &input.serving, card.allowed, needed).map_err(|e| e.note())
         }
         _ => Ok(None),
     }
@@ -370,8 +370,6 @@ struct Card<'a> {
     allowed: f64,
     /// The fewest cards a serving replica needs, once a count reaches the serving plan.
     replica_needed: std::cell::OnceCell<u32>,
-    /// What the serving plans of the counts looked at so far share.
-    plans: deploy::PlanMemo,
 }
 
 /// The card's prices and memory and the counts to look at (smallest that can hold the job,
@@ -403,7 +401,7 @@ fn plan_card<'a>(input: &RecommendInput, gi: usize, gpu: &'a Gpu) -> Result<(Car
     }
     let capacity = input.job.capacity_gib(gpu);
     let allowed = capacity * (1.0 - input.headroom);
-    Ok((Card { gi, gpu, unit, per_gpu_hour, needed: fewest, capacity, allowed, replica_needed: std::cell::OnceCell::new(), plans: deploy::PlanMemo::default() }, needed, limit))
+    Ok((Card { gi, gpu, unit, per_gpu_hour, needed: fewest, capacity, allowed, replica_needed: std::cell::OnceCell::new() }, needed, limit))
 }
 
 /// Evaluates `count` cards, keeping in `first_fail` why the card has no candidate so far: the

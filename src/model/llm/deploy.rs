@@ -16,7 +16,7 @@
 //! ([`super::job::MoeLayout`]), unless the job fixes its layout.
 
 use std::borrow::Cow;
-use super::serving::{analyze_on, analyze_opts, replica_basis, CurvePoint, ReplicaBasis, ServingReport, ServingTargets};
+use super::serving::{analyze_opts, CurvePoint, ServingReport, ServingTargets};
 use super::job::MoeLayout;
 use super::parallel::expert_parallel_applies;
 use super::job::LlmJob;
@@ -105,7 +105,7 @@ fn replica_targets(targets: &ServingTargets, replicas: u32) -> ServingTargets {
 /// replicas fit with at most `allowed_gib` per card, with its frontier; `None` when no replica
 /// size fits.
 pub fn plan(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowed_gib: f64) -> Result<Option<Deployment>, EstimateError> {
-    let mut d = plan_inner(job, gpu, gpus, targets, allowed_gib, true, None, &PlanMemo::default())?;
+    let mut d = plan_inner(job, gpu, gpus, targets, allowed_gib, true, None)?;
     if let Some(d) = d.as_mut() {
         d.report = full_report(job, gpu, d, targets)?;
     }
@@ -124,29 +124,10 @@ pub fn full_report(job: &LlmJob, gpu: &Gpu, d: &Deployment, targets: &ServingTar
 /// [`plan`] without the frontier and the TTFT (unless a target needs it), and without the estimate
 /// of a build that is one replica: the recommender ranks every candidate this way and analyses the
 /// options it shows in full, with [`full_report`].
-/// `needed` is [`replica_needed`] of the job on the card, and `memo` what the plans of other
-/// counts of this job on this card found (both the same for every count, so the ranking keeps
-/// them once per card).
-pub fn plan_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowed_gib: f64, needed: u32, memo: &PlanMemo) -> Result<Option<Deployment>, EstimateError> {
-    plan_inner(job, gpu, gpus, targets, allowed_gib, false, Some(needed), memo)
-}
-
-/// The [`ReplicaBasis`] of each (cards per replica, MoE layout) planned so far for one job on one
-/// card, under one set of targets: a count of `n` cards tries every replica size that divides
-/// `n`, so the counts of a card share their sizes, each analysed at its own share of the users.
-#[derive(Default)]
-pub struct PlanMemo(std::cell::RefCell<Vec<(u32, MoeLayout, ReplicaBasis)>>);
-
-impl PlanMemo {
-    /// The basis of a replica of `m` cards of `gpu` for `job` laid out as `mode`, found once.
-    fn basis(&self, job: &LlmJob, gpu: &Gpu, m: u32, mode: MoeLayout, targets: &ServingTargets) -> Result<ReplicaBasis, EstimateError> {
-        if let Some(&(_, _, b)) = self.0.borrow().iter().find(|(size, layout, _)| *size == m && *layout == mode) {
-            return Ok(b);
-        }
-        let b = replica_basis(job, gpu, m, targets)?;
-        self.0.borrow_mut().push((m, mode, b));
-        Ok(b)
-    }
+/// `needed` is [`replica_needed`] of the job on the card (the same for every count, so the
+/// ranking finds it once per card).
+pub fn plan_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowed_gib: f64, needed: u32) -> Result<Option<Deployment>, EstimateError> {
+    plan_inner(job, gpu, gpus, targets, allowed_gib, false, Some(needed))
 }
 
 /// The fewest cards of `gpu` a replica of `job` needs. A replica holds only its share of the
@@ -157,8 +138,7 @@ pub fn replica_needed(job: &LlmJob, gpu: &Gpu) -> Result<u32, EstimateError> {
     Ok(super::gpus_needed(&share_of(job, job.batch.max(1)), gpu)?.max(1))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn plan_inner(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowed_gib: f64, with_estimate: bool, needed: Option<u32>, memo: &PlanMemo) -> Result<Option<Deployment>, EstimateError> {
+fn plan_inner(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowed_gib: f64, with_estimate: bool, needed: Option<u32>) -> Result<Option<Deployment>, EstimateError> {
     let needed = match needed {
         Some(n) => n,
         None => replica_needed(job, gpu)?,
@@ -177,9 +157,7 @@ fn plan_inner(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allo
             if !fits || per_gpu_gib > allowed_gib {
                 continue;
             }
-            let t = replica_targets(targets, k);
-            let basis = memo.basis(&share, gpu, m, mode, &t)?;
-            let report = scale(analyze_on(&share, gpu, &t, false, &basis)?, users, k, targets.arrival_rate_rps.is_some());
+            let report = scale(analyze_opts(&share, gpu, m, &replica_targets(targets, k), false)?, users, k, targets.arrival_rate_rps.is_some());
             if best.as_ref().is_none_or(|b| better(&report, &b.report, targets)) {
                 best = Some(Deployment { replicas: k, gpus_per_replica: m, moe_layout: mode, report, estimate: None });
             }

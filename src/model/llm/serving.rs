@@ -395,24 +395,6 @@ pub fn analyze(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets) -> 
 /// only when a TTFT target or an arrival rate needs it; otherwise it is NaN (not `None`, which
 /// means arrivals outpace the build).
 pub fn analyze_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, with_curve: bool) -> Result<ServingReport, EstimateError> {
-    let basis = replica_basis(job, gpu, gpus, targets)?;
-    analyze_on(job, gpu, targets, with_curve, &basis)
-}
-
-/// What the serving analysis of a replica takes that its users do not change: the requests its
-/// KV pool holds (less the drafter's share), its layout for one request, and the speculation's
-/// (tokens drafted, acceptance, draft cost). The recommender analyses one replica size at
-/// several shares of the users (one per replica count), so it finds this once per size.
-#[derive(Clone, Copy)]
-pub struct ReplicaBasis {
-    capacity: u32,
-    layout: Layout,
-    spec: (f64, f64, f64),
-}
-
-/// The [`ReplicaBasis`] of `job` on `gpus` of `gpu` under `targets` (checked here: the job, the
-/// prefix-hit and acceptance shares, the speed, TTFT and arrival targets).
-pub fn replica_basis(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets) -> Result<ReplicaBasis, EstimateError> {
     let job = &*super::vision::with_images(job)?;
     job.validate()?;
     crate::model::types::check_range("prefix_hit", targets.prefix_hit, 0.0, 1.0)?;
@@ -431,29 +413,18 @@ pub fn replica_basis(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTarget
     one.batch = 1;
     let terms = memory::terms(&one, gpu, engine);
     let layout = layout_for(&one, gpu, engine, &terms, gpus);
-    Ok(ReplicaBasis { capacity, layout, spec: (k, targets.spec_accept.unwrap_or(alpha0), draft) })
-}
-
-/// [`analyze_opts`] on a `basis` found by [`replica_basis`] for this `gpu`, this replica size and
-/// this `job` (its users aside), and for these `targets` (their arrival rate aside, checked here).
-pub(super) fn analyze_on(job: &LlmJob, gpu: &Gpu, targets: &ServingTargets, with_curve: bool, basis: &ReplicaBasis) -> Result<ServingReport, EstimateError> {
-    let job = &*super::vision::with_images(job)?;
-    if let Some(rate) = targets.arrival_rate_rps {
-        crate::model::types::check_range("arrival_rate", rate, 1e-9, 1e12)?;
-    }
-    let engine = job.engine_for(gpu);
-    let capacity = basis.capacity;
     let prompt = f64::from(job.prompt_tokens) * (1.0 - targets.prefix_hit);
     let output = f64::from(job.output_tokens);
+    let alpha = targets.spec_accept.unwrap_or(alpha0);
     let b = Build {
         job,
         gpu,
         engine,
-        layout: basis.layout,
+        layout,
         prompt,
         output,
         ctx: (f64::from(job.prompt_tokens) + output / 2.0).min(f64::from(job.context_tokens)),
-        spec: basis.spec,
+        spec: (k, alpha, draft),
         arrivals: targets.arrivals,
     };
     let cap = f64::from(capacity);
