@@ -30,7 +30,10 @@ serve: install-build
 ## use it, natively), and its Debug code goes: 0.1 KB brotli.
 ## They are unstable flags, hence RUSTC_BOOTSTRAP=1 on the stable toolchain (as `make fuzz` does);
 ## Trunk's post_build hook drops it again for its native build.
+## The pre-render needs a browser: Debian's Chromium is installed when it is missing (without apt
+## the build goes on, with the bare frame, and tools/prerender.mjs says so).
 dist: install-build
+	-@tools/install.sh chromium
 	RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zlocation-detail=none -Zfmt-debug=none" \
 	  trunk build --release --offline --dist dist
 	node tools/postbuild.mjs dist

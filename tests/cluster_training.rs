@@ -218,3 +218,32 @@ fn a_fixed_mesh_ranks_only_the_counts_it_divides() {
     let counts: std::collections::BTreeSet<u32> = rec.options.iter().filter(|o| o.gpu == "h100-sxm").map(|o| o.count).collect();
     assert!(!counts.is_empty() && counts.iter().all(|c| c % 2 == 0), "{counts:?}");
 }
+
+/// The count a training job needs is the smallest count at which a layout the search tries fits:
+/// the search skips counts below a memory floor (weights, gradients and resident optimizer state
+/// over N, beside the runtime context), and a floor set too high would skip the count that holds
+/// the job. Checked against every count from 1 to 16, one at a time, for dense and MoE
+/// pre-training and a full fine-tune on cards from 16 to 192 GB.
+#[test]
+fn the_count_needed_is_the_smallest_that_fits() {
+    let mut checked = 0;
+    for (model, workload) in [("llama-3-8b", Workload::FinetuneFull), ("llama-3.1-70b", Workload::Training), ("qwen3-30b-a3b", Workload::Training)] {
+        let job = LlmJob { workload, seq_len: 4096, ..LlmJob::for_preset(catalog::llm(model).expect("preset")) };
+        for id in ["rtx-4060-ti-16gb", "rtx-4090", "a100-80gb-sxm", "h100-sxm", "mi300x"] {
+            let g = gpu(id);
+            let engine = job.engine_for(g);
+            let t = terms(&job, g, engine);
+            let usable = parallel::usable_gib(g, engine, &job);
+            let fits = |n: u32| parallel::for_each_candidate(&job, g, n, false, &mut |l: Layout| parallel::fitting_gib(&job, g, engine, &t, &l).is_some_and(|gib| gib <= usable));
+            let smallest = (1..=16).find(|&n| fits(n));
+            let needed = gpu_advisor::model::llm::gpus_needed(&job, g).expect("sizes");
+            match smallest {
+                Some(n) => assert_eq!(needed, n, "{model} on {id}"),
+                None => assert!(needed > 16 || needed == 0, "{model} on {id}: {needed} fits, yet no count up to 16 does"),
+            }
+            checked += usize::from(smallest.is_some_and(|n| n > 1));
+        }
+    }
+    // Several of the jobs need more than one card (a 70B model's training state is over 1 TB).
+    assert!(checked >= 4, "only {checked} jobs need 2 to 16 cards here");
+}

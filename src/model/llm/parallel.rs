@@ -522,37 +522,3 @@ fn needed_with(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, room: f64) ->
     }
     ((hi - 1) * node + 1..=hi * node).find(|&n| holds(n)).unwrap_or(hi * node)
 }
-
-#[cfg(test)]
-#[allow(clippy::panic)]
-mod tests {
-    use super::{count_floor, fitting_gib, for_each_candidate, usable_gib, Layout};
-    use crate::model::llm::{memory, LlmJob, Workload};
-
-    /// The floor is a true lower bound: below it, no layout the search tries fits, for dense and
-    /// MoE pre-training and a full fine-tune on cards from 16 to 192 GB. (A floor set too high
-    /// would make the search skip the count that holds the job.)
-    #[test]
-    fn no_layout_fits_below_the_count_floor() {
-        let mut floors = 0;
-        for (model, workload) in [("llama-3-8b", Workload::FinetuneFull), ("llama-3.1-70b", Workload::Training), ("qwen3-30b-a3b", Workload::Training)] {
-            let Some(spec) = crate::catalog::llm(model) else { panic!("{model} is a preset") };
-            let job = LlmJob { workload, seq_len: 4096, ..LlmJob::for_preset(spec) };
-            for id in ["rtx-4060-ti-16gb", "rtx-4090", "a100-80gb-sxm", "h100-sxm", "mi300x"] {
-                let Some(gpu) = crate::catalog::gpu(id) else { panic!("{id} is a card") };
-                let engine = job.engine_for(gpu);
-                let t = memory::terms(&job, gpu, engine);
-                let usable = usable_gib(gpu, engine, &job);
-                let floor = count_floor(&job, gpu, engine, &t);
-                floors += u32::from(floor > 1);
-                for n in 1..floor.min(64) {
-                    let fits = for_each_candidate(&job, gpu, n, false, &mut |l: Layout| fitting_gib(&job, gpu, engine, &t, &l).is_some_and(|g| g <= usable));
-                    assert!(!fits, "{model} on {n} × {id} fits below the floor of {floor}");
-                }
-            }
-        }
-        // The bound does work: a 70B model's 16-byte-per-parameter state (over 1 TB) needs more
-        // than one card of any size here.
-        assert!(floors >= 5, "only {floors} floors above one card");
-    }
-}
