@@ -184,6 +184,9 @@ struct Build<'a> {
     ctx: f64,
     spec: (f64, f64, f64),
     arrivals: Arrivals,
+    /// Seconds each prefill chunk after a prompt's first adds ([`Build::prefill_fixed`] of one
+    /// token), the same for every load, so found once per build.
+    chunk_fixed_s: f64,
 }
 
 impl Build<'_> {
@@ -237,7 +240,7 @@ impl Build<'_> {
             return 0.0;
         }
         let whole = prefill_s(self.job, self.gpu, self.engine, &self.layout, tokens, true);
-        whole + (self.chunks(tokens) - 1.0) * self.prefill_fixed(1.0)
+        whole + (self.chunks(tokens) - 1.0) * self.chunk_fixed_s
     }
 
     /// The build's time per prompt of `tokens` with `users` sending prompts
@@ -246,7 +249,7 @@ impl Build<'_> {
         if tokens <= 0.0 {
             return 0.0;
         }
-        prefill_share_s(self.job, self.gpu, self.engine, &self.layout, tokens, users) + (self.chunks(tokens) - 1.0) * self.prefill_fixed(1.0)
+        prefill_share_s(self.job, self.gpu, self.engine, &self.layout, tokens, users) + (self.chunks(tokens) - 1.0) * self.chunk_fixed_s
     }
 
     /// The per-pass part of a prefill of `tokens`: the per-layer fixed time and the layout's
@@ -335,7 +338,7 @@ impl Build<'_> {
     /// paid per iteration (as [`Build::prefill`] for one prompt).
     fn prefill_batch(&self, seqs: f64) -> f64 {
         let whole = prefill_batch_s(self.job, self.gpu, self.engine, &self.layout, seqs, self.prompt.max(1.0), true);
-        whole + (self.chunks(seqs * self.prompt.max(1.0)) - 1.0) * self.prefill_fixed(1.0)
+        whole + (self.chunks(seqs * self.prompt.max(1.0)) - 1.0) * self.chunk_fixed_s
     }
 
     /// Seconds of a request from its first prompt token to its last output token.
@@ -416,7 +419,7 @@ pub fn analyze_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets
     let prompt = f64::from(job.prompt_tokens) * (1.0 - targets.prefix_hit);
     let output = f64::from(job.output_tokens);
     let alpha = targets.spec_accept.unwrap_or(alpha0);
-    let b = Build {
+    let mut b = Build {
         job,
         gpu,
         engine,
@@ -426,7 +429,9 @@ pub fn analyze_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets
         ctx: (f64::from(job.prompt_tokens) + output / 2.0).min(f64::from(job.context_tokens)),
         spec: (k, alpha, draft),
         arrivals: targets.arrivals,
+        chunk_fixed_s: 0.0,
     };
+    b.chunk_fixed_s = b.prefill_fixed(1.0);
     let cap = f64::from(capacity);
     let (users, wait) = match targets.arrival_rate_rps {
         // More users than the build holds: the rest wait for a slot. A closed loop of N users on
