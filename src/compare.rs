@@ -41,7 +41,7 @@ pub fn job_row(input: &RecommendInput, gpu: &Gpu) -> JobRow {
     let Some(est) = input.job.estimate(gpu, n).ok().filter(|e| e.fits) else { return row };
     row.gpus = Some(n);
     let t = est.throughput;
-    if input.job.is_llm() && !input.job.is_training() {
+    if input.job.is_served() {
         row.tokens_per_s_per_user = t.decode_tokens_per_s.map(|b| b.mid);
     }
     row.seconds_per_image = t.seconds_per_image.map(|b| b.mid);

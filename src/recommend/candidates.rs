@@ -311,7 +311,8 @@ fn accept(input: &RecommendInput, obj: Objective, gi: usize, count: u32, p: Pric
         (Some(tokens), Some((b, RateKind::TrainTokens))) => cost::hours_for(tokens, b.mid),
         _ => None,
     };
-    let speed_pending = input.job.is_llm() && !input.job.is_training() && serving.as_ref().is_some_and(|d| d.estimate.is_none());
+    // Only a served job has a plan; one that kept the estimate kept it without its throughput.
+    let speed_pending = serving.as_ref().is_some_and(|d| d.estimate.is_none());
     let est = serving.as_mut().and_then(|d| d.estimate.take()).unwrap_or(est);
     Cand {
         gi,
@@ -364,7 +365,7 @@ struct Card<'a> {
     unit: Option<(f64, cost::PriceSource)>,
     per_gpu_hour: Option<f64>,
     /// The fewest of it that hold the job (before rounding to a fixed mesh).
-    needed: u32,
+    fewest: u32,
     /// Memory per GPU, and what the headroom leaves of it.
     capacity: f64,
     allowed: f64,
@@ -401,7 +402,7 @@ fn plan_card<'a>(input: &RecommendInput, gi: usize, gpu: &'a Gpu) -> Result<(Car
     }
     let capacity = input.job.capacity_gib(gpu);
     let allowed = capacity * (1.0 - input.headroom);
-    Ok((Card { gi, gpu, unit, per_gpu_hour, needed: fewest, capacity, allowed, replica_needed: std::cell::OnceCell::new() }, needed, limit))
+    Ok((Card { gi, gpu, unit, per_gpu_hour, fewest, capacity, allowed, replica_needed: std::cell::OnceCell::new() }, needed, limit))
 }
 
 /// Evaluates `count` cards, keeping in `first_fail` why the card has no candidate so far: the
@@ -419,7 +420,7 @@ fn eval_count(input: &RecommendInput, obj: Objective, card: &Card, count: u32, f
     };
     *estimates += 1;
     // An LLM inference build's speed is its serving plan's: its estimate is the memory alone.
-    let est = match input.job.estimate_ranked(gpu, count, card.needed) {
+    let est = match input.job.estimate_ranked(gpu, count, card.fewest) {
         Ok(e) => e,
         Err(e) => {
             first_fail.get_or_insert(Exclusion::Engine { message: e.note() });
@@ -442,7 +443,7 @@ fn eval_count(input: &RecommendInput, obj: Objective, card: &Card, count: u32, f
         }
     };
     // No serving plan (no replica fits within the headroom): the rate is the estimate's own.
-    let est = match (&serving, input.job.is_llm() && !input.job.is_training()) {
+    let est = match (&serving, input.job.is_served()) {
         (None, true) => match input.job.estimate_figures(gpu, count) {
             Ok(e) => e,
             Err(e) => {

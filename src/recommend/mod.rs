@@ -73,7 +73,7 @@ impl Job {
     /// (its figures all `None`), since its serving plan gives the ranking its speed.
     pub fn estimate_ranked(&self, gpu: &Gpu, gpus: u32, needed: u32) -> Result<Estimate, EstimateError> {
         match self {
-            Job::Llm(job) => llm::estimate_llm_needing(job, gpu, gpus, needed, job.workload.is_training()),
+            Job::Llm(job) => llm::estimate_llm_needing(job, gpu, gpus, needed, !self.is_served()),
             Job::Media(_) => self.estimate_figures(gpu, gpus),
         }
     }
@@ -98,6 +98,11 @@ impl Job {
     /// True for jobs whose headline speed is tokens per second.
     pub fn is_llm(&self) -> bool {
         matches!(self, Job::Llm(_))
+    }
+
+    /// True for an LLM inference job: the ranking takes its speed from its serving plan.
+    pub fn is_served(&self) -> bool {
+        matches!(self, Job::Llm(job) if !job.workload.is_training())
     }
 
     /// True for training and fine-tuning jobs (LLM or media).

@@ -498,7 +498,7 @@ fn needed_with(job: &LlmJob, gpu: &Gpu, engine: Engine, t: &Terms, room: f64) ->
         }
     };
     let node = crate::model::fabric::node_gpus(gpu).max(1);
-    if let Some(n) = (floor.min(MAX_GPUS + 1)..=(2 * node).min(MAX_GPUS)).find(|&n| holds(n)) {
+    if let Some(n) = (floor..=(2 * node).min(MAX_GPUS)).find(|&n| holds(n)) {
         return n;
     }
     let (mut lo, mut hi) = (2u32, 4u32);
