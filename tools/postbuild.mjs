@@ -13,7 +13,9 @@
 //    and the wasm's imports get short names in the glue and in the wasm (tools/wasm_imports.mjs).
 // 5. Pre-render: the app's first render of the default question goes into the static shell
 //    (tools/prerender.mjs), so the default answer paints before the wasm arrives.
-// 6. Service worker: the BUILD line of dist/sw.js gets the list of every file of the build and a
+// 6. Build mark: `<html data-build>` gets a hash of the build's files, the build a visitor's kept
+//    answer came from (assets/answer.js, in front of the loader).
+// 7. Service worker: the BUILD line of dist/sw.js gets the list of every file of the build and a
 //    content hash of them all, so each deploy has its own cache (see assets/sw.js); its comments
 //    are dropped.
 import { createHash } from 'node:crypto';
@@ -41,6 +43,7 @@ export const NOT_PRECACHED = new Set(['sw.js', 'gpu-advisor.html']);
 /** The CSP source that allows an inline script whose text is `code`. */
 export const scriptHash = (code) => `'sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}'`;
 
+const ROOT = new URL('..', import.meta.url).pathname;
 const fail = (msg) => { console.error(`postbuild: ${msg}`); process.exit(1); };
 const sha = (alg, data) => createHash(alg).update(data).digest();
 
@@ -82,8 +85,14 @@ async function externalizeLoader(dist) {
   // without Trunk's hooks for page scripts (`window.wasmBindings`, the `TrunkApplicationStarted`
   // event), which no script of the page uses.
   const trunk = inline[0][2].trim().replace(', * as bindings', '').replace(/window\.wasmBindings = bindings;\s*/, '').replace(/dispatchEvent\(new CustomEvent\("TrunkApplicationStarted"[^;]*;\s*/, '');
+  // Once the app has started, it imports assets/answer.js (minified, `answer-<hash>.js`): the
+  // answer on screen as the shell's HTML (the pre-render's copy too) and the visitor's own last
+  // answer, kept on leaving the page for their next visit. Nothing before the first answer needs it.
+  const answer = (await terse(readFileSync(join(ROOT, 'assets', 'answer.js'), 'utf8'), {}, 'assets/answer.js')) + '\n';
+  const answerName = `answer-${sha('sha256', answer).toString('hex').slice(0, 16)}.js`;
+  writeFileSync(join(dist, answerName), answer);
   const written = "await window.__shellAnswer;\nawait new Promise((go) => document.getElementById('shell')?.hasAttribute('data-answer') ? requestAnimationFrame(() => setTimeout(go)) : go());\n"
-    + trunk + '\n';
+    + trunk + `\nimport('./${answerName}');\n`;
   const code = (await terse(written, { module: true, format: { quote_style: 1 } }, 'the loader')) + '\n';
   const name = `loader-${sha('sha256', code).toString('hex').slice(0, 16)}.js`;
   writeFileSync(join(dist, name), code);
@@ -139,6 +148,21 @@ function bundleStyles(dist) {
   for (const m of links.slice(1)) html = html.replace(m[0], '');
   for (const m of links) unlinkSync(join(dist, m[1]));
   writeFileSync(indexPath, html);
+}
+
+/** Marks `<html data-build>` with a hash of every file of the build but the page itself and the
+ * service worker (which lists them): the build a visitor's kept answer came from
+ * (assets/answer.js), shown again only by the same build. Runs once every other file is final. */
+function markBuild(dist) {
+  const indexPath = join(dist, 'index.html');
+  const html = readFileSync(indexPath, 'utf8');
+  if (/<html\b[^>]* data-build=/.test(html)) return;
+  const hash = createHash('sha256');
+  for (const f of listFiles(dist).filter((f) => !['index.html', ...NOT_PRECACHED].includes(f))) {
+    hash.update(f).update('\0').update(readFileSync(join(dist, f))).update('\0');
+  }
+  const build = hash.digest('hex').slice(0, 16);
+  writeFileSync(indexPath, html.replace(/<html\b([^>]*)>/, (tag, attrs) => `<html${attrs} data-build="${build}">`));
 }
 
 function writeServiceWorkerManifest(dist) {
@@ -212,5 +236,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   bundleStyles(dist);
   if (await prerender(dist)) dropWasmPreload(dist);
   writeCsp(dist);
+  markBuild(dist);
   writeServiceWorkerManifest(dist);
 }

@@ -8,12 +8,9 @@
 // removes the shell, so the answer, the form and the frame exactly as the app's first frame has
 // them) into the shell: the English one in its place, the Chinese and Russian ones (prices in
 // yuan and roubles, as those readers' app shows them) into shell-zh.html and shell-ru.html beside
-// it, which the shell's script fetches for those readers and puts in the shell's place. Input
-// values, selections and check marks are properties, not attributes: they are written out as
-// attributes first. The preset list (a <datalist>, never painted), the form's unchosen options (a
-// closed select paints only its chosen one), the charts (below the first screen, a third of the
-// page's nodes), the every-card table and the options after the first four (below the first
-// screen, more than half of the HTML) are left out.
+// it, which the shell's script fetches for those readers and puts in the shell's place. The copy
+// is the loader's (assets/answer.js, which says what it leaves out), the same that keeps a
+// visitor's own last answer for their next visit.
 //
 // So a visitor with no link parameters (but its own `lang`) and no saved inputs sees the default
 // answer in their language (card, count, speed, cost) as soon as the HTML and the stylesheet (and
@@ -25,7 +22,7 @@
 // Without a browser on the machine (or one that will not start) the shell stays the bare frame and
 // this says so (exit 0): the build still works, it only paints its first answer later. A page that
 // fails while rendering fails the build.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { serveDir } from './serve-static.mjs';
 
@@ -39,44 +36,17 @@ const BROWSERS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/go
 const LOCALES = [['en', 'en-US'], ['zh', 'zh-CN'], ['ru', 'ru-RU']];
 
 /** Runs in the page before its scripts: when the app removes the shell (once its first results
- * are rendered, src/ui/dom.rs reveal_app), the app's element is copied with its live values as
- * attributes, marked with its language (`data-lang`, which the shell's script checks). */
+ * are rendered, src/ui/dom.rs reveal_app), the app's element is copied as the shell shows it
+ * (`window.__answerShell` of assets/answer.js, which the app imports once started and the
+ * pre-render puts in the page before its scripts: its live values as attributes, what is below
+ * the first screen left out), marked with its language. */
 function watch(lang) {
   new MutationObserver((records, observer) => {
-    if (document.getElementById('shell')) return;
-    const app = [...document.querySelectorAll('#app-root > .app')].find((e) => e.querySelector('.recommend-list__option'));
-    if (!app) return;
+    if (document.getElementById('shell') || typeof window.__answerShell !== 'function') return;
+    const html = window.__answerShell(lang);
+    if (!html) return;
     observer.disconnect();
-    const copy = app.cloneNode(true);
-    const live = app.querySelectorAll('input, select, textarea');
-    copy.querySelectorAll('input, select, textarea').forEach((el, i) => {
-      const from = live[i];
-      if (el.tagName === 'SELECT') {
-        [...el.options].forEach((o, j) => o.toggleAttribute('selected', from.options[j].selected));
-      } else if (el.tagName === 'TEXTAREA') {
-        el.textContent = from.value;
-      } else if (el.type === 'checkbox' || el.type === 'radio') {
-        el.toggleAttribute('checked', from.checked);
-      } else {
-        el.setAttribute('value', from.value);
-      }
-    });
-    copy.querySelectorAll('datalist').forEach((d) => d.replaceChildren());
-    // A closed select paints its chosen option only, and the form's are as wide as their field
-    // (.advisor-form__input, styles/advisor.css), whatever their options: the others go.
-    copy.querySelectorAll('select.advisor-form__input option:not([selected])').forEach((o) => o.remove());
-    // The charts are below the first screen and a third of the page's nodes: the app brings them.
-    copy.querySelectorAll('.frontier-chart, .pareto-chart').forEach((c) => c.remove());
-    // So are the every-card table (half of the page's HTML: the browser parses it before the first
-    // frame) and the options after the first four (two rows on a desktop; a phone or an embed shows
-    // the first). The app brings them below what is already on screen, so nothing visible moves.
-    copy.querySelectorAll('.sizing-table').forEach((t) => t.remove());
-    copy.querySelectorAll('.recommend-list__option').forEach((o, i) => i >= 4 && o.remove());
-    copy.id = 'shell';
-    copy.setAttribute('inert', '');
-    copy.setAttribute('data-answer', '');
-    copy.setAttribute('data-lang', lang);
-    window.__prerendered = copy.outerHTML;
+    window.__prerendered = html;
   }).observe(document, { childList: true, subtree: true });
 }
 
@@ -105,7 +75,10 @@ export async function prerender(dist) {
   const server = await serveDir(resolve(dist));
   try {
     const shells = [];
-    for (const [lang, locale] of LOCALES) shells.push([lang, await render(browser, server.url, lang, locale)]);
+    const answer = readdirSync(dist).find((f) => /^answer-[0-9a-f]+\.js$/.test(f));
+    if (!answer) throw new Error(`prerender: no answer-<hash>.js in ${dist} (tools/postbuild.mjs writes it)`);
+    const copier = join(dist, answer);
+    for (const [lang, locale] of LOCALES) shells.push([lang, await render(browser, server.url, lang, locale, copier)]);
     // The other languages' answers go in files of their own beside the page (shell-zh.html,
     // shell-ru.html), which the shell's script fetches for those readers only: English readers
     // download none of them.
@@ -124,13 +97,14 @@ export async function prerender(dist) {
 }
 
 /** The app's first render at `url` in a fresh context (empty storage) of `browser` with
- * `locale`, as the shell's HTML marked `lang`. */
-async function render(browser, url, lang, locale) {
+ * `locale`, as the shell's HTML marked `lang`, copied by the script at `copier`. */
+async function render(browser, url, lang, locale, copier) {
   const ctx = await browser.newContext({ locale, viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   try {
     const page = await ctx.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
+    await page.addInitScript({ path: copier });
     await page.addInitScript(watch, lang);
     await page.goto(url);
     await page.waitForFunction(() => typeof window.__prerendered === 'string', null, { timeout: 60000 });

@@ -28,11 +28,14 @@ const files = [];
 
 /** Fetched after the first result (the Chinese and Russian table, only for those languages; the
  * cards' source links, when a detail panel opens; the accuracy page's tables, when that page
- * opens; the service worker, registered after start-up)
+ * opens; the service worker, registered after start-up; the answer copy below)
  * or never by the page itself (the embed example; the web app manifest and its PNG icons, which
  * the browser reads when it offers to install the app; `make bench-web` sees no request for them
  * during a first load). */
 const LATER = new Set(['i18n.bin', 'sources.bin', 'accuracy.bin', 'sw.js', 'embed-parent.html', 'manifest.webmanifest', 'icon-192.png', 'icon-512.png']);
+/** The copy that keeps a visitor's last answer for their next visit (assets/answer.js), imported
+ * by the loader once the app has started: fetched after the first result, like the service worker. */
+const LATER_NAMED = /^answer-[0-9a-f]+\.js$/;
 /** The default answer in Chinese and in Russian (tools/prerender.mjs): fetched by those readers
  * only, in place of nothing for everyone else; their first result adds one of them. */
 const LANG_SHELL = /^shell-\w+\.html$/;
@@ -48,7 +51,7 @@ for (const f of files) {
   const b = brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
   raw += data.length; gz += g; br += b;
   const isLangShell = LANG_SHELL.test(relative(root, f));
-  const later = LATER.has(relative(root, f));
+  const later = LATER.has(relative(root, f)) || LATER_NAMED.test(relative(root, f));
   const isApp = APP.test(relative(root, f));
   if (isLangShell) langShell = Math.max(langShell, b);
   else if (!later) app += b;

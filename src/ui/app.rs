@@ -100,6 +100,11 @@ fn use_saved(state: AppState, initial: AppState) {
             let listener = gloo::events::EventListener::new(&gloo::utils::window(), "pagehide", move |_| {
                 dom::flush_query();
                 save(&unsaved);
+                // The address and the saved inputs are written: the answer on screen may be kept
+                // for the next visit to the same question (assets/answer.js watches the mark).
+                if let Some(html) = gloo::utils::document().document_element() {
+                    let _ = html.set_attribute("data-left", "");
+                }
             });
             move || drop(listener)
         });

@@ -305,11 +305,11 @@ fn painted(shown: &Shown) -> Option<(Rc<Recommendation>, Rc<RecommendInput>)> {
 }
 
 /// The results' column: the stale-result note, the ranked options, the charts and every card's
-/// sizing.
-fn results_column(lang: Lang, errors: &[FieldError], results: &Results, dispatch: &Callback<Action>) -> Html {
+/// sizing; `aria-busy` while a newer input's ranking runs (assets/answer.js keeps no answer then).
+fn results_column(lang: Lang, errors: &[FieldError], results: &Results, busy: bool, dispatch: &Callback<Action>) -> Html {
     let rows = &*results.rows;
     html! {
-        <section class="advisor-view__results" aria-live="polite">
+        <section class="advisor-view__results" aria-live="polite" aria-busy={busy.then_some("true")}>
             if !errors.is_empty() {
                 <p class="advisor-view__stale" role="status">{ t(lang, "Fix the highlighted input; showing the last valid result.") }</p>
             }
@@ -352,7 +352,9 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
         }
         Err(e) => (last_good.borrow().clone(), e.clone()),
     };
-    let results = use_results(input);
+    let results = use_results(input.clone());
+    // Until the ranking for the latest input is in, the options shown answer an earlier one.
+    let busy = results.shown.input != input;
     html! {
         <div class="advisor-view">
             if let Some(Computed { input, rec: Some(rec), .. }) = results.shown.computed.clone() {
@@ -365,7 +367,7 @@ pub fn advisor_view(props: &AdvisorViewProps) -> Html {
                     <AdvisorForm inputs={props.inputs.clone()} errors={errors.clone()} dispatch={props.dispatch.clone()} />
                 </AfterStart>
             </aside>
-            { results_column(lang, &errors, &results, &props.dispatch) }
+            { results_column(lang, &errors, &results, busy, &props.dispatch) }
         </div>
     }
 }
