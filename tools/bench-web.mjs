@@ -35,8 +35,12 @@
 //   pre-rendered answer and ready is the first option row the app renders (`#app-root …`), and
 //   a third time as a Russian reader of the default question ("ru": a browser with the ru-RU
 //   locale and no link parameters, which gets the answer pre-rendered in Russian, fetched beside
-//   the page). The link and ru targets have no input tests. The peer has no links: its default
-//   page only.
+//   the page), and a fourth time as the shared link opened again ("link-again": in the same
+//   profile, a first visit to the link until the app's answer rests, then about:blank, then the
+//   link again, timed; the first visit kept its answer on leaving, assets/answer.js, so ready is
+//   the first option row painted, the shell's or the app's). The peer is opened again the same
+//   way ("peer-again": its default page; it has no links). The link, ru and again targets have no
+//   input tests.
 // - Ready at 4×: a second cold load of each target per run, with the CPU throttled 4× (CDP) from
 //   before the navigation, to the same ready point.
 // - FCP: the `first-contentful-paint` paint entry. CLS: the sum of `layout-shift` entries without
@@ -217,9 +221,10 @@ async function setup() {
   });
   const peerDir = process.env.PEER_DIR;
   const peerUrl = process.env.PEER_URL;
+  let peer = null;
   if (peerDir || peerUrl) {
     const server = peerDir ? await serveDir(resolve(peerDir)) : null;
-    targets.push({
+    targets.push(peer = {
       key: 'peer', label: process.env.PEER_NAME || 'peer', server, url: server ? server.url : peerUrl,
       // exodus2004/llm-inference-calculator: the VRAM figure; parameters; model quantization;
       // system type (discrete GPU / unified memory, which changes the form).
@@ -257,6 +262,24 @@ async function setup() {
     key: 'ru', label: 'gpu-advisor, Russian reader', server: null, url: usServer.url, locale: 'ru-RU',
     ready: '.recommend-list__option', answer: null, inputs: false,
   });
+  // The same link opened a second time in the profile (a reload, a link opened again): the first
+  // visit kept its answer on leaving (assets/answer.js), so ready is the first option row painted,
+  // the shell's or the app's. Beside it the peer's page opened a second time the same way.
+  if (peer) targets.push({ ...peer, key: 'peer-again', label: `${peer.label}, opened again`, server: null, inputs: false, revisit: peer.ready });
+  targets.push({
+    key: 'link-again', label: 'gpu-advisor, shared link opened again', server: null, url: new URL(link, usServer.url).href,
+    ready: '.recommend-list__option', answer: null, inputs: false, revisit: '#app-root .advisor-view__results:not([aria-busy]) .recommend-list__option',
+  });
+}
+
+/** For a target opened again (`t.revisit`: the selector of the first visit's own answer), that
+ * first visit: the page until its answer is on screen and rests, then left (about:blank). */
+async function firstVisit(page, t) {
+  if (!t.revisit) return;
+  await page.goto(t.url, { waitUntil: 'load' });
+  await page.waitForSelector(t.revisit, { timeout: 60000 });
+  await page.waitForTimeout(500);
+  await page.goto('about:blank');
 }
 
 /** A cold browser for target `t` (a fresh profile, its locale if it has one) and its profile dir. */
@@ -274,6 +297,7 @@ async function readyThrottled(t, rate) {
   const { ctx, profile } = await coldContext(t);
   try {
     const page = ctx.pages()[0] || (await ctx.newPage());
+    await firstVisit(page, t);
     await page.addInitScript(probe, { readySelector: t.ready, answerSelector: t.answer });
     const cdp = await ctx.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate });
@@ -354,6 +378,7 @@ async function oneRun(t) {
   const { ctx, profile } = await coldContext(t);
   try {
     const page = ctx.pages()[0] || (await ctx.newPage());
+    await firstVisit(page, t);
     await page.addInitScript(probe, { readySelector: t.ready, answerSelector: t.answer });
     const responses = [];
     page.on('requestfinished', (req) => responses.push(req.response().then((r) => r && r.body().then((b) => [req.url(), b])).catch(() => null)));
