@@ -130,6 +130,9 @@ fn sustained_tensor_factor_hand_calculation() {
     assert!((f("mi300x") - 0.5583).abs() < 1e-3, "{}", f("mi300x"));
     // MI325X (the same die at 1,000 W), same blog: 1,354–1,464 MHz: (1354 + 1464) / 2 / 2100 = 0.6710.
     assert!((f("mi325x") - 0.6710).abs() < 1e-3, "{}", f("mi325x"));
+    // Ryzen AI Max+ 395: its best-library GEMM rate measured (lhl, mamf-finder with hipBLASLt: 36.9
+    // BF16 TFLOPS) against its 59.4 BF16 peak (40 CUs x 512 FLOPs per clock x 2.9 GHz): 0.6212.
+    assert!((f("ryzen-ai-max-395") - 36.9 / (40.0 * 512.0 * 2.9e9 / 1e12)).abs() < 1e-3, "{}", f("ryzen-ai-max-395"));
     // Flagships, better-fed cards and parts without a measured clock hold their clocks.
     for id in ["rtx-4090", "h100-sxm", "a100-80gb-sxm", "rtx-3090-ti", "rtx-2080-ti", "mi355x", "apple-m2-ultra"] {
         assert_eq!(f(id), 1.0, "{id}");

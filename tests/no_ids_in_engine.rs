@@ -290,6 +290,12 @@ fn the_fields_that_replace_ids_are_validated() {
     assert!(schema::validate_gpus(std::slice::from_ref(&mi)).join("\n").contains("gemm_clock_mhz needs boost_clock_mhz"));
     mi.boost_clock_mhz = Some(1000);
     assert!(schema::validate_gpus(std::slice::from_ref(&mi)).join("\n").contains("must not exceed boost_clock_mhz"));
+    // A measured GEMM rate above the 16-bit rate it is read against, or without one.
+    let mut apu = catalog::gpu("ryzen-ai-max-395").expect("ryzen-ai-max-395").clone();
+    apu.gemm_tflops = Some(60.0);
+    assert!(schema::validate_gpus(std::slice::from_ref(&apu)).join("\n").contains("gemm_tflops (60) must not exceed"));
+    (apu.bf16_tflops, apu.fp16_tflops) = (None, None);
+    assert!(schema::validate_gpus(std::slice::from_ref(&apu)).join("\n").contains("gemm_tflops needs bf16_tflops or fp16_tflops"));
 
     // Exactly one default LLM; every image preset has its geometry; classic networks are named.
     let mut llms = c.llms.clone();

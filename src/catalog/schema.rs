@@ -134,6 +134,13 @@ pub struct Gpu {
     /// rates (`model::numeric::sustained_tensor_factor`) in place of the power rule.
     #[serde(default)]
     pub gemm_clock_mhz: Option<f64>,
+    /// The dense 16-bit GEMM rate measured on the card with its best library, TFLOPS: the top of
+    /// a max-achievable-FLOPs sweep over GEMM shapes (mamf-finder) in BF16, or FP16 where the card
+    /// has no BF16 rate. Where set (and no `gemm_clock_mhz` is), its share of that datasheet rate
+    /// is the card's sustained share of its tensor rates (`model::numeric::sustained_tensor_factor`)
+    /// in place of the power rule.
+    #[serde(default)]
+    pub gemm_tflops: Option<f64>,
     /// The card of its vendor, architecture and memory class (HBM or not) that is given power
     /// enough to hold its boost clock under tensor load (the flagship). The power rule of
     /// `model::numeric::sustained_tensor_factor` compares every card of the class with it; a
@@ -304,10 +311,19 @@ fn check_precision_order(errors: &mut Vec<String>, g: &Gpu) {
 }
 
 /// The clock and scale-out fields: a measured GEMM clock needs the boost clock it is read against
-/// and cannot exceed it; a sustained-clock reference needs the figures the power rule compares
+/// and cannot exceed it; a measured GEMM rate needs the 16-bit rate it is read against and cannot
+/// exceed it; a sustained-clock reference needs the figures the power rule compares
 /// (`fp32_tflops`, `tdp_w`).
 fn check_clocks(errors: &mut Vec<String>, g: &Gpu) {
     let id = g.id.as_str();
+    in_range(errors, id, "gemm_tflops", g.gemm_tflops, 0.1, 100_000.0);
+    match (g.gemm_tflops, g.bf16_tflops.or(g.fp16_tflops)) {
+        (Some(_), None) => errors.push(format!("gpu `{id}`: gemm_tflops needs bf16_tflops or fp16_tflops")),
+        (Some(gemm), Some(peak)) if gemm > peak => {
+            errors.push(format!("gpu `{id}`: gemm_tflops ({gemm}) must not exceed the 16-bit dense rate ({peak})"));
+        }
+        _ => {}
+    }
     in_range(errors, id, "boost_clock_mhz", g.boost_clock_mhz.map(f64::from), 300.0, 4_000.0);
     in_range(errors, id, "gemm_clock_mhz", g.gemm_clock_mhz, 100.0, 4_000.0);
     in_range(errors, id, "scale_out_gbit_s", g.scale_out_gbit_s, 10.0, 10_000.0);

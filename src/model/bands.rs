@@ -17,7 +17,7 @@ pub struct SetBand {
 pub const DECODE: SetBand = SetBand { fitted: (0.84, 1.35), new_family: (0.80, 1.36) };
 
 /// Prompt tokens/s. (172 held-out rows.)
-pub const PREFILL: SetBand = SetBand { fitted: (0.31, 3.76), new_family: (0.24, 3.81) };
+pub const PREFILL: SetBand = SetBand { fitted: (0.31, 2.07), new_family: (0.26, 2.16) };
 
 /// A server's output tokens/s at its concurrency. (492 held-out rows.)
 pub const SERVING: SetBand = SetBand { fitted: (0.70, 1.73), new_family: (0.70, 1.80) };

@@ -159,8 +159,10 @@ fn sm_clock_per_watt(gpu: &Gpu) -> Option<f64> {
 /// 82.6): (0.1836 / 0.3037)^0.5 = 0.78; L40S 0.84; L4 0.66; T4 0.71; A10 0.70; H100 PCIe 0.81;
 /// the flagships and better-fed cards 1. A card whose vendor has published the clock it holds
 /// under a long GEMM takes that clock over its boost clock instead (the catalog's `gemm_clock_mhz /
-/// boost_clock_mhz`: MI300X 1,172.5 / 2,100 = 0.56, MI325X 1,409 / 2,100 = 0.67). Other AMD, Intel
-/// and Apple parts: 1 (no rule).
+/// boost_clock_mhz`: MI300X 1,172.5 / 2,100 = 0.56, MI325X 1,409 / 2,100 = 0.67). A card whose
+/// best-library GEMM rate has been measured takes that over its 16-bit datasheet rate (the
+/// catalog's `gemm_tflops`: Ryzen AI Max+ 395, 36.9 / 59.4 = 0.62). Other AMD, Intel and Apple
+/// parts: 1 (no rule).
 pub fn sustained_tensor_factor(gpu: &Gpu) -> f64 {
     // Catalog cards: computed once (the engine asks for every card on every keystroke).
     static CATALOG: std::sync::LazyLock<Vec<f64>> =
@@ -175,6 +177,9 @@ pub fn sustained_tensor_factor(gpu: &Gpu) -> f64 {
 fn sustained_factor_of(gpu: &Gpu) -> f64 {
     if let (Some(held), Some(boost)) = (gpu.gemm_clock_mhz, gpu.boost_clock_mhz.filter(|b| *b > 0).map(f64::from)) {
         return (held / boost).clamp(0.05, 1.0);
+    }
+    if let (Some(measured), Some(peak)) = (gpu.gemm_tflops, gpu.bf16_tflops.or(gpu.fp16_tflops).filter(|p| *p > 0.0)) {
+        return (measured / peak).clamp(0.05, 1.0);
     }
     let (Some(reference), Some(card)) = (reference_card(gpu), sm_clock_per_watt(gpu)) else {
         return 1.0;
