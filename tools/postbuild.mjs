@@ -103,13 +103,16 @@ async function externalizeLoader(dist) {
 
 /** With the default answer pre-rendered, Trunk's `<link rel="preload">` of the wasm leaves the
  * head, so the HTML and the stylesheet have the connection to themselves until the answer has
- * painted; the loader (above) fetches the wasm after that frame. For every other visitor the loader
- * starts as soon as the page is parsed, about when the preload would have started (the page is
- * small). */
+ * painted; the loader (above) fetches the wasm after that frame. Every visitor whose answer is not
+ * in the page (a link, saved inputs) gets the preload from the `<head>` script (index.html), before
+ * the shell is parsed: its `"__WASM__"` becomes the wasm's address here. */
 function dropWasmPreload(dist) {
   const indexPath = join(dist, 'index.html');
   const html = readFileSync(indexPath, 'utf8');
-  writeFileSync(indexPath, html.replace(/<link rel="preload" href="[^"]+\.wasm"[^>]*>/, ''));
+  const preload = html.match(/<link rel="preload" href="([^"]+\.wasm)"[^>]*>/);
+  if (!preload) fail(`no preload of the wasm in ${indexPath}`);
+  if (!html.includes('"__WASM__"')) fail(`no "__WASM__" in the <head> script of ${indexPath}`);
+  writeFileSync(indexPath, html.replace(preload[0], '').replace('"__WASM__"', () => JSON.stringify(preload[1])));
 }
 
 /** Puts the policy into a `<meta http-equiv>` as the first child of <head>, allowing the shell's

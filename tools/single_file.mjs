@@ -110,6 +110,9 @@ html = html.replace(/\n\s*\n/g, '\n'); // before inlining: the hashes cover the 
 html = html.replace(/<html\b([^>]*) data-answers\b/, '<html$1');
 // The static shell's scripts (index.html: in <head> and after the shell), allowed by their hashes
 // like the module below.
+// The <head> script's wasm preload (tools/postbuild.mjs names the file in it): the wasm is in
+// this page, and the policy allows no fetch.
+html = html.replace(/"[^"]*_bg\.wasm"/, '"__WASM__"');
 const shellScripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => hash(m[1]));
 const style = `\n${css.join('\n')}\n`;
 
