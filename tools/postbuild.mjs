@@ -110,8 +110,9 @@ function dropWasmPreload(dist) {
   const indexPath = join(dist, 'index.html');
   const html = readFileSync(indexPath, 'utf8');
   const preload = html.match(/<link rel="preload" href="([^"]+\.wasm)"[^>]*>/);
-  if (!preload) fail(`no preload of the wasm in ${indexPath}`);
-  if (!html.includes('"__WASM__"')) fail(`no "__WASM__" in the <head> script of ${indexPath}`);
+  const named = !html.includes('"__WASM__"');
+  if (!preload && named) return; // already done
+  if (!preload || named) fail(`${indexPath} needs Trunk's preload of the wasm and the "__WASM__" of its <head> script`);
   writeFileSync(indexPath, html.replace(preload[0], '').replace('"__WASM__"', () => JSON.stringify(preload[1])));
 }
 
@@ -155,11 +156,11 @@ function bundleStyles(dist) {
 
 /** Marks `<html data-build>` with a hash of every file of the build but the page itself and the
  * service worker (which lists them): the build a visitor's kept answer came from
- * (assets/answer.js), shown again only by the same build. Runs once every other file is final. */
+ * (assets/answer.js), shown again only by the same build. Runs once every other file is final;
+ * run again on a built folder whose files changed, it marks it anew. */
 function markBuild(dist) {
   const indexPath = join(dist, 'index.html');
-  const html = readFileSync(indexPath, 'utf8');
-  if (/<html\b[^>]* data-build=/.test(html)) return;
+  const html = readFileSync(indexPath, 'utf8').replace(/(<html\b[^>]*) data-build="[^"]*"/, '$1');
   const hash = createHash('sha256');
   for (const f of listFiles(dist).filter((f) => !['index.html', ...NOT_PRECACHED].includes(f))) {
     hash.update(f).update('\0').update(readFileSync(join(dist, f))).update('\0');
