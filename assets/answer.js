@@ -1,6 +1,7 @@
 // The answer on screen as the static shell of index.html shows it, and a visitor's own last
-// answer kept for their next visit to the same question. tools/postbuild.mjs puts this in front
-// of the loader, so it is in every served build and runs before the app.
+// answer kept for their next visit to the same question. tools/postbuild.mjs minifies it into
+// `answer-<hash>.js`, which the loader imports once the app has started (nothing before the first
+// answer needs it); tools/prerender.mjs puts it in the page before its scripts.
 //
 // window.__answerShell(lang): the app's advisor, once it shows an answer, copied as the shell that
 // paints it before the wasm arrives. Input values, selections and check marks are properties, not

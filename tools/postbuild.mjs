@@ -14,7 +14,7 @@
 // 5. Pre-render: the app's first render of the default question goes into the static shell
 //    (tools/prerender.mjs), so the default answer paints before the wasm arrives.
 // 6. Build mark: `<html data-build>` gets a hash of the build's files, the build a visitor's kept
-//    answer came from (assets/answer.js, in front of the loader).
+//    answer came from (assets/answer.js, which the loader imports once the app has started).
 // 7. Service worker: the BUILD line of dist/sw.js gets the list of every file of the build and a
 //    content hash of them all, so each deploy has its own cache (see assets/sw.js); its comments
 //    are dropped.
@@ -161,20 +161,21 @@ function bundleStyles(dist) {
 function markBuild(dist) {
   const indexPath = join(dist, 'index.html');
   const html = readFileSync(indexPath, 'utf8').replace(/(<html\b[^>]*) data-build="[^"]*"/, '$1');
-  const hash = createHash('sha256');
-  for (const f of listFiles(dist).filter((f) => !['index.html', ...NOT_PRECACHED].includes(f))) {
-    hash.update(f).update('\0').update(readFileSync(join(dist, f))).update('\0');
-  }
-  const build = hash.digest('hex').slice(0, 16);
+  const build = filesHash(dist, listFiles(dist).filter((f) => !['index.html', ...NOT_PRECACHED].includes(f)));
   writeFileSync(indexPath, html.replace(/<html\b([^>]*)>/, (tag, attrs) => `<html${attrs} data-build="${build}">`));
+}
+
+/** A content hash (16 hex digits) of `files` of `dist`: their names and bytes, in order. */
+function filesHash(dist, files) {
+  const hash = createHash('sha256');
+  for (const f of files) hash.update(f).update('\0').update(readFileSync(join(dist, f))).update('\0');
+  return hash.digest('hex').slice(0, 16);
 }
 
 function writeServiceWorkerManifest(dist) {
   const swPath = join(dist, 'sw.js');
   const assets = listFiles(dist).filter((f) => !NOT_PRECACHED.has(f));
-  const hash = createHash('sha256');
-  for (const f of assets) hash.update(f).update('\0').update(readFileSync(join(dist, f))).update('\0');
-  const version = hash.digest('hex').slice(0, 16);
+  const version = filesHash(dist, assets);
   const sw = readFileSync(swPath, 'utf8');
   const line = /^const BUILD = .*;$/m;
   if (!line.test(sw)) fail(`no "const BUILD = …;" line in ${swPath}`);
