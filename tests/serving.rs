@@ -194,7 +194,7 @@ fn tensorrt_llm_pays_its_kernel_launches_per_layer() {
 /// B = 0.46 GB at e_attn of the bandwidth (0.2 ms at 0.7); 5 × 2 × 7.5e9 FLOPs at m of 989.4
 /// TFLOPS (under 0.1 ms); 32 layers × (τ + 0.053 ms of kernel launches without CUDA graphs) (3.3
 /// ms at τ = 0.05): 9.2 ms at today's factors. The other users' prompts mixed into the steps
-/// add 4/1,000 of a 200-token prefill (0.03 ms). The measured 8.08 ms lies inside the per-user
+/// add 4/1,000 of a 200-token prefill riding the steps' weight stream (0.02 ms). The measured 8.08 ms lies inside the per-user
 /// band (`bands::PER_USER`) of the mid.
 #[test]
 fn nim_tensorrt_llm_at_five_users_by_hand() {
@@ -256,6 +256,38 @@ fn prompts_in_step_are_prefilled_together() {
     // One 1,000-token prompt attends over all its tokens: more attention than the batch.
     let long = prefill_batch_s(&j, g, Engine::Vllm, &Layout::Single, 1.0, 1000.0, true);
     assert!(long > batched);
+}
+
+/// With other users in flight a prompt's chunks ride their decode iterations, which stream
+/// every weight anyway (Sarathi-Serve, Agrawal et al. 2024, §4: a prefill chunk piggybacks on
+/// the decode batch's weight fetch), so the build's time per prompt drops the prefill's floor
+/// of one weight stream. By hand, Llama 3 8B FP16 on vLLM on one H100, a 16-token prompt: its
+/// GEMMs, 2 × 7.505e9 × 16 / (989.4e12 × m) (0.25 ms at m = 0.48), lie far under the weight
+/// stream, 15.01 GB at e_w × 3,350 GB/s (5.0 ms at e_w = 0.89), so a lone prefill takes the
+/// stream and a prompt among 8 users the GEMMs: the difference is stream − GEMMs, the
+/// attention, fixed time and communication being the same in both. A 4,096-token prompt's
+/// GEMMs (64 ms) outlast the stream, and the two are the same.
+#[test]
+fn a_prompt_among_other_users_rides_their_weight_stream() {
+    use gpu_advisor::model::llm::calibrated::CALIBRATED;
+    use gpu_advisor::model::llm::parallel::Layout;
+    use gpu_advisor::model::llm::throughput::{prefill_s, prefill_share_s};
+    let v = CALIBRATED.vllm;
+    let g = gpu("h100-sxm");
+    let mut j = job("llama-3-8b");
+    j.engine = Some(Engine::Vllm);
+    j.precision = Precision::Fp16;
+    let gemm = 2.0 * 7.505e9 * 16.0 / (989.4e12 * v.prefill_mfu);
+    let stream = 15.01e9 / (v.weight_bw * 3350e9);
+    let alone = prefill_s(&j, g, Engine::Vllm, &Layout::Single, 16.0, true);
+    let among = prefill_share_s(&j, g, Engine::Vllm, &Layout::Single, 16.0, 8.0);
+    let hand = stream - gemm;
+    assert!(((alone - among) / hand - 1.0).abs() < 0.01, "{} ms, by hand {} ms", (alone - among) * 1e3, hand * 1e3);
+    // One user: nobody else streams the weights for it.
+    assert_eq!(prefill_share_s(&j, g, Engine::Vllm, &Layout::Single, 16.0, 1.0), alone);
+    let long_alone = prefill_s(&j, g, Engine::Vllm, &Layout::Single, 4096.0, true);
+    let long_among = prefill_share_s(&j, g, Engine::Vllm, &Layout::Single, 4096.0, 8.0);
+    assert!((long_alone / long_among - 1.0).abs() < 1e-12, "{long_alone} vs {long_among}");
 }
 
 /// Requests recorded as arriving together (`Arrivals::InStep`: a closed loop of fixed-length

@@ -126,7 +126,7 @@ fn api_break_even_by_hand() {
 fn pipeline_parallel_serving_pipelines_requests() {
     use gpu_advisor::model::llm::engines::Engine;
     use gpu_advisor::model::llm::parallel::{layout, Layout};
-    use gpu_advisor::model::llm::throughput::{decode_step_s, prefill_s};
+    use gpu_advisor::model::llm::throughput::{decode_step_s, prefill_share_s};
     let g = catalog::gpu("a100-80gb-sxm").expect("a100");
     let mut j = job("llama-3-70b", 30);
     j.engine = Some(Engine::Vllm);
@@ -138,13 +138,13 @@ fn pipeline_parallel_serving_pipelines_requests() {
     let ctx = 512.0 + 128.0;
     let t = ServingTargets::default();
     let r = analyze(&j, g, 3, &t).expect("serving");
-    let want = decode_step_s(&j, g, Engine::Vllm, &l, 10.0, ctx) + 29.0 / 256.0 * prefill_s(&j, g, Engine::Vllm, &l, 512.0, true) / 3.0;
+    let want = decode_step_s(&j, g, Engine::Vllm, &l, 10.0, ctx) + 29.0 / 256.0 * prefill_share_s(&j, g, Engine::Vllm, &l, 512.0, 30.0) / 3.0;
     assert!(close(1.0 / r.per_user_tokens_per_s.mid, want), "{} vs {want}", 1.0 / r.per_user_tokens_per_s.mid);
     let one = analyze(&job_with(&j, 1), g, 3, &t).expect("one user");
     assert!(close(1.0 / one.per_user_tokens_per_s.mid, decode_step_s(&j, g, Engine::Vllm, &l, 1.0, ctx)));
     // The total is every user's speed; more than a split that runs one card after another.
     assert!(close(r.aggregate_tokens_per_s.mid, 30.0 / want));
-    let sequential = 30.0 / (decode_step_s(&j, g, Engine::Vllm, &l, 30.0, ctx) + 29.0 / 256.0 * prefill_s(&j, g, Engine::Vllm, &l, 512.0, true));
+    let sequential = 30.0 / (decode_step_s(&j, g, Engine::Vllm, &l, 30.0, ctx) + 29.0 / 256.0 * prefill_share_s(&j, g, Engine::Vllm, &l, 512.0, 30.0));
     assert!(r.aggregate_tokens_per_s.mid > sequential, "{} vs {sequential}", r.aggregate_tokens_per_s.mid);
 }
 

@@ -20,19 +20,19 @@ pub const DECODE: SetBand = SetBand { fitted: (0.84, 1.35), new_family: (0.80, 1
 pub const PREFILL: SetBand = SetBand { fitted: (0.31, 2.07), new_family: (0.26, 2.16) };
 
 /// A server's output tokens/s at its concurrency. (492 held-out rows.)
-pub const SERVING: SetBand = SetBand { fitted: (0.70, 1.73), new_family: (0.70, 1.80) };
+pub const SERVING: SetBand = SetBand { fitted: (0.66, 1.53), new_family: (0.66, 1.69) };
 
 /// The same for a DeepSeek-style MoE (routed experts and latent attention). (89 held-out rows.)
-pub const SERVING_MLA_MOE: SetBand = SetBand { fitted: (0.36, 1.40), new_family: (0.36, 1.42) };
+pub const SERVING_MLA_MOE: SetBand = SetBand { fitted: (0.33, 1.40), new_family: (0.33, 1.42) };
 
 /// One user's tokens/s at a concurrency above 1. (139 held-out rows.)
-pub const PER_USER: SetBand = SetBand { fitted: (0.77, 1.41), new_family: (0.77, 1.45) };
+pub const PER_USER: SetBand = SetBand { fitted: (0.77, 1.35), new_family: (0.77, 1.45) };
 
 /// The same for a DeepSeek-style MoE. (65 held-out rows.)
-pub const PER_USER_MLA_MOE: SetBand = SetBand { fitted: (0.45, 1.39), new_family: (0.45, 1.40) };
+pub const PER_USER_MLA_MOE: SetBand = SetBand { fitted: (0.44, 1.38), new_family: (0.44, 1.40) };
 
 /// Time to first token, requests arriving at random. (26 held-out rows.)
-pub const TTFT: SetBand = SetBand { fitted: (0.54, 6.73), new_family: (0.49, 7.16) };
+pub const TTFT: SetBand = SetBand { fitted: (0.54, 6.78), new_family: (0.49, 7.16) };
 
 /// Time to first token, fixed-length requests sent together. (100 held-out rows.)
 pub const TTFT_IN_STEP: SetBand = SetBand { fitted: (0.10, 8.37), new_family: (0.10, 8.37) };

@@ -250,6 +250,13 @@ impl Ctx<'_> {
     /// Seconds to prefill `seqs` prompts of `tokens` in all, batched into the same forward
     /// passes: the GEMMs see every token, each prompt attends to its own `tokens / seqs`.
     fn prefill_seqs(&self, tokens: f64, seqs: f64, with_fixed: bool) -> f64 {
+        self.prefill_pass(tokens, seqs, with_fixed, true)
+    }
+
+    /// [`Ctx::prefill_seqs`], the weight stream counted only when `streams` (the prompts run in
+    /// a pass of their own); a prompt that joins the other users' decode iteration rides the
+    /// stream that iteration pays anyway ([`prefill_share_s`]).
+    fn prefill_pass(&self, tokens: f64, seqs: f64, with_fixed: bool, streams: bool) -> f64 {
         let m = &self.job.model;
         let s = self.split();
         let (mfu, q) = self.gemm_shares();
@@ -262,9 +269,13 @@ impl Ctx<'_> {
         let gemm = 2.0 * (dense + (routed_active + self.expert_tile_loss(tokens)) * tokens / s.experts) / (peak * q);
         // A prompt, however short, reads every weight at least once per prefill chunk: the GEMMs
         // take no less than the weight stream (the decode roofline's memory term).
-        let chunks = self.job.prefill_chunk(self.gpu, self.engine).map_or(1.0, |c| (tokens / c).ceil().max(1.0));
-        let (rest, routed) = decode_weight_split(self.job, tokens);
-        let stream = chunks * (rest / s.dense + routed / s.experts) / self.weight_bw();
+        let stream = if streams {
+            let chunks = self.job.prefill_chunk(self.gpu, self.engine).map_or(1.0, |c| (tokens / c).ceil().max(1.0));
+            let (rest, routed) = decode_weight_split(self.job, tokens);
+            chunks * (rest / s.dense + routed / s.experts) / self.weight_bw()
+        } else {
+            0.0
+        };
         let attn = 2.0 * f64::from(m.layers) * group_tokens * (tokens / seqs.max(1.0)) * m.attention_width() / s.dense / (peak * self.eff.attention_flops * self.attention_rate_share());
         let fixed = if with_fixed { f64::from(m.layers) * self.eff.prefill_layer_ms * self.cycles() * 1e-3 + self.moe_fixed() + self.comm(group_tokens) } else { 0.0 };
         gemm.max(stream) + attn + fixed + self.vision_time(group_tokens, peak * q * s.dense)
@@ -340,13 +351,15 @@ pub fn prefill_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, token
 /// as many groups as there are users, over those groups, and the pass's fixed time and
 /// communication in full, as one prompt pays them on the other layouts.
 pub fn prefill_share_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, tokens: f64, users: f64) -> f64 {
+    let c = Ctx { job, gpu, engine, eff: job_efficiency(job, engine, gpu), layout: *layout };
+    let streams = users < 2.0 || !engine.continuous_batching();
     match *layout {
         Layout::Expert { gpus, attn_tp } if gpus > attn_tp.max(1) && users >= 2.0 => {
             let groups = f64::from(gpus / attn_tp.max(1)).min(users.floor());
-            let work = prefill_batch_s(job, gpu, engine, layout, groups, tokens, false);
-            work / groups + (prefill_batch_s(job, gpu, engine, layout, groups, tokens, true) - work).max(0.0)
+            let work = c.prefill_pass(groups * tokens, groups, false, streams);
+            work / groups + (c.prefill_pass(groups * tokens, groups, true, streams) - work).max(0.0)
         }
-        _ => prefill_s(job, gpu, engine, layout, tokens, true),
+        _ => c.prefill_pass(tokens, 1.0, true, streams),
     }
 }
 
