@@ -136,3 +136,26 @@ fn the_planner_spreads_the_experts_of_a_busy_build() {
         assert!(auto.report.aggregate_tokens_per_s.mid > tp.report.aggregate_tokens_per_s.mid, "expert parallel {} against tensor {}", auto.report.aggregate_tokens_per_s.mid, tp.report.aggregate_tokens_per_s.mid);
     }
 }
+
+/// With the attention tensor parallel over every GPU of the build (`ep` on one node, "TEP"),
+/// every GPU holds every token after the attention's all-reduce: it runs its own experts on
+/// the tokens routed to them and the MoE layer's all-reduce sums the parts, so no token is sent
+/// to an expert. vLLM turns its all-to-all kernels on only with data-parallel attention
+/// (`use_all2all_kernels = dp_size > 1 and use_ep`, vllm/model_executor/layers/fused_moe/config.py),
+/// TensorRT-LLM only with `enable_attention_dp`. By hand, DeepSeek-V3 FP8 on 8 H100s at 1 and 64
+/// sequences: the GPUs read r/8 of the routed experts the batch touches and 1/8 of the other
+/// weights under either layout, hold the same share of the latent cache, and all-reduce twice a
+/// layer, so the step times are equal; the 58 MoE layers' dispatch and combine that an
+/// all-to-all would add (7/8 of k · 7,168 values a token at 337.5 GB/s plus 8 µs each way,
+/// at least 58 · 16 µs = 0.93 ms) is not there.
+#[test]
+fn tensor_parallel_attention_sends_no_token_to_an_expert() {
+    use gpu_advisor::model::llm::throughput::decode_step_s;
+    let h100 = gpu("h100-sxm");
+    let j = deepseek_v3(1);
+    for batch in [1.0, 64.0] {
+        let tep = decode_step_s(&j, h100, Engine::Sglang, &Layout::Expert { gpus: 8, attn_tp: 8 }, batch, 2500.0);
+        let tp = decode_step_s(&j, h100, Engine::Sglang, &Layout::Tensor(8), batch, 2500.0);
+        assert!((tep / tp - 1.0).abs() < 1e-12, "batch {batch}: TEP {tep} s, TP {tp} s");
+    }
+}

@@ -441,10 +441,42 @@ fn fused_moe_pays_a_fixed_time_per_moe_layer() {
     assert!((line(137.8) / 78.10 - 1.0).abs() < 0.03 && (line(389.0) / 164.64 - 1.0).abs() < 0.04);
     let ds = job("deepseek-r1");
     assert_eq!((ds.model.layers, ds.model.dense_layers), (61, 3));
-    assert!((fused_moe_fixed_s(&ds, Engine::Vllm) * 1e3 - 1.546).abs() < 0.003);
-    assert_eq!(fused_moe_fixed_s(&ds, Engine::Sglang), fused_moe_fixed_s(&ds, Engine::Vllm));
-    assert_eq!(fused_moe_fixed_s(&ds, Engine::TrtLlm), 0.0);
-    assert_eq!(fused_moe_fixed_s(&job("llama-3-8b"), Engine::Vllm), 0.0);
+    let h100 = gpu("h100-sxm");
+    assert!((fused_moe_fixed_s(&ds, h100, Engine::Vllm) * 1e3 - 1.546).abs() < 0.003);
+    assert_eq!(fused_moe_fixed_s(&ds, h100, Engine::Sglang), fused_moe_fixed_s(&ds, h100, Engine::Vllm));
+    assert_eq!(fused_moe_fixed_s(&ds, h100, Engine::TrtLlm), 0.0);
+    assert_eq!(fused_moe_fixed_s(&job("llama-3-8b"), h100, Engine::Vllm), 0.0);
+}
+
+/// SGLang serves a DeepSeek-V3-architecture model (latent attention, routed experts) on an SM100
+/// card (B200, B300) in FP8 or NVFP4 with TensorRT-LLM's fused MoE: its server arguments set
+/// `moe_runner_backend = "flashinfer_trtllm"` for `DeepseekV3ForCausalLM` on SM100 when the
+/// quantization is `fp8`, `modelopt_fp8` or `modelopt_fp4` and no all-to-all back end is asked for
+/// (sgl-project/sglang python/sglang/srt/server_args.py). Those kernels are TensorRT-LLM's, which
+/// carry no Triton fixed time: 0 where the Triton path pays 58 × 26.65 µs = 1.546 ms. On Hopper,
+/// in BF16, on a workstation Blackwell (compute capability 12.x) and for an MoE without latent
+/// attention the Triton path stays, and so does vLLM's.
+#[test]
+fn sglang_runs_tensorrt_llm_moe_kernels_for_deepseek_on_sm100() {
+    use gpu_advisor::model::llm::throughput::fused_moe_fixed_s;
+    let triton = 58.0 * 26.65e-6;
+    let mut ds = job("deepseek-r1");
+    for (g, p, want) in [
+        ("b200", Precision::Fp8, 0.0),
+        ("b300", Precision::Nvfp4, 0.0),
+        ("h200-sxm", Precision::Fp8, triton),
+        ("b200", Precision::Bf16, triton),
+        ("rtx-pro-6000-blackwell", Precision::Nvfp4, triton),
+    ] {
+        ds.precision = p;
+        let t = fused_moe_fixed_s(&ds, gpu(g), Engine::Sglang);
+        assert!((t - want).abs() < 2e-6, "{g} {p:?}: {t} s, by hand {want} s");
+    }
+    ds.precision = Precision::Fp8;
+    assert!((fused_moe_fixed_s(&ds, gpu("b200"), Engine::Vllm) - triton).abs() < 2e-6);
+    let mut qwen = job("qwen3-235b-a22b");
+    qwen.precision = Precision::Fp8;
+    assert!(fused_moe_fixed_s(&qwen, gpu("b200"), Engine::Sglang) > 0.0);
 }
 
 /// A DeepSeek-style MoE (routed experts, latent attention) shows its serving figures with the bands

@@ -14,7 +14,7 @@ pub struct SetBand {
 }
 
 /// One request's decode tokens/s. (258 held-out rows.)
-pub const DECODE: SetBand = SetBand { fitted: (0.84, 1.35), new_family: (0.80, 1.36) };
+pub const DECODE: SetBand = SetBand { fitted: (0.84, 1.35), new_family: (0.80, 1.35) };
 
 /// Prompt tokens/s. (172 held-out rows.)
 pub const PREFILL: SetBand = SetBand { fitted: (0.31, 2.07), new_family: (0.26, 2.16) };
@@ -23,13 +23,13 @@ pub const PREFILL: SetBand = SetBand { fitted: (0.31, 2.07), new_family: (0.26, 
 pub const SERVING: SetBand = SetBand { fitted: (0.66, 1.53), new_family: (0.66, 1.69) };
 
 /// The same for a DeepSeek-style MoE (routed experts and latent attention). (89 held-out rows.)
-pub const SERVING_MLA_MOE: SetBand = SetBand { fitted: (0.33, 1.40), new_family: (0.33, 1.42) };
+pub const SERVING_MLA_MOE: SetBand = SetBand { fitted: (0.33, 1.30), new_family: (0.33, 1.31) };
 
 /// One user's tokens/s at a concurrency above 1. (139 held-out rows.)
 pub const PER_USER: SetBand = SetBand { fitted: (0.77, 1.35), new_family: (0.77, 1.45) };
 
 /// The same for a DeepSeek-style MoE. (65 held-out rows.)
-pub const PER_USER_MLA_MOE: SetBand = SetBand { fitted: (0.44, 1.38), new_family: (0.44, 1.40) };
+pub const PER_USER_MLA_MOE: SetBand = SetBand { fitted: (0.44, 1.27), new_family: (0.44, 1.28) };
 
 /// Time to first token, requests arriving at random. (26 held-out rows.)
 pub const TTFT: SetBand = SetBand { fitted: (0.54, 6.78), new_family: (0.49, 7.16) };
@@ -47,4 +47,4 @@ pub const TRAINING_MOE: SetBand = SetBand { fitted: (0.33, 1.00), new_family: (0
 pub const MEMORY: SetBand = SetBand { fitted: (0.95, 1.51), new_family: (0.95, 1.51) };
 
 /// Time to first token of a DeepSeek-style MoE. (68 held-out rows.)
-pub const TTFT_MLA_MOE: SetBand = SetBand { fitted: (1.00, 9.03), new_family: (1.00, 9.03) };
+pub const TTFT_MLA_MOE: SetBand = SetBand { fitted: (1.00, 9.38), new_family: (1.00, 9.38) };

@@ -10,6 +10,7 @@
 //! factors, marked carried over in the estimate's assumptions ([`standing`]).
 
 use crate::catalog::{Gpu, Segment, Vendor};
+use crate::model::precision::Precision;
 
 /// An inference engine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -228,14 +229,33 @@ pub const FUSED_MOE_LAYER_MS: f64 = (40.44 - 37.7 / 2.733) / 1000.0;
 /// N = 576, K = 7,168 whatever M up to 64 on an H200: sgl-project/sglang pull request #3893.)
 pub const BLOCK_FP8_HIDDEN_GEMM_S: f64 = 4.0e-6;
 
-impl Engine {
-    /// [`FUSED_MOE_LAYER_MS`] for the engines that run Triton's fused MoE (vLLM, SGLang), else 0.
-    pub fn fused_moe_layer_ms(self) -> f64 {
-        match self {
-            Engine::Vllm | Engine::Sglang => FUSED_MOE_LAYER_MS,
-            _ => 0.0,
-        }
+/// [`FUSED_MOE_LAYER_MS`] where `engine` runs `job`'s MoE layers through Triton's `fused_moe`
+/// (vLLM; SGLang but for [`sglang_runs_trtllm_moe`]), else 0 (TensorRT-LLM's own MoE kernels).
+pub fn fused_moe_layer_ms(job: &super::LlmJob, gpu: &Gpu, engine: Engine) -> f64 {
+    match engine {
+        Engine::Vllm => FUSED_MOE_LAYER_MS,
+        Engine::Sglang if !sglang_runs_trtllm_moe(job, gpu) => FUSED_MOE_LAYER_MS,
+        _ => 0.0,
     }
+}
+
+/// NVIDIA's datacenter Blackwell parts (B200, B300, GB200, GB300: compute capability 10.x,
+/// "SM100"), whose tensor cores take asynchronous MMA (`tcgen05`); the GeForce and workstation
+/// Blackwell chips are compute capability 12.x.
+pub fn is_sm100(gpu: &Gpu) -> bool {
+    gpu.vendor == Vendor::Nvidia && gpu.architecture.starts_with("Blackwell") && gpu.segment == Segment::Datacenter
+}
+
+/// True when SGLang serves `job` with TensorRT-LLM's fused MoE rather than Triton's: its server
+/// arguments (sgl-project/sglang `python/sglang/srt/server_args.py`, the model-specific
+/// adjustments for `DeepseekV3ForCausalLM`) set `moe_runner_backend = "flashinfer_trtllm"`
+/// (TensorRT-LLM's trtllm-gen MoE kernels, through FlashInfer) on an SM100 card when the
+/// quantization is `fp8`, `modelopt_fp8` or `modelopt_fp4` (NVFP4) and no all-to-all back end
+/// (DeepEP) is asked for, and the attention back end `trtllm_mla`. A DeepSeek-style MoE here is
+/// one with latent attention and routed experts (DeepSeek-V3/R1, Kimi K2).
+pub fn sglang_runs_trtllm_moe(job: &super::LlmJob, gpu: &Gpu) -> bool {
+    let p = job.effective_precision();
+    super::arch::is_mla_moe(&job.model) && is_sm100(gpu) && matches!(p, Precision::Fp8 | Precision::Nvfp4)
 }
 
 /// vLLM's large-card class: at least 70 GiB and not an A100. vLLM's `EngineArgs`
@@ -397,8 +417,7 @@ pub fn standing(engine: Engine, family: GpuFamily) -> Standing {
 /// is, reach about half of it: FlashAttention-2 runs at 35% of an H100's peak against 70% of an
 /// A100's (Shah et al. 2024, "FlashAttention-3", §1). 1 elsewhere.
 pub fn sync_mma_share(gpu: &Gpu, engine: Engine) -> f64 {
-    let async_mma = gpu.vendor == crate::catalog::Vendor::Nvidia
-        && (gpu.architecture.starts_with("Hopper") || (gpu.architecture.starts_with("Blackwell") && gpu.segment == crate::catalog::Segment::Datacenter));
+    let async_mma = (gpu.vendor == Vendor::Nvidia && gpu.architecture.starts_with("Hopper")) || is_sm100(gpu);
     if async_mma && engine == Engine::LlamaCpp {
         0.5
     } else {

@@ -145,7 +145,7 @@ impl Ctx<'_> {
     /// ([`super::engines::FUSED_MOE_LAYER_MS`] per MoE layer at the reference clock; 0 for dense
     /// models).
     fn moe_fixed(&self) -> f64 {
-        fused_moe_fixed_s(self.job, self.engine) * self.cycles()
+        fused_moe_fixed_s(self.job, self.gpu, self.engine) * self.cycles()
     }
 
     /// The card's time for a fixed run of GPU cycles over the reference clock's
@@ -171,9 +171,16 @@ impl Ctx<'_> {
 
     /// Communication time per decode/prefill step with `tokens` tokens in one attention group
     /// (the whole batch outside data-parallel attention), s: tensor parallelism's two
-    /// all-reduces per layer; under expert parallelism also each MoE layer's dispatch of the
-    /// tokens to their `k` experts (FP8 with its per-128 scales for FP8 and FP4 models, as
-    /// DeepEP dispatches; BF16 otherwise) and the combine of the results in BF16.
+    /// all-reduces per layer; under expert parallelism with data-parallel attention also each
+    /// MoE layer's dispatch of the tokens to their `k` experts (FP8 with its per-128 scales for
+    /// FP8 and FP4 models, as DeepEP dispatches; BF16 otherwise) and the combine of the results
+    /// in BF16. With the attention tensor parallel over every GPU of the build (`ep`, "TEP") each
+    /// GPU already holds every token after the attention's all-reduce: it runs its own experts on
+    /// the tokens routed to them and the MoE layer's all-reduce, counted among the two, sums the
+    /// GPUs' parts. No all-to-all runs: vLLM's `FusedMoEParallelConfig::use_all2all_kernels` is
+    /// `dp_size > 1 and use_ep` (vllm/model_executor/layers/fused_moe/config.py), TensorRT-LLM's
+    /// `enable_alltoall` needs `mapping.enable_attention_dp`, and SGLang's default
+    /// `--moe-a2a-backend none` reduces the experts' outputs over the tensor-parallel group.
     fn comm(&self, tokens: f64) -> f64 {
         let m = &self.job.model;
         let tp_allreduce = |g: u32| {
@@ -183,7 +190,10 @@ impl Ctx<'_> {
         };
         match self.layout {
             Layout::Tensor(g) => tp_allreduce(g),
-            Layout::Expert { gpus, attn_tp } => tp_allreduce(attn_tp) + f64::from(m.layers.saturating_sub(m.dense_layers)) * self.expert_all_to_all_s(tokens / f64::from(attn_tp.max(1)), gpus),
+            Layout::Expert { gpus, attn_tp } if gpus > attn_tp.max(1) => {
+                tp_allreduce(attn_tp) + f64::from(m.layers.saturating_sub(m.dense_layers)) * self.expert_all_to_all_s(tokens / f64::from(attn_tp.max(1)), gpus)
+            }
+            Layout::Expert { attn_tp, .. } => tp_allreduce(attn_tp),
             Layout::LayerSplit(g) => f64::from(g - 1) * self.eff.hop_ms * 1e-3,
             _ => 0.0,
         }
@@ -372,14 +382,14 @@ pub fn prefill_batch_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout,
 }
 
 /// Seconds of fixed time one forward pass spends in the fused expert kernels of `job`'s MoE
-/// layers on `engine` (its layers less its dense ones, × [`super::engines::FUSED_MOE_LAYER_MS`]
-/// for vLLM and SGLang); 0 for a dense model.
-pub fn fused_moe_fixed_s(job: &LlmJob, engine: Engine) -> f64 {
+/// layers on `engine` on `gpu` (its layers less its dense ones, ×
+/// [`super::engines::fused_moe_layer_ms`]); 0 for a dense model.
+pub fn fused_moe_fixed_s(job: &LlmJob, gpu: &Gpu, engine: Engine) -> f64 {
     let m = &job.model;
     if !m.is_moe() {
         return 0.0;
     }
-    f64::from(m.layers.saturating_sub(m.dense_layers)) * engine.fused_moe_layer_ms() * 1e-3
+    f64::from(m.layers.saturating_sub(m.dense_layers)) * super::engines::fused_moe_layer_ms(job, gpu, engine) * 1e-3
 }
 
 /// Weight bytes one decode step reads with `tokens` sequences in the batch: the body (MoE: the
