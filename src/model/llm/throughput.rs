@@ -190,10 +190,11 @@ impl Ctx<'_> {
         };
         match self.layout {
             Layout::Tensor(g) => tp_allreduce(g),
-            Layout::Expert { gpus, attn_tp } if gpus > attn_tp.max(1) => {
-                tp_allreduce(attn_tp) + f64::from(m.layers.saturating_sub(m.dense_layers)) * self.expert_all_to_all_s(tokens / f64::from(attn_tp.max(1)), gpus)
+            Layout::Expert { gpus, attn_tp } => {
+                let groups = gpus > attn_tp.max(1);
+                let a2a = if groups { f64::from(m.layers.saturating_sub(m.dense_layers)) * self.expert_all_to_all_s(tokens / f64::from(attn_tp.max(1)), gpus) } else { 0.0 };
+                tp_allreduce(attn_tp) + a2a
             }
-            Layout::Expert { attn_tp, .. } => tp_allreduce(attn_tp),
             Layout::LayerSplit(g) => f64::from(g - 1) * self.eff.hop_ms * 1e-3,
             _ => 0.0,
         }
