@@ -17,6 +17,13 @@ fn job(preset: &str) -> LlmJob {
     LlmJob::for_preset(catalog::llm(preset).unwrap_or_else(|| panic!("{preset}")))
 }
 
+/// `preset` served by vLLM.
+fn vllm_job(preset: &str) -> LlmJob {
+    let mut j = job(preset);
+    j.engine = Some(Engine::Vllm);
+    j
+}
+
 /// With one user, per-user speed is the single-sequence decode speed and the total equals it.
 #[test]
 fn one_user_gets_the_decode_speed() {
@@ -194,8 +201,8 @@ fn tensorrt_llm_pays_its_kernel_launches_per_layer() {
 /// B = 0.46 GB at e_attn of the bandwidth (0.2 ms at 0.7); 5 × 2 × 7.5e9 FLOPs at m of 989.4
 /// TFLOPS (under 0.1 ms); 32 layers × (τ + 0.053 ms of kernel launches without CUDA graphs) (3.3
 /// ms at τ = 0.05): 9.2 ms at today's factors. The other users' prompts mixed into the steps
-/// add 4/1,000 of a 200-token prefill riding the steps' weight stream (0.02 ms). The measured 8.08 ms lies inside the per-user
-/// band (`bands::PER_USER`) of the mid.
+/// add 4/1,000 of a 200-token prefill riding the steps' weight stream (0.02 ms). The measured
+/// 8.08 ms lies inside the per-user band (`bands::PER_USER`) of the mid.
 #[test]
 fn nim_tensorrt_llm_at_five_users_by_hand() {
     use gpu_advisor::model::llm::engines::EAGER_LAUNCH_LAYER_MS;
@@ -238,8 +245,7 @@ fn prompts_in_step_are_prefilled_together() {
     use gpu_advisor::model::llm::throughput::{prefill_batch_s, prefill_s};
     let v = CALIBRATED.vllm;
     let g = gpu("h100-sxm");
-    let mut j = job("llama-3-8b");
-    j.engine = Some(Engine::Vllm);
+    let mut j = vllm_job("llama-3-8b");
     j.prompt_tokens = 200;
     j.output_tokens = 1000;
     j.batch = 5;
@@ -274,8 +280,7 @@ fn a_prompt_among_other_users_rides_their_weight_stream() {
     use gpu_advisor::model::llm::throughput::{prefill_s, prefill_share_s};
     let v = CALIBRATED.vllm;
     let g = gpu("h100-sxm");
-    let mut j = job("llama-3-8b");
-    j.engine = Some(Engine::Vllm);
+    let mut j = vllm_job("llama-3-8b");
     j.precision = Precision::Fp16;
     let gemm = 2.0 * 7.505e9 * 16.0 / (989.4e12 * v.prefill_mfu);
     let stream = 15.01e9 / (v.weight_bw * 3350e9);
@@ -319,8 +324,7 @@ fn in_step_arrivals_take_the_batched_prefill_as_mid() {
     };
     let request = f.serving_request_ms * 1e-3;
     let g = gpu("h100-sxm");
-    let mut j = job("llama-3-8b");
-    j.engine = Some(Engine::Vllm);
+    let mut j = vllm_job("llama-3-8b");
     j.prompt_tokens = 200;
     j.output_tokens = 1000;
     let in_step = ServingTargets { arrivals: Arrivals::InStep, ..ServingTargets::default() };

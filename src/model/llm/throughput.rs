@@ -142,8 +142,8 @@ impl Ctx<'_> {
     }
 
     /// Seconds of fixed time per forward pass in the MoE layers' fused expert kernels
-    /// ([`super::engines::FUSED_MOE_LAYER_MS`] per MoE layer at the reference clock; 0 for dense
-    /// models).
+    /// ([`fused_moe_fixed_s`], at the reference clock; 0 for dense models and TensorRT-LLM's
+    /// kernels).
     fn moe_fixed(&self) -> f64 {
         fused_moe_fixed_s(self.job, self.gpu, self.engine) * self.cycles()
     }
@@ -191,8 +191,8 @@ impl Ctx<'_> {
         match self.layout {
             Layout::Tensor(g) => tp_allreduce(g),
             Layout::Expert { gpus, attn_tp } => {
-                let groups = gpus > attn_tp.max(1);
-                let a2a = if groups { f64::from(m.layers.saturating_sub(m.dense_layers)) * self.expert_all_to_all_s(tokens / f64::from(attn_tp.max(1)), gpus) } else { 0.0 };
+                let across_groups = gpus > attn_tp.max(1);
+                let a2a = if across_groups { f64::from(m.layers.saturating_sub(m.dense_layers)) * self.expert_all_to_all_s(tokens / f64::from(attn_tp.max(1)), gpus) } else { 0.0 };
                 tp_allreduce(attn_tp) + a2a
             }
             Layout::LayerSplit(g) => f64::from(g - 1) * self.eff.hop_ms * 1e-3,
