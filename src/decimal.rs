@@ -92,7 +92,7 @@ pub fn sci(v: f64, decimals: usize) -> String {
         return if v == 0.0 { format!("{}e0", fixed(0.0, decimals)) } else { fixed(v, decimals) };
     }
     let a = v.abs();
-    let mut exp = a.log10().floor() as i32;
+    let mut exp = crate::fmath::log10(a).floor() as i32;
     let mut mantissa = a / 10_f64.powi(exp);
     if mantissa < 1.0 {
         exp -= 1;

@@ -14,6 +14,7 @@ pub mod catalog;
 pub mod cli;
 pub mod compare;
 pub mod decimal;
+pub mod fmath;
 pub mod i18n;
 pub mod json;
 pub mod model;

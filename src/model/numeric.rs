@@ -185,7 +185,7 @@ fn sustained_factor_of(gpu: &Gpu) -> f64 {
         return 1.0;
     };
     match sm_clock_per_watt(reference) {
-        Some(r) if card > r => (r / card).powf(SUSTAINED_CLOCK_EXPONENT).clamp(0.05, 1.0),
+        Some(r) if card > r => crate::fmath::pow(r / card, SUSTAINED_CLOCK_EXPONENT).clamp(0.05, 1.0),
         _ => 1.0,
     }
 }

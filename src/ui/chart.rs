@@ -4,9 +4,9 @@
 /// The powers of ten inside `lo..=hi` (log10 values); the two ends when the range holds none, so
 /// an axis is never unlabelled.
 pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
-    let v: Vec<f64> = (lo.floor() as i32..=hi.ceil() as i32).map(|e| 10f64.powi(e)).filter(|v| v.log10() >= lo && v.log10() <= hi).collect();
+    let v: Vec<f64> = (lo.floor() as i32..=hi.ceil() as i32).map(|e| 10f64.powi(e)).filter(|v| crate::fmath::log10(*v) >= lo && crate::fmath::log10(*v) <= hi).collect();
     if v.is_empty() {
-        vec![10f64.powf(lo + 0.05), 10f64.powf(hi - 0.05)]
+        vec![crate::fmath::pow(10.0, lo + 0.05), crate::fmath::pow(10.0, hi - 0.05)]
     } else {
         v
     }

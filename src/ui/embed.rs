@@ -49,7 +49,7 @@ pub fn contrast_text_for(accent: &str) -> &'static str {
         if c <= 0.04045 {
             c / 12.92
         } else {
-            ((c + 0.055) / 1.055).powf(2.4)
+            crate::fmath::pow((c + 0.055) / 1.055, 2.4)
         }
     };
     let luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);

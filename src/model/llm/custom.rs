@@ -44,10 +44,10 @@ pub fn arch_from_params(params: f64) -> Result<ModelArch, EstimateError> {
     let n = check_range("params", params, 1e6, 1e13)?;
     let head_dim = 128.0;
     // Solve once with the total, then once more with the embedding and head removed.
-    let mut d = (ASPECT_RATIO * n / 12.0).cbrt();
+    let mut d = crate::fmath::cbrt(ASPECT_RATIO * n / 12.0);
     for _ in 0..2 {
         let body = (n - 2.0 * f64::from(CUSTOM_VOCAB) * d).max(n * 0.1);
-        d = (ASPECT_RATIO * body / 12.0).cbrt();
+        d = crate::fmath::cbrt(ASPECT_RATIO * body / 12.0);
     }
     let d = ((d / head_dim).round().max(2.0)) * head_dim;
     let layers = (d / ASPECT_RATIO).round().max(2.0);

@@ -135,7 +135,7 @@ fn ram_reads(job: &LlmJob, plan: &OffloadPlan, batch: f64, ctx: f64) -> (f64, f6
             let moe_layers = f64::from(m.layers.saturating_sub(m.dense_layers).max(1));
             let in_ram = f64::from(plan.layers_total - plan.layers_on_gpu);
             let k = f64::from(m.experts_active) / f64::from(m.experts_total.max(1));
-            let touched = 1.0 - (1.0 - k.clamp(0.0, 1.0)).powf(batch.max(1.0));
+            let touched = 1.0 - crate::fmath::pow(1.0 - k.clamp(0.0, 1.0), batch.max(1.0));
             let bytes = routed_expert_bytes(job) * touched * in_ram / moe_layers;
             (bytes, 0.0, 2.0 * in_ram)
         }

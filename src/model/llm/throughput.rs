@@ -413,7 +413,7 @@ fn decode_weight_split(job: &LlmJob, tokens: f64) -> (f64, f64) {
     let experts = super::memory::routed_expert_bytes(job);
     let k = f64::from(m.experts_active) / f64::from(m.experts_total.max(1));
     // Expected fraction of experts a layer's `tokens` routed tokens touch.
-    let touched = 1.0 - (1.0 - k.clamp(0.0, 1.0)).powf(tokens.max(1.0));
+    let touched = 1.0 - crate::fmath::pow(1.0 - k.clamp(0.0, 1.0), tokens.max(1.0));
     ((body - experts).max(0.0) + head, experts * touched)
 }
 

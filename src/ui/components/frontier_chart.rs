@@ -57,20 +57,20 @@ pub fn frontier_chart(props: &ResultProps) -> Html {
     let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
     for (_, pts, _) in &lines {
         for (x, y) in pts {
-            x0 = x0.min(x.log10());
-            x1 = x1.max(x.log10());
-            y0 = y0.min(y.log10());
-            y1 = y1.max(y.log10());
+            x0 = x0.min(crate::fmath::log10(*x));
+            x1 = x1.max(crate::fmath::log10(*x));
+            y0 = y0.min(crate::fmath::log10(*y));
+            y1 = y1.max(crate::fmath::log10(*y));
         }
     }
     if let Some(tx) = target.filter(|v| *v > 0.0) {
-        x0 = x0.min(tx.log10());
-        x1 = x1.max(tx.log10());
+        x0 = x0.min(crate::fmath::log10(tx));
+        x1 = x1.max(crate::fmath::log10(tx));
     }
     let (x0, x1) = (x0 - 0.1, x1 + 0.1);
     let (y0, y1) = (y0 - 0.1, y1 + 0.1);
-    let sx = |v: f64| PAD_L + (v.log10() - x0) / (x1 - x0).max(1e-9) * (W - PAD_L - PAD_R);
-    let sy = |v: f64| H - PAD_B - (v.log10() - y0) / (y1 - y0).max(1e-9) * (H - PAD_B - PAD_T);
+    let sx = |v: f64| PAD_L + (crate::fmath::log10(v) - x0) / (x1 - x0).max(1e-9) * (W - PAD_L - PAD_R);
+    let sy = |v: f64| H - PAD_B - (crate::fmath::log10(v) - y0) / (y1 - y0).max(1e-9) * (H - PAD_B - PAD_T);
     let f1 = |v: f64| crate::decimal::fixed(v, 1);
     let label = |v: f64| num(lang, v, if v < 10.0 { 1 } else { 0 });
     html! {

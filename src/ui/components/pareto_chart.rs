@@ -83,15 +83,15 @@ pub fn pareto_chart(props: &ParetoChartProps) -> Html {
     }
     let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
     for p in &pts {
-        x0 = x0.min(p.cost_usd.log10());
-        x1 = x1.max(p.cost_usd.log10());
-        y0 = y0.min(p.throughput_mid.log10());
-        y1 = y1.max(p.throughput_mid.log10());
+        x0 = x0.min(crate::fmath::log10(p.cost_usd));
+        x1 = x1.max(crate::fmath::log10(p.cost_usd));
+        y0 = y0.min(crate::fmath::log10(p.throughput_mid));
+        y1 = y1.max(crate::fmath::log10(p.throughput_mid));
     }
     let (x0, x1) = (x0 - 0.05, x1 + 0.05);
     let (y0, y1) = (y0 - 0.05, y1 + 0.05);
-    let sx = |c: f64| PAD_L + (c.log10() - x0) / (x1 - x0).max(1e-9) * (W - PAD_L - PAD_R);
-    let sy = |v: f64| H - PAD_B - (v.log10() - y0) / (y1 - y0).max(1e-9) * (H - PAD_B - PAD_T);
+    let sx = |c: f64| PAD_L + (crate::fmath::log10(c) - x0) / (x1 - x0).max(1e-9) * (W - PAD_L - PAD_R);
+    let sy = |v: f64| H - PAD_B - (crate::fmath::log10(v) - y0) / (y1 - y0).max(1e-9) * (H - PAD_B - PAD_T);
     let mut front: Vec<_> = pts.iter().filter(|p| p.pareto).collect();
     crate::sort::sort_by(&mut front, |a, b| a.cost_usd.total_cmp(&b.cost_usd));
     let path = front.iter().map(|p| format!("{},{}", crate::decimal::fixed(sx(p.cost_usd), 1), crate::decimal::fixed(sy(p.throughput_mid), 1))).collect::<Vec<_>>().join(" ");
