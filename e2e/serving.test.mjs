@@ -109,6 +109,20 @@ test('bad serving inputs get a message beside their field; the last result stays
   await page.close();
 });
 
+test('the prefill/decode split: the link sets it, a bad value in a link is named', async () => {
+  const page = await app.ctx.newPage();
+  const errors = watchErrors(page);
+  await page.goto(app.url('?view=advisor&disagg=on'));
+  await page.locator('.recommend-list__option').first().waitFor();
+  await page.locator('.advisor-form__more--shape summary').click();
+  assert.equal(await page.locator('#in-disagg').inputValue(), 'on');
+  await page.goto(app.url('?view=advisor&disagg=sometimes'));
+  await page.locator('.recommend-list__option').first().waitFor();
+  assert.match(await page.locator('.url-notes').innerText(), /disagg=sometimes.*choose auto, on or off/s);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('the three picks are on the first screen of a phone, of a blog embed and of a laptop', async () => {
   for (const [width, height, query] of [[390, 844, '?view=advisor'], [700, 800, '?view=advisor&embed=1'], [1366, 900, '?view=advisor']]) {
     const page = await app.ctx.newPage();

@@ -40,7 +40,7 @@ USAGE:
   Serving (inference):
     [--users N] [--target-tokens-per-s-per-user X] [--max-ttft-s Y] [--arrival-rate R]
     [--prefix-hit P] [--spec-decode off|draft|eagle|mtp] [--spec-accept A] [--arrivals random|in-step]
-    [--cuda-graphs on|off] [--moe-layout auto|tp|ep|dep]
+    [--cuda-graphs on|off] [--moe-layout auto|tp|ep|dep] [--disagg auto|on|off]
   [--backend cuda|rocm|vulkan|metal|sycl|mlx] (default: the card's first listed back-end)
   Mixed cards (--mix rtx-4090:1,rtx-3090:1): llama.cpp splits the layers in proportion to memory;
   tensor parallelism needs matching cards. per_gpu_gib is the busiest card.
@@ -73,6 +73,9 @@ DEFAULTS:
   --moe-layout auto (MoE models on vllm, sglang and trt-llm: the serving plan tries tensor parallel experts
   (tp), whole experts per GPU with tensor-parallel attention in a node (ep), and with data-parallel
   attention on every GPU (dep), and keeps the best; the one-replica estimate uses tp)
+  --disagg auto (prefill/decode disaggregation: builds past one node also try splitting their replicas
+  into prefill-only and decode-only pools, the KV cache moved between them, and keep a split that serves
+  better; on: tried on any build of two replicas or more; off: never)
   --seq-len 2048 (capped at the model's maximum context)
   --optimizer and --grad-checkpointing: the framework's (transformers: adamw, none), --lora-rank 16 (all
   linear layers), --zero auto (the fastest sharding that fits: data parallel with ZeRO-0/1/2/3, or a

@@ -134,6 +134,8 @@ pub(crate) struct SizingArgs {
     pub spec_accept: Option<f64>,
     /// `--arrivals random|in-step`: how requests arrive (the TTFT's mid).
     pub arrivals: Option<String>,
+    /// `--disagg auto|on|off`: prefill/decode disaggregation.
+    pub disagg: Option<String>,
     pub resolution: Option<(u32, u32)>,
     pub steps: Option<u32>,
     /// Video generation: frames per clip.
@@ -151,7 +153,7 @@ pub(crate) struct SizingArgs {
 
 impl SizingArgs {
     /// Every sizing flag, without its `--`.
-    pub(crate) const FLAGS: [&'static str; 49] = ["moe-layout", "framework", "master-weights", "optimizer-in-backward", "tp", "cp", "pp", "vp", "ep", "global-batch", "nic-gbit-s", "images", "arrivals", "cuda-graphs", "image-resolution", "backend",
+    pub(crate) const FLAGS: [&'static str; 50] = ["disagg", "moe-layout", "framework", "master-weights", "optimizer-in-backward", "tp", "cp", "pp", "vp", "ep", "global-batch", "nic-gbit-s", "images", "arrivals", "cuda-graphs", "image-resolution", "backend",
         "ram-gib", "ram-gb-s", "offload", "gpu-share-gib",
         "users", "target-tokens-per-s-per-user", "max-ttft-s", "arrival-rate", "prefix-hit", "spec-decode", "spec-accept",
         "fp32-math", "model", "params", "config", "workload", "precision", "kv-precision", "engine", "context", "prompt-tokens", "output-tokens", "batch", "seq-len", "optimizer", "grad-checkpointing", "lora-rank", "zero", "grad-accum", "resolution", "steps", "frames", "offload-mode"];
@@ -187,6 +189,7 @@ impl SizingArgs {
             "spec-decode" => self.spec_decode = Some(p.to_string()),
             "spec-accept" => self.spec_accept = Some(real_of("spec-accept", p, 0.0, 1.0)?),
             "arrivals" => self.arrivals = Some(p.to_string()),
+            "disagg" => self.disagg = Some(p.to_string()),
             "resolution" => self.resolution = Some(resolution(p)?),
             "steps" => self.steps = Some(number_of("steps", p)?),
             "frames" => self.frames = Some(number_of("frames", p)?),
@@ -228,8 +231,8 @@ pub(crate) fn users(a: &SizingArgs) -> Result<Option<u32>, CliError> {
 }
 
 /// The serving targets of `--target-tokens-per-s-per-user`, `--max-ttft-s`, `--arrival-rate`,
-/// `--prefix-hit`, `--spec-decode`, `--spec-accept` and `--arrivals`, each checked here so the error names the
-/// flag.
+/// `--prefix-hit`, `--spec-decode`, `--spec-accept`, `--arrivals` and `--disagg`, each checked here so the error
+/// names the flag.
 pub(crate) fn serving_targets(a: &SizingArgs) -> Result<crate::model::llm::serving::ServingTargets, CliError> {
     use crate::model::llm::serving::{Arrivals, ServingTargets, SpecDecode};
     let positive = |flag: &str, v: Option<f64>| match v {
@@ -250,8 +253,13 @@ pub(crate) fn serving_targets(a: &SizingArgs) -> Result<crate::model::llm::servi
         Some(s) => Arrivals::parse(s)
             .ok_or_else(|| CliError(format!("--arrivals: unknown `{s}` (expected {})", choices(&Arrivals::ALL, Arrivals::as_str))))?,
     };
+    let disaggregate = match a.disagg.as_deref().map(|s| s.trim().to_ascii_lowercase()) {
+        None => None,
+        Some(s) => crate::model::llm::serving::auto_on_off(&s).ok_or_else(|| CliError(format!("--disagg: unknown `{s}` (expected auto, on or off)")))?,
+    };
     Ok(ServingTargets {
         arrivals,
+        disaggregate,
         tokens_per_s_per_user: positive("target-tokens-per-s-per-user", a.target_tps_user)?,
         max_ttft_s: positive("max-ttft-s", a.max_ttft_s)?,
         arrival_rate_rps: positive("arrival-rate", a.arrival_rate)?,

@@ -55,6 +55,7 @@ pub const FLAG_URL_KEYS: &[(&str, Option<&str>)] = &[
     ("arrivals", Some("arrivals")),
     ("cuda-graphs", Some("cuda_graphs")),
     ("moe-layout", Some("moe_layout")),
+    ("disagg", Some("disagg")),
     ("api-price", Some("api_price")),
     // Home lab.
     ("ram-gib", Some("ram")),

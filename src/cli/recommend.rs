@@ -33,7 +33,7 @@ USAGE:
     [--deadline-days D] (training: finish --train-tokens within D days; datacenter cards add nodes)
     [--headroom PERCENT] [--top N] [--all-counts] [--json]
     [--users N] [--target-tokens-per-s-per-user X] [--max-ttft-s Y] [--arrival-rate R]
-    [--prefix-hit P] [--spec-decode off|draft|eagle|mtp] [--spec-accept A] [--arrivals random|in-step] [--cuda-graphs on|off] [--moe-layout auto|tp|ep|dep] [--api-price USD]
+    [--prefix-hit P] [--spec-decode off|draft|eagle|mtp] [--spec-accept A] [--arrivals random|in-step] [--cuda-graphs on|off] [--moe-layout auto|tp|ep|dep] [--disagg auto|on|off] [--api-price USD]
     [--ram-gib N] [--ram-gb-s BW] [--offload auto|none|layers|experts] [--gpu-share-gib N]
     [--images N] [--image-resolution WxH] (vision-language models) [--backend cuda|rocm|vulkan|metal|sycl|mlx]
     [--owned ID:COUNT,...] (cards you have, at no cost: the answer is what to add)
@@ -57,7 +57,8 @@ OUTPUT:
   usd_per_million_tokens, training_hours, usd_per_training_run, break_even_month, and for LLM
   inference per_user_tokens_per_s, aggregate_tokens_per_s, ttft_s (bands at --users) and max_users
   (the most users meeting --target-tokens-per-s-per-user / --max-ttft-s; null without a target),
-  replicas and gpus_per_replica (how the build serves: replicas of tensor-parallel groups), and
+  replicas and gpus_per_replica (how the build serves: replicas of tensor-parallel groups),
+  prefill_replicas (how many of them only prefill, 0 without prefill/decode disaggregation), and
   facts[] (what the reasons say, as objects with a `kind` and their numbers).
   With a per-user speed or TTFT target, only builds that serve --users within it are options;
   the why-not notes give the gap (e.g. serves 38 users at 20 tokens/s each, not 50).
@@ -342,6 +343,7 @@ pub struct RecommendRow<'a> {
     pub max_users: Option<u32>,
     pub replicas: Option<u32>,
     pub gpus_per_replica: Option<u32>,
+    pub prefill_replicas: Option<u32>,
     pub facts: &'a [crate::recommend::facts::Fact],
 }
 
@@ -374,6 +376,7 @@ impl<'a> RecommendRow<'a> {
             max_users: serving.and_then(|r| r.max_users),
             replicas: o.serving.as_ref().map(|s| s.replicas),
             gpus_per_replica: o.serving.as_ref().map(|s| s.gpus_per_replica),
+            prefill_replicas: serving.map(|r| r.prefill_replicas),
             facts: &o.facts,
         }
     }

@@ -1,6 +1,6 @@
 //! The serving block of `estimate`: its JSON keys (`throughput.per_user_tokens_per_s`,
 //! `throughput.aggregate_tokens_per_s`, `throughput.ttft_s`, `serving{users, capacity, max_users,
-//! curve}`, plus `replicas` and `gpus_per_replica`) added to the estimate's object, and the table
+//! curve}`, plus `replicas`, `gpus_per_replica`, `prefill_replicas` and `kv_transfer_s`) added to the estimate's object, and the table
 //! lines.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
@@ -30,7 +30,8 @@ pub fn print_json(est: &Estimate, served: Option<&Served>, out: &mut dyn Write) 
         let serving = served.map_or(Value::Null, |s| {
             let r = &s.report;
             json!({ "users": r.users, "capacity": r.capacity, "max_users": r.max_users, "curve": r.curve,
-                    "replicas": s.replicas, "gpus_per_replica": s.gpus_per_replica })
+                    "replicas": s.replicas, "gpus_per_replica": s.gpus_per_replica,
+                    "prefill_replicas": r.prefill_replicas, "kv_transfer_s": r.kv_transfer_s })
         });
         o.insert("serving".into(), serving);
     }
@@ -53,7 +54,15 @@ pub fn table(served: &Served) -> String {
         Some(t) => format!("ttft     {:.3} ({:.3}–{:.3}) s\n", t.mid, t.low, t.high),
         None => "ttft     unbounded: requests arrive faster than the build serves them\n".into(),
     });
-    if served.replicas > 1 {
+    if r.prefill_replicas > 0 {
+        s.push_str(&format!(
+            "layout   {} prefill and {} decode replicas of {} GPUs each, KV cache moved in {:.1} ms\n",
+            r.prefill_replicas,
+            served.replicas.saturating_sub(r.prefill_replicas),
+            served.gpus_per_replica,
+            r.kv_transfer_s * 1e3
+        ));
+    } else if served.replicas > 1 {
         s.push_str(&format!("layout   {} replicas of {} GPUs each\n", served.replicas, served.gpus_per_replica));
     }
     if let Some(m) = r.max_users {

@@ -245,7 +245,7 @@ fn link(f: &Fact, lang: Lang) -> Option<String> {
 }
 
 fn serving(f: &Fact, lang: Lang) -> Option<String> {
-    let Fact::Serving { users, per_user_tokens_per_s, aggregate_tokens_per_s, ttft_s, replicas, gpus_per_replica, capacity } = f else {
+    let Fact::Serving { users, per_user_tokens_per_s, aggregate_tokens_per_s, ttft_s, replicas, gpus_per_replica, capacity, prefill_replicas, kv_transfer_s } = f else {
         return None;
     };
     let ttft = ttft_s.map_or_else(|| t(lang, "unbounded (requests arrive faster than they are served)").to_string(), |v| seconds(lang, v));
@@ -263,13 +263,17 @@ fn serving(f: &Fact, lang: Lang) -> Option<String> {
             ],
         )
     };
-    if *replicas > 1 {
+    let (m, capacity) = (gpus_per_replica.to_string(), capacity.to_string());
+    if *prefill_replicas > 0 {
         text.push_str("; ");
         text.push_str(&tf(
             lang,
-            "{k} replicas of {m} cards each, up to {capacity} requests in flight",
-            &[("k", &replicas.to_string()), ("m", &gpus_per_replica.to_string()), ("capacity", &capacity.to_string())],
+            "{p} prefill and {d} decode replicas of {m} cards each, a prompt's KV cache moved in {ms} ms, up to {capacity} requests in flight",
+            &[("p", &prefill_replicas.to_string()), ("d", &replicas.saturating_sub(*prefill_replicas).to_string()), ("m", &m), ("ms", &num(lang, kv_transfer_s * 1e3, 1)), ("capacity", &capacity)],
         ));
+    } else if *replicas > 1 {
+        text.push_str("; ");
+        text.push_str(&tf(lang, "{k} replicas of {m} cards each, up to {capacity} requests in flight", &[("k", &replicas.to_string()), ("m", &m), ("capacity", &capacity)]));
     }
     Some(text)
 }

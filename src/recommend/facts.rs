@@ -109,6 +109,9 @@ pub enum Fact {
         replicas: u32,
         gpus_per_replica: u32,
         capacity: u32,
+        /// Prefill-only replicas among `replicas` (0: none), and the KV transfer to a decode replica.
+        prefill_replicas: u32,
+        kv_transfer_s: f64,
     },
     /// The serving target and whether the build meets it.
     Target { met: bool, users: u32, max_users: u32, tokens_per_s_per_user: Option<f64>, max_ttft_s: Option<f64> },

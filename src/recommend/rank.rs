@@ -283,6 +283,8 @@ fn serving_facts(input: &RecommendInput, c: &Cand, facts: &mut Vec<Fact>) {
         replicas: d.replicas,
         gpus_per_replica: d.gpus_per_replica,
         capacity: r.capacity,
+        prefill_replicas: r.prefill_replicas,
+        kv_transfer_s: r.kv_transfer_s,
     });
     if candidates::has_target(&input.serving) {
         let users = match &input.job {

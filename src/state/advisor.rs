@@ -89,11 +89,12 @@ pub enum Field {
     CudaGraphs,
     MoeLayout,
     Ep,
+    Disagg,
 }
 
 impl Field {
     /// Every field, in URL order.
-    pub const ALL: [Field; 71] = [
+    pub const ALL: [Field; 72] = [
         Field::Model, Field::Params, Field::Workload, Field::Precision, Field::KvPrecision, Field::Engine, Field::Context,
         Field::PromptTokens, Field::OutputTokens, Field::Batch, Field::SeqLen, Field::Optimizer, Field::GradCkpt,
         Field::LoraRank, Field::Zero, Field::Resolution, Field::Steps, Field::TrainTokens, Field::HoursPerDay,
@@ -103,7 +104,7 @@ impl Field {
         Field::Ttft, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::ApiPrice, Field::Ram,
         Field::RamBw, Field::Offload, Field::GpuShare, Field::Frames, Field::OffloadMode, Field::Images, Field::ImageRes, Field::Backend, Field::Mix, Field::Owned, Field::Framework, Field::DeadlineDays,
         Field::GradAccum, Field::MasterWeights, Field::OptimizerInBackward, Field::Tp, Field::Cp, Field::Pp, Field::Vp,
-        Field::GlobalBatch, Field::NicGbitS, Field::Arrivals, Field::CudaGraphs, Field::MoeLayout, Field::Ep,
+        Field::GlobalBatch, Field::NicGbitS, Field::Arrivals, Field::CudaGraphs, Field::MoeLayout, Field::Ep, Field::Disagg,
     ];
 
     /// The URL key (a contract: links in blog posts depend on it).
@@ -180,6 +181,7 @@ impl Field {
             Field::CudaGraphs => "cuda_graphs",
             Field::MoeLayout => "moe_layout",
             Field::Ep => "ep",
+            Field::Disagg => "disagg",
         }
     }
 
@@ -245,7 +247,7 @@ impl Field {
             Field::Images => "0",
             Field::ImageRes => "1024x1024",
             Field::Backend | Field::Mix | Field::Owned => "",
-            Field::Framework | Field::MasterWeights | Field::OptimizerInBackward | Field::CudaGraphs | Field::MoeLayout => "auto",
+            Field::Framework | Field::MasterWeights | Field::OptimizerInBackward | Field::CudaGraphs | Field::MoeLayout | Field::Disagg => "auto",
             Field::DeadlineDays | Field::Tp | Field::Cp | Field::Pp | Field::Vp | Field::Ep | Field::GlobalBatch | Field::NicGbitS => "",
             Field::GradAccum => "1",
             Field::Arrivals => "random",
@@ -938,6 +940,7 @@ impl AdvisorInputs {
             "" => None,
             t => parse_f64(Field::SpecAccept, t, 0.0, 1.0, errors),
         };
-        ServingTargets { tokens_per_s_per_user, max_ttft_s, arrival_rate_rps, prefix_hit: prefix_hit.unwrap_or(0.0), spec, spec_accept, arrivals }
+        let disaggregate = self.on_off(Field::Disagg, errors);
+        ServingTargets { tokens_per_s_per_user, max_ttft_s, arrival_rate_rps, prefix_hit: prefix_hit.unwrap_or(0.0), spec, spec_accept, arrivals, disaggregate }
     }
 }

@@ -13,10 +13,17 @@
 //!
 //! A mixture-of-experts model on an engine with expert parallelism is also tried with its experts
 //! spread whole over each replica's cards, with tensor-parallel or data-parallel attention
-//! ([`super::job::MoeLayout`]), unless the job fixes its layout.
+//! ([`super::job::MoeLayout`]), unless the job fixes its layout, and in replicas of several nodes
+//! (wide expert parallelism: SGLang served DeepSeek-V3 on 96 H100s with EP32 prefill and EP72
+//! decode replicas, LMSYS blog 2025-05-05; DeepSeek's own decode runs EP144).
+//!
+//! A build of two replicas or more may also split them into prefill-only and decode-only pools
+//! ([`super::disagg`]): on builds past one node unless the job says otherwise, every split is
+//! tried and kept when it serves better.
 
 use std::borrow::Cow;
 use super::serving::{analyze_opts, CurvePoint, ServingReport, ServingTargets};
+use super::disagg;
 use super::job::MoeLayout;
 use super::parallel::expert_parallel_applies;
 use super::job::LlmJob;
@@ -43,11 +50,20 @@ pub struct Deployment {
     pub estimate: Option<Estimate>,
 }
 
-/// Replica sizes to try for `gpus` cards when one replica needs at least `needed`.
-fn replica_sizes(gpus: u32, needed: u32) -> Vec<u32> {
+/// Replica sizes to try for `gpus` cards when one replica needs at least `needed`: the divisors
+/// up to a node, then, when a replica needs more than a node or its experts may spread over
+/// several (`wide`), two, four, … nodes that divide the build, and the whole build.
+fn replica_sizes(gpus: u32, needed: u32, wide: bool) -> Vec<u32> {
     let needed = needed.max(1);
     let mut sizes: Vec<u32> = (needed..=gpus.min(NODE_GPUS)).filter(|m| gpus.is_multiple_of(*m)).collect();
-    if sizes.is_empty() || needed > NODE_GPUS {
+    let mut m = 2 * NODE_GPUS;
+    while (wide || needed > NODE_GPUS) && m < gpus {
+        if m >= needed && gpus.is_multiple_of(m) {
+            sizes.push(m);
+        }
+        m *= 2;
+    }
+    if sizes.is_empty() || needed > NODE_GPUS || wide {
         sizes.push(gpus);
     }
     sizes.dedup();
@@ -66,6 +82,8 @@ fn scale(r: ServingReport, users: f64, replicas: u32, by_rate: bool) -> ServingR
         per_user_tokens_per_s: r.per_user_tokens_per_s,
         aggregate_tokens_per_s: r.aggregate_tokens_per_s.scale(factor),
         ttft_s: r.ttft_s,
+        prefill_replicas: r.prefill_replicas,
+        kv_transfer_s: r.kv_transfer_s,
         max_users: r.max_users.map(|m| m.saturating_mul(replicas)),
         capacity: r.capacity.saturating_mul(replicas),
         curve: r
@@ -116,9 +134,23 @@ pub fn plan(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allowe
 /// one user to its capacity, with users and totals times the replicas).
 pub fn full_report(job: &LlmJob, gpu: &Gpu, d: &Deployment, targets: &ServingTargets) -> Result<ServingReport, EstimateError> {
     let laid = with_layout(job, d.moe_layout);
+    if d.report.prefill_replicas > 0 {
+        return split_report(&laid, gpu, d.replicas * d.gpus_per_replica, d.gpus_per_replica, d.report.prefill_replicas, targets, true);
+    }
     let share = share_of(&laid, d.replicas);
     let r = analyze_opts(&share, gpu, d.gpus_per_replica, &replica_targets(targets, d.replicas), true)?;
     Ok(scale(r, f64::from(job.batch.max(1)), d.replicas, targets.arrival_rate_rps.is_some()))
+}
+
+/// The serving report of `job` (its users over the whole build) on `gpus` cards of `gpu` in
+/// replicas of `m`, `prefill` of them prefill-only and the rest decode-only ([`disagg::split`]):
+/// the decode pool is every decode replica with its share of the users and nothing to prefill.
+pub fn split_report(job: &LlmJob, gpu: &Gpu, gpus: u32, m: u32, prefill: u32, targets: &ServingTargets, with_curve: bool) -> Result<ServingReport, EstimateError> {
+    let decode = (gpus / m.max(1)).saturating_sub(prefill).max(1);
+    let decode_targets = ServingTargets { prefix_hit: 1.0, ..replica_targets(targets, decode) };
+    let dec = analyze_opts(&share_of(job, decode), gpu, m, &decode_targets, with_curve)?;
+    let dec = scale(dec, f64::from(job.batch.max(1)), decode, targets.arrival_rate_rps.is_some());
+    Ok(disagg::split(job, gpu, gpus, m, prefill, targets, dec))
 }
 
 /// [`plan`] without the frontier and the TTFT (unless a target needs it), and without the estimate
@@ -147,7 +179,8 @@ fn plan_inner(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allo
     let users = f64::from(job.batch.max(1));
     let mut best: Option<Deployment> = None;
     // One user is served by one replica over every card: more replicas would sit idle.
-    let sizes = if users <= 1.0 && targets.arrival_rate_rps.is_none() { vec![gpus] } else { replica_sizes(gpus, needed) };
+    let wide = job.moe_layout != MoeLayout::Tensor && expert_parallel_applies(job, job.engine_for(gpu));
+    let sizes = if users <= 1.0 && targets.arrival_rate_rps.is_none() { vec![gpus] } else { replica_sizes(gpus, needed, wide) };
     for m in sizes {
         let k = gpus / m;
         for &mode in moe_modes(job, gpu, m) {
@@ -157,9 +190,18 @@ fn plan_inner(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allo
             if !fits || per_gpu_gib > allowed_gib {
                 continue;
             }
-            let report = scale(analyze_opts(&share, gpu, m, &replica_targets(targets, k), false)?, users, k, targets.arrival_rate_rps.is_some());
-            if best.as_ref().is_none_or(|b| better(&report, &b.report, targets)) {
-                best = Some(Deployment { replicas: k, gpus_per_replica: m, moe_layout: mode, report, estimate: None });
+            // Every replica serving, then each split into prefill and decode pools (a replica is
+            // sized for an even share of the users; a decode replica holds what its cache holds).
+            let splits = if disagg::tried(targets, gpu, gpus, k) { k } else { 1 };
+            for prefill in 0..splits {
+                let report = if prefill == 0 {
+                    scale(analyze_opts(&share, gpu, m, &replica_targets(targets, k), false)?, users, k, targets.arrival_rate_rps.is_some())
+                } else {
+                    split_report(&laid, gpu, gpus, m, prefill, targets, false)?
+                };
+                if best.as_ref().is_none_or(|b| better(&report, &b.report, targets)) {
+                    best = Some(Deployment { replicas: k, gpus_per_replica: m, moe_layout: mode, report, estimate: None });
+                }
             }
         }
     }
@@ -215,10 +257,16 @@ mod tests {
 
     #[test]
     fn replica_sizes_divide_the_build() {
-        assert_eq!(replica_sizes(8, 2), vec![2, 4, 8]);
-        assert_eq!(replica_sizes(6, 1), vec![1, 2, 3, 6]);
-        assert_eq!(replica_sizes(5, 2), vec![5]);
-        assert_eq!(replica_sizes(16, 16), vec![16]);
-        assert_eq!(replica_sizes(32, 2), vec![2, 4, 8]);
+        assert_eq!(replica_sizes(8, 2, false), vec![2, 4, 8]);
+        assert_eq!(replica_sizes(6, 1, false), vec![1, 2, 3, 6]);
+        assert_eq!(replica_sizes(5, 2, false), vec![5]);
+        assert_eq!(replica_sizes(16, 16, false), vec![16]);
+        assert_eq!(replica_sizes(32, 2, false), vec![2, 4, 8]);
+        // Replicas past a node: two, four, … nodes that divide the build, and the whole build.
+        assert_eq!(replica_sizes(64, 12, false), vec![16, 32, 64]);
+        assert_eq!(replica_sizes(96, 16, false), vec![16, 32, 96]);
+        // Wide expert parallelism: the same multi-node sizes beside the in-node ones.
+        assert_eq!(replica_sizes(64, 8, true), vec![8, 16, 32, 64]);
+        assert_eq!(replica_sizes(8, 4, true), vec![4, 8]);
     }
 }

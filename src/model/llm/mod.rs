@@ -29,6 +29,7 @@ pub mod offload;
 pub mod mixed;
 pub mod parallel;
 pub mod deploy;
+pub mod disagg;
 pub mod serving;
 pub mod throughput;
 pub mod vision;

@@ -129,6 +129,17 @@ impl Arrivals {
     }
 }
 
+/// Parses `auto` (or empty), `on` or `off` (lower case): `Some(None)`, `Some(Some(true))`,
+/// `Some(Some(false))`; `None` for anything else.
+pub fn auto_on_off(s: &str) -> Option<Option<bool>> {
+    match s {
+        "" | "auto" => Some(None),
+        "on" => Some(Some(true)),
+        "off" => Some(Some(false)),
+        _ => None,
+    }
+}
+
 /// What the serving analysis is asked.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct ServingTargets {
@@ -145,6 +156,10 @@ pub struct ServingTargets {
     pub spec_accept: Option<f64>,
     /// How requests arrive (sets the TTFT's mid).
     pub arrivals: Arrivals,
+    /// Prefill/decode disaggregation ([`super::disagg`]): `Some(true)` tries prefill-only and
+    /// decode-only replicas on every build of two replicas or more, `Some(false)` never, `None`
+    /// (the default) on builds past one node, where production deployments split the phases.
+    pub disaggregate: Option<bool>,
 }
 
 /// One point of the throughput–interactivity frontier (mid values).
@@ -171,6 +186,11 @@ pub struct ServingReport {
     pub capacity: u32,
     /// From one user to the build's capacity.
     pub curve: Vec<CurvePoint>,
+    /// Replicas that only prefill, the rest only decoding ([`super::disagg`]); 0: every replica
+    /// does both.
+    pub prefill_replicas: u32,
+    /// Seconds to move a prompt's KV cache to a decode replica (0 without prefill replicas).
+    pub kv_transfer_s: f64,
 }
 
 /// The model of one build: step times at a given number of users.
@@ -224,7 +244,7 @@ impl Build<'_> {
         if k <= 0.0 {
             return self.step(users) + others;
         }
-        let tokens = if alpha >= 1.0 { k + 1.0 } else { (1.0 - alpha.powf(k + 1.0)) / (1.0 - alpha) };
+        let tokens = if alpha >= 1.0 { k + 1.0 } else { (1.0 - crate::fmath::pow(alpha, k + 1.0)) / (1.0 - alpha) };
         let verify = verify_step_s(self.job, self.gpu, self.engine, &self.layout, self.in_step(users), k + 1.0, self.ctx);
         (verify + k * draft * self.step(users) + others) / tokens
     }
@@ -409,29 +429,8 @@ pub fn analyze_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets
             crate::model::types::check_range(field, v, 1e-9, 1e12)?;
         }
     }
-    let engine = job.engine_for(gpu);
-    let (k, alpha0, draft) = targets.spec.params(f64::from(job.model.layers));
-    let capacity = capacity_with_drafter(job, max_concurrency(job, gpu, gpus)?, draft).max(1);
-    let mut one = job.clone();
-    one.batch = 1;
-    let terms = memory::terms(&one, gpu, engine);
-    let layout = layout_for(&one, gpu, engine, &terms, gpus);
-    let prompt = f64::from(job.prompt_tokens) * (1.0 - targets.prefix_hit);
-    let output = f64::from(job.output_tokens);
-    let alpha = targets.spec_accept.unwrap_or(alpha0);
-    let mut b = Build {
-        job,
-        gpu,
-        engine,
-        layout,
-        prompt,
-        output,
-        ctx: (f64::from(job.prompt_tokens) + output / 2.0).min(f64::from(job.context_tokens)),
-        spec: (k, alpha, draft),
-        arrivals: targets.arrivals,
-        chunk_fixed_s: 0.0,
-    };
-    b.chunk_fixed_s = b.prefill_fixed(1.0);
+    let b = build(job, gpu, gpus, targets);
+    let capacity = capacity_with_drafter(job, max_concurrency(job, gpu, gpus)?, b.spec.2).max(1);
     let cap = f64::from(capacity);
     let (users, wait) = match targets.arrival_rate_rps {
         // More users than the build holds: the rest wait for a slot. A closed loop of N users on
@@ -443,7 +442,7 @@ pub fn analyze_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets
     };
     let users = users.max(1.0);
     let tpot = b.tpot(users);
-    let measured = job_efficiency(job, engine, gpu).measured;
+    let measured = job_efficiency(job, b.engine, gpu).measured;
     let per_user = 1.0 / tpot;
     let curve = if with_curve { curve(&b, capacity) } else { Vec::new() };
     let max_users = max_users(&b, capacity, targets);
@@ -462,7 +461,52 @@ pub fn analyze_opts(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets
         max_users,
         capacity,
         curve,
+        prefill_replicas: 0,
+        kv_transfer_s: 0.0,
     })
+}
+
+/// The serving model of `job` on `gpus` of `gpu` under `targets` (its layout for one user, the
+/// prefilled share of each prompt, speculation).
+fn build<'a>(job: &'a LlmJob, gpu: &'a Gpu, gpus: u32, targets: &ServingTargets) -> Build<'a> {
+    let engine = job.engine_for(gpu);
+    let (k, alpha0, draft) = targets.spec.params(f64::from(job.model.layers));
+    let mut one = job.clone();
+    one.batch = 1;
+    let terms = memory::terms(&one, gpu, engine);
+    let layout = layout_for(&one, gpu, engine, &terms, gpus);
+    let output = f64::from(job.output_tokens);
+    let mut b = Build {
+        job,
+        gpu,
+        engine,
+        layout,
+        prompt: f64::from(job.prompt_tokens) * (1.0 - targets.prefix_hit),
+        output,
+        ctx: (f64::from(job.prompt_tokens) + output / 2.0).min(f64::from(job.context_tokens)),
+        spec: (k, targets.spec_accept.unwrap_or(alpha0), draft),
+        arrivals: targets.arrivals,
+        chunk_fixed_s: 0.0,
+    };
+    b.chunk_fixed_s = b.prefill_fixed(1.0);
+    b
+}
+
+/// A prefill-only replica of `gpus` cards ([`super::disagg`]): seconds from a prompt's arrival to
+/// its first token when it runs alone (its chunks one after another, plus the engine's request
+/// overhead), and seconds of the replica per prompt when prompts queue: each iteration is one
+/// forward pass over as many prompts as the engine's token budget holds, in every attention group
+/// under data-parallel attention (one weight stream, fixed time and communication per pass,
+/// [`prefill_batch_s`]).
+pub fn prompt_s(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets) -> (f64, f64) {
+    let b = build(job, gpu, gpus, targets);
+    let prompt = b.prompt.max(1.0);
+    let groups = match b.layout {
+        Layout::Expert { gpus, attn_tp } => f64::from(gpus / attn_tp.max(1)),
+        _ => 1.0,
+    };
+    let seqs = groups * (job.prefill_chunk(gpu, b.engine).unwrap_or(prompt) / prompt).floor().max(1.0);
+    (b.prefill(prompt) + b.request_overhead(), prefill_batch_s(job, gpu, b.engine, &b.layout, seqs, prompt, true) / seqs)
 }
 
 /// Requests a build that holds `capacity` without speculation holds beside its drafter, whose

@@ -19,7 +19,7 @@ use yew::prelude::*;
 /// default).
 pub fn fields(props: &SectionProps) -> &'static [Field] {
     if props.applies.serving {
-        &[Field::Context, Field::PromptTokens, Field::OutputTokens, Field::KvPrecision, Field::Engine, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::Images, Field::ImageRes, Field::Backend, Field::Arrivals, Field::CudaGraphs, Field::MoeLayout]
+        &[Field::Context, Field::PromptTokens, Field::OutputTokens, Field::KvPrecision, Field::Engine, Field::RateRps, Field::PrefixHit, Field::Spec, Field::SpecAccept, Field::Images, Field::ImageRes, Field::Backend, Field::Arrivals, Field::CudaGraphs, Field::MoeLayout, Field::Disagg]
     } else if props.applies.llm {
         &[Field::SeqLen, Field::Batch, Field::Framework, Field::Optimizer, Field::GradCkpt, Field::LoraRank, Field::Zero, Field::TrainTokens, Field::DeadlineDays,
           Field::MasterWeights, Field::OptimizerInBackward, Field::GradAccum, Field::GlobalBatch, Field::Tp, Field::Pp, Field::Cp, Field::Vp, Field::Ep, Field::NicGbitS]
@@ -54,6 +54,7 @@ fn serving(props: &SectionProps, lang: Lang) -> Html {
             { props.select(lang, Field::Arrivals, t(lang, "Arrivals"), t(lang, "random: users at their own pace; in-step: requests started together, as benchmarks run them."),
                 options(&[("random", t(lang, "random")), ("in-step", t(lang, "in step"))])) }
             { props.select(lang, Field::CudaGraphs, t(lang, "CUDA graphs"), t(lang, "off: vLLM --enforce-eager, SGLang --disable-cuda-graph; auto: the engine's default."), auto_on_off(lang)) }
+            { props.select(lang, Field::Disagg, t(lang, "Prefill/decode split"), t(lang, "Separate prefill and decode replicas; auto: tried past one node."), auto_on_off(lang)) }
             if catalog::llm(model).is_some_and(|m| m.experts_total.is_some()) {
                 { props.select(lang, Field::MoeLayout, t(lang, "MoE layout"), t(lang, "tp: every expert split over the GPUs; ep: whole experts per GPU; dep: EP with data-parallel attention."),
                     named(false, &MoeLayout::ALL.map(MoeLayout::as_str))) }
