@@ -13,7 +13,7 @@ use crate::state::advisor::{AdvisorInputs, Field};
 pub fn cost_settings(inputs: &AdvisorInputs) -> CostSettings {
     inputs.recommend_input().map(|i| i.cost).unwrap_or_else(|_| CostSettings {
         currency: Currency::parse(inputs.get(Field::Currency)).unwrap_or(Currency::Usd),
-        rate_per_usd: inputs.get(Field::Rate).trim().parse::<f64>().ok().filter(|r| r.is_finite() && *r > 0.0),
+        rate_per_usd: crate::fmath::parse_f64(inputs.get(Field::Rate).trim()).filter(|r| r.is_finite() && *r > 0.0),
         ..CostSettings::default()
     })
 }

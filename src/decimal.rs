@@ -117,7 +117,7 @@ pub fn plain(v: f64) -> String {
     }
     for d in 0..MAX_DECIMALS {
         let s = fixed(v, d);
-        if s.parse::<f64>().is_ok_and(|back| back == v) {
+        if crate::fmath::parse_f64(&s).is_some_and(|back| back == v) {
             return s;
         }
     }

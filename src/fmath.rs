@@ -38,3 +38,33 @@ pub fn log10(a: f64) -> f64 {
 pub fn log10(a: f64) -> f64 {
     js_sys::Math::log10(a)
 }
+
+/// A decimal number as Rust's `str::parse::<f64>` reads it (digits, one point, an exponent, a
+/// sign; `inf`, `infinity` and `nan` in any case); `None` otherwise.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn parse_f64(s: &str) -> Option<f64> {
+    s.parse().ok()
+}
+
+/// A decimal number as Rust's `str::parse::<f64>` reads it, read by the browser (unary `+`, as `Number`)
+/// (the standard library's parser brings 10 KB of power-of-five tables): the same characters
+/// are accepted (no spaces, hex or separators, which `Number` would take), and `Number`'s reading
+/// of them is the correctly rounded double, as Rust's.
+#[cfg(target_arch = "wasm32")]
+pub fn parse_f64(s: &str) -> Option<f64> {
+    let (negative, body) = match s.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let special = match body.to_ascii_lowercase().as_str() {
+        "inf" | "infinity" => Some(f64::INFINITY),
+        "nan" => Some(f64::NAN),
+        _ => None,
+    };
+    if let Some(v) = special {
+        return Some(if negative { -v } else { v });
+    }
+    let plain = !body.is_empty() && body.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'));
+    let v = if plain { wasm_bindgen::JsValue::from_str(s).unchecked_into_f64() } else { f64::NAN };
+    (!v.is_nan()).then_some(v)
+}

@@ -75,3 +75,25 @@ fn pasted_config_reads_through_the_browser_json_parser() {
     let v = gpu_advisor::json::read("{\"n\": 4096, \"f\": 0.5, \"s\": [\"x\", null, true]}").expect("JSON");
     assert_eq!((v["n"].as_u64(), v["f"].as_f64(), v["s"][0].as_str(), v["s"][2].as_bool()), (Some(4096), Some(0.5), Some("x"), Some(true)));
 }
+
+/// The app's number reader in the browser (`fmath::parse_f64`, the browser's `Number` behind a
+/// character check) reads every text as Rust's `str::parse::<f64>` does, the contract it keeps:
+/// plain, signed, exponent and trailing-point numbers alike, `inf` and `nan` in any case, and
+/// nothing from what `Number` alone would take (spaces, hex, an empty text, separators).
+#[wasm_bindgen_test]
+fn numbers_read_as_rust_reads_them() {
+    let texts = [
+        "0", "12", "-3.5", "+7", ".5", "5.", "1e5", "1E-3", "2.5e+2", "1e999", "-1e999", "4.9e-324", "0.1", "123456789.123456789",
+        "inf", "-Infinity", "NaN", "", " 1", "1 ", "0x10", "1_000", "1,5", "1e", "e5", ".", "-", "+", "1.2.3", "--1", "1e5.5", "12abc",
+    ];
+    for t in texts {
+        let want = t.parse::<f64>().ok();
+        let got = gpu_advisor::fmath::parse_f64(t);
+        let same = match (want, got) {
+            (Some(a), Some(b)) => a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+            (None, None) => true,
+            _ => false,
+        };
+        assert!(same, "`{t}`: Rust {want:?}, the app {got:?}");
+    }
+}

@@ -263,7 +263,7 @@ impl PriceOverrides {
                 if slot.is_some() {
                     return Err(bad(kv_t, "this key is given twice for one card"));
                 }
-                let v: f64 = value.trim().parse().map_err(|_| bad(kv_t, "the price is not a number"))?;
+                let v = crate::fmath::parse_f64(value.trim()).ok_or_else(|| bad(kv_t, "the price is not a number"))?;
                 if !v.is_finite() || v <= 0.0 || v > max {
                     return Err(bad(kv_t, crate::model::Note::new("the price must be above 0 and at most {max}", vec![("max", crate::decimal::plain(max).into())])));
                 }

@@ -325,9 +325,9 @@ pub fn model_kind(id: &str) -> Option<ModelKind> {
 fn parse_u32(field: Field, text: &str, lo: u32, hi: u32, errors: &mut Vec<FieldError>) -> Option<u32> {
     let t = text.trim().replace(['_', ','], "");
     let value = if let Some(k) = t.strip_suffix(['k', 'K']) {
-        k.parse::<f64>().ok().map(|v| v * 1024.0)
+        crate::fmath::parse_f64(k).map(|v| v * 1024.0)
     } else {
-        t.parse::<f64>().ok()
+        crate::fmath::parse_f64(&t)
     };
     match value {
         Some(v) if v.is_finite() && v.fract() == 0.0 && v >= f64::from(lo) && v <= f64::from(hi) => Some(v as u32),
@@ -344,9 +344,9 @@ fn parse_u32(field: Field, text: &str, lo: u32, hi: u32, errors: &mut Vec<FieldE
 
 /// Parses a positive number within `lo..=hi`.
 pub fn parse_f64(field: Field, text: &str, lo: f64, hi: f64, errors: &mut Vec<FieldError>) -> Option<f64> {
-    match text.trim().replace(['_', ','], "").parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= lo && v <= hi => Some(v),
-        Ok(v) if v.is_finite() => {
+    match crate::fmath::parse_f64(&text.trim().replace(['_', ','], "")) {
+        Some(v) if v.is_finite() && v >= lo && v <= hi => Some(v),
+        Some(v) if v.is_finite() => {
             errors.push(FieldError::new(field, "must be between {lo} and {hi}", &[("lo", crate::decimal::plain(lo)), ("hi", crate::decimal::plain(hi))]));
             None
         }
@@ -375,7 +375,7 @@ pub fn parse_count(text: &str) -> Option<f64> {
         't' => (&t[..t.len() - 1], 1e12),
         _ => (t.as_str(), 1.0),
     };
-    let v: f64 = num.trim().parse().ok()?;
+    let v = crate::fmath::parse_f64(num.trim())?;
     (v.is_finite() && v >= 0.0).then_some(v * mult)
 }
 
@@ -909,9 +909,9 @@ impl AdvisorInputs {
         use crate::model::llm::serving::{Arrivals, ServingTargets, SpecDecode};
         let positive = |f: Field, errors: &mut Vec<FieldError>| match self.get(f).trim() {
             "" => None,
-            t => match t.replace(['_', ','], "").parse::<f64>() {
-                Ok(v) if v.is_finite() && v > 0.0 && v <= 1e9 => Some(v),
-                Ok(v) if v.is_finite() => {
+            t => match crate::fmath::parse_f64(&t.replace(['_', ','], "")) {
+                Some(v) if v.is_finite() && v > 0.0 && v <= 1e9 => Some(v),
+                Some(v) if v.is_finite() => {
                     errors.push(FieldError::new(f, "must be above 0", &[]));
                     None
                 }

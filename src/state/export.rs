@@ -40,7 +40,7 @@ fn row(o: &OptionRow) -> [String; 13] {
 
 fn csv_cell(s: &str) -> String {
     // RFC 4180 quoting, and a leading quote mark against spreadsheet formula injection.
-    let s = if s.starts_with(['=', '+', '-', '@']) && s.parse::<f64>().is_err() { format!("'{s}") } else { s.to_string() };
+    let s = if s.starts_with(['=', '+', '-', '@']) && crate::fmath::parse_f64(s).is_none() { format!("'{s}") } else { s.to_string() };
     if s.contains([',', '"', '\n']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

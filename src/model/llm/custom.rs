@@ -32,10 +32,8 @@ pub fn parse_param_count(s: &str) -> Result<f64, EstimateError> {
     } else {
         (t.as_str(), 1.0)
     };
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| EstimateError::invalid("params", Note::new("`{value}` is not a parameter count (try 13b, 350m)", vec![("value", s.into())])))?;
+    let v: f64 = crate::fmath::parse_f64(num.trim())
+        .ok_or_else(|| EstimateError::invalid("params", Note::new("`{value}` is not a parameter count (try 13b, 350m)", vec![("value", s.into())])))?;
     check_range("params", v * mult, 1e6, 1e13)
 }
 
