@@ -114,7 +114,7 @@ fn read_catalog_key(st: &mut AppState, key: &str, value: &str, lang: Lang, notes
         }
         "vendor" => parse_vendor(value).map(|v| st.filter.vendor = Some(v)).is_some(),
         "segment" => parse_segment(value).map(|s| st.filter.segment = Some(s)).is_some(),
-        "min_mem" => match crate::fmath::parse_f64(&value).and_then(super::memory_filter_gib) {
+        "min_mem" => match crate::fmath::parse_f64(value).and_then(super::memory_filter_gib) {
             Some(m) => {
                 st.filter.min_memory_gib = Some(m);
                 true
