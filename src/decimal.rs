@@ -69,20 +69,37 @@ fn push_digits(out: &mut String, mut n: u64, width: usize) {
 }
 
 /// The digits of a non-negative whole number held in an `f64` (exact below 2^53; above, the
-/// digits of the nearest double).
+/// digits of the nearest double). Past u64, the double's mantissa is doubled as often as its
+/// exponent says in base-10⁹ limbs (integer arithmetic only: no f64 remainder, whose libm code
+/// and 128-bit division the web app would carry for this alone).
 fn integer_digits(int: f64) -> String {
     if int < 1.8e19 {
         return (int as u64).to_string();
     }
-    let mut digits = Vec::new();
-    let mut x = int;
-    while x >= 1.0 && digits.len() < 400 {
-        let r = x % 10.0;
-        digits.push(b'0' + r as u8);
-        x = ((x - r) / 10.0).trunc();
+    let bits = int.to_bits();
+    let exponent = ((bits >> 52) & 0x7ff) as i32 - 1075;
+    let mantissa = (bits & ((1 << 52) - 1)) | (1 << 52);
+    // Little-endian limbs of 10^9.
+    let mut limbs = vec![mantissa % 1_000_000_000, mantissa / 1_000_000_000];
+    for _ in 0..exponent.clamp(0, 1100) {
+        let mut carry = 0;
+        for l in &mut limbs {
+            let v = *l * 2 + carry;
+            *l = v % 1_000_000_000;
+            carry = v / 1_000_000_000;
+        }
+        if carry > 0 {
+            limbs.push(carry);
+        }
     }
-    digits.reverse();
-    String::from_utf8(digits).unwrap_or_default()
+    while limbs.len() > 1 && limbs.last() == Some(&0) {
+        limbs.pop();
+    }
+    let mut out = limbs.last().map_or_else(String::new, u64::to_string);
+    for l in limbs.iter().rev().skip(1) {
+        out.push_str(&format!("{l:09}"));
+    }
+    out
 }
 
 /// `v` in scientific notation with `decimals` decimals in the mantissa, like
@@ -178,6 +195,16 @@ mod tests {
         assert_eq!(sci(9.9996e5, 3), "1.000e6");
         assert_eq!(sci(-3.0e12, 1), "-3.0e12");
         assert_eq!(sci(0.0, 1), "0.0e0");
+    }
+
+    /// Whole numbers past u64 print every digit of the double, as the standard library's
+    /// formatter does (an independent implementation: Grisu/Dragon4 in `core::fmt`).
+    #[test]
+    fn whole_numbers_past_u64_match_format() {
+        for v in [1.8e19, 1e20, 2f64.powi(70), 12_345_678_901_234_567_890_123.0, 9.007e30, 1e100, f64::MAX] {
+            assert_eq!(fixed(v, 0), format!("{v:.0}"), "{v:e}");
+            assert_eq!(fixed(v, 2), format!("{v:.2}"), "{v:e}");
+        }
     }
 
     #[test]
