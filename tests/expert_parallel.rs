@@ -159,3 +159,29 @@ fn tensor_parallel_attention_sends_no_token_to_an_expert() {
         assert!((tep / tp - 1.0).abs() < 1e-12, "batch {batch}: TEP {tep} s, TP {tp} s");
     }
 }
+
+/// The scheduler's limit under data-parallel attention: vLLM runs every data-parallel rank as an
+/// engine core of its own, each with its own `max_num_seqs` (vLLM docs, "Data Parallel
+/// Deployment"), 1,024 on an H200 (`EngineArgs._set_default_args`: cards of 70 GiB or more);
+/// TensorRT-LLM sets `max_batch_size` per rank with `enable_attention_dp` (NVIDIA's DeepSeek-R1
+/// DEP8 runs: 384 per rank for 3,072 users). Qwen3-30B-A3B in FP8 with 100 + 100 tokens a request
+/// (48 layers × 4 KV heads × 128 × 2 × 2 B × 200 tokens = 19.7 MB of cache) leaves room on 8 ×
+/// H200 for far more than 8,192 requests, so by hand the build admits 8 × 1,024 = 8,192 under
+/// data-parallel attention on vLLM, 1,024 with tensor-parallel attention, and on SGLang, which
+/// divides one `max_running_requests` over its workers, 1,024 either way.
+#[test]
+fn data_parallel_attention_admits_the_engines_limit_in_every_group() {
+    let h200 = gpu("h200-sxm");
+    let mut j = LlmJob::for_preset(catalog::llm("qwen3-30b-a3b").expect("preset"));
+    j.precision = Precision::Fp8;
+    (j.prompt_tokens, j.output_tokens, j.context_tokens, j.batch) = (100, 100, 200, 60_000);
+    let admitted = |engine: Engine, layout: MoeLayout| {
+        let mut k = j.clone();
+        k.engine = Some(engine);
+        k.moe_layout = layout;
+        gpu_advisor::model::llm::max_concurrency(&k, h200, 8).expect("fits")
+    };
+    assert_eq!(admitted(Engine::Vllm, MoeLayout::DpAttention), 8 * 1024);
+    assert_eq!(admitted(Engine::Vllm, MoeLayout::Tensor), 1024);
+    assert_eq!(admitted(Engine::Sglang, MoeLayout::DpAttention), 1024);
+}
