@@ -253,9 +253,9 @@ pub(crate) fn serving_targets(a: &SizingArgs) -> Result<crate::model::llm::servi
         Some(s) => Arrivals::parse(s)
             .ok_or_else(|| CliError(format!("--arrivals: unknown `{s}` (expected {})", choices(&Arrivals::ALL, Arrivals::as_str))))?,
     };
-    let disaggregate = match a.disagg.as_deref().map(|s| s.trim().to_ascii_lowercase()) {
+    let disaggregate = match a.disagg.as_deref() {
         None => None,
-        Some(s) => crate::model::llm::serving::auto_on_off(&s).ok_or_else(|| CliError(format!("--disagg: unknown `{s}` (expected auto, on or off)")))?,
+        Some(s) => crate::state::advisor::auto_on_off(s).ok_or_else(|| CliError(format!("--disagg: unknown `{s}` (expected auto, on or off)")))?,
     };
     Ok(ServingTargets {
         arrivals,

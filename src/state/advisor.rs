@@ -322,6 +322,18 @@ pub fn model_kind(id: &str) -> Option<ModelKind> {
     }
 }
 
+/// Reads an `auto | on | off` input (the form's, the link's and the command line's), in any case:
+/// `Some(None)` for `auto` or empty, `Some(Some(true))` for `on` (`true`, `yes`, `1`),
+/// `Some(Some(false))` for `off` (`false`, `no`, `0`); `None` for anything else.
+pub fn auto_on_off(text: &str) -> Option<Option<bool>> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "" | "auto" => Some(None),
+        "on" | "true" | "yes" | "1" => Some(Some(true)),
+        "off" | "false" | "no" | "0" => Some(Some(false)),
+        _ => None,
+    }
+}
+
 fn parse_u32(field: Field, text: &str, lo: u32, hi: u32, errors: &mut Vec<FieldError>) -> Option<u32> {
     let t = text.trim().replace(['_', ','], "");
     let value = if let Some(k) = t.strip_suffix(['k', 'K']) {
@@ -844,17 +856,13 @@ impl AdvisorInputs {
         framework.apply(job, chosen, gpus);
     }
 
-    /// `auto` (or empty): `None`, the framework's or engine's own; else `on` or `off`.
+    /// `auto` (or empty): `None`, the framework's or engine's own; else `on` or `off`
+    /// ([`auto_on_off`]).
     fn on_off(&self, field: Field, errors: &mut Vec<FieldError>) -> Option<bool> {
-        match self.get(field).trim().to_ascii_lowercase().as_str() {
-            "" | "auto" => None,
-            "on" | "true" | "yes" | "1" => Some(true),
-            "off" | "false" | "no" | "0" => Some(false),
-            _ => {
-                errors.push(FieldError::new(field, "choose auto, on or off", &[]));
-                None
-            }
-        }
+        auto_on_off(self.get(field)).unwrap_or_else(|| {
+            errors.push(FieldError::new(field, "choose auto, on or off", &[]));
+            None
+        })
     }
 
     /// The layout a cluster planner fixes: a mesh (`tp`, `cp`, `pp`, `vp`, `ep`; all empty: the layout

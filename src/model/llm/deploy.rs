@@ -146,11 +146,18 @@ pub fn full_report(job: &LlmJob, gpu: &Gpu, d: &Deployment, targets: &ServingTar
 /// replicas of `m`, `prefill` of them prefill-only and the rest decode-only ([`disagg::split`]):
 /// the decode pool is every decode replica with its share of the users and nothing to prefill.
 pub fn split_report(job: &LlmJob, gpu: &Gpu, gpus: u32, m: u32, prefill: u32, targets: &ServingTargets, with_curve: bool) -> Result<ServingReport, EstimateError> {
+    split_with(job, gpu, gpus, m, &disagg::PrefillReplica::new(job, gpu, gpus, m, targets), prefill, targets, with_curve)
+}
+
+/// [`split_report`] with its prefill replica found already (the planner tries every split of a
+/// replica size with one).
+#[allow(clippy::too_many_arguments)]
+fn split_with(job: &LlmJob, gpu: &Gpu, gpus: u32, m: u32, replica: &disagg::PrefillReplica, prefill: u32, targets: &ServingTargets, with_curve: bool) -> Result<ServingReport, EstimateError> {
     let decode = (gpus / m.max(1)).saturating_sub(prefill).max(1);
     let decode_targets = ServingTargets { prefix_hit: 1.0, ..replica_targets(targets, decode) };
     let dec = analyze_opts(&share_of(job, decode), gpu, m, &decode_targets, with_curve)?;
     let dec = scale(dec, f64::from(job.batch.max(1)), decode, targets.arrival_rate_rps.is_some());
-    Ok(disagg::split(job, gpu, gpus, m, prefill, targets, dec))
+    Ok(disagg::split(job, gpu, replica, prefill, targets, dec))
 }
 
 /// [`plan`] without the frontier and the TTFT (unless a target needs it), and without the estimate
@@ -193,11 +200,11 @@ fn plan_inner(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets, allo
             // Every replica serving, then each split into prefill and decode pools (a replica is
             // sized for an even share of the users; a decode replica holds what its cache holds).
             let splits = if disagg::tried(targets, gpu, gpus, k) { k } else { 1 };
+            let replica = (splits > 1).then(|| disagg::PrefillReplica::new(&laid, gpu, gpus, m, targets));
             for prefill in 0..splits {
-                let report = if prefill == 0 {
-                    scale(analyze_opts(&share, gpu, m, &replica_targets(targets, k), false)?, users, k, targets.arrival_rate_rps.is_some())
-                } else {
-                    split_report(&laid, gpu, gpus, m, prefill, targets, false)?
+                let report = match &replica {
+                    Some(r) if prefill > 0 => split_with(&laid, gpu, gpus, m, r, prefill, targets, false)?,
+                    _ => scale(analyze_opts(&share, gpu, m, &replica_targets(targets, k), false)?, users, k, targets.arrival_rate_rps.is_some()),
                 };
                 if best.as_ref().is_none_or(|b| better(&report, &b.report, targets)) {
                     best = Some(Deployment { replicas: k, gpus_per_replica: m, moe_layout: mode, report, estimate: None });

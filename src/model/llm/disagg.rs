@@ -34,7 +34,8 @@ use crate::model::fabric;
 /// (`crate::model::fabric`).
 pub fn kv_transfer_s(job: &LlmJob, gpu: &Gpu, gpus: u32) -> f64 {
     let port = job.nic_gbit_s.map_or_else(|| fabric::node_port_gb_s(gpu), |g| g / 8.0);
-    let link = if gpus <= fabric::node_gpus(gpu) { fabric::group_link(gpu, 2) } else { fabric::spread_link(gpu, 2, 1, port) };
+    let per_node = if gpus <= fabric::node_gpus(gpu) { 2 } else { 1 };
+    let link = fabric::spread_link(gpu, 2, per_node, port);
     let bytes = super::memory::kv_bytes(job, f64::from(job.prompt_tokens), 1.0);
     link.latency_s + bytes / (link.gb_s.max(1e-9) * 1e9)
 }
@@ -45,28 +46,38 @@ pub fn tried(targets: &ServingTargets, gpu: &Gpu, gpus: u32, k: u32) -> bool {
     k >= 2 && targets.disaggregate.unwrap_or(gpus > fabric::node_gpus(gpu))
 }
 
-/// The prefill pool and what a request spends outside the decode pool.
-struct Prefill {
-    /// Requests per second the pool completes.
-    rate_rps: f64,
-    /// One replica's seconds per prompt, batched.
+/// One prefill replica of a build and what a request spends outside the decode pool: the same
+/// for every split of the build's replicas, so the planner finds it once per replica size.
+pub struct PrefillReplica {
+    /// The replica's seconds per prompt, batched.
     per_prompt_s: f64,
     /// A prompt alone and its KV transfer, s.
     first_s: f64,
+    /// The KV transfer alone, s.
+    kv_s: f64,
     output: f64,
 }
 
-impl Prefill {
-    /// (total output tokens/s, TTFT s) with `decoding` users in the decode pool at `per_user`
-    /// tokens/s each, `users` asked in all (the rest wait for a decode slot), or under `rate`
-    /// requests/s (see the module doc); `None` TTFT: the queue grows without bound.
-    fn combine(&self, users: f64, decoding: f64, per_user: f64, rate: Option<f64>) -> (f64, Option<f64>) {
+impl PrefillReplica {
+    /// A prefill replica of `m` cards of `gpu` in a `gpus`-card build serving `job`
+    /// ([`prompt_s`], [`kv_transfer_s`]).
+    pub fn new(job: &LlmJob, gpu: &Gpu, gpus: u32, m: u32, targets: &ServingTargets) -> Self {
+        let (alone_s, per_prompt_s) = prompt_s(job, gpu, m, targets);
+        let kv_s = kv_transfer_s(job, gpu, gpus);
+        PrefillReplica { per_prompt_s, first_s: alone_s + kv_s, kv_s, output: f64::from(job.output_tokens) }
+    }
+
+    /// (total output tokens/s, TTFT s) with `replicas` of them, `decoding` users in the decode
+    /// pool at `per_user` tokens/s each, `users` asked in all (the rest wait for a decode slot),
+    /// or under `rate` requests/s (see the module doc); `None` TTFT: the queue grows without bound.
+    fn combine(&self, replicas: u32, users: f64, decoding: f64, per_user: f64, rate: Option<f64>) -> (f64, Option<f64>) {
+        let pool_rps = f64::from(replicas.max(1)) / self.per_prompt_s.max(1e-12);
         let decode_s = self.output / per_user.max(1e-12);
-        let done = rate.unwrap_or(decoding / (self.first_s + decode_s)).min(self.rate_rps);
-        let rho = (done / self.rate_rps).min(0.95);
+        let done = rate.unwrap_or(decoding / (self.first_s + decode_s)).min(pool_rps);
+        let rho = (done / pool_rps).min(0.95);
         let queued = self.first_s + rho * self.per_prompt_s / (2.0 * (1.0 - rho));
         let ttft = match rate {
-            Some(r) if r >= self.rate_rps => None,
+            Some(r) if r >= pool_rps => None,
             Some(_) => Some(queued),
             // A closed loop completes `done` requests a second: by Little's law a request takes
             // `users / done`, of which `decode_s` decoding.
@@ -76,22 +87,14 @@ impl Prefill {
     }
 }
 
-/// The serving report of `job` (its users over the whole build) on `gpus` cards of `gpu` split
-/// into replicas of `m`, `prefill` of them prefill-only and the rest decode-only, from the decode
-/// pool's own report `dec` (every decode replica, nothing to prefill: `super::deploy::split_report`
-/// finds it). Users past the decode pool's capacity wait for a slot. A TTFT target counts the
-/// build only when the users asked meet it.
-pub fn split(job: &LlmJob, gpu: &Gpu, gpus: u32, m: u32, prefill: u32, targets: &ServingTargets, dec: ServingReport) -> ServingReport {
-    let (alone_s, per_prompt_s) = prompt_s(job, gpu, m, targets);
-    let kv_s = kv_transfer_s(job, gpu, gpus);
-    let pool = Prefill {
-        rate_rps: f64::from(prefill.max(1)) / per_prompt_s.max(1e-12),
-        per_prompt_s,
-        first_s: alone_s + kv_s,
-        output: f64::from(job.output_tokens),
-    };
+/// The serving report of `job` (its users over the whole build) with `prefill` replicas like
+/// `replica` prefilling and the rest decoding, from the decode pool's own report `dec` (every
+/// decode replica, nothing to prefill: `super::deploy::split_report` finds it). Users past the
+/// decode pool's capacity wait for a slot. A TTFT target counts the build only when the users
+/// asked meet it.
+pub fn split(job: &LlmJob, gpu: &Gpu, replica: &PrefillReplica, prefill: u32, targets: &ServingTargets, dec: ServingReport) -> ServingReport {
     let users = f64::from(job.batch.max(1));
-    let (total, ttft) = pool.combine(users, dec.users, dec.per_user_tokens_per_s.mid, targets.arrival_rate_rps);
+    let (total, ttft) = replica.combine(prefill, users, dec.users, dec.per_user_tokens_per_s.mid, targets.arrival_rate_rps);
     let ttft = ttft.filter(|_| dec.ttft_s.is_some());
     let set = if super::arch::is_mla_moe(&job.model) { crate::model::bands::TTFT_MLA_MOE } else { crate::model::bands::TTFT };
     let measured = job_efficiency(job, job.engine_for(gpu), gpu).measured;
@@ -101,7 +104,7 @@ pub fn split(job: &LlmJob, gpu: &Gpu, gpus: u32, m: u32, prefill: u32, targets: 
         .iter()
         .map(|p| {
             let u = f64::from(p.users);
-            let (aggregate, t) = pool.combine(u, u, p.per_user_tokens_per_s, None);
+            let (aggregate, t) = replica.combine(prefill, u, u, p.per_user_tokens_per_s, None);
             CurvePoint { aggregate_tokens_per_s: aggregate, ttft_s: t.unwrap_or(f64::INFINITY), ..*p }
         })
         .collect();
@@ -111,7 +114,7 @@ pub fn split(job: &LlmJob, gpu: &Gpu, gpus: u32, m: u32, prefill: u32, targets: 
         max_users: dec.max_users.map(|n| if misses { 0 } else { n }),
         curve,
         prefill_replicas: prefill,
-        kv_transfer_s: kv_s,
+        kv_transfer_s: replica.kv_s,
         ..dec
     }
 }

@@ -146,6 +146,16 @@ impl Engine {
         }
     }
 
+    /// True when the engine's [`Engine::max_batch`] holds for every data-parallel attention group
+    /// rather than the whole build: vLLM runs each data-parallel rank as an engine core of its own
+    /// ("each DP rank is deployed as a separate core engine process", vLLM docs, "Data Parallel
+    /// Deployment") and TensorRT-LLM schedules `max_batch_size` on every rank with
+    /// `enable_attention_dp`; SGLang divides its `max_running_requests` over its data-parallel
+    /// workers, so its limit stays the build's.
+    pub fn limits_each_attention_group(self) -> bool {
+        matches!(self, Engine::Vllm | Engine::TrtLlm)
+    }
+
     /// Tokens of one prefill chunk the engine sizes its compute buffers for: llama.cpp
     /// `n_ubatch` 512; vLLM's server `max_num_batched_tokens` 8192 on cards of 70 GiB or more
     /// that are not A100s, else 2048 (the same `_set_default_args`); SGLang's

@@ -129,17 +129,6 @@ impl Arrivals {
     }
 }
 
-/// Parses `auto` (or empty), `on` or `off` (lower case): `Some(None)`, `Some(Some(true))`,
-/// `Some(Some(false))`; `None` for anything else.
-pub fn auto_on_off(s: &str) -> Option<Option<bool>> {
-    match s {
-        "" | "auto" => Some(None),
-        "on" => Some(Some(true)),
-        "off" => Some(Some(false)),
-        _ => None,
-    }
-}
-
 /// What the serving analysis is asked.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct ServingTargets {

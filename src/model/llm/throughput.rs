@@ -471,13 +471,9 @@ pub fn serving_batch(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, lay
     let max_fit = (pool / per_seq).floor();
     // The requests actually in flight: the job's concurrency, no more than the pool holds and
     // the scheduler admits. A full pool is the throughput of a server the user did not ask for.
-    // Under data-parallel attention vLLM runs every attention group as an engine core of its own
-    // ("each DP rank is deployed as a separate core engine process", vLLM docs, "Data Parallel
-    // Deployment") and TensorRT-LLM schedules `max_batch_size` on every rank with
-    // `enable_attention_dp`: each group admits the engine's limit. SGLang divides its
-    // `max_running_requests` over the data-parallel workers (the limit stays the build's).
+    // Under data-parallel attention some engines admit their limit in every attention group.
     let groups = match *layout {
-        Layout::Expert { gpus, attn_tp } if matches!(engine, Engine::Vllm | Engine::TrtLlm) => f64::from(gpus / attn_tp.max(1)),
+        Layout::Expert { gpus, attn_tp } if engine.limits_each_attention_group() => f64::from(gpus / attn_tp.max(1)),
         _ => 1.0,
     };
     let cap = engine.max_batch(gpu).map_or(f64::INFINITY, |b| f64::from(b) * groups);
