@@ -231,7 +231,7 @@ fn llama_cpp_groups() -> [Group; 2] {
                 eff_knob!("llama.cpp quantized prefill share", llama_cpp.quant_prefill, 0.8, 0.2, 1.0, quantized_on_matrix_units),
                 eff_knob!("llama.cpp prefill attention share", llama_cpp.attention_flops, 0.5, 0.02, 1.0, long_context),
                 eff_knob!("llama.cpp prefill time per layer (ms)", llama_cpp.prefill_layer_ms, 0.05, 0.002, 3.0, any),
-                Knob { name: "GEMM share without matrix units", at: |f| &mut f.simt_gemm_mfu, prior: 0.5, lo: 0.05, hi: 0.95, determines: no_matrix_units, fallback: &[] },
+                Knob { name: "GEMM share without matrix units", at: |f| &mut f.simt_gemm_mfu, prior: SIMT_GEMM_PRIOR, lo: 0.05, hi: 0.95, determines: no_matrix_units, fallback: &[] },
                 Knob {
                     name: "llama.cpp expert GEMM half-fill tokens",
                     at: |f| &mut f.llama_cpp_expert_half_tokens,
@@ -631,3 +631,11 @@ fn paged_counted_gib(job: &LlmJob, g: &Gpu, gpus: u32) -> f64 {
     let resident = memory::Terms { optimizer_gib: t.optimizer_gib - t.pageable_gib, pageable_gib: 0.0, ..t };
     parallel::per_gpu_gib(job, g, engine, &t, &layout) - parallel::per_gpu_gib(job, g, engine, &resident, &layout)
 }
+
+/// The GEMM share without matrix units where a fold has no row to fit it: what a vendor-tuned
+/// half-precision GEMM reaches on a GPU whose matrix products run on its FMA lanes. Apple's Metal
+/// Performance Shaders multiply 4,096³ in F16 at 7,771 GFLOPS on a 32-core Apple 7 GPU (M1 Max;
+/// philipturner/metal-flash-attention README @01e41e6, "GFLOPS during general matrix
+/// multiplication"), whose F16 peak is 10,620 GFLOPS (philipturner/metal-benchmarks README):
+/// 0.73. llama.cpp's Metal prefill multiplies in F16 with its own SIMD-group matrix kernels.
+const SIMT_GEMM_PRIOR: f64 = 7771.0 / 10620.0;
