@@ -131,8 +131,17 @@ impl Layout {
             Layout::Expert { gpus, attn_tp: 1 } => Note::new("expert parallel ×{n}, attention data parallel on every GPU", n(gpus)),
             Layout::Expert { gpus, attn_tp } => Note::new(
                 "expert parallel ×{n}, attention tensor parallel ×{tp} in {groups} groups",
-                vec![("n", gpus.to_string().into()), ("tp", attn_tp.to_string().into()), ("groups", (gpus / attn_tp.max(1)).to_string().into())],
+                vec![("n", gpus.to_string().into()), ("tp", attn_tp.to_string().into()), ("groups", self.attention_groups().to_string().into())],
             ),
+        }
+    }
+
+    /// The attention groups that serve their own sequences: `gpus / attn_tp` under expert
+    /// parallelism ([`Layout::Expert`]), else one.
+    pub fn attention_groups(&self) -> u32 {
+        match *self {
+            Layout::Expert { gpus, attn_tp } => (gpus / attn_tp.max(1)).max(1),
+            _ => 1,
         }
     }
 

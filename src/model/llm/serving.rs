@@ -490,10 +490,7 @@ fn build<'a>(job: &'a LlmJob, gpu: &'a Gpu, gpus: u32, targets: &ServingTargets)
 pub fn prompt_s(job: &LlmJob, gpu: &Gpu, gpus: u32, targets: &ServingTargets) -> (f64, f64) {
     let b = build(job, gpu, gpus, targets);
     let prompt = b.prompt.max(1.0);
-    let groups = match b.layout {
-        Layout::Expert { gpus, attn_tp } => f64::from(gpus / attn_tp.max(1)),
-        _ => 1.0,
-    };
+    let groups = f64::from(b.layout.attention_groups());
     let seqs = groups * (job.prefill_chunk(gpu, b.engine).unwrap_or(prompt) / prompt).floor().max(1.0);
     (b.prefill(prompt) + b.request_overhead(), prefill_batch_s(job, gpu, b.engine, &b.layout, seqs, prompt, true) / seqs)
 }

@@ -364,14 +364,13 @@ pub fn prefill_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, token
 pub fn prefill_share_s(job: &LlmJob, gpu: &Gpu, engine: Engine, layout: &Layout, tokens: f64, users: f64) -> f64 {
     let c = Ctx { job, gpu, engine, eff: job_efficiency(job, engine, gpu), layout: *layout };
     let streams = users < 2.0 || !engine.continuous_batching();
-    match *layout {
-        Layout::Expert { gpus, attn_tp } if gpus > attn_tp.max(1) && users >= 2.0 => {
-            let groups = f64::from(gpus / attn_tp.max(1)).min(users.floor());
-            let work = c.prefill_pass(groups * tokens, groups, false, streams);
-            work / groups + (c.prefill_pass(groups * tokens, groups, true, streams) - work).max(0.0)
-        }
-        _ => c.prefill_pass(tokens, 1.0, true, streams),
+    let groups = layout.attention_groups();
+    if groups > 1 && users >= 2.0 {
+        let groups = f64::from(groups).min(users.floor());
+        let work = c.prefill_pass(groups * tokens, groups, false, streams);
+        return work / groups + (c.prefill_pass(groups * tokens, groups, true, streams) - work).max(0.0);
     }
+    c.prefill_pass(tokens, 1.0, true, streams)
 }
 
 /// Seconds to prefill `seqs` prompts of `tokens_each` tokens batched together (prompts that
@@ -472,10 +471,7 @@ pub fn serving_batch(job: &LlmJob, gpu: &Gpu, engine: Engine, terms: &Terms, lay
     // The requests actually in flight: the job's concurrency, no more than the pool holds and
     // the scheduler admits. A full pool is the throughput of a server the user did not ask for.
     // Under data-parallel attention some engines admit their limit in every attention group.
-    let groups = match *layout {
-        Layout::Expert { gpus, attn_tp } if engine.limits_each_attention_group() => f64::from(gpus / attn_tp.max(1)),
-        _ => 1.0,
-    };
+    let groups = if engine.limits_each_attention_group() { f64::from(layout.attention_groups()) } else { 1.0 };
     let cap = engine.max_batch(gpu).map_or(f64::INFINITY, |b| f64::from(b) * groups);
     max_fit.min(cap).min(f64::from(job.batch))
 }
